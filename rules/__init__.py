@@ -1,0 +1,1 @@
+"""Pure-Python game rules for Fray: no Evennia or Django imports."""
