@@ -24,21 +24,54 @@ put secret game- or server-specific settings in secret_settings.py.
 
 """
 
+import os
+
 # Use the defaults from Evennia unless explicitly overridden
-from evennia.settings_default import *
+from evennia.settings_default import *  # noqa: F401,F403
 
 ######################################################################
 # Evennia base server config
 ######################################################################
 
 # This is the name of your game. Make it catchy!
-SERVERNAME = "evg"
+SERVERNAME = "Fray"
+
+# Ports are read from the environment so several servers (dev, tests, CI)
+# can run side by side. With the defaults (4000/4001) this gives Evennia's
+# usual layout: telnet 4000, web 4001 (internal 4005), websocket 4002,
+# AMP 4006.
+FRAY_TELNET_PORT = int(os.environ.get("FRAY_TELNET_PORT", "4000"))
+FRAY_WEB_PORT = int(os.environ.get("FRAY_WEB_PORT", "4001"))
+
+TELNET_PORTS = [FRAY_TELNET_PORT]
+WEBSERVER_PORTS = [(FRAY_WEB_PORT, FRAY_WEB_PORT + 4)]
+WEBSOCKET_CLIENT_PORT = FRAY_WEB_PORT + 1
+AMP_PORT = FRAY_WEB_PORT + 5
+
+# "Narrator" (game-runner / storyteller staff) sits between Player and Helper.
+PERMISSION_HIERARCHY = [
+    "Guest",  # note-only used if GUEST_ENABLED=True
+    "Player",
+    "Narrator",
+    "Helper",
+    "Builder",
+    "Admin",
+    "Developer",
+]
+
+
+######################################################################
+# --- Fray game settings ---
+# (append game-specific settings below this line)
+######################################################################
+
+FRAY_DEFAULT_SYSTEM = "storyteller"
 
 
 ######################################################################
 # Settings given in secret_settings.py override those in this file.
 ######################################################################
 try:
-    from server.conf.secret_settings import *
+    from server.conf.secret_settings import *  # noqa: F401,F403
 except ImportError:
     print("secret_settings.py file not found or failed to import.")
