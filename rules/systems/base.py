@@ -1,0 +1,208 @@
+"""The interface every rule system implements, and the value types they share.
+
+Values in, frozen results out: the service layer (``world/``) snapshots characters into
+:class:`Combatant` values, calls a :class:`RuleSystem`, and stores the plain-dict records the
+results give back. Randomness always arrives as a :class:`rules.dice.Roller`.
+
+The seams are drawn for all four systems of ``DESIGN.md``:
+
+- ``roll_check`` — what ``+roll`` means (a d10 pool, 1d10 + traits, dice notation …);
+- ``roll_initiative`` + ``schedule`` — an :class:`ActionSchedule` of slots, where a slot is an
+  initiative value or a segment and a name may appear in several slots (extra actions);
+- ``attack`` → ``defend`` → ``resolve`` — an attack may open a defense window (the pending
+  attack), and its record survives a server restart between the steps;
+- health as a system-specific value with a common face (:class:`Health`).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from rules.dice import PoolExpression, Roller
+
+
+class CombatError(ValueError):
+    """A rule refuses the action (e.g. parry without a weapon). ``str()`` is one player-facing line."""
+
+
+@dataclass(frozen=True)
+class Combatant:
+    """A snapshot of one fighter, taken by the service layer for one rules call.
+
+    ``traits`` maps canonical trait names to ratings (missing = 0). ``health`` is the record
+    of the system's health value (``Health.to_record()``), empty for a fresh fighter.
+    ``kind``/``base_kind``/``transformed`` are the creature type (Storyteller soak);
+    ``weapon`` is the key of the weapon in hand, or "".
+    """
+
+    name: str
+    traits: Mapping[str, int] = field(default_factory=dict)
+    kind: str = "Muggle"
+    base_kind: str = "Muggle"
+    transformed: bool = False
+    weapon: str = ""
+    health: Mapping[str, Any] = field(default_factory=dict)
+
+    def trait(self, name: str) -> int:
+        """The rating of trait ``name`` (canonical spelling), 0 when unset."""
+        return int(self.traits.get(name, 0))
+
+
+#: Pool parts shown as "N (label)" rather than "Label N".
+ANNOTATED_PARTS = ("wounds", "modifier", "willpower")
+
+
+@dataclass(frozen=True)
+class Pool:
+    """A sum of labelled parts, e.g. ``(("Dexterity", 3), ("Brawl", 2), ("wounds", -1))``."""
+
+    parts: tuple[tuple[str, int], ...]
+
+    @property
+    def size(self) -> int:
+        return sum(value for _, value in self.parts)
+
+    def describe(self) -> str:
+        """``"Dexterity 3 + Brawl 2 - 1 (wounds) = 4"``; a literal number has the label ""."""
+        signed = []
+        for label, value in self.parts:
+            if label in ANNOTATED_PARTS:
+                signed.append((value < 0, f"{abs(value)} ({label})"))
+            elif label:
+                signed.append((False, f"{label} {value}"))
+            else:
+                signed.append((value < 0, str(abs(value))))
+        if not signed:
+            return "0"
+        first_negative, first = signed[0]
+        text = ("-" if first_negative else "") + first
+        text += "".join(f" {'-' if negative else '+'} {body}" for negative, body in signed[1:])
+        return f"{text} = {self.size}" if len(signed) > 1 else text
+
+
+class Health(Protocol):
+    """The common face of every system's health value (frozen)."""
+
+    @property
+    def penalty(self) -> int: ...  # wound penalty added to dice pools (0 or negative)
+
+    @property
+    def incapacitated(self) -> bool: ...
+
+    @property
+    def dead(self) -> bool: ...
+
+    @property
+    def meter(self) -> tuple[int, int]: ...  # (current, maximum), for HUDs and GMCP
+
+    def describe(self) -> str: ...  # one short line, e.g. "Hurt (-1) [LB.....]"
+
+    def to_record(self) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True)
+class InitiativeRoll:
+    """One combatant's initiative: ``total`` orders the schedule, ``tiebreak`` breaks ties."""
+
+    name: str
+    pool: Pool
+    die: int
+    total: int
+    tiebreak: int
+
+    def describe(self) -> str:
+        return f"{self.pool.describe()} + 1d10 ({self.die}) = {self.total}"
+
+    def to_record(self) -> dict[str, Any]:
+        return {"name": self.name, "parts": [list(p) for p in self.pool.parts], "die": self.die,
+                "total": self.total, "tiebreak": self.tiebreak}
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any]) -> InitiativeRoll:
+        return cls(name=record["name"], pool=Pool(tuple((str(a), int(b)) for a, b in record["parts"])),
+                   die=int(record["die"]), total=int(record["total"]), tiebreak=int(record["tiebreak"]))
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One step of a round: ``at`` is the initiative value (or segment); ``names`` act together."""
+
+    at: int
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ActionSchedule:
+    """The acting order of one round and, where the system has one, the declaring order."""
+
+    slots: tuple[Slot, ...]
+    declare: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class RollResult:
+    """What ``+roll`` produced: ``lines`` show the dice and the arithmetic; ``summary`` is the verdict."""
+
+    lines: tuple[str, ...]
+    summary: str
+    record: Mapping[str, Any]
+
+
+class RuleSystem(ABC):
+    """One tabletop rule system. Subclasses load their tables from ``rules/data/<key>.toml``."""
+
+    key: str
+    title: str
+    trait_names: tuple[str, ...]
+    defense_names: tuple[str, ...]
+
+    @abstractmethod
+    def roll_check(self, expression: PoolExpression, actor: Combatant, roller: Roller,
+                   *, modifier: int = 0, willpower: bool = False) -> RollResult:
+        """Roll what a player typed after ``+roll``. Raises DiceSyntaxError for what the system refuses."""
+
+    @abstractmethod
+    def roll_initiative(self, actor: Combatant, roller: Roller) -> InitiativeRoll:
+        """Roll initiative. Raises CombatError when the actor cannot act."""
+
+    @abstractmethod
+    def schedule(self, rolls: Sequence[InitiativeRoll]) -> ActionSchedule:
+        """The round's schedule from everyone's initiative; deterministic for equal input."""
+
+    @abstractmethod
+    def attack_options(self) -> tuple[str, ...]:
+        """The maneuver and weapon keys ``attack <target>/<option>`` accepts."""
+
+    @abstractmethod
+    def attack(self, attacker: Combatant, target: Combatant, option: str, roller: Roller,
+               *, modifier: int = 0) -> Any:
+        """Roll an attack. The result has ``needs_defense``, ``describe()`` and ``to_record()``."""
+
+    @abstractmethod
+    def attack_from_record(self, record: Mapping[str, Any]) -> Any:
+        """Rebuild an attack stored while its defense window was open."""
+
+    @abstractmethod
+    def defend(self, attack: Any, defender: Combatant, defense: str, roller: Roller,
+               *, modifier: int = 0) -> Any:
+        """Roll a defense against a pending attack. Raises CombatError when it isn't allowed."""
+
+    @abstractmethod
+    def resolve(self, attack: Any, defense: Any | None, attacker: Combatant, target: Combatant,
+                roller: Roller) -> Any:
+        """Finish an attack: damage, soak, health after. Pure: returns the new health records."""
+
+    @abstractmethod
+    def health(self, record: Mapping[str, Any] | None, actor: Combatant | None = None) -> Health:
+        """The health value from its record (a fresh one when the record is empty)."""
+
+    @abstractmethod
+    def damage(self, actor: Combatant, amount: int, damage_type: str) -> Health:
+        """``actor``'s health after ``amount`` levels of ``damage_type`` (no soak). Staff ``+damage``."""
+
+    @abstractmethod
+    def heal(self, actor: Combatant, amount: int | None, damage_type: str | None) -> Health:
+        """``actor``'s health after healing ``amount`` levels (None = all) of a type (None = any)."""

@@ -1,0 +1,611 @@
+"""The ``storyteller`` rule system: d10 pools against a difficulty (classic World of Darkness).
+
+Source: ``seeds/001_a497bcb370a83902.txt`` (initiative, brawl and melee attacks, dodge /
+block / parry, soak by creature type) with the defaults of ``RULES.md`` §1 (rule of ones,
+botches, health track). Every number lives in ``rules/data/storyteller.toml``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from itertools import groupby
+from typing import Any
+
+from rules.data import RulesDataError, load_system_data, require
+from rules.dice import DiceSyntaxError, PoolExpression, Roller, roll_dice
+from rules.systems.base import (
+    ActionSchedule,
+    Combatant,
+    CombatError,
+    InitiativeRoll,
+    Pool,
+    RollResult,
+    RuleSystem,
+    Slot,
+)
+
+DAMAGE_TYPES = ("bashing", "lethal", "aggravated")
+DAMAGE_LETTERS = {"bashing": "B", "lethal": "L", "aggravated": "A"}
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+@dataclass(frozen=True)
+class PoolRoll:
+    """A d10 pool rolled against a difficulty.
+
+    ``ones_cancel``: each 1 cancels a success (never below 0) and the roll may botch (no
+    success, at least one 1). Damage and soak rolls set it False: no cancelling, no botch.
+    ``automatic``: successes that 1s cannot cancel (Willpower). RULES.md §1 "Dice".
+    """
+
+    faces: tuple[int, ...]
+    difficulty: int
+    ones_cancel: bool = True
+    automatic: int = 0
+
+    @property
+    def successes(self) -> int:
+        return sum(1 for face in self.faces if face >= self.difficulty)
+
+    @property
+    def ones(self) -> int:
+        return sum(1 for face in self.faces if face == 1)
+
+    @property
+    def net(self) -> int:
+        cancelled = self.ones if self.ones_cancel else 0
+        return max(0, self.successes - cancelled) + self.automatic
+
+    @property
+    def botch(self) -> bool:
+        return self.ones_cancel and self.automatic == 0 and self.successes == 0 and self.ones > 0
+
+    def describe(self) -> str:
+        """``"vs 6: 10 8 3 1 -> 2 successes - 1 one = 1 success"``."""
+        if not self.faces and not self.automatic:
+            return f"vs {self.difficulty}: no dice (empty pool) -> 0 successes"
+        faces = " ".join(str(face) for face in sorted(self.faces, reverse=True)) or "no dice"
+        text = f"vs {self.difficulty}: {faces} -> {_successes(self.successes)}"
+        if self.ones_cancel and self.ones and self.successes:
+            text += f" - {plural(self.ones, 'one')}"
+        if self.automatic:
+            text += f" + {self.automatic} (willpower)"
+        if self.botch:
+            return text + " = BOTCH"
+        return text + f" = {_successes(self.net)}"
+
+    def to_record(self) -> dict[str, Any]:
+        return {"faces": list(self.faces), "difficulty": self.difficulty,
+                "ones_cancel": self.ones_cancel, "automatic": self.automatic}
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any]) -> PoolRoll:
+        return cls(tuple(int(face) for face in record["faces"]), int(record["difficulty"]),
+                   bool(record["ones_cancel"]), int(record["automatic"]))
+
+
+def _successes(count: int) -> str:
+    return "1 success" if count == 1 else f"{count} successes"
+
+
+def roll_pool(size: int, difficulty: int, roller: Roller, *, ones_cancel: bool = True,
+              automatic: int = 0) -> PoolRoll:
+    """Roll ``size`` d10 (none when size <= 0: the pool is empty) against ``difficulty``."""
+    faces = roll_dice(size, 10, roller) if size > 0 else ()
+    return PoolRoll(faces, difficulty, ones_cancel, automatic)
+
+
+@dataclass(frozen=True)
+class HealthLevel:
+    name: str
+    penalty: int
+
+
+@dataclass(frozen=True)
+class HealthTrack:
+    """Seven health levels filled aggravated first, then lethal, then bashing (RULES.md §1).
+
+    Counts of each damage type; ``dead`` once lethal or aggravated damage passes
+    Incapacitated. ``levels`` come from the data file.
+    """
+
+    levels: tuple[HealthLevel, ...]
+    bashing: int = 0
+    lethal: int = 0
+    aggravated: int = 0
+    dead: bool = False
+
+    @property
+    def filled(self) -> int:
+        return self.bashing + self.lethal + self.aggravated
+
+    @property
+    def boxes(self) -> str:
+        """``"AALB..."``: one letter per filled level, ``.`` for an empty one."""
+        text = "A" * self.aggravated + "L" * self.lethal + "B" * self.bashing
+        return text + "." * (len(self.levels) - len(text))
+
+    @property
+    def level_name(self) -> str:
+        if self.dead:
+            return "Dead"
+        return self.levels[self.filled - 1].name if self.filled else "Healthy"
+
+    @property
+    def penalty(self) -> int:
+        return self.levels[self.filled - 1].penalty if self.filled else 0
+
+    @property
+    def incapacitated(self) -> bool:
+        return self.dead or self.filled >= len(self.levels)
+
+    @property
+    def meter(self) -> tuple[int, int]:
+        return (len(self.levels) - self.filled, len(self.levels))
+
+    def describe(self) -> str:
+        """``"Hurt (-1) [LB.....]"``."""
+        penalty = f" ({self.penalty})" if self.filled and not self.incapacitated else ""
+        return f"{self.level_name}{penalty} [{self.boxes}]"
+
+    def with_damage(self, amount: int, damage_type: str) -> HealthTrack:
+        """The track after ``amount`` levels of ``damage_type``.
+
+        A level that finds the track full turns one bashing level into lethal (the wound
+        rolls over); with no bashing left to turn, lethal damage passes Incapacitated: dead.
+        """
+        counts = {"bashing": self.bashing, "lethal": self.lethal, "aggravated": self.aggravated}
+        dead = self.dead
+        for _ in range(max(0, amount)):
+            if sum(counts.values()) < len(self.levels):
+                counts[damage_type] += 1
+            elif counts["bashing"]:
+                counts["bashing"] -= 1
+                counts["aggravated" if damage_type == "aggravated" else "lethal"] += 1
+            else:
+                dead = True
+        return HealthTrack(self.levels, counts["bashing"], counts["lethal"], counts["aggravated"], dead)
+
+    def healed(self, amount: int | None, damage_type: str | None) -> HealthTrack:
+        """The track after healing ``amount`` levels (None: all) of ``damage_type`` (None: the
+        least serious first). Healing never raises the dead."""
+        counts = {"bashing": self.bashing, "lethal": self.lethal, "aggravated": self.aggravated}
+        order = [damage_type] if damage_type else list(DAMAGE_TYPES)
+        remaining = sum(counts.values()) if amount is None else max(0, amount)
+        for kind in order:
+            taken = min(counts[kind], remaining)
+            counts[kind] -= taken
+            remaining -= taken
+        return HealthTrack(self.levels, counts["bashing"], counts["lethal"], counts["aggravated"], self.dead)
+
+    def to_record(self) -> dict[str, Any]:
+        return {"bashing": self.bashing, "lethal": self.lethal,
+                "aggravated": self.aggravated, "dead": self.dead}
+
+
+@dataclass(frozen=True)
+class Maneuver:
+    """An attack: its to-hit pool, difficulty and damage (seed: Brawl Attack / Melee Attack)."""
+
+    key: str
+    label: str
+    to_hit: tuple[str, ...]
+    difficulty: int
+    adjustable: bool
+    damage_trait: str
+    damage_bonus: int
+    rollover: bool
+    damage_type: str
+    brawl: bool
+    holds: bool = False
+    tackle: bool = False
+    weapon: str = ""
+
+
+@dataclass(frozen=True)
+class StorytellerAttack:
+    """A rolled attack. ``needs_defense``: it hit, so the target gets a defense window."""
+
+    attacker: str
+    target: str
+    maneuver: Maneuver
+    pool: Pool
+    roll: PoolRoll
+
+    @property
+    def needs_defense(self) -> bool:
+        return self.roll.net > 0
+
+    def describe(self) -> str:
+        return f"{self.maneuver.label} to hit: {self.pool.describe()} dice {self.roll.describe()}"
+
+    def to_record(self) -> dict[str, Any]:
+        return {"attacker": self.attacker, "target": self.target, "option": self.maneuver.key,
+                "parts": [list(part) for part in self.pool.parts], "roll": self.roll.to_record()}
+
+
+@dataclass(frozen=True)
+class StorytellerDefense:
+    kind: str
+    defender: str
+    pool: Pool
+    roll: PoolRoll
+    weapon: str = ""
+
+    def describe(self) -> str:
+        return f"{self.kind}: {self.pool.describe()} dice {self.roll.describe()}"
+
+
+@dataclass(frozen=True)
+class Harm:
+    """Damage dealt to one combatant, with the rolls that produced it."""
+
+    name: str
+    damage_type: str
+    pool: Pool | None
+    damage_roll: PoolRoll | None
+    soak_roll: PoolRoll | None
+    levels: int
+    health_before: HealthTrack
+    health_after: HealthTrack
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """A finished attack: ``lines`` show every roll and the arithmetic; ``harm`` the wounds;
+    ``effects`` the lasting states for the encounter, as ``(effect, name, detail)`` with effect
+    one of ``"held"`` (detail: holder), ``"prone"`` and ``"difficulty"`` (detail: +N next turn)."""
+
+    attacker: str
+    target: str
+    hit: bool
+    net_successes: int
+    lines: tuple[str, ...]
+    harm: tuple[Harm, ...]
+    effects: tuple[tuple[str, str, Any], ...]
+
+
+def _pool(actor: Combatant, traits: Sequence[str]) -> Pool:
+    return Pool(tuple((name, actor.trait(name)) for name in traits))
+
+
+class StorytellerSystem(RuleSystem):
+    """``storyteller`` — see the module docstring. Raises RulesDataError on a bad data file."""
+
+    key = "storyteller"
+    title = "Storyteller (d10 pools vs difficulty)"
+
+    def __init__(self, data: Mapping[str, Any] | None = None) -> None:
+        data = data if data is not None else load_system_data(self.key)
+        dice = require(data, "dice", dict, "storyteller")
+        self.default_difficulty = require(dice, "default_difficulty", int, "dice")
+        self.min_difficulty = require(dice, "min_difficulty", int, "dice")
+        self.max_difficulty = require(dice, "max_difficulty", int, "dice")
+        self.ones_cancel = require(dice, "ones_cancel", bool, "dice")
+        self.damage_difficulty = require(dice, "damage_difficulty", int, "dice")
+        self.soak_difficulty = require(dice, "soak_difficulty", int, "dice")
+        self.soak_trait = require(dice, "soak_trait", str, "dice")
+        initiative = require(data, "initiative", dict, "storyteller")
+        self.initiative_traits = tuple(require(initiative, "traits", list, "initiative"))
+        self.reroll_each_round = require(initiative, "reroll_each_round", bool, "initiative")
+        self.levels = tuple(
+            HealthLevel(require(level, "name", str, "health_levels"), require(level, "penalty", int, "health_levels"))
+            for level in require(data, "health_levels", list, "storyteller"))
+        if not self.levels:
+            raise RulesDataError("storyteller.health_levels: at least one level is needed.")
+        self.kinds = require(data, "kinds", dict, "storyteller")
+        traits = require(data, "traits", dict, "storyteller")
+        self.trait_names = tuple(name for group in traits.values() for name in group)
+        self.maneuvers = {key: self._maneuver(key, table) for key, table in require(data, "maneuvers", dict, "storyteller").items()}
+        melee = require(data, "melee", dict, "storyteller")
+        self.weapons = require(data, "weapons", dict, "storyteller")
+        for key, weapon in self.weapons.items():
+            where = f"weapons.{key}"
+            self.maneuvers[key] = Maneuver(
+                key=key, label=require(weapon, "name", str, where),
+                to_hit=tuple(require(melee, "to_hit", list, "melee")),
+                difficulty=require(melee, "difficulty", int, "melee"), adjustable=True,
+                damage_trait="Strength", damage_bonus=require(weapon, "damage_bonus", int, where),
+                rollover=True, damage_type=self._damage_type(require(weapon, "damage_type", str, where), where),
+                brawl=False, weapon=key)
+        self.tackle = require(data, "tackle", dict, "storyteller")
+        self.escape = require(data, "escape", dict, "storyteller")
+        self.defenses = require(data, "defenses", dict, "storyteller")
+        self.defense_names = tuple(self.defenses)
+        self.options = tuple(self.maneuvers)
+
+    def _damage_type(self, value: str, where: str) -> str:
+        if value not in DAMAGE_TYPES:
+            raise RulesDataError(f"{where}.damage_type: expected one of {', '.join(DAMAGE_TYPES)}, got {value!r}.")
+        return value
+
+    def _maneuver(self, key: str, table: Mapping[str, Any]) -> Maneuver:
+        where = f"maneuvers.{key}"
+        return Maneuver(
+            key=key, label=require(table, "label", str, where),
+            to_hit=tuple(require(table, "to_hit", list, where)),
+            difficulty=require(table, "difficulty", int, where),
+            adjustable=require(table, "adjustable", bool, where),
+            damage_trait=require(table, "damage_trait", str, where),
+            damage_bonus=require(table, "damage_bonus", int, where),
+            rollover=require(table, "rollover", bool, where),
+            damage_type=self._damage_type(require(table, "damage_type", str, where), where),
+            brawl=require(table, "brawl", bool, where),
+            holds=bool(table.get("holds", False)), tackle=bool(table.get("tackle", False)))
+
+    # ----------------------------------------------------------------------------- dice
+    def check_difficulty(self, difficulty: int) -> int:
+        """``difficulty`` if within the data's range. Raises DiceSyntaxError."""
+        if not self.min_difficulty <= difficulty <= self.max_difficulty:
+            raise DiceSyntaxError(
+                f"Difficulty must be {self.min_difficulty} to {self.max_difficulty}, not {difficulty}.")
+        return difficulty
+
+    def wound_parts(self, actor: Combatant) -> tuple[tuple[str, int], ...]:
+        penalty = self.health(actor.health).penalty
+        return (("wounds", penalty),) if penalty else ()
+
+    def roll_check(self, expression: PoolExpression, actor: Combatant, roller: Roller,
+                   *, modifier: int = 0, willpower: bool = False) -> RollResult:
+        """``+roll``: the terms summed into a d10 pool (``3d10`` counts 3 dice) vs the difficulty.
+
+        Raises DiceSyntaxError for dice other than d10 or a difficulty outside 2..10.
+        """
+        parts: list[tuple[str, int]] = []
+        for term in expression.terms:
+            if term.kind == "trait":
+                parts.append((term.trait, actor.trait(term.trait)))
+            elif term.kind == "dice":
+                if term.sides != 10:
+                    raise DiceSyntaxError(f"Storyteller pools are d10s: '{term.text}' is not.")
+                parts.append(("", term.sign * term.number))
+            else:
+                parts.append(("", term.sign * term.number))
+        if modifier:
+            parts.append(("modifier", modifier))
+        parts.extend(self.wound_parts(actor))
+        difficulty = self.check_difficulty(
+            self.default_difficulty if expression.difficulty is None else expression.difficulty)
+        pool = Pool(tuple(parts))
+        roll = roll_pool(pool.size, difficulty, roller, ones_cancel=self.ones_cancel,
+                         automatic=1 if willpower else 0)
+        verdict = "BOTCH" if roll.botch else (_successes(roll.net) if roll.net else "failure")
+        return RollResult(lines=(f"{pool.describe()} dice {roll.describe()}",), summary=verdict,
+                          record={"pool": [list(p) for p in pool.parts], **roll.to_record(), "result": verdict})
+
+    # ----------------------------------------------------------------------- initiative
+    def roll_initiative(self, actor: Combatant, roller: Roller) -> InitiativeRoll:
+        """Wits + Dexterity + 1d10 + wound penalty (seed: Initiative). Ties break on Wits + Dex."""
+        self.require_able(actor)
+        base = _pool(actor, self.initiative_traits)
+        pool = Pool(base.parts + self.wound_parts(actor))
+        die = roller.roll(10)
+        return InitiativeRoll(actor.name, pool, die, pool.size + die, base.size)
+
+    def schedule(self, rolls: Sequence[InitiativeRoll]) -> ActionSchedule:
+        """Act highest to lowest; equal total and equal Wits + Dex share a slot (simultaneous),
+        names sorted case-insensitively inside it; declare in the reverse order (RULES.md §1)."""
+        ordered = sorted(rolls, key=lambda r: (-r.total, -r.tiebreak, r.name.casefold(), r.name))
+        slots = tuple(
+            Slot(total, tuple(r.name for r in group))
+            for (total, _), group in groupby(ordered, key=lambda r: (r.total, r.tiebreak)))
+        declare = tuple(name for slot in reversed(slots) for name in slot.names)
+        return ActionSchedule(slots, declare)
+
+    # -------------------------------------------------------------------------- attacks
+    def attack_options(self) -> tuple[str, ...]:
+        return self.options
+
+    def maneuver(self, option: str, attacker: Combatant) -> Maneuver:
+        """The maneuver or weapon named by ``option`` (unique prefix, spaces as hyphens); with
+        no option, the weapon in hand or a punch. Raises CombatError."""
+        wanted = "-".join(option.casefold().split())
+        if not wanted:
+            return self.maneuvers.get(attacker.weapon) or self.maneuvers["punch"]
+        if wanted in self.maneuvers:
+            return self.maneuvers[wanted]
+        found = [key for key in self.maneuvers if key.startswith(wanted)]
+        if len(found) == 1:
+            return self.maneuvers[found[0]]
+        if found:
+            raise CombatError(f"'{option}' could be: {', '.join(found)}.")
+        raise CombatError(f"No maneuver or weapon '{option}'. Choose from: {', '.join(self.options)}.")
+
+    def require_able(self, actor: Combatant) -> None:
+        health = self.health(actor.health)
+        if health.incapacitated:
+            raise CombatError(f"{actor.name} is {health.level_name.lower()} and cannot act.")
+
+    def attack(self, attacker: Combatant, target: Combatant, option: str, roller: Roller,
+               *, modifier: int = 0) -> StorytellerAttack:
+        """Roll to hit with the maneuver's pool + wound penalty vs its difficulty + ``modifier``.
+
+        ``modifier`` moves the difficulty (ST discretion, tackle's +1). Raises CombatError
+        when the attacker cannot act or the difficulty would leave 2..10.
+        """
+        self.require_able(attacker)
+        maneuver = self.maneuver(option, attacker)
+        pool = Pool(_pool(attacker, maneuver.to_hit).parts + self.wound_parts(attacker))
+        difficulty = maneuver.difficulty + modifier
+        if not self.min_difficulty <= difficulty <= self.max_difficulty:
+            raise CombatError(f"That would make the difficulty {difficulty}; it must stay within "
+                              f"{self.min_difficulty} to {self.max_difficulty}.")
+        roll = roll_pool(pool.size, difficulty, roller, ones_cancel=self.ones_cancel)
+        return StorytellerAttack(attacker.name, target.name, maneuver, pool, roll)
+
+    def attack_from_record(self, record: Mapping[str, Any]) -> StorytellerAttack:
+        return StorytellerAttack(
+            attacker=record["attacker"], target=record["target"],
+            maneuver=self.maneuvers[record["option"]],
+            pool=Pool(tuple((str(a), int(b)) for a, b in record["parts"])),
+            roll=PoolRoll.from_record(record["roll"]))
+
+    def can_soak(self, actor: Combatant, damage_type: str, fire: bool = False) -> bool:
+        """Whether ``actor``'s kind rolls soak against ``damage_type`` (seed: Soak table)."""
+        kind = self.kinds.get(actor.kind, {})
+        soaks = set(kind.get("soaks", ()))
+        if kind.get("transformed_only"):
+            base = self.kinds.get(actor.base_kind, {}) if actor.base_kind != actor.kind else {}
+            soaks = set(base.get("soaks", ())) | (soaks if actor.transformed else set())
+        if fire and not kind.get("soak_fire", True):
+            return False
+        return damage_type in soaks
+
+    def defend(self, attack: StorytellerAttack, defender: Combatant, defense: str, roller: Roller,
+               *, modifier: int = 0) -> StorytellerDefense:
+        """Dodge, block or parry: the pool vs 6 (+ ``modifier``); each success cancels one
+        attack success. Raises CombatError: unknown defense, block against a type the
+        defender cannot soak, parry with nothing in hand, or an incapacitated defender."""
+        self.require_able(defender)
+        if defense not in self.defenses:
+            raise CombatError(f"Defend with one of: {', '.join(self.defense_names)}.")
+        table = self.defenses[defense]
+        if table.get("needs_soak") and not self.can_soak(defender, attack.maneuver.damage_type):
+            raise CombatError(f"You cannot block {attack.maneuver.damage_type} damage: you cannot soak it.")
+        if table.get("needs_weapon") and not defender.weapon:
+            raise CombatError("You need a weapon or shield in hand to parry.")
+        pool = Pool(_pool(defender, table["traits"]).parts + self.wound_parts(defender))
+        roll = roll_pool(pool.size, table["difficulty"] + modifier, roller, ones_cancel=self.ones_cancel)
+        return StorytellerDefense(defense, defender.name, pool, roll, defender.weapon)
+
+    def _harm(self, victim: Combatant, pool: Pool | None, levels_or_dice: int, damage_type: str,
+              roller: Roller, *, rolled: bool = True) -> tuple[Harm, list[str]]:
+        """Roll damage (or take ``levels_or_dice`` levels outright), roll soak if the victim's
+        kind can, and return the harm with its lines of arithmetic."""
+        lines: list[str] = []
+        damage_roll = None
+        if rolled:
+            damage_roll = roll_pool(levels_or_dice, self.damage_difficulty, roller, ones_cancel=False)
+            raw = damage_roll.net
+            shown = pool.describe() if pool else str(levels_or_dice)
+            lines.append(f"damage: {shown} dice {damage_roll.describe()} {damage_type}")
+        else:
+            raw = levels_or_dice
+            lines.append(f"damage: {plural(raw, 'level')} {damage_type}")
+        soak_roll = None
+        if raw and self.can_soak(victim, damage_type):
+            soak_roll = roll_pool(victim.trait(self.soak_trait), self.soak_difficulty, roller, ones_cancel=False)
+            lines.append(f"{victim.name} soaks: {self.soak_trait} {victim.trait(self.soak_trait)} dice "
+                         f"{soak_roll.describe()}")
+        elif raw:
+            lines.append(f"{victim.name} cannot soak {damage_type} damage ({victim.kind}).")
+        levels = max(0, raw - (soak_roll.net if soak_roll else 0))
+        before = self.health(victim.health)
+        after = before.with_damage(levels, damage_type)
+        lines.append(f"{victim.name} takes {plural(levels, 'level')} of {damage_type}: {after.describe()}")
+        return Harm(victim.name, damage_type, pool, damage_roll, soak_roll, levels, before, after), lines
+
+    def resolve(self, attack: StorytellerAttack, defense: StorytellerDefense | None,
+                attacker: Combatant, target: Combatant, roller: Roller) -> Resolution:
+        """Cancel hit successes with defense successes; on a hit roll damage (rollover = net
+        successes beyond the first), soak, and wound. Also the parry counter-damage, the hold
+        of grapple/hold, tackle's prone checks and +1 difficulty, and tackle's botch."""
+        maneuver = attack.maneuver
+        lines = [f"{attack.attacker} {attack.describe()}"]
+        defense_net = defense.roll.net if defense else 0
+        if defense:
+            lines.append(f"{defense.defender} {defense.describe()}")
+        net = max(0, attack.roll.net - defense_net)
+        harm: list[Harm] = []
+        effects: list[tuple[str, str, Any]] = []
+        if attack.roll.botch:
+            lines.append(f"{attack.attacker} botches the {maneuver.label}!")
+            if maneuver.tackle:
+                levels = target.trait(self.tackle["botch_damage_trait"])
+                dealt, more = self._harm(attacker, None, levels, maneuver.damage_type, roller, rolled=False)
+                harm.append(dealt)
+                lines.extend(more)
+            return Resolution(attack.attacker, attack.target, False, 0, tuple(lines), tuple(harm), ())
+        if defense and attack.roll.net:
+            lines.append(f"{defense.defender}'s {_successes(defense_net)} cancel "
+                         f"{min(defense_net, attack.roll.net)} of {attack.roll.net}: {_successes(net)} left.")
+        if net == 0:
+            lines.append(f"{attack.attacker}'s {maneuver.label} misses {attack.target}.")
+            counter = self._parry_counter(attack, defense, attacker, roller)
+            if counter:
+                dealt, more = counter
+                harm.append(dealt)
+                lines.extend(more)
+            return Resolution(attack.attacker, attack.target, False, 0, tuple(lines), tuple(harm), ())
+        lines.append(f"{attack.attacker}'s {maneuver.label} hits {attack.target}.")
+        if maneuver.damage_trait:
+            rollover = net - 1 if maneuver.rollover else 0
+            parts = [(maneuver.damage_trait, attacker.trait(maneuver.damage_trait))]
+            if maneuver.damage_bonus:
+                parts.append(("", maneuver.damage_bonus))
+            if rollover:
+                parts.append(("rollover", rollover))
+            pool = Pool(tuple(parts))
+            dealt, more = self._harm(target, pool, pool.size, maneuver.damage_type, roller)
+            harm.append(dealt)
+            lines.extend(more)
+        if maneuver.holds:
+            effects.append(("held", target.name, attacker.name))
+            lines.append(f"{target.name} is held by {attacker.name} (escape: contested "
+                         f"{' + '.join(self.escape['traits'])}).")
+        if maneuver.tackle:
+            for fighter in (attacker, target):
+                check = roll_pool(_pool(fighter, self.tackle["prone_check"]).size,
+                                  self.tackle["prone_difficulty"], roller, ones_cancel=self.ones_cancel)
+                upright = check.net > 0
+                lines.append(f"{fighter.name} keeps their feet? {' + '.join(self.tackle['prone_check'])} "
+                             f"dice {check.describe()}: {'stays up' if upright else 'prone'}")
+                if not upright:
+                    effects.append(("prone", fighter.name, True))
+            bump = self.tackle["target_difficulty_penalty"]
+            effects.append(("difficulty", target.name, bump))
+            lines.append(f"{target.name} is at +{bump} difficulty to all actions next turn.")
+        return Resolution(attack.attacker, attack.target, True, net, tuple(lines), tuple(harm), tuple(effects))
+
+    def _parry_counter(self, attack: StorytellerAttack, defense: StorytellerDefense | None,
+                       attacker: Combatant, roller: Roller) -> tuple[Harm, list[str]] | None:
+        """Parrying a Brawl attack with a lethal or aggravated weapon: the parry's successes
+        beyond those that cancelled are a damage pool against the attacker (seed: Parry)."""
+        if not defense or defense.kind != "parry" or not attack.maneuver.brawl:
+            return None
+        weapon = self.maneuvers.get(defense.weapon)
+        if not weapon or weapon.damage_type not in ("lethal", "aggravated"):
+            return None
+        extra = defense.roll.net - attack.roll.net
+        if extra <= 0:
+            return None
+        pool = Pool((("parry extra successes", extra),))
+        dealt, lines = self._harm(attacker, pool, extra, weapon.damage_type, roller)
+        return dealt, [f"{defense.defender}'s {weapon.label} cuts the attacker:"] + lines
+
+    def escape_hold(self, escaper: Combatant, holder: Combatant, roller: Roller) -> tuple[bool, tuple[str, ...]]:
+        """Contested Strength + Brawl: the held one escapes with more successes than the holder."""
+        self.require_able(escaper)
+        rolls = []
+        for fighter in (escaper, holder):
+            pool = Pool(_pool(fighter, self.escape["traits"]).parts + self.wound_parts(fighter))
+            rolls.append((fighter, pool, roll_pool(pool.size, self.escape["difficulty"], roller,
+                                                   ones_cancel=self.ones_cancel)))
+        lines = tuple(f"{f.name}: {p.describe()} dice {r.describe()}" for f, p, r in rolls)
+        escaped = rolls[0][2].net > rolls[1][2].net
+        return escaped, lines + (f"{escaper.name} {'breaks free' if escaped else 'stays held'}.",)
+
+    # --------------------------------------------------------------------------- health
+    def health(self, record: Mapping[str, Any] | None, actor: Combatant | None = None) -> HealthTrack:
+        record = record or {}
+        return HealthTrack(self.levels, int(record.get("bashing", 0)), int(record.get("lethal", 0)),
+                           int(record.get("aggravated", 0)), bool(record.get("dead", False)))
+
+    def damage_type(self, text: str) -> str:
+        """``"l"``, ``"Lethal"`` … → ``"lethal"``. Raises CombatError."""
+        wanted = text.strip().casefold()
+        found = [kind for kind in DAMAGE_TYPES if wanted and kind.startswith(wanted)]
+        if len(found) != 1:
+            raise CombatError(f"Damage type must be one of: {', '.join(DAMAGE_TYPES)}.")
+        return found[0]
+
+    def damage(self, actor: Combatant, amount: int, damage_type: str) -> HealthTrack:
+        return self.health(actor.health).with_damage(amount, self.damage_type(damage_type))
+
+    def heal(self, actor: Combatant, amount: int | None, damage_type: str | None) -> HealthTrack:
+        kind = self.damage_type(damage_type) if damage_type else None
+        return self.health(actor.health).healed(amount, kind)
