@@ -16,6 +16,11 @@ own cmdsets by inheriting from them or directly from `evennia.CmdSet`.
 
 from evennia import default_cmds
 
+from commands import fray
+
+FRAY_COMMANDS = (fray.CmdRoll, fray.CmdSheet, fray.CmdStat, fray.CmdCombat, fray.CmdNpc, fray.CmdAttack,
+                 fray.CmdDefend, fray.CmdEscape, fray.CmdDamage, fray.CmdHeal, fray.CmdDice)
+
 
 class CharacterCmdSet(default_cmds.CharacterCmdSet):
     """
@@ -34,6 +39,8 @@ class CharacterCmdSet(default_cmds.CharacterCmdSet):
         #
         # any commands you add below will overload the default ones.
         #
+        for command in FRAY_COMMANDS:
+            self.add(command())
 
 
 class AccountCmdSet(default_cmds.AccountCmdSet):

@@ -1,26 +1,41 @@
-"""
-Characters
+"""Characters: the Fray sheet, health, creature kind and combat state live here as Attributes.
 
-Characters are (by default) Objects setup to be puppeted by Accounts.
-They are what you "see" in game. The Character class in this module
-is setup to be the "default" character type created by the default
-creation commands.
-
+Everything is stored in the ``fray`` Attribute category so it shows in the Django admin and
+survives reloads, restarts and a killed server (DESIGN.md, Persistence).
 """
 
 from evennia.objects.objects import DefaultCharacter
+from evennia.typeclasses.attributes import AttributeProperty
 
 from .objects import ObjectParent
 
 
 class Character(ObjectParent, DefaultCharacter):
+    """A player character.
+
+    Attributes (category ``fray``):
+        sheet: {canonical trait name: rating}; staff set it with ``+stat``.
+        health: {system key: health record}; see ``rules.systems.base.Health``.
+        kind: creature type for Storyteller soak (Muggle, Wizard, Vampire, Werewolf).
+        base_kind: what a Werewolf soaks as when not transformed (Muggle or Wizard).
+        transformed: whether a Werewolf is transformed.
+        weapon: key of the weapon in hand ("" for none).
+        encounter: the Encounter script this character fights in, or None.
     """
-    The Character just re-implements some of the Object's methods and hooks
-    to represent a Character entity in-game.
 
-    See mygame/typeclasses/objects.py for a list of
-    properties and methods available on all Object child classes like this.
+    sheet = AttributeProperty(dict, category="fray", autocreate=False)
+    health = AttributeProperty(dict, category="fray", autocreate=False)
+    kind = AttributeProperty("Muggle", category="fray", autocreate=False)
+    base_kind = AttributeProperty("Muggle", category="fray", autocreate=False)
+    transformed = AttributeProperty(False, category="fray", autocreate=False)
+    weapon = AttributeProperty("", category="fray", autocreate=False)
+    encounter = AttributeProperty(None, category="fray", autocreate=False)
 
-    """
+    def at_post_puppet(self, **kwargs):
+        """On (re)connect, show the HUD of a fight still going on."""
+        super().at_post_puppet(**kwargs)
+        from world.encounters import reconnect_notice
 
-    pass
+        notice = reconnect_notice(self)
+        if notice:
+            self.msg(notice)

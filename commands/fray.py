@@ -1,0 +1,431 @@
+"""Fray's commands. Each docstring is the in-game help (Usage / Switches / Examples)."""
+
+from __future__ import annotations
+
+from evennia.utils.utils import inherits_from
+
+from commands.command import Command
+from rules.systems import CombatError
+from world import dice, encounters, rolls, sheets
+from world.access import NARRATOR, STAFF, has_perm, require_perm
+from world.text import COMBAT, escape, quote
+
+CHARACTER_TYPECLASS = "typeclasses.characters.Character"
+
+
+def find_character(caller, name: str):
+    """A character (PC or NPC) by name: this room first, then the whole game. Raises CombatError."""
+    name = name.strip()
+    if not name:
+        raise CombatError("Name a character.")
+    for scope in ({"candidates": caller.location.contents if caller.location else []}, {"global_search": True}):
+        found = [obj for obj in caller.search(name, quiet=True, **scope) or []
+                 if inherits_from(obj, CHARACTER_TYPECLASS)]
+        if len(found) == 1:
+            return found[0]
+        if found:
+            raise CombatError(f"'{quote(name)}' could be: {', '.join(obj.key for obj in found)}.")
+    raise CombatError(f"No character '{quote(name)}'.")
+
+
+def split_actor(command) -> tuple[str | None, str]:
+    """``<npc>=<rest>`` → (npc, rest); no ``=`` → (None, args)."""
+    if command.rhs is not None:
+        return command.lhs.strip(), command.rhs.strip()
+    return None, command.args.strip()
+
+
+class CmdRoll(Command):
+    """
+    Roll dice from your sheet.
+
+    Usage:
+      +roll <pool>[ vs <difficulty>]
+      +roll <npc>=<pool>[ vs <difficulty>]     (Storytellers, for NPCs)
+
+    Switches:
+      /private   only you and the scene's Storyteller see the roll
+      /wp        spend Willpower: one automatic success (Storyteller)
+
+    The pool is traits and numbers joined by + (numbers may be subtracted);
+    trait names match case-insensitively and by unique prefix. What the roll
+    means follows the fight's rule system (or the game's default): under
+    Storyteller, a pool of d10s each succeeding on the difficulty (2-10,
+    default 6), 1s cancelling successes.
+
+    Examples:
+      +roll Dexterity+Brawl vs 6
+      +roll dex+brawl-2
+      +roll 5 vs 7
+      +roll/private Wits+Alertness
+      +roll Guard=Dex+Dodge
+    """
+
+    key = "+roll"
+    allowed_switches = ("private", "wp")
+    syntax = "+roll <pool>[ vs <difficulty>]  e.g. +roll Dexterity+Brawl vs 6"
+
+    def run(self):
+        actor, text = split_actor(self)
+        if not text:
+            self.fail_usage()
+            return
+        rolls.roll(self.caller, actor, text, private="private" in self.switches, willpower="wp" in self.switches)
+
+
+class CmdSheet(Command):
+    """
+    Show a character sheet.
+
+    Usage:
+      +sheet
+      +sheet <name>      (Storytellers and staff)
+
+    Shows traits, creature kind, the weapon in hand and health under the
+    rule system of the fight you are in (or the game's default).
+    """
+
+    key = "+sheet"
+    syntax = "+sheet [<name>]"
+
+    def run(self):
+        caller = self.caller
+        target = caller
+        if self.args.strip():
+            target = find_character(caller, self.args)
+            if target != caller:
+                require_perm(caller, NARRATOR, "see other characters' sheets")
+        caller.msg(sheets.render_sheet(target, encounters.system_here(caller)))
+
+
+class CmdStat(Command):
+    """
+    Set or clear a sheet trait (staff).
+
+    Usage:
+      +stat <name>/<trait>=<value>
+      +stat <name>/<trait>=            (clears the trait)
+      +stat <name>/kind=<Muggle|Wizard|Vampire|Werewolf>
+      +stat <name>/base_kind=<Muggle|Wizard>   (what a Werewolf is otherwise)
+      +stat <name>/transformed=<yes|no>
+      +stat <name>/weapon=<weapon>     (weapon in hand; empty for none)
+
+    Ratings are whole numbers 0-20. Trait names match case-insensitively and
+    by unique prefix; an ambiguous prefix lists the candidates.
+
+    Examples:
+      +stat Alice/Dexterity=3
+      +stat Alice/brawl=2
+      +stat Guard/weapon=sword
+    """
+
+    key = "+stat"
+    locks = "cmd:all();view:perm(Builder);read:perm(Builder)"
+    syntax = "+stat <name>/<trait>=<value>"
+
+    def run(self):
+        require_perm(self.caller, STAFF, "set stats")
+        if self.rhs is None or "/" not in self.lhs:
+            self.fail_usage()
+            return
+        name, field = self.lhs.split("/", 1)
+        if not name.strip() or not field.strip():
+            self.fail_usage()
+            return
+        target = find_character(self.caller, name)
+        line = sheets.set_stat(target, field, self.rhs)
+        self.caller.msg(f"{COMBAT} {escape(line)}")
+        if target != self.caller and target.has_account:
+            target.msg(f"{COMBAT} {escape(line)} (set by {escape(self.caller.key)})")
+
+
+class CmdCombat(Command):
+    """
+    Run or take part in a fight.
+
+    Usage:
+      +combat                 show the fight in this room (the HUD)
+      +combat/join            join the fight
+      +combat/leave           leave the fight
+      +combat/init            roll your initiative
+      +combat/start [<system>]   start a fight here (Storytellers)
+      +combat/next            pass the waiting turn; start the next round (ST)
+      +combat/resolve         resolve waiting attacks with no defense (ST)
+      +combat/end             end the fight with a summary (ST)
+
+    Initiative (Storyteller) is Wits + Dexterity + 1d10; the highest acts
+    first and declares last. On your turn: attack <target>[/<maneuver>].
+    When attacked you may dodge, block or parry if you have not acted yet
+    this round (it uses your action), or answer 'defend none'.
+
+    Examples:
+      +combat/start storyteller
+      +combat/join
+      +combat/init
+    """
+
+    key = "+combat"
+    allowed_switches = ("start", "join", "leave", "init", "next", "resolve", "end")
+    syntax = "+combat[/start|join|leave|init|next|resolve|end]"
+
+    def run(self):
+        caller = self.caller
+        switch = self.switches[0] if self.switches else ""
+        if len(self.switches) > 1:
+            self.fail("Use one switch at a time.")
+            return
+        if switch != "start" and self.args.strip():
+            self.fail_usage()
+            return
+        if switch == "start":
+            encounter = encounters.start(caller, self.args.strip() or None)
+            caller.msg(encounters.render_hud(encounter, caller))
+        elif switch == "join":
+            encounters.join(caller)
+        elif switch == "leave":
+            encounters.leave(caller)
+        elif switch == "init":
+            encounters.roll_initiative(caller)
+        elif switch == "next":
+            encounters.next_turn(caller)
+        elif switch == "resolve":
+            encounters.resolve_all(caller)
+        elif switch == "end":
+            encounters.end(caller)
+        else:
+            caller.msg(encounters.render_hud(encounters.require_encounter(caller), caller))
+
+
+class CmdNpc(Command):
+    """
+    Storyteller tools for NPCs.
+
+    Usage:
+      +npc/init <name>=<wits>+<dex>
+      +npc/init <name>
+
+    /init puts the NPC <name> into this fight's initiative with those Wits
+    and Dexterity (creating a light NPC here if there is none), or with its
+    own sheet when no numbers are given. Act for it with the <npc>= prefix:
+    attack Guard=Alice, defend Guard=dodge, +roll Guard=Dex+Dodge.
+
+    Examples:
+      +npc/init Guard=2+3
+      +npc/init Guard
+    """
+
+    key = "+npc"
+    allowed_switches = ("init",)
+    syntax = "+npc/init <name>=<wits>+<dex>"
+
+    def run(self):
+        require_perm(self.caller, NARRATOR, "run NPCs")
+        if self.switches != ["init"] or not self.lhs.strip():
+            self.fail_usage()
+            return
+        encounters.npc_init(self.caller, self.lhs, self.rhs)
+
+
+class CmdAttack(Command):
+    """
+    Attack someone in the fight on your turn.
+
+    Usage:
+      attack <target>[/<maneuver or weapon>]
+      attack <npc>=<target>[/<maneuver or weapon>]   (Storytellers)
+
+    Maneuvers (Storyteller): punch (default unarmed), kick, grapple, hold,
+    tackle. Weapons: dagger, switchblade, sword, greatsword, brass-knuckles,
+    whip, lance, spear, staff (the weapon in hand is the default). If the
+    attack hits, the target may defend before damage is rolled.
+
+    Examples:
+      attack Guard
+      attack Guard/kick
+      attack Guard/sword
+      attack Guard=Alice/tackle
+    """
+
+    key = "attack"
+    aliases = ["att", "+attack"]
+    syntax = "attack <target>[/<maneuver or weapon>]"
+
+    def run(self):
+        actor, rest = split_actor(self)
+        target, _, option = rest.partition("/")
+        if not target.strip() or (actor is not None and not actor):
+            self.fail_usage()
+            return
+        encounters.attack(self.caller, actor, target, option.strip())
+
+
+class CmdDefend(Command):
+    """
+    Answer an attack waiting on you.
+
+    Usage:
+      defend <dodge|block|parry|none>
+      dodge | block | parry
+      defend <npc>=<dodge|block|parry|none>   (Storytellers)
+      dodge <npc> | block <npc> | parry <npc>  (Storytellers)
+
+    Each defense success cancels one success of the attack. Dodging, blocking
+    or parrying uses your action for the round, so you can only do it before
+    you have acted; 'defend none' takes the attack as it is. You cannot block
+    damage you cannot soak; parrying needs a weapon in hand (and parrying a
+    Brawl attack with a lethal weapon can cut the attacker).
+
+    Examples:
+      dodge
+      defend parry
+      defend Guard=dodge
+    """
+
+    key = "defend"
+    aliases = ["dodge", "block", "parry", "+defend"]
+    syntax = "defend <dodge|block|parry|none>"
+
+    def run(self):
+        verb = self.cmdstring.lstrip("+").lower()
+        if verb in ("dodge", "block", "parry"):
+            if self.rhs is not None:
+                self.fail_usage()
+                return
+            actor, kind = (self.args.strip() or None), verb
+        else:
+            actor, kind = split_actor(self)
+            if not kind or (actor is not None and not actor):
+                self.fail_usage()
+                return
+        encounters.defend(self.caller, actor, kind)
+
+
+class CmdEscape(Command):
+    """
+    Try to break free of a grapple or hold (uses your action).
+
+    Usage:
+      escape
+      escape <npc>     (Storytellers)
+
+    Contested Strength + Brawl against the one holding you.
+    """
+
+    key = "escape"
+    syntax = "escape"
+
+    def run(self):
+        encounters.escape_hold(self.caller, self.args.strip() or None)
+
+
+class CmdDamage(Command):
+    """
+    Deal damage directly (staff), showing the working.
+
+    Usage:
+      +damage <name>=<levels> <bashing|lethal|aggravated>
+
+    No soak is rolled: this is the Storyteller's fiat. Uses the fight's
+    rule system where the character is (or the game's default).
+
+    Example:
+      +damage Alice=2 lethal
+    """
+
+    key = "+damage"
+    locks = "cmd:all();view:perm(Builder);read:perm(Builder)"
+    syntax = "+damage <name>=<levels> <bashing|lethal|aggravated>"
+
+    def run(self):
+        require_perm(self.caller, STAFF, "deal damage directly")
+        parts = (self.rhs or "").split()
+        if not self.lhs.strip() or len(parts) != 2:
+            self.fail_usage()
+            return
+        target = find_character(self.caller, self.lhs)
+        amount = sheets.parse_rating(parts[0])
+        system = encounters.system_here(target)
+        before = system.health(sheets.snapshot(target, system).health)
+        after = system.damage(sheets.snapshot(target, system), amount, parts[1])
+        sheets.store_health(target, system, after.to_record())
+        line = f"{target.key}: {before.describe()} + {amount} {system.damage_type(parts[1])} -> {after.describe()}"
+        self.caller.msg(f"{COMBAT} {escape(line)}")
+        if target != self.caller and target.has_account:
+            target.msg(f"{COMBAT} {escape(line)}")
+
+
+class CmdHeal(Command):
+    """
+    Heal damage (staff), showing the working.
+
+    Usage:
+      +heal <name>=<levels> <bashing|lethal|aggravated>
+      +heal <name>=all
+
+    Example:
+      +heal Alice=1 bashing
+      +heal Alice=all
+    """
+
+    key = "+heal"
+    locks = "cmd:all();view:perm(Builder);read:perm(Builder)"
+    syntax = "+heal <name>=<levels> <type> | +heal <name>=all"
+
+    def run(self):
+        require_perm(self.caller, STAFF, "heal")
+        parts = (self.rhs or "").split()
+        if not self.lhs.strip() or not (len(parts) == 2 or parts == ["all"] or
+                                        (len(parts) == 1 and parts[0].lower() == "all")):
+            self.fail_usage()
+            return
+        target = find_character(self.caller, self.lhs)
+        system = encounters.system_here(target)
+        snap = sheets.snapshot(target, system)
+        before = system.health(snap.health)
+        if len(parts) == 1:
+            after, what = system.heal(snap, None, None), "all"
+        else:
+            amount = sheets.parse_rating(parts[0])
+            after, what = system.heal(snap, amount, parts[1]), f"{amount} {system.damage_type(parts[1])}"
+        sheets.store_health(target, system, after.to_record())
+        line = f"{target.key}: {before.describe()} - {what} -> {after.describe()}"
+        self.caller.msg(f"{COMBAT} {escape(line)}")
+        if target != self.caller and target.has_account:
+            target.msg(f"{COMBAT} {escape(line)}")
+
+
+class CmdDice(Command):
+    """
+    Force die faces for tests (Developers; only with FRAY_TEST_DICE=1).
+
+    Usage:
+      @dice                        show the queue
+      @dice/force <face>[,<face>...]   queue faces for the next rolls
+      @dice/clear                  empty the queue
+
+    Only exists when the server was started with FRAY_TEST_DICE=1.
+
+    Example:
+      @dice/force 8,7,3
+    """
+
+    key = "@dice"
+    locks = "cmd:perm(Developer);view:perm(Developer);read:perm(Developer)"
+    allowed_switches = ("force", "clear")
+    syntax = "@dice/force <face>[,<face>...] | @dice/clear"
+
+    def run(self):
+        dice.require_test_dice()
+        if "force" in self.switches:
+            texts = [t.strip() for t in self.args.replace(" ", ",").split(",") if t.strip()]
+            if not texts or not all(t.isascii() and t.isdigit() and len(t) <= 4 and 1 <= int(t) <= 1000
+                                    for t in texts):
+                self.fail("Faces are whole numbers 1-1000, e.g. @dice/force 8,7,3")
+                return
+            queue = dice.force([int(t) for t in texts])
+        elif "clear" in self.switches:
+            dice.clear()
+            queue = []
+        else:
+            queue = dice.forced_faces()
+        self.caller.msg(f"Forced dice queue: {', '.join(map(str, queue)) or 'empty'}")

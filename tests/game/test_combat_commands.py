@@ -1,0 +1,94 @@
+"""Command tier: the Storyteller fight flow through the real commands, with forced dice."""
+
+from unittest import mock
+
+from evennia.utils.test_resources import EvenniaCommandTest
+
+from commands import fray
+from world import dice, encounters
+
+
+class FrayCommandTest(EvenniaCommandTest):
+    """char1 = the ST (superuser account), char2 = a player."""
+
+    def setUp(self):
+        super().setUp()
+        patcher = mock.patch.object(dice, "TEST_DICE_ENABLED", True)
+        patcher.start()
+        self.addCleanup(patcher.stop)
+        dice.clear()
+        self.char2.sheet = {"Dexterity": 3, "Brawl": 2, "Strength": 2, "Wits": 2, "Stamina": 2, "Dodge": 2}
+        self.char2.permissions.add("Player")
+        self.account2.permissions.add("Player")
+
+    def force(self, *faces):
+        dice.force(list(faces))
+
+    def st(self, cmd, args, expected=None, **kw):
+        return self.call(cmd, args, expected, caller=self.char1, **kw)
+
+    def player(self, cmd, args, expected=None, **kw):
+        return self.call(cmd, args, expected, caller=self.char2, **kw)
+
+
+class TestFight(FrayCommandTest):
+    def test_full_round_with_dodge_soak_and_wounds(self):
+        self.call(fray.CmdCombat(), "/start", caller=self.char1)
+        self.assertIsNotNone(encounters.encounter_in(self.room1))
+        self.player(fray.CmdCombat(), "/join")
+        self.force(4)
+        self.player(fray.CmdCombat(), "/init", "<Combat> Char2 rolls initiative: Wits 2 + Dexterity 3 = 5 + 1d10 (4) = 9.")
+        self.force(1)
+        self.st(fray.CmdNpc(), "/init Guard=2+3", "<Combat> Guard rolls initiative: Wits 2 + Dexterity 3 = 5 + 1d10 (1) = 6.")
+        encounter = encounters.encounter_in(self.room1)
+        guard = encounters.find_combatant(encounter, "Guard")
+        guard.sheet = dict(guard.sheet, Stamina=2, Dodge=1, Strength=2, Brawl=1)
+        # Char2 acts first (9 vs 6). Punch: 5 dice vs 6: 9 8 7 2 2 -> 3 successes.
+        self.force(9, 8, 7, 2, 2)
+        self.player(fray.CmdAttack(), "Guard")
+        self.assertEqual(len(encounters.pending_attacks(encounter)), 1)
+        # ST dodges for the Guard: Dex 3 + Dodge 1 = 4 dice: 6 3 3 2 -> 1 success; 2 hits left.
+        # Damage: Strength 2 + rollover 1 = 3 dice vs 6: 10 6 2 -> 2; soak Stamina 2 vs 5: 5 1 -> 1.
+        self.force(6, 3, 3, 2, 10, 6, 2, 5, 1)
+        self.st(fray.CmdDefend(), "Guard=dodge")
+        self.assertEqual(encounters.pending_attacks(encounter), [])
+        self.assertEqual(guard.health["storyteller"], {"bashing": 1, "lethal": 0, "aggravated": 0, "dead": False})
+        # The Guard dodged, so it has used its action: the round is over.
+        self.assertEqual(encounters.current_slot(encounter), (-1, []))
+        self.st(fray.CmdCombat(), "/next")
+        self.assertEqual(encounter.round, 2)
+        hud = self.player(fray.CmdCombat(), "")
+        self.assertIn("Round 2", hud)
+        self.assertIn("Bruised", hud)
+
+
+class TestRefusals(FrayCommandTest):
+    def test_player_cannot_start_or_stat(self):
+        self.player(fray.CmdCombat(), "/start", "<Fray> Only a Narrator or staff can start a fight.")
+        self.player(fray.CmdStat(), "Char2/Dexterity=5", "<Fray> Only staff (Builder or above) can set stats.")
+
+    def test_unknown_switch_refused(self):
+        self.call(fray.CmdCombat(), "/start", caller=self.char1)
+        self.st(fray.CmdNpc(), "/inti Guard=2+3", "<Fray> Unknown switch '/inti' for +npc.")
+        self.assertEqual(encounters.fighters(encounters.encounter_in(self.room1)), [])
+
+    def test_bad_rolls(self):
+        cases = {
+            "": "Usage: +roll",
+            "3d": "Dice need sides",
+            "vs 6": "Give a pool before 'vs'",
+            "3d10 vs": "Give a difficulty after 'vs'",
+            "Dexterity+Brawl vs 11": "Difficulty must be 2 to 10, not 11.",
+            "999999999d10": "Too many dice: at most 100.",
+            "Dexteriy+Brawl": "Unknown trait 'Dexteriy'.",
+            "Dexterity-Brawl": "Only numbers can be subtracted: '-Brawl'.",
+            "|rred": "Unexpected character '|' in the roll.",
+        }
+        for text, expected in cases.items():
+            with self.subTest(text=text):
+                self.player(fray.CmdRoll(), " " + text if text else "", "<Fray> " + expected)
+
+    def test_modifier_is_never_dropped(self):
+        self.force(6, 6, 6, 6, 6, 6)
+        out = self.player(fray.CmdRoll(), "3+2 vs 6")
+        self.assertIn("3 + 2 = 5 dice vs 6: 6 6 6 6 6", out)

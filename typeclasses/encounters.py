@@ -1,0 +1,42 @@
+"""The Encounter script: one persistent script per fight, attached to its room.
+
+Only storage lives here; the flow is in ``world.encounters``. Objects are stored directly in
+Attributes (Evennia packs them as database references), everything else as plain lists and
+dicts, so a reload, a restart or a killed process comes back to the same fight.
+"""
+
+from evennia.scripts.scripts import DefaultScript
+from evennia.typeclasses.attributes import AttributeProperty
+
+
+class Encounter(DefaultScript):
+    """One fight.
+
+    Attributes:
+        system_key: the rule system's key (``rules.systems``).
+        storyteller: the character running the scene (may act for NPCs), or None.
+        round: the current round, from 1.
+        combatants: the fighting objects (Characters and NPCs), in joining order.
+        initiative: {object id: ``InitiativeRoll.to_record()``}.
+        acted: ids that have used their action this round.
+        pending: open defense windows, ``{"id", "attacker", "target", "attack", "round"}``.
+        conditions: {object id: {"held_by": id, "prone": bool, "difficulty": int}}.
+        log: every roll of the fight, ``{"round", "actor", "what", "lines"}``.
+        next_attack_id: the number the next pending attack gets.
+    """
+
+    system_key = AttributeProperty("storyteller", autocreate=False)
+    storyteller = AttributeProperty(None, autocreate=False)
+    round = AttributeProperty(1, autocreate=False)
+    combatants = AttributeProperty(list, autocreate=False)
+    initiative = AttributeProperty(dict, autocreate=False)
+    acted = AttributeProperty(list, autocreate=False)
+    pending = AttributeProperty(list, autocreate=False)
+    conditions = AttributeProperty(dict, autocreate=False)
+    log = AttributeProperty(list, autocreate=False)
+    next_attack_id = AttributeProperty(1, autocreate=False)
+
+    def at_script_creation(self):
+        self.key = "fray_encounter"
+        self.desc = "A Fray combat encounter"
+        self.persistent = True

@@ -1,0 +1,78 @@
+"""Where the dice come from: real randomness, or the ``FRAY_TEST_DICE`` queue.
+
+When the server process starts with ``FRAY_TEST_DICE=1`` in its environment, a queue of
+forced die faces (filled by the Developer-only ``@dice/force``) is consumed by the next rolls
+in order; it is stored in the database, so it survives ``evennia reload``. Without the
+variable the queue does not exist and every roll uses ``random.SystemRandom`` (DESIGN.md,
+"Test-only").
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from evennia.server.models import ServerConfig
+
+from rules.dice import QueuedRoller, RandomRoller, Roller
+from rules.systems import CombatError
+
+TEST_DICE_ENABLED = os.environ.get("FRAY_TEST_DICE") == "1"
+FORCED_FACES_KEY = "fray_forced_dice"
+MAX_FORCED_FACES = 200
+
+_SYSTEM_RANDOM = RandomRoller(random.SystemRandom())
+
+
+def forced_faces() -> list[int]:
+    """The queued faces (empty when the hook is off)."""
+    if not TEST_DICE_ENABLED:
+        return []
+    return list(ServerConfig.objects.conf(FORCED_FACES_KEY, default=[]) or [])
+
+
+def _store(faces: list[int]) -> None:
+    ServerConfig.objects.conf(FORCED_FACES_KEY, list(faces))
+
+
+def require_test_dice() -> None:
+    """Raises CombatError unless the server was started with ``FRAY_TEST_DICE=1``."""
+    if not TEST_DICE_ENABLED:
+        raise CombatError("Forced dice are off: start the server with FRAY_TEST_DICE=1 to use them.")
+
+
+def force(faces: list[int]) -> list[int]:
+    """Append ``faces`` (each 1..1000) to the queue; returns the whole queue. Raises CombatError."""
+    require_test_dice()
+    queue = forced_faces() + list(faces)
+    if len(queue) > MAX_FORCED_FACES:
+        raise CombatError(f"At most {MAX_FORCED_FACES} forced faces may wait in the queue.")
+    _store(queue)
+    return queue
+
+
+def clear() -> None:
+    """Empty the queue. Raises CombatError when the hook is off."""
+    require_test_dice()
+    _store([])
+
+
+@contextmanager
+def roller() -> Iterator[Roller]:
+    """A roller for one command: queued faces first (test hook), then real randomness.
+
+    The faces consumed are removed from the stored queue when the block ends, even when a
+    rule refused the action part-way (those dice were rolled).
+    """
+    if not TEST_DICE_ENABLED:
+        yield _SYSTEM_RANDOM
+        return
+    queue = forced_faces()
+    start = len(queue)
+    try:
+        yield QueuedRoller(queue, _SYSTEM_RANDOM)
+    finally:
+        if len(queue) != start:
+            _store(queue)

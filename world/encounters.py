@@ -1,0 +1,595 @@
+"""The combat flow: start, join, initiative, turns, attacks, defenses, resolution, the HUD.
+
+Commands call these services; they raise ``CombatError`` (one player-facing line) and change
+nothing when they refuse. All state is on the ``Encounter`` script and the characters; the
+action schedule is derived from the stored initiative each time, so it is identical on every
+listing and after a reload.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from evennia.utils.create import create_object, create_script
+from evennia.utils.dbserialize import deserialize
+from evennia.utils.evtable import EvTable
+
+from rules.systems import CombatError, RuleSystem, get_system
+from rules.systems.base import ActionSchedule, InitiativeRoll
+from world import dice
+from world.access import NARRATOR, STAFF, has_perm, require_perm
+from world.sheets import WIDTH, default_system, is_npc, snapshot, store_health
+from world.text import COMBAT, escape, escape_for_room, quote
+
+ENCOUNTER_KEY = "fray_encounter"
+ENCOUNTER_TYPECLASS = "typeclasses.encounters.Encounter"
+NPC_TYPECLASS = "typeclasses.npcs.NPC"
+NPC_NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 '-")
+MAX_NPC_NAME = 30
+MAX_INIT_TRAIT = 20
+
+
+# ----------------------------------------------------------------------------- finding
+def encounter_in(room):
+    """The Encounter running in ``room``, or None."""
+    if room is None:
+        return None
+    found = room.scripts.get(ENCOUNTER_KEY)
+    return found[0] if found else None
+
+
+def require_encounter(caller):
+    encounter = encounter_in(caller.location)
+    if encounter is None:
+        raise CombatError("There is no fight here. A Storyteller starts one with +combat/start.")
+    return encounter
+
+
+def system_of(encounter) -> RuleSystem:
+    return get_system(encounter.system_key)
+
+
+def system_here(caller) -> RuleSystem:
+    """The system of the fight in ``caller``'s room, else the game default."""
+    encounter = encounter_in(caller.location)
+    return system_of(encounter) if encounter else default_system()
+
+
+def fighters(encounter) -> list:
+    """The combatants still in existence, in joining order."""
+    return [obj for obj in encounter.combatants or [] if obj is not None]
+
+
+def find_combatant(encounter, name: str):
+    """The combatant called ``name`` (case-insensitive; exact beats a unique prefix)."""
+    wanted = name.strip().casefold()
+    if not wanted:
+        raise CombatError("Name a combatant.")
+    everyone = fighters(encounter)
+    exact = [obj for obj in everyone if obj.key.casefold() == wanted]
+    found = exact or [obj for obj in everyone if obj.key.casefold().startswith(wanted)]
+    if len(found) == 1:
+        return found[0]
+    if found:
+        raise CombatError(f"'{quote(name)}' could be: {', '.join(o.key for o in found)}.")
+    raise CombatError(f"No combatant '{quote(name)}' in this fight.")
+
+
+def is_storyteller(caller, encounter) -> bool:
+    """The scene's ST (who started it) or staff."""
+    return encounter.storyteller == caller or has_perm(caller, STAFF)
+
+
+def require_storyteller(caller, encounter, doing: str) -> None:
+    if not is_storyteller(caller, encounter):
+        raise CombatError(f"Only this scene's Storyteller or staff can {doing}.")
+
+
+def actor_for(caller, encounter, name: str | None):
+    """Who acts: ``caller`` itself, or (``<npc>=`` prefix) an NPC the caller runs as ST."""
+    if not name:
+        if caller not in fighters(encounter):
+            raise CombatError("You are not in this fight. Join it with +combat/join.")
+        return caller
+    actor = find_combatant(encounter, name)
+    if actor == caller:
+        return caller
+    if not is_storyteller(caller, encounter):
+        raise CombatError("You can only act for yourself; Storytellers act for NPCs.")
+    if not is_npc(actor):
+        raise CombatError(f"{actor.key} is a player character: only they can act for themselves.")
+    return actor
+
+
+# ------------------------------------------------------------------------------- schedule
+def initiative_rolls(encounter) -> list[InitiativeRoll]:
+    records = deserialize(encounter.initiative or {})
+    present = {obj.id for obj in fighters(encounter)}
+    return [InitiativeRoll.from_record(rec) for key, rec in records.items() if int(key) in present]
+
+
+def schedule(encounter) -> ActionSchedule:
+    return system_of(encounter).schedule(initiative_rolls(encounter))
+
+
+def _by_name(encounter) -> dict:
+    return {obj.key: obj for obj in fighters(encounter)}
+
+
+def acted_ids(encounter) -> set[int]:
+    return {int(i) for i in encounter.acted or []}
+
+
+def current_slot(encounter) -> tuple[int, list]:
+    """(slot index, the objects in it still to act) — the first slot with someone yet to act;
+    (-1, []) when everyone with initiative has acted (the round is over)."""
+    acted = acted_ids(encounter)
+    objects = _by_name(encounter)
+    for index, slot in enumerate(schedule(encounter).slots):
+        waiting = [objects[name] for name in slot.names if name in objects and objects[name].id not in acted]
+        if waiting:
+            return index, waiting
+    return -1, []
+
+
+def has_acted(encounter, obj) -> bool:
+    return obj.id in acted_ids(encounter)
+
+
+def mark_acted(encounter, obj) -> None:
+    if obj.id not in acted_ids(encounter):
+        encounter.acted = list(encounter.acted or []) + [obj.id]
+
+
+def _conditions(encounter, obj) -> dict:
+    return dict(deserialize(encounter.conditions or {}).get(obj.id, {}))
+
+
+def _set_conditions(encounter, obj, values: dict) -> None:
+    conditions = dict(deserialize(encounter.conditions or {}))
+    cleaned = {k: v for k, v in values.items() if v}
+    if cleaned:
+        conditions[obj.id] = cleaned
+    else:
+        conditions.pop(obj.id, None)
+    encounter.conditions = conditions
+
+
+def take_difficulty_penalty(encounter, obj) -> int:
+    """The +N difficulty waiting on ``obj``'s next action (tackle), used up by this call."""
+    state = _conditions(encounter, obj)
+    penalty = int(state.pop("difficulty", 0) or 0)
+    if penalty:
+        _set_conditions(encounter, obj, state)
+    return penalty
+
+
+def require_turn(encounter, actor) -> None:
+    """Raises CombatError unless it is ``actor``'s turn and they have an action left."""
+    key = str(actor.id)
+    if key not in {str(k) for k in (encounter.initiative or {})}:
+        raise CombatError(f"{actor.key} has no initiative yet (+combat/init, or +npc/init for NPCs).")
+    if has_acted(encounter, actor):
+        raise CombatError(f"{actor.key} has already acted this round.")
+    _, waiting = current_slot(encounter)
+    if actor not in waiting:
+        names = ", ".join(obj.key for obj in waiting) or "nobody"
+        raise CombatError(f"It is not {actor.key}'s turn: waiting on {names}.")
+    if any(p["attacker"] == actor for p in pending_attacks(encounter)):
+        raise CombatError(f"{actor.key}'s attack is still waiting for a defense.")
+
+
+# -------------------------------------------------------------------------------- output
+def announce(encounter_or_room, template: str, actor=None, mapping: dict | None = None,
+             lines: Sequence[str] = ()) -> None:
+    """A ``<Combat>`` line to the room with per-viewer names (``$You()``, ``{key}``), then
+    the plain lines of dice and arithmetic."""
+    room = getattr(encounter_or_room, "obj", None) or encounter_or_room
+    room.msg_contents(f"{COMBAT} {template}", from_obj=actor, mapping=mapping or {})
+    if lines:
+        room.msg_contents("\n".join(f"  {escape_for_room(line)}" for line in lines))
+
+
+def add_log(encounter, actor: str, what: str, lines: Iterable[str]) -> None:
+    """Append one entry to the fight's roll log."""
+    encounter.log = list(encounter.log or []) + [
+        {"round": encounter.round, "actor": actor, "what": what, "lines": list(lines)}]
+
+
+def notify_controller(encounter, obj, text: str) -> None:
+    """Tell ``obj`` (or, for an NPC, the scene's Storyteller) something only they need."""
+    if is_npc(obj):
+        storyteller = encounter.storyteller
+        if storyteller is not None:
+            storyteller.msg(f"{COMBAT} {text}")
+    else:
+        obj.msg(f"{COMBAT} {text}")
+
+
+# -------------------------------------------------------------------------------- control
+def start(caller, system_key: str | None):
+    """Start a fight in ``caller``'s room, run by ``caller``. Raises CombatError."""
+    require_perm(caller, NARRATOR, "start a fight")
+    if caller.location is None:
+        raise CombatError("You need to be in a room to start a fight.")
+    if encounter_in(caller.location):
+        raise CombatError("A fight is already running here (+combat to see it).")
+    system = get_system(system_key) if system_key else default_system()
+    encounter = create_script(ENCOUNTER_TYPECLASS, key=ENCOUNTER_KEY, obj=caller.location,
+                              persistent=True, autostart=True)
+    encounter.system_key = system.key
+    encounter.storyteller = caller
+    encounter.round = 1
+    announce(encounter, f"$You() $conj(start) a fight ({system.key}). Join with +combat/join, "
+             f"then roll +combat/init.", actor=caller)
+    return encounter
+
+
+def add_combatant(encounter, obj) -> bool:
+    """Put ``obj`` in the fight; False when it already was."""
+    if obj in fighters(encounter):
+        return False
+    encounter.combatants = fighters(encounter) + [obj]
+    obj.encounter = encounter
+    return True
+
+
+def join(caller) -> None:
+    encounter = require_encounter(caller)
+    if not add_combatant(encounter, caller):
+        raise CombatError("You are already in this fight.")
+    announce(encounter, "$You() $conj(join) the fight. Roll initiative with +combat/init.", actor=caller)
+
+
+def remove_combatant(encounter, obj) -> list[str]:
+    """Take ``obj`` out of the fight, cancelling attacks by or on them; returns notices."""
+    notices = []
+    keep = []
+    for pending in pending_attacks(encounter):
+        if obj in (pending["attacker"], pending["target"]):
+            notices.append(f"The attack of {pending['attacker'].key} on {pending['target'].key} is cancelled.")
+        else:
+            keep.append(pending)
+    encounter.pending = keep
+    encounter.combatants = [o for o in fighters(encounter) if o != obj]
+    initiative = dict(deserialize(encounter.initiative or {}))
+    initiative.pop(obj.id, None)
+    encounter.initiative = initiative
+    encounter.acted = [i for i in encounter.acted or [] if i != obj.id]
+    _set_conditions(encounter, obj, {})
+    if obj.encounter == encounter:
+        obj.encounter = None
+    return notices
+
+
+def leave(caller) -> None:
+    encounter = require_encounter(caller)
+    if caller not in fighters(encounter):
+        raise CombatError("You are not in this fight.")
+    notices = remove_combatant(encounter, caller)
+    announce(encounter, "$You() $conj(leave) the fight.", actor=caller, lines=notices)
+
+
+def roll_initiative(caller, encounter=None, actor=None, overrides: dict | None = None) -> InitiativeRoll:
+    """Roll and store ``actor``'s initiative (default: the caller). Raises CombatError."""
+    encounter = encounter or require_encounter(caller)
+    actor = actor or caller
+    if actor not in fighters(encounter):
+        raise CombatError("You are not in this fight. Join it with +combat/join.")
+    if str(actor.id) in {str(k) for k in (encounter.initiative or {})}:
+        raise CombatError(f"{actor.key} already has initiative this fight.")
+    system = system_of(encounter)
+    with dice.roller() as roller:
+        roll = system.roll_initiative(snapshot(actor, system, overrides), roller)
+    initiative = dict(deserialize(encounter.initiative or {}))
+    initiative[actor.id] = roll.to_record()
+    encounter.initiative = initiative
+    add_log(encounter, actor.key, "initiative", [roll.describe()])
+    announce(encounter, "{actor} rolls initiative: " + escape_for_room(roll.describe()) + ".",
+             mapping={"actor": actor})
+    return roll
+
+
+def validate_npc_name(name: str) -> str:
+    """An NPC name: 1-30 ASCII letters, digits, spaces, hyphens, apostrophes. Raises CombatError."""
+    name = " ".join(name.split())
+    if not name:
+        raise CombatError("Usage: +npc/init <name>=<wits>+<dex>")
+    if len(name) > MAX_NPC_NAME or not set(name) <= NPC_NAME_CHARS or not name[0].isalpha():
+        raise CombatError(f"NPC names are 1-{MAX_NPC_NAME} letters, digits, spaces, hyphens or "
+                          f"apostrophes, starting with a letter: '{quote(name)}' is not.")
+    return name
+
+
+def parse_wits_dex(text: str) -> tuple[int, int]:
+    """``"2+3"`` → (2, 3). Raises CombatError."""
+    parts = [part.strip() for part in text.split("+")]
+    if len(parts) != 2 or not all(p.isascii() and p.isdigit() and len(p) <= 2 for p in parts) \
+            or any(int(p) > MAX_INIT_TRAIT for p in parts):
+        raise CombatError(f"Give Wits and Dexterity as two numbers 0-{MAX_INIT_TRAIT}: "
+                          "+npc/init <name>=<wits>+<dex>")
+    return int(parts[0]), int(parts[1])
+
+
+def npc_init(caller, name: str, wits_dex: str | None) -> InitiativeRoll:
+    """``+npc/init <name>=<wits>+<dex>`` / ``+npc/init <name>``. Raises CombatError."""
+    encounter = require_encounter(caller)
+    require_storyteller(caller, encounter, "roll initiative for NPCs")
+    name = validate_npc_name(name)
+    numbers = parse_wits_dex(wits_dex) if wits_dex is not None else None
+    room = caller.location
+    existing = [obj for obj in room.contents if is_npc(obj) and obj.key.casefold() == name.casefold()]
+    others = [obj for obj in room.contents if not is_npc(obj) and obj.key.casefold() == name.casefold()]
+    if others:
+        raise CombatError(f"'{quote(name)}' is a player character here, not an NPC.")
+    if existing:
+        npc = existing[0]
+    elif numbers is None:
+        raise CombatError(f"No NPC '{quote(name)}' here. Give its numbers: +npc/init {quote(name)}=<wits>+<dex>")
+    else:
+        npc = create_object(NPC_TYPECLASS, key=name, location=room)
+        npc.sheet = {"Wits": numbers[0], "Dexterity": numbers[1]}
+    overrides = {"Wits": numbers[0], "Dexterity": numbers[1]} if numbers else None
+    add_combatant(encounter, npc)
+    return roll_initiative(caller, encounter, npc, overrides)
+
+
+def pending_attacks(encounter) -> list[dict]:
+    return [p for p in deserialize(encounter.pending or []) if p.get("attacker") and p.get("target")]
+
+
+def next_turn(caller) -> None:
+    """ST: those still to act in the current slot pass; a new round starts after the last."""
+    encounter = require_encounter(caller)
+    require_storyteller(caller, encounter, "advance the fight")
+    if pending_attacks(encounter):
+        raise CombatError("Attacks are waiting for defenses: let them answer or +combat/resolve.")
+    index, waiting = current_slot(encounter)
+    if index >= 0:
+        for obj in waiting:
+            mark_acted(encounter, obj)
+        passed = ", ".join(obj.key for obj in waiting)
+        announce(encounter, f"{escape_for_room(passed)} {'passes' if len(waiting) == 1 else 'pass'}.")
+    if current_slot(encounter)[0] < 0:
+        encounter.round = int(encounter.round) + 1
+        encounter.acted = []
+        if getattr(system_of(encounter), "reroll_each_round", False):
+            encounter.initiative = {}
+        announce(encounter, f"Round {encounter.round} begins.")
+    announce_turn(encounter)
+
+
+def announce_turn(encounter) -> None:
+    _, waiting = current_slot(encounter)
+    if waiting:
+        names = ", ".join(obj.key for obj in waiting)
+        announce(encounter, f"Round {encounter.round}: {escape_for_room(names)} to act.")
+        for obj in waiting:
+            notify_controller(encounter, obj, f"It is {escape(obj.key)}'s turn: attack <target>[/<maneuver>].")
+    else:
+        announce(encounter, f"Round {encounter.round}: everyone has acted; the ST moves on with +combat/next.")
+
+
+def end(caller) -> str:
+    """ST: end the fight; returns the summary shown to the room."""
+    encounter = require_encounter(caller)
+    require_storyteller(caller, encounter, "end the fight")
+    system = system_of(encounter)
+    summary = [f"{obj.key}: {system.health(snapshot(obj, system).health).describe()}" for obj in fighters(encounter)]
+    announce(encounter, f"$You() $conj(end) the fight after {encounter.round} round(s).", actor=caller,
+             lines=summary)
+    for obj in fighters(encounter):
+        if obj.encounter == encounter:
+            obj.encounter = None
+    encounter.delete()
+    return "\n".join(summary)
+
+
+# -------------------------------------------------------------------------------- actions
+def _apply(encounter, system: RuleSystem, resolution) -> None:
+    objects = _by_name(encounter)
+    for harm in resolution.harm:
+        obj = objects.get(harm.name)
+        if obj is not None:
+            store_health(obj, system, harm.health_after.to_record())
+    for effect, name, detail in resolution.effects:
+        obj = objects.get(name)
+        if obj is None:
+            continue
+        state = _conditions(encounter, obj)
+        if effect == "held":
+            holder = objects.get(detail)
+            state["held_by"] = holder.id if holder else None
+        elif effect == "prone":
+            state["prone"] = True
+        elif effect == "difficulty":
+            state["difficulty"] = int(state.get("difficulty", 0) or 0) + int(detail)
+        _set_conditions(encounter, obj, state)
+
+
+def _finish(encounter, attacker, target, attack, defense, notes: Sequence[str] = ()) -> None:
+    system = system_of(encounter)
+    with dice.roller() as roller:
+        resolution = system.resolve(attack, defense, snapshot(attacker, system), snapshot(target, system), roller)
+    _apply(encounter, system, resolution)
+    lines = list(notes) + list(resolution.lines)
+    add_log(encounter, attacker.key, f"attack on {target.key}", lines)
+    verdict = "hits" if resolution.hit else "misses"
+    announce(encounter, "{attacker}'s " + escape_for_room(attack.maneuver.label) + f" {verdict} " + "{target}.",
+             mapping={"attacker": attacker, "target": target}, lines=lines)
+
+
+def can_defend(encounter, target) -> bool:
+    system = system_of(encounter)
+    return not has_acted(encounter, target) and not system.health(snapshot(target, system).health).incapacitated
+
+
+def attack(caller, actor_name: str | None, target_name: str, option: str) -> None:
+    """``attack <target>[/<option>]`` (or ``<npc>=<target>[/<option>]``). Raises CombatError."""
+    encounter = require_encounter(caller)
+    actor = actor_for(caller, encounter, actor_name)
+    target = find_combatant(encounter, target_name)
+    if target == actor:
+        raise CombatError("You cannot attack yourself.")
+    require_turn(encounter, actor)
+    holder = _conditions(encounter, actor).get("held_by")
+    if holder:
+        raise CombatError(f"{actor.key} is held and can only try to escape (escape).")
+    system = system_of(encounter)
+    target_snapshot = snapshot(target, system)
+    if system.health(target_snapshot.health).dead:
+        raise CombatError(f"{target.key} is already dead.")
+    maneuver = system.maneuver(option, snapshot(actor, system))  # validate before any dice roll
+    penalty = _conditions(encounter, actor).get("difficulty", 0) or 0
+    with dice.roller() as roller:
+        rolled = system.attack(snapshot(actor, system), target_snapshot, maneuver.key, roller, modifier=penalty)
+    take_difficulty_penalty(encounter, actor)
+    mark_acted(encounter, actor)
+    add_log(encounter, actor.key, f"{maneuver.label} at {target.key}", [rolled.describe()])
+    if rolled.needs_defense and can_defend(encounter, target):
+        attack_id = int(encounter.next_attack_id)
+        encounter.next_attack_id = attack_id + 1
+        encounter.pending = pending_attacks(encounter) + [
+            {"id": attack_id, "attacker": actor, "target": target, "attack": rolled.to_record(),
+             "round": encounter.round}]
+        announce(encounter, "{attacker} attacks {target} with " + escape_for_room(maneuver.label) + ".",
+                 mapping={"attacker": actor, "target": target},
+                 lines=[f"{actor.key} {rolled.describe()}", f"{target.key} may defend."])
+        prefix = f"defend {target.key}=" if is_npc(target) else "defend "
+        notify_controller(encounter, target,
+                          f"{escape(actor.key)}'s {escape(maneuver.label)} is coming at {escape(target.key)} "
+                          f"with {rolled.roll.net} success(es). Answer: {escape(prefix)}dodge, "
+                          f"{escape(prefix)}block, {escape(prefix)}parry or {escape(prefix)}none; "
+                          "a defense uses up this round's action.")
+        return
+    notes = [f"{target.key} has already acted this round and cannot defend."] if rolled.needs_defense else []
+    _finish(encounter, actor, target, rolled, None, notes)
+
+
+def pending_for(encounter, target) -> dict:
+    for pending in pending_attacks(encounter):
+        if pending["target"] == target:
+            return pending
+    raise CombatError(f"No attack is waiting for {target.key}'s defense.")
+
+
+def _close(encounter, pending: dict) -> None:
+    encounter.pending = [p for p in pending_attacks(encounter) if p["id"] != pending["id"]]
+
+
+def defend(caller, actor_name: str | None, kind: str) -> None:
+    """``defend <dodge|block|parry|none>`` against the oldest attack waiting on the actor."""
+    encounter = require_encounter(caller)
+    actor = actor_for(caller, encounter, actor_name)
+    pending = pending_for(encounter, actor)
+    system = system_of(encounter)
+    wanted = kind.strip().casefold()
+    choices = system.defense_names + ("none",)
+    found = [choice for choice in choices if wanted and choice.startswith(wanted)]
+    if len(found) != 1:
+        raise CombatError(f"Defend with one of: {', '.join(choices)}.")
+    choice = found[0]
+    attacker = pending["attacker"]
+    rolled = system.attack_from_record(pending["attack"])
+    defense = None
+    if choice != "none":
+        if has_acted(encounter, actor):
+            raise CombatError(f"{actor.key} has already acted this round: only 'defend none' is left.")
+        penalty = _conditions(encounter, actor).get("difficulty", 0) or 0
+        with dice.roller() as roller:
+            defense = system.defend(rolled, snapshot(actor, system), choice, roller, modifier=penalty)
+        take_difficulty_penalty(encounter, actor)
+        mark_acted(encounter, actor)
+    _close(encounter, pending)
+    _finish(encounter, attacker, actor, rolled, defense)
+
+
+def resolve_all(caller) -> int:
+    """ST: resolve every waiting attack with no defense; returns how many."""
+    encounter = require_encounter(caller)
+    require_storyteller(caller, encounter, "resolve attacks")
+    waiting = pending_attacks(encounter)
+    if not waiting:
+        raise CombatError("No attacks are waiting for a defense.")
+    system = system_of(encounter)
+    for pending in waiting:
+        _close(encounter, pending)
+        _finish(encounter, pending["attacker"], pending["target"], system.attack_from_record(pending["attack"]), None)
+    return len(waiting)
+
+
+def escape_hold(caller, actor_name: str | None) -> None:
+    """``escape``: a held combatant spends its action on contested Strength + Brawl."""
+    encounter = require_encounter(caller)
+    actor = actor_for(caller, encounter, actor_name)
+    state = _conditions(encounter, actor)
+    holder = next((obj for obj in fighters(encounter) if obj.id == state.get("held_by")), None)
+    if holder is None:
+        raise CombatError(f"{actor.key} is not held.")
+    require_turn(encounter, actor)
+    system = system_of(encounter)
+    with dice.roller() as roller:
+        escaped, lines = system.escape_hold(snapshot(actor, system), snapshot(holder, system), roller)
+    mark_acted(encounter, actor)
+    if escaped:
+        state.pop("held_by", None)
+        _set_conditions(encounter, actor, state)
+    add_log(encounter, actor.key, "escape", lines)
+    announce(encounter, "{actor} struggles against {holder}'s hold.", mapping={"actor": actor, "holder": holder},
+             lines=lines)
+
+
+# ------------------------------------------------------------------------------------ HUD
+def render_hud(encounter, viewer=None) -> str:
+    """The 78-column combat HUD: system, round, acting order, turn, health, pending attacks."""
+    system = system_of(encounter)
+    order = schedule(encounter)
+    index, waiting = current_slot(encounter)
+    acted = acted_ids(encounter)
+    objects = _by_name(encounter)
+    rolls = {roll.name: roll for roll in initiative_rolls(encounter)}
+    conditions = deserialize(encounter.conditions or {})
+    table = EvTable("#", "Name", "Init", "Health", "Status", width=WIDTH, border="cells")
+    listed = []
+    for position, slot in enumerate(order.slots, start=1):
+        for name in slot.names:
+            listed.append((str(position), objects[name]))
+    listed += [("-", obj) for obj in fighters(encounter) if obj.key not in rolls]
+    for position, obj in listed:
+        health = system.health(snapshot(obj, system).health)
+        state = conditions.get(obj.id, {})
+        status = []
+        if obj in waiting:
+            status.append("|gTO ACT|n")
+        elif obj.id in acted:
+            status.append("acted")
+        elif obj.key not in rolls:
+            status.append("no init")
+        if state.get("held_by"):
+            status.append("held")
+        if state.get("prone"):
+            status.append("prone")
+        if state.get("difficulty"):
+            status.append(f"+{state['difficulty']} diff")
+        init = str(rolls[obj.key].total) if obj.key in rolls else "-"
+        name = escape(obj.key) + (" (NPC)" if is_npc(obj) else "")
+        table.add_row(position, name, init, health.describe(), ", ".join(status))
+    storyteller = encounter.storyteller.key if encounter.storyteller else "nobody"
+    lines = [f"|w{COMBAT} {system.title}|n",
+             f"Round {encounter.round}   Storyteller: {escape(storyteller)}   "
+             f"Turn: {escape(', '.join(o.key for o in waiting)) if waiting else 'round over (+combat/next)'}",
+             str(table)]
+    if order.declare:
+        lines.append("Declare (low to high): " + escape(", ".join(order.declare)))
+    for pending in pending_attacks(encounter):
+        lines.append(f"Waiting for defense: {escape(pending['attacker'].key)} -> {escape(pending['target'].key)} "
+                     f"(#{pending['id']})")
+    return "\n".join(lines)
+
+
+def reconnect_notice(character) -> str:
+    """The HUD of the fight ``character`` is in, for when they log back in ("" if none)."""
+    encounter = getattr(character, "encounter", None)
+    if encounter is None or character not in fighters(encounter):
+        return ""
+    return render_hud(encounter, character)

@@ -1,0 +1,135 @@
+"""Character sheets: snapshots for the rules, staff ``+stat`` edits and the ``+sheet`` view."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from django.conf import settings
+from evennia.utils.dbserialize import deserialize
+from evennia.utils.evtable import EvTable
+
+from rules.dice import match_trait
+from rules.systems import CombatError, RuleSystem, get_system, system_keys
+from rules.systems.base import Combatant
+from world.text import escape, quote
+
+MAX_RATING = 20
+TRUE_WORDS = ("yes", "y", "true", "on", "1")
+FALSE_WORDS = ("no", "n", "false", "off", "0", "")
+#: Sheet fields that are not traits: +stat <name>/<field>=<value>.
+FIELDS = ("kind", "base_kind", "transformed", "weapon")
+WIDTH = 78
+
+
+def default_system() -> RuleSystem:
+    """The game's default rule system (``settings.FRAY_DEFAULT_SYSTEM``)."""
+    return get_system(getattr(settings, "FRAY_DEFAULT_SYSTEM", "storyteller"))
+
+
+def all_trait_names() -> tuple[str, ...]:
+    """Every trait name of every registered system, each once."""
+    names: dict[str, None] = {}
+    for key in system_keys():
+        names.update(dict.fromkeys(get_system(key).trait_names))
+    return tuple(names)
+
+
+def is_npc(obj) -> bool:
+    return bool(obj.tags.has("npc", category="fray"))
+
+
+def snapshot(obj, system: RuleSystem, overrides: Mapping[str, int] | None = None) -> Combatant:
+    """A frozen view of ``obj`` for one rules call (sheet + ``overrides``, health for ``system``)."""
+    traits = dict(deserialize(getattr(obj, "sheet", None) or {}))
+    traits.update(overrides or {})
+    health = deserialize((getattr(obj, "health", None) or {}).get(system.key, {}))
+    return Combatant(name=obj.key, traits=traits, kind=getattr(obj, "kind", "Muggle") or "Muggle",
+                     base_kind=getattr(obj, "base_kind", "Muggle") or "Muggle",
+                     transformed=bool(getattr(obj, "transformed", False)),
+                     weapon=getattr(obj, "weapon", "") or "", health=health)
+
+
+def store_health(obj, system: RuleSystem, record: Mapping) -> None:
+    """Save ``obj``'s health record for ``system`` (a fresh dict, so the Attribute is rewritten)."""
+    health = dict(deserialize(getattr(obj, "health", None) or {}))
+    health[system.key] = dict(record)
+    obj.health = health
+
+
+def parse_rating(text: str) -> int:
+    """A trait rating 0..20 from player text. Raises CombatError."""
+    text = text.strip()
+    if not text.isascii() or not text.isdigit() or len(text) > 3 or int(text) > MAX_RATING:
+        raise CombatError(f"A rating must be a whole number from 0 to {MAX_RATING}, not '{quote(text)}'.")
+    return int(text)
+
+
+def set_stat(target, field: str, value: str) -> str:
+    """Set (or clear, with an empty value) one sheet trait or field of ``target``.
+
+    Returns the line describing the change. Raises CombatError or TraitError.
+    """
+    system = default_system()
+    wanted = "_".join(field.strip().casefold().split())
+    if wanted in ("base", "base-kind"):
+        wanted = "base_kind"
+    if wanted in FIELDS:
+        return _set_field(target, wanted, value.strip(), system)
+    trait = match_trait(field.strip(), all_trait_names())
+    sheet = dict(deserialize(target.sheet or {}))
+    if value.strip() == "":
+        sheet.pop(trait, None)
+        target.sheet = sheet
+        return f"{target.key}'s {trait} is cleared."
+    sheet[trait] = parse_rating(value)
+    target.sheet = sheet
+    return f"{target.key}'s {trait} is now {sheet[trait]}."
+
+
+def _set_field(target, field: str, value: str, system: RuleSystem) -> str:
+    if field in ("kind", "base_kind"):
+        kinds = tuple(getattr(system, "kinds", {}) or ())
+        if field == "base_kind":
+            kinds = tuple(kind for kind in kinds if kind != "Werewolf")
+        found = [kind for kind in kinds if kind.casefold().startswith(value.casefold())] if value else []
+        if len(found) != 1:
+            raise CombatError(f"{field.replace('_', ' ').capitalize()} must be one of: {', '.join(kinds)}.")
+        setattr(target, field, found[0])
+        return f"{target.key}'s {field.replace('_', ' ')} is now {found[0]}."
+    if field == "transformed":
+        word = value.casefold()
+        if word not in TRUE_WORDS + FALSE_WORDS:
+            raise CombatError("Transformed must be yes or no.")
+        target.transformed = word in TRUE_WORDS
+        return f"{target.key} is {'now' if target.transformed else 'no longer'} transformed."
+    if not value:
+        target.weapon = ""
+        return f"{target.key} now holds no weapon."
+    weapons = getattr(system, "weapons", {})
+    maneuver = system.maneuver(value, snapshot(target, system)) if hasattr(system, "maneuver") else None
+    if maneuver is None or not maneuver.weapon:
+        raise CombatError(f"Weapon must be one of: {', '.join(weapons)}.")
+    target.weapon = maneuver.weapon
+    return f"{target.key} now holds a {maneuver.label}."
+
+
+def render_sheet(obj, system: RuleSystem) -> str:
+    """The 78-column ``+sheet`` of ``obj`` under ``system``."""
+    combatant = snapshot(obj, system)
+    health = system.health(combatant.health, combatant)
+    header = (f"|w{escape(obj.key)}|n  {'NPC' if is_npc(obj) else 'Character'}  "
+              f"Kind: {escape(combatant.kind)}"
+              + (f" (base {escape(combatant.base_kind)}, "
+                 f"{'transformed' if combatant.transformed else 'not transformed'})"
+                 if combatant.kind == "Werewolf" else ""))
+    traits = sorted(combatant.traits.items(), key=lambda item: system.trait_names.index(item[0])
+                    if item[0] in system.trait_names else len(system.trait_names))
+    cells = [f"{escape(name)}: {value}" for name, value in traits] or ["(no traits set)"]
+    columns = 3
+    rows = [cells[i:i + columns] + [""] * (columns - len(cells[i:i + columns]))
+            for i in range(0, len(cells), columns)]
+    table = EvTable(*([""] * columns), table=list(map(list, zip(*rows))), width=WIDTH,
+                    border="cells", header=False)
+    weapon = combatant.weapon or "none"
+    return "\n".join([header, str(table), f"Weapon in hand: {escape(weapon)}",
+                      f"Health ({system.key}): {health.describe()}"])
