@@ -549,7 +549,7 @@ def render_hud(encounter, viewer=None) -> str:
     objects = _by_name(encounter)
     rolls = {roll.name: roll for roll in initiative_rolls(encounter)}
     conditions = deserialize(encounter.conditions or {})
-    table = EvTable("#", "Name", "Init", "Health", "Status", width=WIDTH, border="cells")
+    table = EvTable("#", "Name", "Init", "Health", "Status", width=WIDTH, border="header")
     listed = []
     for position, slot in enumerate(order.slots, start=1):
         for name in slot.names:
@@ -574,6 +574,8 @@ def render_hud(encounter, viewer=None) -> str:
         init = str(rolls[obj.key].total) if obj.key in rolls else "-"
         name = escape(obj.key) + (" (NPC)" if is_npc(obj) else "")
         table.add_row(position, name, init, health.describe(), ", ".join(status))
+    for column, width in enumerate((4, 24, 6, 25)):
+        table.reformat_column(column, width=width)
     storyteller = encounter.storyteller.key if encounter.storyteller else "nobody"
     lines = [f"|w{COMBAT} {system.title}|n",
              f"Round {encounter.round}   Storyteller: {escape(storyteller)}   "

@@ -126,10 +126,9 @@ def render_sheet(obj, system: RuleSystem) -> str:
                     if item[0] in system.trait_names else len(system.trait_names))
     cells = [f"{escape(name)}: {value}" for name, value in traits] or ["(no traits set)"]
     columns = 3
-    rows = [cells[i:i + columns] + [""] * (columns - len(cells[i:i + columns]))
-            for i in range(0, len(cells), columns)]
-    table = EvTable(*([""] * columns), table=list(map(list, zip(*rows))), width=WIDTH,
-                    border="cells", header=False)
+    per_column = -(-len(cells) // columns)
+    table = EvTable(table=[cells[i:i + per_column] for i in range(0, len(cells), per_column)],
+                    width=WIDTH, border="table")
     weapon = combatant.weapon or "none"
     return "\n".join([header, str(table), f"Weapon in hand: {escape(weapon)}",
                       f"Health ({system.key}): {health.describe()}"])

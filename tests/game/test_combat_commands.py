@@ -92,3 +92,74 @@ class TestRefusals(FrayCommandTest):
         self.force(6, 6, 6, 6, 6, 6)
         out = self.player(fray.CmdRoll(), "3+2 vs 6")
         self.assertIn("3 + 2 = 5 dice vs 6: 6 6 6 6 6", out)
+
+
+class TestBadInputChangesNothing(FrayCommandTest):
+    def setUp(self):
+        super().setUp()
+        self.call(fray.CmdCombat(), "/start", caller=self.char1)
+        self.encounter = encounters.encounter_in(self.room1)
+
+    def state(self):
+        enc = self.encounter
+        return (list(enc.combatants), dict(enc.initiative), list(enc.pending), list(enc.acted), enc.round,
+                sorted(o.key for o in self.room1.contents))
+
+    def test_npc_init_bad_input(self):
+        before = self.state()
+        cases = {
+            "/init =2+3": "<Fray> Usage: +npc/init <name>=<wits>+<dex>",
+            "/init Guard=2+3=1": "<Fray> Give Wits and Dexterity as two numbers 0-20",
+            "/init Guard=": "<Fray> Give Wits and Dexterity as two numbers 0-20",
+            "/init Guard=99+3": "<Fray> Give Wits and Dexterity as two numbers 0-20",
+            "/inti Guard=2+3": "<Fray> Unknown switch '/inti' for +npc. Switches: /init.",
+            "/init |rGuard=2+3": "<Fray> NPC names are 1-30 letters",
+            "/init Gu|/ard=2+3": "<Fray> NPC names are 1-30 letters",
+            "/init Gu\u200bard=2+3": "<Fray> NPC names are 1-30 letters",
+            "/init Nobody": "<Fray> No NPC 'Nobody' here.",
+        }
+        for args, expected in cases.items():
+            with self.subTest(args=args):
+                self.st(fray.CmdNpc(), args, expected)
+                self.assertEqual(self.state(), before)
+
+    def test_attack_bad_input(self):
+        self.player(fray.CmdCombat(), "/join")
+        self.force(10)
+        self.player(fray.CmdCombat(), "/init")
+        self.force(1)
+        self.st(fray.CmdNpc(), "/init Guard=2+3")
+        before = self.state()
+        cases = {
+            "": "<Fray> Usage: attack <target>[/<maneuver or weapon>]",
+            "Guard Guard Guard": "<Fray> No combatant 'Guard Guard Guard' in this fight.",
+            "Guard/laser": "<Fray> No maneuver or weapon 'laser'.",
+            "|rGuard": "<Fray> No combatant '|rGuard' in this fight.",
+            "Guard=Char2": "<Fray> You can only act for yourself; Storytellers act for NPCs.",
+            "Char2": "<Fray> You cannot attack yourself.",
+        }
+        for args, expected in cases.items():
+            with self.subTest(args=args):
+                self.player(fray.CmdAttack(), " " + args if args else "", expected)
+                self.assertEqual(self.state(), before)
+
+    def test_out_of_turn_and_for_others(self):
+        self.player(fray.CmdCombat(), "/join")
+        self.force(1)
+        self.player(fray.CmdCombat(), "/init")
+        self.force(10)
+        self.st(fray.CmdNpc(), "/init Guard=2+3")
+        before = self.state()
+        self.player(fray.CmdAttack(), "Guard", "<Fray> It is not Char2's turn: waiting on Guard.")
+        self.player(fray.CmdDefend(), "Char2=dodge", "<Fray> No attack is waiting for Char2's defense.")
+        self.player(fray.CmdDefend(), "Guard=dodge", "<Fray> You can only act for yourself")
+        self.player(fray.CmdCombat(), "/next", "<Fray> Only this scene's Storyteller or staff can advance")
+        self.player(fray.CmdCombat(), "/end", "<Fray> Only this scene's Storyteller or staff can end")
+        self.player(fray.CmdNpc(), "/init Thug=1+1", "<Fray> Only a Narrator or staff can run NPCs.")
+        self.player(fray.CmdDamage(), "Char2=3 lethal", "<Fray> Only staff (Builder or above) can deal damage")
+        self.player(fray.CmdHeal(), "Char2=all", "<Fray> Only staff (Builder or above) can heal.")
+        self.player(fray.CmdSheet(), "Guard", "<Fray> Only a Narrator or staff can see other")
+        self.assertEqual(self.state(), before)
+
+    def test_roll_for_npc_refused_for_players(self):
+        self.player(fray.CmdRoll(), "Guard=Dex+Dodge", "<Fray> No combatant 'Guard' in this fight.")
