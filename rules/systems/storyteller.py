@@ -298,6 +298,11 @@ class StorytellerSystem(RuleSystem):
         if not self.levels:
             raise RulesDataError("storyteller.health_levels: at least one level is needed.")
         self.kinds = require(data, "kinds", dict, "storyteller")
+        for name in self.kinds:
+            for soaked in require(require(self.kinds, name, dict, "kinds"), "soaks", list, f"kinds.{name}"):
+                if soaked not in DAMAGE_TYPES:
+                    raise RulesDataError(f"kinds.{name}.soaks: expected damage types among "
+                                         f"{', '.join(DAMAGE_TYPES)}, got {soaked!r}.")
         traits = require(data, "traits", dict, "storyteller")
         self.trait_names = tuple(name for group in traits.values() for name in group)
         self.maneuvers = {key: self._maneuver(key, table) for key, table in require(data, "maneuvers", dict, "storyteller").items()}
@@ -305,6 +310,7 @@ class StorytellerSystem(RuleSystem):
         self.weapons = require(data, "weapons", dict, "storyteller")
         for key, weapon in self.weapons.items():
             where = f"weapons.{key}"
+            require(weapon, "concealed", str, where)
             self.maneuvers[key] = Maneuver(
                 key=key, label=require(weapon, "name", str, where),
                 to_hit=tuple(require(melee, "to_hit", list, "melee")),
@@ -313,8 +319,17 @@ class StorytellerSystem(RuleSystem):
                 rollover=True, damage_type=self._damage_type(require(weapon, "damage_type", str, where), where),
                 brawl=False, weapon=key)
         self.tackle = require(data, "tackle", dict, "storyteller")
+        for name, kind in (("prone_check", list), ("prone_difficulty", int),
+                           ("target_difficulty_penalty", int), ("botch_damage_trait", str)):
+            require(self.tackle, name, kind, "tackle")
         self.escape = require(data, "escape", dict, "storyteller")
+        require(self.escape, "traits", list, "escape")
+        require(self.escape, "difficulty", int, "escape")
         self.defenses = require(data, "defenses", dict, "storyteller")
+        for name in self.defenses:
+            defense = require(self.defenses, name, dict, "defenses")
+            require(defense, "traits", list, f"defenses.{name}")
+            require(defense, "difficulty", int, f"defenses.{name}")
         self.defense_names = tuple(self.defenses)
         self.options = tuple(self.maneuvers)
 
@@ -549,8 +564,9 @@ class StorytellerSystem(RuleSystem):
                          f"{' + '.join(self.escape['traits'])}).")
         if maneuver.tackle:
             for fighter in (attacker, target):
-                check = roll_pool(_pool(fighter, self.tackle["prone_check"]).size,
-                                  self.tackle["prone_difficulty"], roller, ones_cancel=self.ones_cancel)
+                check_pool = Pool(_pool(fighter, self.tackle["prone_check"]).parts + self.wound_parts(fighter))
+                check = roll_pool(check_pool.size, self.tackle["prone_difficulty"], roller,
+                                  ones_cancel=self.ones_cancel)
                 upright = check.net > 0
                 lines.append(f"{fighter.name} keeps their feet? {' + '.join(self.tackle['prone_check'])} "
                              f"dice {check.describe()}: {'stays up' if upright else 'prone'}")
