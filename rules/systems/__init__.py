@@ -18,17 +18,21 @@ def system_keys() -> tuple[str, ...]:
     return tuple(REGISTRY)
 
 
-@cache
 def get_system(key: str) -> RuleSystem:
     """The rule system registered as ``key`` (case-insensitive), loaded once.
 
     Raises:
         CombatError: no such system.
     """
-    factory = REGISTRY.get(key.strip().casefold())
-    if factory is None:
-        raise CombatError(f"No rule system '{key}'. Available: {', '.join(system_keys())}.")
-    return factory()
+    wanted = key.strip().casefold()
+    if wanted not in REGISTRY:
+        raise CombatError(f"No rule system '{key.strip()[:30]}'. Available: {', '.join(system_keys())}.")
+    return _load(wanted)
+
+
+@cache
+def _load(key: str) -> RuleSystem:
+    return REGISTRY[key]()
 
 
 __all__ = ["CombatError", "RuleSystem", "get_system", "system_keys"]

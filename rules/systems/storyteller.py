@@ -430,6 +430,14 @@ class StorytellerSystem(RuleSystem):
             raise CombatError(f"'{option}' could be: {', '.join(found)}.")
         raise CombatError(f"No maneuver or weapon '{option}'. Choose from: {', '.join(self.options)}.")
 
+    def moved_difficulty(self, base: int, modifier: int) -> int:
+        """``base + modifier``. Raises CombatError when that leaves the 2..10 range."""
+        difficulty = base + modifier
+        if not self.min_difficulty <= difficulty <= self.max_difficulty:
+            raise CombatError(f"That would make the difficulty {difficulty}; it must stay within "
+                              f"{self.min_difficulty} to {self.max_difficulty}.")
+        return difficulty
+
     def require_able(self, actor: Combatant) -> None:
         health = self.health(actor.health)
         if health.incapacitated:
@@ -445,11 +453,8 @@ class StorytellerSystem(RuleSystem):
         self.require_able(attacker)
         maneuver = self.maneuver(option, attacker)
         pool = Pool(_pool(attacker, maneuver.to_hit).parts + self.wound_parts(attacker))
-        difficulty = maneuver.difficulty + modifier
-        if not self.min_difficulty <= difficulty <= self.max_difficulty:
-            raise CombatError(f"That would make the difficulty {difficulty}; it must stay within "
-                              f"{self.min_difficulty} to {self.max_difficulty}.")
-        roll = roll_pool(pool.size, difficulty, roller, ones_cancel=self.ones_cancel)
+        roll = roll_pool(pool.size, self.moved_difficulty(maneuver.difficulty, modifier), roller,
+                         ones_cancel=self.ones_cancel)
         return StorytellerAttack(attacker.name, target.name, maneuver, pool, roll)
 
     def attack_from_record(self, record: Mapping[str, Any]) -> StorytellerAttack:
@@ -484,7 +489,8 @@ class StorytellerSystem(RuleSystem):
         if table.get("needs_weapon") and not defender.weapon:
             raise CombatError("You need a weapon or shield in hand to parry.")
         pool = Pool(_pool(defender, table["traits"]).parts + self.wound_parts(defender))
-        roll = roll_pool(pool.size, table["difficulty"] + modifier, roller, ones_cancel=self.ones_cancel)
+        roll = roll_pool(pool.size, self.moved_difficulty(table["difficulty"], modifier), roller,
+                         ones_cancel=self.ones_cancel)
         return StorytellerDefense(defense, defender.name, pool, roll, defender.weapon)
 
     def _harm(self, victim: Combatant, pool: Pool | None, levels_or_dice: int, damage_type: str,
