@@ -32,7 +32,9 @@ export FRAY_TELNET_PORT FRAY_WEB_PORT
 SECRET := server/conf/secret_settings.py
 
 # Evennia's launcher creates account #1 from these on first start, without prompting.
-EVENNIA := EVENNIA_SUPERUSER_USERNAME='$(FRAY_ADMIN_USER)' \
+# (the launcher runs `twistd` from PATH, so put the venv first)
+EVENNIA := PATH="$(CURDIR)/$(BIN):$$PATH" \
+           EVENNIA_SUPERUSER_USERNAME='$(FRAY_ADMIN_USER)' \
            EVENNIA_SUPERUSER_PASSWORD='$(FRAY_ADMIN_PASSWORD)' \
            $(BIN)/evennia
 
@@ -93,7 +95,7 @@ start: run
 
 stop:
 	@if [ -x $(BIN)/evennia ] && [ -f $(SECRET) ]; then \
-	    $(BIN)/evennia stop </dev/null || true; \
+	    PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/evennia stop </dev/null || true; \
 	else \
 	    echo "Nothing to stop (no .venv)."; \
 	fi

@@ -1,0 +1,77 @@
+"""
+Fixtures for end-to-end tests against a real server (see harness.py).
+
+* ``fray_server``  -- session-scoped :class:`FrayServer`, started once,
+  always stopped (and its temp game dir removed) at the end of the session,
+  also when tests fail.
+* ``fray_client``  -- factory for logged-in :class:`TelnetClient` objects::
+
+      alice = fray_client("alice")           # creates account + character
+      anon  = fray_client()                  # unique generated name
+      admin = fray_client(superuser=True)    # the admin account (#1)
+      raw   = fray_client(login=False)       # at the connection screen
+
+  All clients made by the factory are closed after the test.
+
+Every test under tests/e2e is automatically marked ``e2e`` (deselect with
+``pytest -m "not e2e"``). Set FRAY_E2E_KEEP=1 to keep the temp game dir.
+"""
+
+import itertools
+import uuid
+from pathlib import Path
+
+import pytest
+
+from .harness import FrayServer, TelnetClient
+
+_E2E_DIR = Path(__file__).resolve().parent
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if _E2E_DIR in Path(str(item.fspath)).resolve().parents:
+            item.add_marker(pytest.mark.e2e)
+
+
+@pytest.fixture(scope="session")
+def fray_server():
+    server = FrayServer()
+    try:
+        server.start()
+        yield server
+    finally:
+        server.cleanup()
+
+
+_counter = itertools.count(1)
+
+
+@pytest.fixture
+def fray_client(fray_server):
+    made: list[TelnetClient] = []
+
+    def make(
+        name: str | None = None,
+        password: str | None = None,
+        *,
+        superuser: bool = False,
+        create: bool = True,
+        login: bool = True,
+    ) -> TelnetClient:
+        if superuser:
+            name, password, create = fray_server.admin_user, fray_server.admin_password, False
+        if name is None:
+            name = f"tester{next(_counter)}x{uuid.uuid4().hex[:6]}"
+        if password is None:
+            password = f"Fr4y-{uuid.uuid4().hex[:12]}"
+        client = fray_server.client(name=name)
+        made.append(client)
+        client.account_name, client.password = name, password
+        if login:
+            client.login(name, password, create=create)
+        return client
+
+    yield make
+    for client in made:
+        client.close()

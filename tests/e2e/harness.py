@@ -1,0 +1,612 @@
+"""
+End-to-end harness: run a real Fray/Evennia server in a throw-away game dir
+and talk to it over telnet.
+
+    server = FrayServer()          # builds temp game dir, picks free ports
+    server.start()                 # migrate, create admin, evennia start, wait
+    c = server.client()            # TelnetClient, connection screen consumed
+    c.login("alice", "secret-pw")  # create + connect (auto-created character)
+    c.command("say hi", r"You say")
+    server.reload() / restart() / kill()
+    server.stop(); server.cleanup()
+
+Nothing here imports Evennia or Django: the server runs as subprocesses
+using the `evennia` launcher next to ``sys.executable`` (the venv's).
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import re
+import secrets
+import select
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+#: directories of game code copied into the temp game dir (missing ones are skipped)
+GAME_CODE_DIRS = ("server", "typeclasses", "commands", "world", "rules", "web")
+
+DEFAULT_ADMIN_USER = "admin"
+DEFAULT_ADMIN_PASSWORD = "fray-admin"
+
+#: Evennia's connection screen (server/conf/connection_screens.py) shows this.
+CONNECTION_SCREEN_RE = r"connect\s+<username>\s+<password>"
+#: Printed by DefaultCharacter.at_post_puppet after a successful login.
+LOGGED_IN_RE = r"You become \S+?\."
+
+
+class HarnessError(AssertionError):
+    """Raised on harness failures; message includes server logs / received text."""
+
+
+# --------------------------------------------------------------------------- ports
+
+
+def _port_free(port: int) -> bool:
+    for host in ("0.0.0.0", "127.0.0.1"):
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+            try:
+                s.bind((host, port))
+            except OSError:
+                return False
+    return True
+
+
+def find_free_ports(attempts: int = 200) -> tuple[int, int]:
+    """Return ``(telnet_port, web_port)`` such that telnet, web, web+1, web+4
+    and web+5 are all currently free (Fray's settings derive those from web)."""
+    import random
+
+    rng = random.Random()
+    for _ in range(attempts):
+        web = rng.randrange(20000, 60000)
+        telnet = web - 1
+        wanted = (telnet, web, web + 1, web + 4, web + 5)
+        if all(_port_free(p) for p in wanted):
+            return telnet, web
+    raise HarnessError("could not find a free block of ports")
+
+
+def port_answers(host: str, port: int, timeout: float = 1.0) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            return True
+    except OSError:
+        return False
+
+
+# --------------------------------------------------------------------------- telnet
+
+IAC, DONT, DO, WONT, WILL, SB, SE = 255, 254, 253, 252, 251, 250, 240
+_ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
+
+
+class TelnetClient:
+    """Minimal telnet client over a raw socket (telnetlib is deprecated).
+
+    Refuses every option the server offers (DONT / WONT), drops
+    sub-negotiations, decodes UTF-8, strips ANSI escapes and ``\\r``.
+    """
+
+    def __init__(self, host: str, port: int, timeout: float = 10.0, name: str = "client"):
+        self.host, self.port, self.name = host, port, name
+        self.default_timeout = timeout
+        self.sock = socket.create_connection((host, port), timeout=timeout)
+        self.sock.setblocking(False)
+        self._raw = bytearray()  # undecoded application bytes
+        self._pending_iac = b""  # incomplete telnet command from the last read
+        self.buffer = ""  # received, not yet consumed by expect()
+        self.transcript = ""  # everything ever received (decoded, cleaned)
+        self._closed = False
+
+    # -- low level ---------------------------------------------------------------
+    def _handle_iac(self, data: bytes) -> bytes:
+        """Strip telnet negotiation from ``data``, answering it. Returns payload.
+
+        Incomplete sequences at the end are kept for the next read.
+        """
+        data, self._pending_iac = self._pending_iac + data, b""
+        out = bytearray()
+        replies = bytearray()
+        i, n = 0, len(data)
+        while i < n:
+            b = data[i]
+            if b != IAC:
+                out.append(b)
+                i += 1
+                continue
+            if i + 1 >= n:
+                self._pending_iac = data[i:]
+                break
+            cmd = data[i + 1]
+            if cmd == IAC:
+                out.append(IAC)
+                i += 2
+            elif cmd in (DO, DONT, WILL, WONT):
+                if i + 2 >= n:
+                    self._pending_iac = data[i:]
+                    break
+                opt = data[i + 2]
+                if cmd == DO:
+                    replies += bytes([IAC, WONT, opt])
+                elif cmd == WILL:
+                    replies += bytes([IAC, DONT, opt])
+                i += 3
+            elif cmd == SB:
+                end = data.find(bytes([IAC, SE]), i + 2)
+                if end < 0:
+                    self._pending_iac = data[i:]
+                    break
+                i = end + 2
+            else:  # NOP, GA, EOR, ...
+                i += 2
+        if replies:
+            self._sendall(bytes(replies))
+        return bytes(out)
+
+    def _sendall(self, data: bytes):
+        self.sock.setblocking(True)
+        try:
+            self.sock.sendall(data)
+        finally:
+            self.sock.setblocking(False)
+
+    def _read_available(self, wait: float) -> bool:
+        """Read whatever arrives within ``wait`` seconds. False on EOF."""
+        if self._closed:
+            return False
+        ready, _, _ = select.select([self.sock], [], [], max(wait, 0))
+        if not ready:
+            return True
+        try:
+            chunk = self.sock.recv(65536)
+        except (BlockingIOError, InterruptedError):
+            return True
+        except OSError:
+            self._closed = True
+            return False
+        if not chunk:
+            self._closed = True
+            return False
+        self._raw += self._handle_iac(chunk)
+        try:
+            text = self._raw.decode("utf-8")
+            self._raw.clear()
+        except UnicodeDecodeError as err:
+            # keep a possibly incomplete trailing multi-byte sequence
+            good = bytes(self._raw[: err.start])
+            if len(self._raw) - err.start < 4:
+                rest = bytes(self._raw[err.start :])
+            else:
+                good, rest = bytes(self._raw), b""
+            text = good.decode("utf-8", errors="replace")
+            self._raw = bytearray(rest)
+        text = _ANSI_RE.sub("", text).replace("\r", "")
+        self.buffer += text
+        self.transcript += text
+        return True
+
+    # -- public API ---------------------------------------------------------------
+    def send(self, line: str):
+        """Send one line (CRLF appended)."""
+        self._sendall((line + "\r\n").encode("utf-8"))
+
+    def expect(self, pattern: str, timeout: float | None = None) -> str:
+        """Wait until ``pattern`` (regex, re.S|re.M) matches the unconsumed
+        input; consume and return the text up to and including the match.
+        Raises :class:`HarnessError` with everything received on timeout."""
+        timeout = self.default_timeout if timeout is None else timeout
+        regex = re.compile(pattern, re.S | re.M)
+        deadline = time.monotonic() + timeout
+        while True:
+            m = regex.search(self.buffer)
+            if m:
+                got = self.buffer[: m.end()]
+                self.buffer = self.buffer[m.end() :]
+                return got
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            if not self._read_available(min(left, 0.2)) and not regex.search(self.buffer):
+                raise HarnessError(
+                    f"[{self.name}] connection closed while waiting for {pattern!r}.\n"
+                    f"--- received so far ---\n{self.transcript}"
+                )
+        raise HarnessError(
+            f"[{self.name}] timed out after {timeout}s waiting for {pattern!r}.\n"
+            f"--- unconsumed ---\n{self.buffer}\n--- received so far ---\n{self.transcript}"
+        )
+
+    def read_for(self, seconds: float) -> str:
+        """Collect and consume whatever arrives during ``seconds``."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline and self._read_available(deadline - time.monotonic()):
+            pass
+        got, self.buffer = self.buffer, ""
+        return got
+
+    def command(self, line: str, expect: str, timeout: float | None = None) -> str:
+        """``send(line)`` then ``expect(expect)``."""
+        self.send(line)
+        return self.expect(expect, timeout=timeout)
+
+    def login(
+        self,
+        name: str,
+        password: str,
+        create: bool = True,
+        expect: str = LOGGED_IN_RE,
+        timeout: float | None = None,
+    ) -> str:
+        """Log in from Evennia's connection screen.
+
+        With ``create=True`` first runs ``create <name> <password>`` (Evennia
+        auto-creates a character of the same name), then ``connect``.
+        Returns the text received after ``connect`` up to ``expect``.
+        """
+        if create:
+            got = self.command(
+                f"create {name} {password}",
+                r"A new account .* was created|Is this what you intended\?.*$",
+                timeout,
+            )
+            if "Is this what you intended" in got:
+                self.command("y", r"A new account .* was created", timeout)
+        return self.command(f"connect {name} {password}", expect, timeout)
+
+    def close(self):
+        if not self._closed:
+            try:
+                self.sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+        self._closed = True
+        self.sock.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+# --------------------------------------------------------------------------- server
+
+
+class FrayServer:
+    """A real Fray server (Portal + Server) running from a temp copy of the game.
+
+    Ports are free ones picked at construction; all evennia commands get
+    ``FRAY_TELNET_PORT`` / ``FRAY_WEB_PORT`` / ``FRAY_TEST_DICE=1`` in their
+    environment (plus ``extra_env``).
+    """
+
+    def __init__(
+        self,
+        source_dir: Path | str = REPO_ROOT,
+        base_dir: Path | str | None = None,
+        admin_user: str = DEFAULT_ADMIN_USER,
+        admin_password: str = DEFAULT_ADMIN_PASSWORD,
+        extra_env: dict[str, str] | None = None,
+        extra_settings: str = "",
+        startup_timeout: float = 120.0,
+        host: str = "127.0.0.1",
+    ):
+        self.source_dir = Path(source_dir)
+        self._tmp = Path(tempfile.mkdtemp(prefix="fray-e2e-", dir=base_dir))
+        self.game_dir = self._tmp / "game"
+        self.admin_user, self.admin_password = admin_user, admin_password
+        self.host = host
+        self.startup_timeout = startup_timeout
+        self.telnet_port, self.web_port = find_free_ports()
+        self.extra_env = dict(extra_env or {})
+        self.extra_settings = extra_settings
+        self.evennia_bin = str(Path(sys.executable).parent / "evennia")
+        self.launcher_log = self._tmp / "launcher.log"
+        self._clients: list[TelnetClient] = []
+        self._built = False
+        self.running = False
+        self._build_game_dir()
+        atexit.register(self._atexit)
+
+    # -- paths/env --------------------------------------------------------------
+    @property
+    def websocket_port(self) -> int:
+        return self.web_port + 1
+
+    @property
+    def amp_port(self) -> int:
+        return self.web_port + 5
+
+    @property
+    def webclient_url(self) -> str:
+        return f"http://{self.host}:{self.web_port}/webclient"
+
+    @property
+    def server_pidfile(self) -> Path:
+        return self.game_dir / "server" / "server.pid"
+
+    @property
+    def portal_pidfile(self) -> Path:
+        return self.game_dir / "server" / "portal.pid"
+
+    def env(self) -> dict[str, str]:
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if k not in ("DJANGO_SETTINGS_MODULE", "PYTHONPATH", "PYTEST_CURRENT_TEST")
+        }
+        # the launcher spawns `twistd` from PATH: use the venv's
+        bindir = str(Path(self.evennia_bin).parent)
+        env["PATH"] = bindir + os.pathsep + env.get("PATH", "")
+        env.update(
+            FRAY_TELNET_PORT=str(self.telnet_port),
+            FRAY_WEB_PORT=str(self.web_port),
+            FRAY_TEST_DICE="1",
+            EVENNIA_SUPERUSER_USERNAME=self.admin_user,
+            EVENNIA_SUPERUSER_PASSWORD=self.admin_password,
+            PYTHONUNBUFFERED="1",
+        )
+        env.update(self.extra_env)
+        return env
+
+    # -- setup --------------------------------------------------------------------
+    def _build_game_dir(self):
+        ignore_common = shutil.ignore_patterns("__pycache__", "*.pyc", "*.db3", "*.db3-*")
+        self.game_dir.mkdir(parents=True)
+        for name in GAME_CODE_DIRS:
+            src = self.source_dir / name
+            if not src.is_dir():
+                continue
+            if name == "server":
+                ignore = shutil.ignore_patterns(
+                    "__pycache__",
+                    "*.pyc",
+                    "*.db3",
+                    "*.db3-*",
+                    "logs",
+                    "secret_settings.py",
+                    "*.pid",
+                    "*.restart",
+                    ".static",
+                    ".media",
+                )
+            else:
+                ignore = ignore_common
+            shutil.copytree(src, self.game_dir / name, ignore=ignore)
+        (self.game_dir / "server" / "logs").mkdir(parents=True, exist_ok=True)
+        (self.game_dir / "server" / "conf" / "secret_settings.py").write_text(
+            "# written by tests/e2e/harness.py\n"
+            f"SECRET_KEY = {secrets.token_urlsafe(40)!r}\n"
+            "# tests create many accounts from 127.0.0.1\n"
+            "CREATION_THROTTLE_LIMIT = None\n"
+            "LOGIN_THROTTLE_LIMIT = None\n"
+            "IDLE_TIMEOUT = -1\n"
+            f"{self.extra_settings}\n"
+        )
+        self._built = True
+
+    def evennia(self, *args: str, timeout: float = 180.0, check: bool = True):
+        """Run ``evennia <args>`` in the game dir; output appended to launcher.log."""
+        with open(self.launcher_log, "ab") as log:
+            log.write(f"\n$ evennia {' '.join(args)}\n".encode())
+            log.flush()
+            try:
+                proc = subprocess.run(
+                    [self.evennia_bin, *args],
+                    cwd=self.game_dir,
+                    env=self.env(),
+                    stdin=subprocess.DEVNULL,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    timeout=timeout,
+                    start_new_session=True,
+                )
+            except subprocess.TimeoutExpired:
+                self.fail(f"`evennia {' '.join(args)}` timed out after {timeout}s")
+        if check and proc.returncode != 0:
+            self.fail(f"`evennia {' '.join(args)}` exited {proc.returncode}")
+        return proc
+
+    def migrate(self):
+        self.evennia("migrate", "--no-input")
+
+    # -- diagnostics ----------------------------------------------------------------
+    def log_tail(self, lines: int = 60) -> str:
+        parts = []
+        files = [self.launcher_log, *sorted((self.game_dir / "server" / "logs").glob("*.log"))]
+        for path in files:
+            if path.exists():
+                text = path.read_text(errors="replace").splitlines()[-lines:]
+                parts.append(f"===== {path.name} (last {lines} lines) =====\n" + "\n".join(text))
+        return "\n".join(parts) or "(no logs)"
+
+    def fail(self, message: str):
+        raise HarnessError(f"{message}\n[game dir: {self.game_dir}]\n{self.log_tail()}")
+
+    # -- readiness --------------------------------------------------------------------
+    def wait_for_telnet(self, timeout: float | None = None):
+        """Wait until the telnet port answers *and* the Server sends the
+        connection screen (the Portal alone accepts connections too)."""
+        timeout = self.startup_timeout if timeout is None else timeout
+        deadline = time.monotonic() + timeout
+        last = None
+        while time.monotonic() < deadline:
+            if port_answers(self.host, self.telnet_port):
+                try:
+                    with TelnetClient(self.host, self.telnet_port, name="probe") as probe:
+                        probe.expect(
+                            CONNECTION_SCREEN_RE,
+                            timeout=min(15, max(1, deadline - time.monotonic())),
+                        )
+                        return
+                except (HarnessError, OSError) as err:
+                    last = err
+            time.sleep(0.5)
+        self.fail(f"telnet port {self.telnet_port} not ready after {timeout}s (last error: {last})")
+
+    def wait_for_login(self, timeout: float | None = None):
+        """Wait until a fresh admin login succeeds."""
+        timeout = self.startup_timeout if timeout is None else timeout
+        deadline = time.monotonic() + timeout
+        last = None
+        while time.monotonic() < deadline:
+            try:
+                with TelnetClient(self.host, self.telnet_port, name="login-probe") as probe:
+                    probe.expect(CONNECTION_SCREEN_RE, timeout=10)
+                    probe.read_for(0.3)
+                    probe.login(self.admin_user, self.admin_password, create=False, timeout=10)
+                    probe.send("quit")
+                    return
+            except (HarnessError, OSError) as err:
+                last = err
+                time.sleep(0.5)
+        self.fail(f"admin login did not succeed within {timeout}s (last error: {last})")
+
+    # -- lifecycle ----------------------------------------------------------------------
+    def start(self):
+        """migrate (idempotent), then `evennia start` (creates the admin account
+        from EVENNIA_SUPERUSER_* on first start), then wait for telnet."""
+        self.migrate()
+        self.running = True  # from here on cleanup must try to stop
+        self.evennia("start")
+        self.wait_for_telnet()
+        return self
+
+    def stop(self):
+        """`evennia stop`; SIGKILL leftovers if that fails."""
+        self.close_clients()
+        if self.running:
+            try:
+                self.evennia("stop", timeout=60, check=False)
+            finally:
+                self.running = False
+        self._wait_pids_gone(timeout=15)
+        self._kill_pidfiles()
+
+    def reload(self):
+        """`evennia reload`, then wait until telnet answers and a login works."""
+        self.close_clients()
+        self.evennia("reload")
+        self.wait_for_telnet()
+        self.wait_for_login()
+
+    def restart(self):
+        """Full stop (Portal + Server) and start again."""
+        self.stop()
+        self.start()
+        self.wait_for_login()
+
+    def kill(self):
+        """SIGKILL the Server process (crash simulation), then start it again."""
+        pid = self._read_pid(self.server_pidfile)
+        if pid is None:
+            self.fail("kill(): no server.pid")
+        self.close_clients()
+        os.kill(pid, signal.SIGKILL)
+        deadline = time.monotonic() + 15
+        while _pid_alive(pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        # The Portal survives; `evennia start` then starts only the Server.
+        self.evennia("start")
+        self.wait_for_telnet()
+        self.wait_for_login()
+
+    def cleanup(self):
+        """Stop everything and remove the temp dir (keeps it if FRAY_E2E_KEEP=1)."""
+        try:
+            self.stop()
+        finally:
+            if os.environ.get("FRAY_E2E_KEEP") != "1":
+                shutil.rmtree(self._tmp, ignore_errors=True)
+
+    def _atexit(self):
+        # last line of defence (e.g. KeyboardInterrupt past fixture teardown)
+        try:
+            self.cleanup()
+        except Exception:  # noqa: BLE001 - interpreter is exiting anyway
+            pass
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.cleanup()
+
+    # -- clients ------------------------------------------------------------------------
+    def client(self, name: str = "client", timeout: float = 10.0) -> TelnetClient:
+        """A new TelnetClient, with the connection screen already consumed."""
+        c = TelnetClient(self.host, self.telnet_port, timeout=timeout, name=name)
+        self._clients.append(c)
+        c.expect(CONNECTION_SCREEN_RE, timeout=30)
+        c.read_for(0.3)  # drop the rest of the connection screen
+        return c
+
+    def close_clients(self):
+        for c in self._clients:
+            c.close()
+        self._clients.clear()
+
+    # -- pids -----------------------------------------------------------------------------
+    @staticmethod
+    def _read_pid(path: Path) -> int | None:
+        try:
+            return int(path.read_text().strip())
+        except (OSError, ValueError):
+            return None
+
+    def _pids(self) -> list[int]:
+        return [
+            p
+            for p in (self._read_pid(self.server_pidfile), self._read_pid(self.portal_pidfile))
+            if p
+        ]
+
+    def _wait_pids_gone(self, timeout: float):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and any(_pid_alive(p) for p in self._pids()):
+            time.sleep(0.2)
+
+    def _kill_pidfiles(self):
+        for pid in self._pids():
+            if _pid_alive(pid) and _pid_in_dir(pid, self.game_dir):
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    # reap zombies of ours, treat them as dead
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            if f.read().split(")")[-1].split()[0] == "Z":
+                return False
+    except OSError:
+        pass
+    return True
+
+
+def _pid_in_dir(pid: int, game_dir: Path) -> bool:
+    """Only SIGKILL processes started for our temp game dir (pid-reuse guard):
+    Evennia's twistd command line carries ``--pidfile=<game_dir>/server/...``."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return str(game_dir).encode() in f.read()
+    except OSError:
+        return True  # no /proc: trust the pidfile
