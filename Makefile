@@ -81,7 +81,11 @@ migrate: install secret
 
 run: migrate
 	@mkdir -p server/logs
-	$(EVENNIA) start </dev/null
+	@echo ">>> evennia start (admin user: $(FRAY_ADMIN_USER))"
+	@$(EVENNIA) start </dev/null
+	@echo ">>> waiting for the login screen on port $(FRAY_TELNET_PORT) ..."
+	@$(BIN)/python -m tests.e2e.harness wait 127.0.0.1 $(FRAY_TELNET_PORT) 120 \
+	    || { echo "!!! server did not come up; see server/logs/"; tail -n 30 server/logs/*.log; exit 1; }
 	@echo
 	@echo "Fray is running (logs: server/logs/)."
 	@echo "  telnet:    telnet $(FRAY_HOST) $(FRAY_TELNET_PORT)"
@@ -101,7 +105,8 @@ stop:
 	fi
 
 reload: migrate
-	$(EVENNIA) reload </dev/null
+	@echo ">>> evennia reload"
+	@$(EVENNIA) reload </dev/null
 
 # ------------------------------------------------------------------ checks
 test: install secret

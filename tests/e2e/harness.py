@@ -76,6 +76,30 @@ def find_free_ports(attempts: int = 200) -> tuple[int, int]:
     raise HarnessError("could not find a free block of ports")
 
 
+def wait_for_connection_screen(host: str, port: int, timeout: float = 120.0) -> str | None:
+    """Poll until a fresh telnet connection gets the connection screen.
+
+    The Portal accepts connections even while the Server is down (e.g. the
+    one restart Evennia does right after its first start), so "port open" is
+    not "ready". Returns None when ready, else the last error as text.
+    """
+    deadline = time.monotonic() + timeout
+    last = "port never answered"
+    while time.monotonic() < deadline:
+        if port_answers(host, port):
+            try:
+                with TelnetClient(host, port, name="probe") as probe:
+                    probe.expect(
+                        CONNECTION_SCREEN_RE,
+                        timeout=min(15, max(1, deadline - time.monotonic())),
+                    )
+                    return None
+            except (HarnessError, OSError) as err:
+                last = str(err)
+        time.sleep(0.5)
+    return last
+
+
 def port_answers(host: str, port: int, timeout: float = 1.0) -> bool:
     try:
         with socket.create_connection((host, port), timeout=timeout):
@@ -438,21 +462,9 @@ class FrayServer:
         """Wait until the telnet port answers *and* the Server sends the
         connection screen (the Portal alone accepts connections too)."""
         timeout = self.startup_timeout if timeout is None else timeout
-        deadline = time.monotonic() + timeout
-        last = None
-        while time.monotonic() < deadline:
-            if port_answers(self.host, self.telnet_port):
-                try:
-                    with TelnetClient(self.host, self.telnet_port, name="probe") as probe:
-                        probe.expect(
-                            CONNECTION_SCREEN_RE,
-                            timeout=min(15, max(1, deadline - time.monotonic())),
-                        )
-                        return
-                except (HarnessError, OSError) as err:
-                    last = err
-            time.sleep(0.5)
-        self.fail(f"telnet port {self.telnet_port} not ready after {timeout}s (last error: {last})")
+        error = wait_for_connection_screen(self.host, self.telnet_port, timeout)
+        if error is not None:
+            self.fail(f"telnet port {self.telnet_port} not ready after {timeout}s: {error}")
 
     def wait_for_login(self, timeout: float | None = None):
         """Wait until a fresh admin login succeeds."""
@@ -610,3 +622,25 @@ def _pid_in_dir(pid: int, game_dir: Path) -> bool:
             return str(game_dir).encode() in f.read()
     except OSError:
         return True  # no /proc: trust the pidfile
+
+
+def _main(argv=None) -> int:
+    """``python -m tests.e2e.harness wait HOST PORT [TIMEOUT]`` (used by ``make run``)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m tests.e2e.harness")
+    sub = parser.add_subparsers(dest="cmd", required=True)
+    wait = sub.add_parser("wait", help="wait until the server shows its connection screen")
+    wait.add_argument("host")
+    wait.add_argument("port", type=int)
+    wait.add_argument("timeout", type=float, nargs="?", default=120.0)
+    args = parser.parse_args(argv)
+    error = wait_for_connection_screen(args.host, args.port, args.timeout)
+    if error is not None:
+        print(f"server on {args.host}:{args.port} not ready after {args.timeout}s: {error}")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_main())
