@@ -7,7 +7,7 @@ from evennia.utils.utils import inherits_from
 from commands.command import Command
 from rules.systems import CombatError
 from world import dice, encounters, rolls, sheets
-from world.access import NARRATOR, STAFF, has_perm, require_perm
+from world.access import NARRATOR, STAFF, require_perm
 from world.text import COMBAT, escape, quote
 
 CHARACTER_TYPECLASS = "typeclasses.characters.Character"

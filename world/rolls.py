@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from rules.dice import parse_pool
 from rules.systems import CombatError
-from world.access import NARRATOR, require_perm
 from world import dice
+from world.access import NARRATOR, require_perm
 from world.encounters import actor_for, add_log, encounter_in, system_here
 from world.sheets import is_npc, snapshot
 from world.text import ROLL, escape, escape_for_room

@@ -52,7 +52,7 @@ class Combatant:
 
 
 #: Pool parts shown as "N (label)" rather than "Label N".
-ANNOTATED_PARTS = ("wounds", "modifier", "willpower")
+ANNOTATED_PARTS = ("wounds", "modifier", "willpower", "rollover")
 
 
 @dataclass(frozen=True)

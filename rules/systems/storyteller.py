@@ -542,7 +542,8 @@ class StorytellerSystem(RuleSystem):
                 lines.extend(more)
             return Resolution(attack.attacker, attack.target, False, 0, tuple(lines), tuple(harm), ())
         if defense and attack.roll.net:
-            lines.append(f"{defense.defender}'s {_successes(defense_net)} cancel "
+            verb = "cancels" if defense_net == 1 else "cancel"
+            lines.append(f"{defense.defender}'s {_successes(defense_net)} {verb} "
                          f"{min(defense_net, attack.roll.net)} of {attack.roll.net}: {_successes(net)} left.")
         if net == 0:
             lines.append(f"{attack.attacker}'s {maneuver.label} misses {attack.target}.")

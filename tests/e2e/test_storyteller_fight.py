@@ -1,0 +1,131 @@
+"""End to end: a Storyteller fight over real telnet sockets, with forced dice, surviving a
+reload, a full restart and a killed server process.
+
+The admin account is the Storyteller; two players fight a light NPC made by
+``+npc/init Guard=2+3``. Every die is forced with ``@dice/force`` (the server runs with
+``FRAY_TEST_DICE=1``), so every number below is exact.
+"""
+
+import re
+import uuid
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+
+def force(st, faces):
+    st.command(f"@dice/force {','.join(map(str, faces))}", r"Forced dice queue: ")
+
+
+@pytest.fixture
+def arena(fray_client):
+    """A fresh room with the ST (admin) and two players with sheets in it."""
+    tag = uuid.uuid4().hex[:6]
+    st = fray_client(superuser=True)
+    alice = fray_client(f"alice{tag}")
+    bob = fray_client(f"bob{tag}")
+    created = st.command(f"dig Arena{tag}", r"Created room Arena\w+\(#\d+\)")
+    room = "#" + re.search(r"Created room Arena\w+\(#(\d+)\)", created).group(1)
+    st.command(f"tel {room}", r"Arena")
+    for who in (alice, bob):
+        st.command(f"tel {who.account_name}={room}", r"Teleported")
+        who.expect(r"Arena")
+    sheets = {
+        alice: {"Dexterity": 3, "Brawl": 2, "Strength": 2, "Wits": 2, "Stamina": 2, "Dodge": 2},
+        bob: {"Dexterity": 2, "Brawl": 1, "Strength": 2, "Wits": 1, "Stamina": 1},
+    }
+    for who, traits in sheets.items():
+        for trait, value in traits.items():
+            st.command(f"+stat {who.account_name}/{trait}={value}", rf"{trait} is now {value}\.")
+    st.command("@dice/clear", r"Forced dice queue: empty")
+    return st, alice, bob
+
+
+def test_full_round_reload_restart_and_kill(fray_server, fray_client, arena):
+    st, alice, bob = arena
+    a, b = alice.account_name, bob.account_name
+
+    st.command("+combat/start", r"Round 1")
+    alice.command("+combat/join", r"You join the fight")
+    bob.command("+combat/join", r"You join the fight")
+    force(st, [7])
+    alice.command("+combat/init", r"rolls initiative: Wits 2 \+ Dexterity 3 = 5 \+ 1d10 \(7\) = 12\.")
+    force(st, [5])
+    bob.command("+combat/init", r"rolls initiative: Wits 1 \+ Dexterity 2 = 3 \+ 1d10 \(5\) = 8\.")
+    force(st, [9])
+    st.command("+npc/init Guard=2+3", r"Guard.* rolls initiative: Wits 2 \+ Dexterity 3 = 5 \+ 1d10 \(9\) = 14\.")
+    for trait, value in {"Strength": 2, "Brawl": 2, "Stamina": 2, "Dodge": 1}.items():
+        st.command(f"+stat Guard/{trait}={value}", rf"Guard's {trait} is now {value}\.")
+
+    hud = alice.command("+combat", r"Declare \(low to high\): .*$")
+    assert re.search(r"1\s+Guard \(NPC\)\s+14\s+Healthy \[\.{7}\]\s+TO ACT", hud)
+    assert re.search(rf"2\s+{a}\s+12", hud) and re.search(rf"3\s+{b}\s+8", hud)
+    assert f"Declare (low to high): {b}, {a}, Guard" in hud
+
+    # Players cannot act out of turn or for the NPC.
+    alice.command("attack Guard", r"<Fray> It is not .*'s turn: waiting on Guard\.")
+    alice.command(f"attack Guard={b}", r"<Fray> You can only act for yourself; Storytellers act for NPCs\.")
+
+    # The Guard (14) punches Alice: Dex 3 + Brawl 2 = 5 dice vs 6: 9 8 7 3 2 -> 3 successes.
+    force(st, [9, 8, 7, 3, 2])
+    st.send(f"attack Guard={a}")
+    alice.expect(r"Answer: defend dodge, defend block, defend parry or defend none")
+    # Alice dodges: Dex 3 + Dodge 2 = 5 dice: 8 4 3 2 2 -> 1 success; 2 hits left, rollover 1.
+    # Damage Str 2 + rollover 1 = 3 dice vs 6: 10 6 2 -> 2; soak Stamina 2 vs 5: 4 1 -> 0.
+    force(st, [8, 4, 3, 2, 2, 10, 6, 2, 4, 1])
+    alice.send("dodge")
+    out = alice.expect(rf"{a} takes 2 levels of bashing: Hurt \(-1\) \[BB\.{{5}}\]")
+    assert "dodge: Dexterity 3 + Dodge 2 = 5 dice vs 6: 8 4 3 2 2 -> 1 success = 1 success" in out
+    assert "1 success cancels 1 of 3: 2 successes left." in out
+    assert "damage: Strength 2 + 1 (rollover) = 3 dice vs 6: 10 6 2 -> 2 successes = 2 successes bashing" in out
+    assert f"{a} soaks: Stamina 2 dice vs 5: 4 1 -> 0 successes = 0 successes" in out
+    bob.expect(rf"{a} takes 2 levels of bashing")
+
+    # Alice used her action to dodge; Bob (8) kicks the Guard, who has acted and can't defend.
+    # Kick: Dex 2 + Brawl 1 = 3 dice vs 7: 8 7 1 -> 2 - 1 one = 1 success.
+    # Damage Str 2 + 1 = 3 dice vs 6: 7 6 1 -> 2; Guard soaks Stamina 2: 3 2 -> 0.
+    force(st, [8, 7, 1, 7, 6, 1, 3, 2])
+    out = bob.command("attack Guard/kick", r"Guard takes 2 levels of bashing: Hurt \(-1\) \[BB\.{5}\]")
+    assert "Guard has already acted this round and cannot defend." in out
+    assert "kick to hit: Dexterity 2 + Brawl 1 = 3 dice vs 7: 8 7 1 -> 2 successes - 1 one = 1 success" in out
+
+    hud_round1 = bob.command("+combat", r"Declare \(low to high\): .*$")
+    assert "everyone has acted" not in hud_round1 and "round over (+combat/next)" in hud_round1
+
+    # Round 2: the Guard punches Bob, who is left to answer after a reload.
+    st.command("+combat/next", r"Round 2 begins\.")
+    # The Guard is Hurt (-1): Dex 3 + Brawl 2 - 1 = 4 dice vs 6: 9 9 2 2 -> 2 successes.
+    force(st, [9, 9, 2, 2])
+    st.send(f"attack Guard={b}")
+    bob.expect(r"Answer: defend dodge")
+    before_reload = bob.command("+combat", r"Waiting for defense: .*$")
+
+    def hud_of(client):
+        return client.command("+combat", r"Waiting for defense: .*$").split("<Combat> Storyteller", 1)[1]
+
+    # evennia reload: the same fight, to the character (the harness reconnects).
+    fray_server.reload()
+    assert hud_of(fray_client(b, bob.password, create=False)) == before_reload.split("<Combat> Storyteller", 1)[1]
+
+    # Full stop/start: log in again and find the same fight.
+    fray_server.restart()
+    st2 = fray_client(superuser=True)
+    bob2 = fray_client(b, bob.password, create=False)
+    assert hud_of(bob2) == before_reload.split("<Combat> Storyteller", 1)[1]
+
+    # Bob takes it: damage Str 2 + rollover 1 = 3 dice vs 6: 6 6 2 -> 2; soak Stamina 1: 2 -> 0.
+    force(st2, [6, 6, 2, 2])
+    out = bob2.command("defend none", rf"{b} takes 2 levels of bashing: Hurt \(-1\) \[BB\.{{5}}\]")
+    assert "Guard punch to hit: Dexterity 3 + Brawl 2 - 1 (wounds) = 4 dice vs 6: 9 9 2 2 -> 2 successes" in out
+
+    # A killed server process comes back to the same fight and wounds.
+    fray_server.kill()
+    bob3 = fray_client(b, bob.password, create=False)
+    hud = bob3.command("+combat", r"Declare \(low to high\): .*$")
+    assert "Round 2" in hud
+    assert re.search(r"Guard \(NPC\)\s+14\s+Hurt \(-1\) \[BB\.{5}\]\s+acted", hud)
+    assert re.search(rf"{a}\s+12\s+Hurt \(-1\) \[BB\.{{5}}\]\s+TO ACT", hud)
+    assert re.search(rf"{b}\s+8\s+Hurt \(-1\) \[BB\.{{5}}\]", hud)
+    st3 = fray_client(superuser=True)
+    st3.command("+combat/end", r"You end the fight after 2 round\(s\)\.")
