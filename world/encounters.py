@@ -116,29 +116,47 @@ def _by_name(encounter) -> dict:
     return {obj.key: obj for obj in fighters(encounter)}
 
 
-def acted_ids(encounter) -> set[int]:
-    return {int(i) for i in encounter.acted or []}
+def used_actions(encounter) -> set[tuple[int, int]]:
+    """The actions used this round, as (slot ``at``, object id) pairs."""
+    return {(int(at), int(obj_id)) for at, obj_id in encounter.acted or []}
+
+
+def open_actions(encounter, obj) -> list[int]:
+    """The ``at`` of each of ``obj``'s slots this round that it has not used, in order."""
+    used = used_actions(encounter)
+    return [slot.at for slot in schedule(encounter).slots
+            if obj.key in slot.names and (slot.at, obj.id) not in used]
 
 
 def current_slot(encounter) -> tuple[int, list]:
-    """(slot index, the objects in it still to act) — the first slot with someone yet to act;
-    (-1, []) when everyone with initiative has acted (the round is over)."""
-    acted = acted_ids(encounter)
+    """(slot ``at``, the objects in it still to act) — the first slot with an unused action;
+    (None, []) when every action of the round is used (the round is over)."""
+    used = used_actions(encounter)
     objects = _by_name(encounter)
-    for index, slot in enumerate(schedule(encounter).slots):
-        waiting = [objects[name] for name in slot.names if name in objects and objects[name].id not in acted]
+    for slot in schedule(encounter).slots:
+        waiting = [objects[name] for name in slot.names
+                   if name in objects and (slot.at, objects[name].id) not in used]
         if waiting:
-            return index, waiting
-    return -1, []
+            return slot.at, waiting
+    return None, []
 
 
 def has_acted(encounter, obj) -> bool:
-    return obj.id in acted_ids(encounter)
+    """Whether ``obj`` rolled initiative and has no action left this round."""
+    return has_initiative(encounter, obj) and not open_actions(encounter, obj)
 
 
-def mark_acted(encounter, obj) -> None:
-    if obj.id not in acted_ids(encounter):
-        encounter.acted = list(encounter.acted or []) + [obj.id]
+def use_action(encounter, obj, at: int | None = None) -> None:
+    """Spend ``obj``'s action at slot ``at`` (default: its next unused one)."""
+    remaining = open_actions(encounter, obj)
+    if at is None:
+        at = remaining[0] if remaining else None
+    if at is not None and at in remaining:
+        encounter.acted = list(encounter.acted or []) + [[at, obj.id]]
+
+
+def has_initiative(encounter, obj) -> bool:
+    return str(obj.id) in {str(key) for key in (encounter.initiative or {})}
 
 
 def _conditions(encounter, obj) -> dict:
@@ -166,8 +184,7 @@ def take_difficulty_penalty(encounter, obj) -> int:
 
 def require_turn(encounter, actor) -> None:
     """Raises CombatError unless it is ``actor``'s turn and they have an action left."""
-    key = str(actor.id)
-    if key not in {str(k) for k in (encounter.initiative or {})}:
+    if not has_initiative(encounter, actor):
         raise CombatError(f"{actor.key} has no initiative yet (+combat/init, or +npc/init for NPCs).")
     if has_acted(encounter, actor):
         raise CombatError(f"{actor.key} has already acted this round.")
@@ -255,7 +272,7 @@ def remove_combatant(encounter, obj) -> list[str]:
     initiative = dict(deserialize(encounter.initiative or {}))
     initiative.pop(obj.id, None)
     encounter.initiative = initiative
-    encounter.acted = [i for i in encounter.acted or [] if i != obj.id]
+    encounter.acted = [pair for pair in encounter.acted or [] if pair[1] != obj.id]
     _set_conditions(encounter, obj, {})
     if obj.encounter == encounter:
         obj.encounter = None
@@ -276,7 +293,7 @@ def roll_initiative(caller, encounter=None, actor=None, overrides: dict | None =
     actor = actor or caller
     if actor not in fighters(encounter):
         raise CombatError("You are not in this fight. Join it with +combat/join.")
-    if str(actor.id) in {str(k) for k in (encounter.initiative or {})}:
+    if has_initiative(encounter, actor):
         raise CombatError(f"{actor.key} already has initiative this fight.")
     system = system_of(encounter)
     with dice.roller() as roller:
@@ -344,13 +361,13 @@ def next_turn(caller) -> None:
     require_storyteller(caller, encounter, "advance the fight")
     if pending_attacks(encounter):
         raise CombatError("Attacks are waiting for defenses: let them answer or +combat/resolve.")
-    index, waiting = current_slot(encounter)
-    if index >= 0:
+    at, waiting = current_slot(encounter)
+    if waiting:
         for obj in waiting:
-            mark_acted(encounter, obj)
+            use_action(encounter, obj, at)
         passed = ", ".join(obj.key for obj in waiting)
         announce(encounter, f"{escape_for_room(passed)} {'passes' if len(waiting) == 1 else 'pass'}.")
-    if current_slot(encounter)[0] < 0:
+    if not current_slot(encounter)[1]:
         encounter.round = int(encounter.round) + 1
         encounter.acted = []
         if getattr(system_of(encounter), "reroll_each_round", False):
@@ -421,7 +438,8 @@ def _finish(encounter, attacker, target, attack, defense, notes: Sequence[str] =
 
 def can_defend(encounter, target) -> bool:
     system = system_of(encounter)
-    return not has_acted(encounter, target) and not system.health(snapshot(target, system).health).incapacitated
+    able = not system.health(snapshot(target, system).health).incapacitated
+    return able and (system.defend_after_acting or not has_acted(encounter, target))
 
 
 def attack(caller, actor_name: str | None, target_name: str, option: str) -> None:
@@ -444,7 +462,7 @@ def attack(caller, actor_name: str | None, target_name: str, option: str) -> Non
     with dice.roller() as roller:
         rolled = system.attack(snapshot(actor, system), target_snapshot, maneuver.key, roller, modifier=penalty)
     take_difficulty_penalty(encounter, actor)
-    mark_acted(encounter, actor)
+    use_action(encounter, actor, current_slot(encounter)[0])
     add_log(encounter, actor.key, f"{maneuver.label} at {target.key}", [rolled.describe()])
     if rolled.needs_defense and can_defend(encounter, target):
         attack_id = int(encounter.next_attack_id)
@@ -493,13 +511,14 @@ def defend(caller, actor_name: str | None, kind: str) -> None:
     rolled = system.attack_from_record(pending["attack"])
     defense = None
     if choice != "none":
-        if has_acted(encounter, actor):
+        if not system.defend_after_acting and has_acted(encounter, actor):
             raise CombatError(f"{actor.key} has already acted this round: only 'defend none' is left.")
         penalty = _conditions(encounter, actor).get("difficulty", 0) or 0
         with dice.roller() as roller:
             defense = system.defend(rolled, snapshot(actor, system), choice, roller, modifier=penalty)
         take_difficulty_penalty(encounter, actor)
-        mark_acted(encounter, actor)
+        if system.defense_uses_action:
+            use_action(encounter, actor)
     _close(encounter, pending)
     _finish(encounter, attacker, actor, rolled, defense)
 
@@ -530,7 +549,7 @@ def escape_hold(caller, actor_name: str | None) -> None:
     system = system_of(encounter)
     with dice.roller() as roller:
         escaped, lines = system.escape_hold(snapshot(actor, system), snapshot(holder, system), roller)
-    mark_acted(encounter, actor)
+    use_action(encounter, actor, current_slot(encounter)[0])
     if escaped:
         state.pop("held_by", None)
         _set_conditions(encounter, actor, state)
@@ -544,8 +563,7 @@ def render_hud(encounter, viewer=None) -> str:
     """The 78-column combat HUD: system, round, acting order, turn, health, pending attacks."""
     system = system_of(encounter)
     order = schedule(encounter)
-    index, waiting = current_slot(encounter)
-    acted = acted_ids(encounter)
+    _, waiting = current_slot(encounter)
     objects = _by_name(encounter)
     rolls = {roll.name: roll for roll in initiative_rolls(encounter)}
     conditions = deserialize(encounter.conditions or {})
@@ -561,7 +579,7 @@ def render_hud(encounter, viewer=None) -> str:
         status = []
         if obj in waiting:
             status.append("|gTO ACT|n")
-        elif obj.id in acted:
+        elif has_acted(encounter, obj):
             status.append("acted")
         elif obj.key not in rolls:
             status.append("no init")

@@ -158,6 +158,10 @@ class RuleSystem(ABC):
     title: str
     trait_names: tuple[str, ...]
     defense_names: tuple[str, ...]
+    #: Whether an active defense spends one of the defender's actions this round.
+    defense_uses_action: bool = True
+    #: Whether one may still defend after using every action this round.
+    defend_after_acting: bool = False
 
     @abstractmethod
     def roll_check(self, expression: PoolExpression, actor: Combatant, roller: Roller,

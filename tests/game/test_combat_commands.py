@@ -54,7 +54,7 @@ class TestFight(FrayCommandTest):
         self.assertEqual(encounters.pending_attacks(encounter), [])
         self.assertEqual(guard.health["storyteller"], {"bashing": 1, "lethal": 0, "aggravated": 0, "dead": False})
         # The Guard dodged, so it has used its action: the round is over.
-        self.assertEqual(encounters.current_slot(encounter), (-1, []))
+        self.assertEqual(encounters.current_slot(encounter), (None, []))
         self.st(fray.CmdCombat(), "/next")
         self.assertEqual(encounter.round, 2)
         hud = self.player(fray.CmdCombat(), "")
