@@ -432,7 +432,7 @@ def _finish(encounter, attacker, target, attack, defense, notes: Sequence[str] =
     lines = list(notes) + list(resolution.lines)
     add_log(encounter, attacker.key, f"attack on {target.key}", lines)
     verdict = "hits" if resolution.hit else "misses"
-    announce(encounter, "{attacker}'s " + escape_for_room(attack.maneuver.label) + f" {verdict} " + "{target}.",
+    announce(encounter, "{attacker}'s " + escape_for_room(attack.label) + f" {verdict} " + "{target}.",
              mapping={"attacker": attacker, "target": target}, lines=lines)
 
 

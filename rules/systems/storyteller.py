@@ -220,6 +220,14 @@ class StorytellerAttack:
     def needs_defense(self) -> bool:
         return self.roll.net > 0
 
+    @property
+    def label(self) -> str:
+        return self.maneuver.label
+
+    @property
+    def damage_type(self) -> str:
+        return self.maneuver.damage_type
+
     def describe(self) -> str:
         return f"{self.maneuver.label} to hit: {self.pool.describe()} dice {self.roll.describe()}"
 
@@ -487,8 +495,9 @@ class StorytellerSystem(RuleSystem):
         if defense not in self.defenses:
             raise CombatError(f"Defend with one of: {', '.join(self.defense_names)}.")
         table = self.defenses[defense]
-        if table.get("needs_soak") and not self.can_soak(defender, attack.maneuver.damage_type):
-            raise CombatError(f"You cannot block {attack.maneuver.damage_type} damage: you cannot soak it.")
+        if table.get("needs_soak") and not self.can_soak(defender, attack.damage_type,
+                                                         getattr(attack, "fire", False)):
+            raise CombatError(f"You cannot block {attack.damage_type} damage: you cannot soak it.")
         if table.get("needs_weapon") and not defender.weapon:
             raise CombatError("You need a weapon or shield in hand to parry.")
         pool = Pool(_pool(defender, table["traits"]).parts + self.wound_parts(defender))
