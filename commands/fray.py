@@ -133,10 +133,7 @@ class CmdStat(Command):
             self.fail_usage()
             return
         target = find_character(self.caller, name)
-        line = sheets.set_stat(target, field, self.rhs)
-        self.caller.msg(f"{COMBAT} {escape(line)}")
-        if target != self.caller and target.has_account:
-            target.msg(f"{COMBAT} {escape(line)} (set by {escape(self.caller.key)})")
+        tell_change(self.caller, target, sheets.set_stat(target, field, self.rhs))
 
 
 class CmdCombat(Command):
@@ -318,7 +315,33 @@ class CmdEscape(Command):
         encounters.escape_hold(self.caller, self.args.strip() or None)
 
 
-class CmdDamage(Command):
+def tell_change(caller, target, line: str) -> None:
+    """Show a staff change to the one who made it and to the character's player."""
+    caller.msg(f"{COMBAT} {escape(line)}")
+    if target != caller and target.has_account:
+        target.msg(f"{COMBAT} {escape(line)} (by {escape(caller.key)})")
+
+
+class HealthCommand(Command):
+    """Base of +damage and +heal: ``<name>=<levels> <type>`` (``+heal`` also ``=all``)."""
+
+    heal = False
+    locks = "cmd:all();view:perm(Builder);read:perm(Builder)"
+
+    def run(self):
+        require_perm(self.caller, STAFF, "heal" if self.heal else "deal damage directly")
+        parts = (self.rhs or "").split()
+        heal_all = self.heal and [p.lower() for p in parts] == ["all"]
+        if not self.lhs.strip() or not (len(parts) == 2 or heal_all):
+            self.fail_usage()
+            return
+        target = find_character(self.caller, self.lhs)
+        amount, damage_type = (None, None) if heal_all else (sheets.parse_rating(parts[0]), parts[1])
+        system = encounters.system_here(target)
+        tell_change(self.caller, target, sheets.change_health(target, system, amount, damage_type, heal=self.heal))
+
+
+class CmdDamage(HealthCommand):
     """
     Deal damage directly (staff), showing the working.
 
@@ -333,28 +356,10 @@ class CmdDamage(Command):
     """
 
     key = "+damage"
-    locks = "cmd:all();view:perm(Builder);read:perm(Builder)"
     syntax = "+damage <name>=<levels> <bashing|lethal|aggravated>"
 
-    def run(self):
-        require_perm(self.caller, STAFF, "deal damage directly")
-        parts = (self.rhs or "").split()
-        if not self.lhs.strip() or len(parts) != 2:
-            self.fail_usage()
-            return
-        target = find_character(self.caller, self.lhs)
-        amount = sheets.parse_rating(parts[0])
-        system = encounters.system_here(target)
-        before = system.health(sheets.snapshot(target, system).health)
-        after = system.damage(sheets.snapshot(target, system), amount, parts[1])
-        sheets.store_health(target, system, after.to_record())
-        line = f"{target.key}: {before.describe()} + {amount} {system.damage_type(parts[1])} -> {after.describe()}"
-        self.caller.msg(f"{COMBAT} {escape(line)}")
-        if target != self.caller and target.has_account:
-            target.msg(f"{COMBAT} {escape(line)}")
 
-
-class CmdHeal(Command):
+class CmdHeal(HealthCommand):
     """
     Heal damage (staff), showing the working.
 
@@ -368,30 +373,8 @@ class CmdHeal(Command):
     """
 
     key = "+heal"
-    locks = "cmd:all();view:perm(Builder);read:perm(Builder)"
+    heal = True
     syntax = "+heal <name>=<levels> <type> | +heal <name>=all"
-
-    def run(self):
-        require_perm(self.caller, STAFF, "heal")
-        parts = (self.rhs or "").split()
-        if not self.lhs.strip() or not (len(parts) == 2 or parts == ["all"] or
-                                        (len(parts) == 1 and parts[0].lower() == "all")):
-            self.fail_usage()
-            return
-        target = find_character(self.caller, self.lhs)
-        system = encounters.system_here(target)
-        snap = sheets.snapshot(target, system)
-        before = system.health(snap.health)
-        if len(parts) == 1:
-            after, what = system.heal(snap, None, None), "all"
-        else:
-            amount = sheets.parse_rating(parts[0])
-            after, what = system.heal(snap, amount, parts[1]), f"{amount} {system.damage_type(parts[1])}"
-        sheets.store_health(target, system, after.to_record())
-        line = f"{target.key}: {before.describe()} - {what} -> {after.describe()}"
-        self.caller.msg(f"{COMBAT} {escape(line)}")
-        if target != self.caller and target.has_account:
-            target.msg(f"{COMBAT} {escape(line)}")
 
 
 class CmdDice(Command):

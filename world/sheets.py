@@ -56,6 +56,22 @@ def store_health(obj, system: RuleSystem, record: Mapping) -> None:
     obj.health = health
 
 
+def change_health(target, system: RuleSystem, amount: int | None, damage_type: str | None,
+                  *, heal: bool) -> str:
+    """Staff ``+damage``/``+heal``: apply and store the change (no soak); returns the working,
+    e.g. ``"Alice: Healthy [.......] + 2 lethal -> Hurt (-1) [LL.....]"``. ``amount`` None
+    heals everything. Raises CombatError for an unknown damage type."""
+    combatant = snapshot(target, system)
+    before = system.health(combatant.health)
+    if heal:
+        after = system.heal(combatant, amount, damage_type)
+    else:
+        after = system.damage(combatant, amount or 0, damage_type or "")
+    store_health(target, system, after.to_record())
+    what = "all" if amount is None else f"{amount} {system.damage_type(damage_type or '')}"
+    return f"{target.key}: {before.describe()} {'-' if heal else '+'} {what} -> {after.describe()}"
+
+
 def parse_rating(text: str) -> int:
     """A trait rating 0..20 from player text. Raises CombatError."""
     text = text.strip()

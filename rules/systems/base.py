@@ -204,6 +204,10 @@ class RuleSystem(ABC):
         """The health value from its record (a fresh one when the record is empty)."""
 
     @abstractmethod
+    def damage_type(self, text: str) -> str:
+        """The canonical damage type named by player text (prefix allowed). Raises CombatError."""
+
+    @abstractmethod
     def damage(self, actor: Combatant, amount: int, damage_type: str) -> Health:
         """``actor``'s health after ``amount`` levels of ``damage_type`` (no soak). Staff ``+damage``."""
 

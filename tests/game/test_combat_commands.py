@@ -163,3 +163,24 @@ class TestBadInputChangesNothing(FrayCommandTest):
 
     def test_roll_for_npc_refused_for_players(self):
         self.player(fray.CmdRoll(), "Guard=Dex+Dodge", "<Fray> No combatant 'Guard' in this fight.")
+
+
+class TestStaffHealth(FrayCommandTest):
+    def test_damage_and_heal_show_their_working(self):
+        self.st(fray.CmdDamage(), "Char2=3 lethal", "<Combat> Char2: Healthy [.......] + 3 lethal -> Injured (-1) [LLL....]")
+        self.st(fray.CmdDamage(), "Char2=1 agg", "<Combat> Char2: Injured (-1) [LLL....] + 1 aggravated -> Wounded (-2) [ALLL...]")
+        self.st(fray.CmdHeal(), "Char2=2 l", "<Combat> Char2: Wounded (-2) [ALLL...] - 2 lethal -> Hurt (-1) [AL.....]")
+        self.st(fray.CmdHeal(), "Char2=ALL", "<Combat> Char2: Hurt (-1) [AL.....] - all -> Healthy [.......]")
+        self.assertEqual(self.char2.health["storyteller"], {"bashing": 0, "lethal": 0, "aggravated": 0, "dead": False})
+
+    def test_bad_health_input_changes_nothing(self):
+        for args, expected in {
+            "Char2=3": "<Fray> Usage: +damage",
+            "Char2=x lethal": "<Fray> A rating must be a whole number from 0 to 20",
+            "Char2=99999999999 lethal": "<Fray> A rating must be a whole number from 0 to 20",
+            "Char2=2 fire": "<Fray> Damage type must be one of: bashing, lethal, aggravated.",
+            "Nobody=2 lethal": "<Fray> No character 'Nobody'.",
+        }.items():
+            with self.subTest(args=args):
+                self.st(fray.CmdDamage(), args, expected)
+                self.assertFalse(self.char2.health)
