@@ -506,9 +506,10 @@ class StorytellerSystem(RuleSystem):
         return StorytellerDefense(defense, defender.name, pool, roll, defender.weapon)
 
     def _harm(self, victim: Combatant, pool: Pool | None, levels_or_dice: int, damage_type: str,
-              roller: Roller, *, rolled: bool = True) -> tuple[Harm, list[str]]:
+              roller: Roller, *, rolled: bool = True, fire: bool = False) -> tuple[Harm, list[str]]:
         """Roll damage (or take ``levels_or_dice`` levels outright), roll soak if the victim's
-        kind can, and return the harm with its lines of arithmetic."""
+        kind can (``fire``: the damage is fire, see ``can_soak``), and return the harm with its
+        lines of arithmetic."""
         lines: list[str] = []
         damage_roll = None
         if rolled:
@@ -520,12 +521,13 @@ class StorytellerSystem(RuleSystem):
             raw = levels_or_dice
             lines.append(f"damage: {plural(raw, 'level')} {damage_type}")
         soak_roll = None
-        if raw and self.can_soak(victim, damage_type):
+        if raw and self.can_soak(victim, damage_type, fire):
             soak_roll = roll_pool(victim.trait(self.soak_trait), self.soak_difficulty, roller, ones_cancel=False)
             lines.append(f"{victim.name} soaks: {self.soak_trait} {victim.trait(self.soak_trait)} dice "
                          f"{soak_roll.describe()}")
         elif raw:
-            lines.append(f"{victim.name} cannot soak {damage_type} damage ({victim.kind}).")
+            fiery = "fire " if fire else ""
+            lines.append(f"{victim.name} cannot soak {fiery}{damage_type} damage ({victim.kind}).")
         levels = max(0, raw - (soak_roll.net if soak_roll else 0))
         before = self.health(victim.health)
         after = before.with_damage(levels, damage_type)

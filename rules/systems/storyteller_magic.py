@@ -1,0 +1,498 @@
+"""Storyteller magic: casting a spell, magical attacks (with Overshoot) and magical shields.
+
+Sources: ``seeds/001_a497bcb370a83902.txt`` sections "Magical Attack", "Magical Shield" and
+"Soak", with the casting rules of ``RULES.md`` §1 ("Magical attack" and "Magical shield"
+bullets). Every number and the spell list live in ``rules/data/storyteller_spells.toml``.
+
+The flow mirrors the mundane attacks of :mod:`rules.systems.storyteller`:
+``cast`` → ``magical_attack`` (opens the defense window when it hits) → ``resolve``;
+or ``cast`` → ``raise_shield``. Dice, soak and health are the storyteller system's
+(:class:`PoolRoll`, :func:`roll_pool`, ``StorytellerSystem._harm``, :class:`Resolution`,
+:class:`Harm`); randomness only comes from the injected :class:`rules.dice.Roller`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from rules.data import RulesDataError, load_system_data, require
+from rules.dice import Roller
+from rules.systems.base import Combatant, CombatError, Pool
+from rules.systems.storyteller import (
+    DAMAGE_TYPES,
+    Harm,
+    PoolRoll,
+    Resolution,
+    StorytellerDefense,
+    StorytellerSystem,
+    plural,
+    roll_pool,
+)
+
+DATA_KEY = "storyteller_spells"
+SPELL_KINDS = ("attack", "shield", "other")
+#: The pool-part label of Special Effect successes spent on the hit or damage roll.
+SE_LABEL = "special effects"
+
+
+def _successes(count: int, what: str = "success") -> str:
+    """``"1 success"``, ``"2 successes"``; ``what`` may be e.g. ``"Power success"``."""
+    return f"{count} {what}" if count == 1 else f"{count} {what}es"
+
+
+def _parts(raw: Sequence[Sequence[Any]]) -> tuple[tuple[str, int], ...]:
+    return tuple((str(label), int(value)) for label, value in raw)
+
+
+@dataclass(frozen=True)
+class Spell:
+    """One spell of the data file: ``key`` (``[spells.<key>]``), ``name`` (the incantation
+    shown to players), ``school``, ``level`` (a ``[levels]`` name) and ``required`` (its Power
+    successes, RULES.md §1), ``kind`` ``"attack" | "shield" | "other"``, ``damage_type`` (one
+    of bashing/lethal/aggravated for attacks, ``""`` otherwise) and ``fire`` (seed: Soak —
+    Vampires cannot soak fire)."""
+
+    key: str
+    name: str
+    school: str
+    level: str
+    required: int
+    kind: str
+    damage_type: str
+    fire: bool
+
+
+@dataclass(frozen=True)
+class CastRoll:
+    """One casting (RULES.md §1 "Magical attack"): Power (+ wounds) vs 6 and Control
+    (+ wounds) vs 10, both with 1s cancelling.
+
+    ``fizzled``: fewer net Power successes than the spell's level requires, or the Power roll
+    botched (a Control botch only leaves 0 Control successes: an Overshoot).
+    ``overshoot``: not fizzled and fewer Control than Power successes.
+    ``special_effects``: paired Power successes beyond the requirement,
+    ``(power.net - required) // 2`` (0 when fizzled).
+    """
+
+    caster: str
+    spell: Spell
+    power_pool: Pool
+    power: PoolRoll
+    control_pool: Pool
+    control: PoolRoll
+
+    @property
+    def fizzled(self) -> bool:
+        return self.power.botch or self.power.net < self.spell.required
+
+    @property
+    def overshoot(self) -> bool:
+        return not self.fizzled and self.control.net < self.power.net
+
+    @property
+    def special_effects(self) -> int:
+        return 0 if self.fizzled else (self.power.net - self.spell.required) // 2
+
+    def verdict(self) -> str:
+        """One line: ``"Stupefy fizzles"`` / ``"Stupefy is cast (OVERSHOOT), 1 Special Effect success"``."""
+        spell = self.spell
+        if self.fizzled:
+            why = "the Power roll botched" if self.power.botch else (
+                f"{_successes(self.power.net)} of the {spell.required} needed")
+            return f"{spell.name} fizzles ({why})."
+        text = f"{spell.name} is cast"
+        if self.overshoot:
+            text += f" with an OVERSHOOT (Control {self.control.net} < Power {self.power.net})"
+        return text + f": {_successes(self.special_effects, 'Special Effect success')}."
+
+    def describe(self) -> tuple[str, ...]:
+        """Three lines: the Power roll, the Control roll, the verdict."""
+        spell = self.spell
+        return (
+            f"{self.caster} casts {spell.name} ({spell.level}, needs {_successes(spell.required, 'Power success')}).",
+            f"Power: {self.power_pool.describe()} dice {self.power.describe()}",
+            f"Control: {self.control_pool.describe()} dice {self.control.describe()}",
+            self.verdict(),
+        )
+
+    def to_record(self) -> dict[str, Any]:
+        """A plain dict; ``StorytellerMagic.cast_from_record`` rebuilds it (spell by key)."""
+        return {"caster": self.caster, "spell": self.spell.key,
+                "power_parts": [list(p) for p in self.power_pool.parts], "power": self.power.to_record(),
+                "control_parts": [list(p) for p in self.control_pool.parts],
+                "control": self.control.to_record()}
+
+
+@dataclass(frozen=True)
+class MagicalAttack:
+    """A cast attack spell rolled to hit: Dexterity + Dueling (+ wounds) (+ Special Effect
+    successes as the part ``"special effects"``) vs 6 (+ modifier) — seed: Magical Attack.
+
+    The same duck type as ``StorytellerAttack``: ``label``, ``damage_type``, ``needs_defense``,
+    ``describe()``, ``to_record()``, plus ``fire`` (``StorytellerSystem.defend`` refuses a block
+    against damage the defender cannot soak, fire included). ``se_to_damage``: the Special Effect successes kept
+    for the damage roll.
+    """
+
+    attacker: str
+    target: str
+    cast: CastRoll
+    pool: Pool
+    roll: PoolRoll
+    se_to_damage: int
+
+    @property
+    def label(self) -> str:
+        return self.cast.spell.name
+
+    @property
+    def needs_defense(self) -> bool:
+        return self.roll.net > 0
+
+    @property
+    def damage_type(self) -> str:
+        return self.cast.spell.damage_type
+
+    @property
+    def fire(self) -> bool:
+        return self.cast.spell.fire
+
+    def describe(self) -> str:
+        overshoot = " (OVERSHOOT)" if self.cast.overshoot else ""
+        return f"{self.label}{overshoot} to hit: {self.pool.describe()} dice {self.roll.describe()}"
+
+    def to_record(self) -> dict[str, Any]:
+        """A plain dict (``"magic": True`` tells it from a mundane attack's record);
+        ``StorytellerMagic.attack_from_record`` rebuilds it."""
+        return {"magic": True, "attacker": self.attacker, "target": self.target,
+                "option": self.cast.spell.key, "cast": self.cast.to_record(),
+                "parts": [list(p) for p in self.pool.parts], "roll": self.roll.to_record(),
+                "se_to_damage": self.se_to_damage}
+
+
+@dataclass(frozen=True)
+class Shield:
+    """A raised magical shield (seed: Magical Shield): it blocks ``blocks`` more magical
+    attacks against anyone in ``protected``; ``overshot`` shields zap whoever touches them.
+    ``spell`` is the spell's name as shown to players."""
+
+    caster: str
+    spell: str
+    blocks: int
+    protected: tuple[str, ...]
+    overshot: bool
+
+    def describe(self) -> str:
+        zap = ", crackling (Overshoot: touching it zaps)" if self.overshot else ""
+        return (f"{self.caster}'s {self.spell}: blocks {plural(self.blocks, 'more attack')}, "
+                f"protects {', '.join(self.protected)}{zap}.")
+
+    def to_record(self) -> dict[str, Any]:
+        return {"caster": self.caster, "spell": self.spell, "blocks": self.blocks,
+                "protected": list(self.protected), "overshot": self.overshot}
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any]) -> Shield:
+        return cls(caster=str(record["caster"]), spell=str(record["spell"]), blocks=int(record["blocks"]),
+                   protected=tuple(str(name) for name in record["protected"]),
+                   overshot=bool(record["overshot"]))
+
+
+class StorytellerMagic:
+    """Casting, magical attacks and shields on top of a :class:`StorytellerSystem`.
+
+    ``data`` is the parsed ``storyteller_spells.toml`` (read from ``rules/data`` when None).
+    Raises RulesDataError when the data is malformed: a missing table or value, an unknown
+    level, kind or damage type (the message names the spell's key).
+    """
+
+    def __init__(self, system: StorytellerSystem, data: Mapping[str, Any] | None = None) -> None:
+        self.system = system
+        data = data if data is not None else load_system_data(DATA_KEY)
+        levels = require(data, "levels", dict, DATA_KEY)
+        for name in levels:
+            if require(levels, name, int, "levels") < 0:
+                raise RulesDataError(f"levels.{name}: expected 0 or more, got {levels[name]!r}.")
+        self.levels: dict[str, int] = dict(levels)
+        casting = require(data, "casting", dict, DATA_KEY)
+        self.power_trait = require(casting, "power_trait", str, "casting")
+        self.power_difficulty = require(casting, "power_difficulty", int, "casting")
+        self.control_trait = require(casting, "control_trait", str, "casting")
+        self.control_difficulty = require(casting, "control_difficulty", int, "casting")
+        self.to_hit = tuple(require(casting, "to_hit", list, "casting"))
+        self.to_hit_difficulty = require(casting, "to_hit_difficulty", int, "casting")
+        self.damage_trait = require(casting, "damage_trait", str, "casting")
+        self.damage_difficulty = require(casting, "damage_difficulty", int, "casting")
+        self.extra_targets_on_hit = require(casting, "overshoot_extra_targets_on_hit", int, "casting")
+        self.targets_on_miss = require(casting, "overshoot_targets_on_miss", int, "casting")
+        self.zap_levels = require(casting, "shield_zap_levels", int, "casting")
+        self.zap_type = require(casting, "shield_zap_type", str, "casting")
+        if self.zap_type not in DAMAGE_TYPES:
+            raise RulesDataError(f"casting.shield_zap_type: expected one of {', '.join(DAMAGE_TYPES)}, "
+                                 f"got {self.zap_type!r}.")
+        self.spells: dict[str, Spell] = {
+            key: self._spell(key, table) for key, table in require(data, "spells", dict, DATA_KEY).items()}
+        if not self.spells:
+            raise RulesDataError(f"{DATA_KEY}.spells: at least one spell is needed.")
+
+    def _spell(self, key: str, table: Any) -> Spell:
+        where = f"spells.{key}"
+        if not isinstance(table, Mapping):
+            raise RulesDataError(f"{where}: expected a table, got {table!r}.")
+        level = require(table, "level", str, where)
+        if level not in self.levels:
+            raise RulesDataError(f"{where}.level: unknown level {level!r}; "
+                                 f"expected one of {', '.join(self.levels)}.")
+        kind = require(table, "kind", str, where)
+        if kind not in SPELL_KINDS:
+            raise RulesDataError(f"{where}.kind: expected one of {', '.join(SPELL_KINDS)}, got {kind!r}.")
+        damage_type = ""
+        if kind == "attack":
+            damage_type = table.get("damage_type", "lethal")  # RULES.md §1: "lethal by default"
+            if damage_type not in DAMAGE_TYPES:
+                raise RulesDataError(f"{where}.damage_type: expected one of {', '.join(DAMAGE_TYPES)}, "
+                                     f"got {damage_type!r}.")
+        elif "damage_type" in table:
+            raise RulesDataError(f"{where}.damage_type: only attack spells deal damage ({key} is a {kind}).")
+        fire = table.get("fire", False)
+        if not isinstance(fire, bool):
+            raise RulesDataError(f"{where}.fire: expected true or false, got {fire!r}.")
+        return Spell(key=key, name=require(table, "name", str, where), school=require(table, "school", str, where),
+                     level=level, required=self.levels[level], kind=kind, damage_type=damage_type, fire=fire)
+
+    # ----------------------------------------------------------------------- casting
+    def spell(self, name: str) -> Spell:
+        """The spell named by ``name``: its key or incantation, case-insensitively, exactly or
+        by unique prefix (spaces count as hyphens). Raises CombatError listing the choices."""
+        wanted = "-".join(name.casefold().split())
+        aliases: dict[str, str] = {}
+        for key, spell in self.spells.items():
+            aliases[key.casefold()] = key
+            aliases.setdefault("-".join(spell.name.casefold().split()), key)
+        if wanted in aliases:
+            return self.spells[aliases[wanted]]
+        found = sorted({key for alias, key in aliases.items() if wanted and alias.startswith(wanted)})
+        if len(found) == 1:
+            return self.spells[found[0]]
+        if found:
+            raise CombatError(f"'{name.strip()[:30]}' could be: {', '.join(found)}.")
+        raise CombatError(f"No spell '{name.strip()[:30]}'. Choose from: {', '.join(self.spells)}.")
+
+    def cast(self, caster: Combatant, spell_name: str, roller: Roller) -> CastRoll:
+        """Cast ``spell_name``: Power (+ wounds) vs 6, then Control (+ wounds) vs 10, 1s
+        cancelling (RULES.md §1). Raises CombatError: unknown spell, or a caster who cannot act."""
+        self.system.require_able(caster)
+        spell = self.spell(spell_name)
+        wounds = self.system.wound_parts(caster)
+        power_pool = Pool(((self.power_trait, caster.trait(self.power_trait)),) + wounds)
+        power = roll_pool(power_pool.size, self.power_difficulty, roller, ones_cancel=self.system.ones_cancel)
+        control_pool = Pool(((self.control_trait, caster.trait(self.control_trait)),) + wounds)
+        control = roll_pool(control_pool.size, self.control_difficulty, roller,
+                            ones_cancel=self.system.ones_cancel)
+        return CastRoll(caster.name, spell, power_pool, power, control_pool, control)
+
+    def cast_from_record(self, record: Mapping[str, Any]) -> CastRoll:
+        """Rebuild ``CastRoll.to_record()``. Raises CombatError if the spell left the data file."""
+        key = record["spell"]
+        if key not in self.spells:
+            raise CombatError(f"The spell '{key}' is no longer known.")
+        return CastRoll(caster=str(record["caster"]), spell=self.spells[key],
+                        power_pool=Pool(_parts(record["power_parts"])), power=PoolRoll.from_record(record["power"]),
+                        control_pool=Pool(_parts(record["control_parts"])),
+                        control=PoolRoll.from_record(record["control"]))
+
+    # ----------------------------------------------------------------------- attacks
+    def magical_attack(self, caster: Combatant, target: Combatant, cast: CastRoll, roller: Roller,
+                       *, se_to_hit: int, modifier: int = 0) -> MagicalAttack:
+        """Roll to hit with a cast attack spell (seed: Magical Attack): Dexterity + Dueling
+        (+ wounds) + ``se_to_hit`` Special Effect successes vs 6 + ``modifier``; the cast's other
+        Special Effect successes go to the damage roll.
+
+        Raises CombatError: the caster cannot act or is not the one who cast, the cast fizzled,
+        the spell is not an attack, ``se_to_hit`` outside 0..``cast.special_effects``, or the
+        difficulty would leave 2..10.
+        """
+        self.system.require_able(caster)
+        if cast.caster != caster.name:
+            raise CombatError(f"That spell was cast by {cast.caster}, not {caster.name}.")
+        spell = cast.spell
+        if cast.fizzled:
+            raise CombatError(f"{spell.name} fizzled: there is nothing to aim.")
+        if spell.kind != "attack":
+            raise CombatError(f"{spell.name} is not an attack spell.")
+        if not 0 <= se_to_hit <= cast.special_effects:
+            raise CombatError(f"You have {_successes(cast.special_effects, 'Special Effect success')} to spend; "
+                              f"{se_to_hit} on the hit roll is not possible.")
+        parts = tuple((name, caster.trait(name)) for name in self.to_hit) + self.system.wound_parts(caster)
+        if se_to_hit:
+            parts += ((SE_LABEL, se_to_hit),)
+        pool = Pool(parts)
+        difficulty = self.system.moved_difficulty(self.to_hit_difficulty, modifier)
+        roll = roll_pool(pool.size, difficulty, roller, ones_cancel=self.system.ones_cancel)
+        return MagicalAttack(caster.name, target.name, cast, pool, roll, cast.special_effects - se_to_hit)
+
+    def attack_from_record(self, record: Mapping[str, Any]) -> MagicalAttack:
+        """Rebuild ``MagicalAttack.to_record()``. Raises CombatError if the spell left the data file."""
+        return MagicalAttack(attacker=str(record["attacker"]), target=str(record["target"]),
+                             cast=self.cast_from_record(record["cast"]), pool=Pool(_parts(record["parts"])),
+                             roll=PoolRoll.from_record(record["roll"]), se_to_damage=int(record["se_to_damage"]))
+
+    def _pick(self, candidates: list[str], count: int, roller: Roller) -> list[str]:
+        """``count`` names drawn at random without replacement: one d(len) per draw, no die
+        when a single candidate is left; all of them when there are too few."""
+        pool, chosen = list(candidates), []
+        while pool and len(chosen) < count:
+            index = roller.roll(len(pool)) - 1 if len(pool) > 1 else 0
+            chosen.append(pool.pop(index))
+        return chosen
+
+    def resolve(self, attack: MagicalAttack, defense: StorytellerDefense | None, caster: Combatant,
+                target: Combatant, present: Sequence[Combatant], roller: Roller,
+                shields: Mapping[str, Shield] | None = None) -> tuple[Resolution, dict[str, Shield]]:
+        """Finish a magical attack (seed: Magical Attack, Magical Shield, Soak).
+
+        ``defense`` successes cancel hit successes. ``shields`` maps a protected name to its
+        :class:`Shield`. Which targets the spell reaches:
+
+        - no Overshoot: the target on a hit, nobody on a miss (or botch);
+        - Overshoot and a hit: the target plus 2 more drawn at random from ``present`` minus the
+          caster and the target;
+        - Overshoot and a miss: 3 drawn at random from ``present`` (plus the target if absent)
+          minus the caster — the target may be among them.
+
+        Each draw rolls a die with as many sides as candidates left (none for a single one);
+        with too few candidates all are taken. A reached target behind a shield with blocks
+        left is untouched: each such shield loses one block per attack and is removed (for
+        everyone it protects) at 0. Damage is rolled once, Power + the Special Effect
+        successes kept for damage, vs 7, 1s not cancelling; with several targets the levels
+        are split evenly — each gets ``total // targets`` and the remainder dissipates (is
+        lost), e.g. 7 over 3 = 2 each. Each target then soaks its share separately
+        (Stamina vs 5, if its kind can soak the type; fire spells per ``can_soak``).
+
+        Returns the :class:`Resolution` (``lines``: every roll and the split arithmetic;
+        ``harm``: one :class:`Harm` per target that took its share, 0 levels included;
+        ``hit``: the hit roll succeeded after defense) and the updated shields map (a new dict).
+        """
+        spell = attack.cast.spell
+        new_shields = dict(shields or {})
+        lines = [f"{attack.attacker} {attack.describe()}"]
+        defense_net = defense.roll.net if defense else 0
+        if defense:
+            lines.append(f"{defense.defender} {defense.describe()}")
+        net = 0 if attack.roll.botch else max(0, attack.roll.net - defense_net)
+        if attack.roll.botch:
+            lines.append(f"{attack.attacker} botches the {spell.name}!")
+        elif defense and attack.roll.net:
+            verb = "cancels" if defense_net == 1 else "cancel"
+            lines.append(f"{defense.defender}'s {_successes(defense_net)} {verb} "
+                         f"{min(defense_net, attack.roll.net)} of {attack.roll.net}: {_successes(net)} left.")
+        hit = net > 0
+        others = [fighter.name for fighter in present if fighter.name != caster.name]
+        if not attack.cast.overshoot:
+            lines.append(f"{attack.attacker}'s {spell.name} {'hits' if hit else 'misses'} {attack.target}.")
+            reached = [target.name] if hit else []
+        elif hit:
+            candidates = [name for name in others if name != target.name]
+            extra = self._pick(candidates, self.extra_targets_on_hit, roller)
+            reached = [target.name] + extra
+            lines.append(f"{attack.attacker}'s {spell.name} hits {attack.target} and OVERSHOOTS: "
+                         + (f"it also strikes {', '.join(extra)} (drawn from {', '.join(candidates)})."
+                            if extra else "nobody else is near enough to be struck."))
+        else:
+            candidates = others if target.name in others or target.name == caster.name else others + [target.name]
+            reached = self._pick(candidates, self.targets_on_miss, roller)
+            lines.append(f"{attack.attacker}'s {spell.name} misses {attack.target} and OVERSHOOTS: "
+                         + (f"it strikes {', '.join(reached)} (drawn from {', '.join(candidates)})."
+                            if reached else "there is nobody for it to strike."))
+        if not reached:
+            return self._resolution(attack, hit, net, lines, []), new_shields
+        exposed = []
+        spent: list[Shield] = []
+        for name in reached:
+            shield = new_shields.get(name)
+            if shield is not None and shield.blocks > 0:
+                lines.append(f"{shield.caster}'s {shield.spell} blocks the {spell.name} for {name}.")
+                if shield not in spent:
+                    spent.append(shield)
+            else:
+                exposed.append(name)
+        for shield in spent:
+            left = replace(shield, blocks=shield.blocks - 1)
+            for name, held in list(new_shields.items()):
+                if held == shield:
+                    if left.blocks > 0:
+                        new_shields[name] = left
+                    else:
+                        del new_shields[name]
+            lines.append(f"{shield.caster}'s {shield.spell} "
+                         + (f"can block {plural(left.blocks, 'more attack')}." if left.blocks
+                            else "is spent and dissipates."))
+        if not exposed:
+            return self._resolution(attack, hit, net, lines, []), new_shields
+        parts = [(self.damage_trait, caster.trait(self.damage_trait))]
+        if attack.se_to_damage:
+            parts.append((SE_LABEL, attack.se_to_damage))
+        pool = Pool(tuple(parts))
+        damage_roll = roll_pool(pool.size, self.damage_difficulty, roller, ones_cancel=False)
+        total = damage_roll.net
+        fiery = " (fire)" if spell.fire else ""
+        lines.append(f"damage: {pool.describe()} dice {damage_roll.describe()} {spell.damage_type}{fiery}")
+        count = len(reached)
+        share = total // count
+        if count > 1:
+            lost = total - share * count
+            lines.append(f"split {plural(total, 'level')} among {count} targets: {total} // {count} = "
+                         f"{share} each" + (f", {lost} dissipating." if lost else "."))
+        by_name = {fighter.name: fighter for fighter in present}
+        by_name.setdefault(target.name, target)
+        harm: list[Harm] = []
+        for name in exposed:
+            dealt, more = self.system._harm(by_name[name], pool, share, spell.damage_type, roller,
+                                            rolled=False, fire=spell.fire)
+            harm.append(replace(dealt, damage_roll=damage_roll))
+            if count > 1:
+                more[0] = f"{name}'s share: {plural(share, 'level')} {spell.damage_type}"
+                lines.extend(more)
+            else:
+                lines.extend(more[1:])  # the damage line above already shows the levels
+        return self._resolution(attack, hit, net, lines, harm), new_shields
+
+    @staticmethod
+    def _resolution(attack: MagicalAttack, hit: bool, net: int, lines: list[str],
+                    harm: list[Harm]) -> Resolution:
+        return Resolution(attack.attacker, attack.target, hit, net, tuple(lines), tuple(harm), ())
+
+    # ----------------------------------------------------------------------- shields
+    def raise_shield(self, cast: CastRoll, protected: Sequence[str] = ()) -> Shield:
+        """A shield from a cast shield spell (seed: Magical Shield): one block, the caster
+        protected. Special Effect successes pay first for the people named in ``protected``
+        beyond the caster (1 each), the rest add one block each; an Overshoot makes it zap.
+
+        Raises CombatError: the cast fizzled, the spell is not a shield, or too few Special
+        Effect successes for the people named (the message says how many are needed).
+        """
+        spell = cast.spell
+        if cast.fizzled:
+            raise CombatError(f"{spell.name} fizzled: no shield rises.")
+        if spell.kind != "shield":
+            raise CombatError(f"{spell.name} is not a shield spell.")
+        extra: list[str] = []
+        for name in protected:
+            if name != cast.caster and name not in extra:
+                extra.append(name)
+        if len(extra) > cast.special_effects:
+            raise CombatError(f"Protecting {', '.join(extra)} as well needs "
+                              f"{_successes(len(extra), 'Special Effect success')}; you have {cast.special_effects}.")
+        return Shield(caster=cast.caster, spell=spell.name, blocks=1 + cast.special_effects - len(extra),
+                      protected=(cast.caster, *extra), overshot=cast.overshoot)
+
+    def shield_zap(self, toucher: Combatant, shield: Shield, roller: Roller) -> tuple[Harm, list[str]] | None:
+        """Touching an overshot shield (even its caster): 1 lethal level, which the toucher
+        soaks (Stamina vs 5) only if their kind can soak lethal (seed: Magical Shield, Soak).
+        Returns the harm and its lines, or None when the shield did not overshoot (no die)."""
+        if not shield.overshot:
+            return None
+        dealt, lines = self.system._harm(toucher, None, self.zap_levels, self.zap_type, roller, rolled=False)
+        return dealt, [f"{shield.caster}'s {shield.spell} zaps {toucher.name}!"] + lines
