@@ -19,7 +19,7 @@ from evennia import default_cmds
 from commands import fray
 
 FRAY_COMMANDS = (fray.CmdRoll, fray.CmdSheet, fray.CmdStat, fray.CmdCombat, fray.CmdNpc, fray.CmdAttack,
-                 fray.CmdDefend, fray.CmdEscape, fray.CmdDamage, fray.CmdHeal, fray.CmdDice)
+                 fray.CmdDefend, fray.CmdEscape, fray.CmdCast, fray.CmdSpells, fray.CmdDamage, fray.CmdHeal, fray.CmdDice)
 
 
 class CharacterCmdSet(default_cmds.CharacterCmdSet):

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from evennia.utils.evtable import EvTable
 from evennia.utils.utils import inherits_from
 
 from commands.command import Command
 from rules.systems import CombatError
-from world import dice, encounters, rolls, sheets
+from world import dice, encounters, magic, rolls, sheets
 from world.access import NARRATOR, STAFF, require_perm
 from world.text import COMBAT, escape, quote
 
@@ -295,6 +296,82 @@ class CmdDefend(Command):
                 self.fail_usage()
                 return
         encounters.defend(self.caller, actor, kind)
+
+
+class CmdCast(Command):
+    """
+    Cast a spell (Storyteller magic).
+
+    Usage:
+      +cast <spell>                       a spell with no target, or a shield on yourself
+      +cast <spell>=<target>              an attack spell
+      +cast <spell>=<name>[,<name>...]    a shield protecting others too
+      +cast <npc>=<spell>[=<targets>]     (Storytellers, for NPCs)
+      +spells                             the spell list
+
+    Switches:
+      /damage   spend the Special Effect successes on damage (default: on the hit roll)
+
+    Casting rolls Power vs 6 and Control vs 10 at once. Too few Power
+    successes for the spell's level fizzle (First Year 1, Second to Fourth
+    Year 2, Fifth to Seventh Year 3, Adult 4, Unforgivable 5); fewer Control
+    than Power successes is an Overshoot; each pair of Power successes beyond
+    the requirement is a Special Effect success. An attack spell then rolls
+    Dexterity + Dueling vs 6 to hit (the target may defend) and Power vs 7
+    for damage; an Overshoot strikes extra random targets and splits the
+    damage evenly (the remainder is lost). A shield blocks one magical attack
+    (Special Effect successes protect more people, then add blocks); cast it
+    while a spell is coming at you and it is your defense. In a fight,
+    casting uses your turn.
+
+    Examples:
+      +cast stunner=Guard
+      +cast/damage reducto=Guard
+      +cast protego=Bob
+      +cast Guard=incendio=Alice
+    """
+
+    key = "+cast"
+    allowed_switches = ("damage",)
+    syntax = "+cast <spell>[=<target>[,<target>...]]"
+
+    def run(self):
+        if not self.args.strip():
+            self.fail_usage()
+            return
+        actor, spell, targets = None, self.lhs, self.rhs
+        if self.rhs is not None and "=" in self.rhs:
+            actor = self.lhs
+            spell, targets = (part.strip() for part in self.rhs.split("=", 1))
+        names = [name.strip() for name in (targets or "").split(",")]
+        if targets is not None and not all(names) or not spell.strip() or (actor is not None and not actor.strip()):
+            self.fail_usage()
+            return
+        magic.cast(self.caller, actor, spell, names if targets is not None else [],
+                   se_to_damage="damage" in self.switches)
+
+
+class CmdSpells(Command):
+    """
+    List the spells of the rule system in use here.
+
+    Usage:
+      +spells
+
+    Shows each spell's level (and the Power successes it needs), school,
+    kind and damage type. Staff edit the list in rules/data/storyteller_spells.toml.
+    """
+
+    key = "+spells"
+    syntax = "+spells"
+
+    def run(self):
+        spellbook = encounters.spells_of(encounters.system_here(self.caller))
+        table = EvTable("Spell", "Incantation", "Level (Power)", "Kind", "Damage", width=78, border="header")
+        for spell in spellbook.spells.values():
+            damage = (spell.damage_type + (" (fire)" if spell.fire else "")) if spell.kind == "attack" else ""
+            table.add_row(spell.key, spell.name, f"{spell.level} ({spell.required})", spell.kind, damage)
+        self.caller.msg(str(table))
 
 
 class CmdEscape(Command):

@@ -23,6 +23,7 @@ class Encounter(DefaultScript):
         conditions: {object id: {"held_by": id, "prone": bool, "difficulty": int}}.
         log: every roll of the fight, ``{"round", "actor", "what", "lines"}``.
         next_attack_id: the number the next pending attack gets.
+        shields: {protected combatant's name: a magical shield's record}.
     """
 
     system_key = AttributeProperty("storyteller", autocreate=False)
@@ -35,6 +36,7 @@ class Encounter(DefaultScript):
     conditions = AttributeProperty(dict, autocreate=False)
     log = AttributeProperty(list, autocreate=False)
     next_attack_id = AttributeProperty(1, autocreate=False)
+    shields = AttributeProperty(dict, autocreate=False)
 
     def at_script_creation(self):
         self.key = "fray_encounter"

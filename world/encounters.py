@@ -404,11 +404,8 @@ def end(caller) -> str:
 
 # -------------------------------------------------------------------------------- actions
 def _apply(encounter, system: RuleSystem, resolution) -> None:
+    store_harm(encounter, system, resolution.harm)
     objects = _by_name(encounter)
-    for harm in resolution.harm:
-        obj = objects.get(harm.name)
-        if obj is not None:
-            store_health(obj, system, harm.health_after.to_record())
     for effect, name, detail in resolution.effects:
         obj = objects.get(name)
         if obj is None:
@@ -424,16 +421,79 @@ def _apply(encounter, system: RuleSystem, resolution) -> None:
         _set_conditions(encounter, obj, state)
 
 
-def _finish(encounter, attacker, target, attack, defense, notes: Sequence[str] = ()) -> None:
+def spells_of(system: RuleSystem):
+    """The system's spellcasting. Raises CombatError when it has none."""
+    if system.magic is None:
+        raise CombatError(f"The {system.key} rules have no spells.")
+    return system.magic
+
+
+def rebuild_attack(system: RuleSystem, record: dict):
+    """An attack stored while its defense window was open (a spell's record says so)."""
+    if record.get("magic"):
+        return spells_of(system).attack_from_record(record)
+    return system.attack_from_record(record)
+
+
+def shields_in(encounter) -> dict:
+    """{protected name: Shield} of the magical shields standing in this fight."""
+    from rules.systems.storyteller_magic import Shield
+
+    return {name: Shield.from_record(rec) for name, rec in deserialize(encounter.shields or {}).items()}
+
+
+def store_shields(encounter, shields: dict) -> None:
+    encounter.shields = {name: shield.to_record() for name, shield in shields.items()}
+
+
+def finish_attack(encounter, attacker, target, attack, defense, notes: Sequence[str] = ()) -> None:
     system = system_of(encounter)
     with dice.roller() as roller:
-        resolution = system.resolve(attack, defense, snapshot(attacker, system), snapshot(target, system), roller)
+        if getattr(attack, "cast", None) is not None:
+            present = [snapshot(obj, system) for obj in fighters(encounter)]
+            resolution, shields = spells_of(system).resolve(
+                attack, defense, snapshot(attacker, system), snapshot(target, system), present, roller,
+                shields_in(encounter))
+            store_shields(encounter, shields)
+        else:
+            resolution = system.resolve(attack, defense, snapshot(attacker, system), snapshot(target, system), roller)
     _apply(encounter, system, resolution)
     lines = list(notes) + list(resolution.lines)
     add_log(encounter, attacker.key, f"attack on {target.key}", lines)
     verdict = "hits" if resolution.hit else "misses"
     announce(encounter, "{attacker}'s " + escape_for_room(attack.label) + f" {verdict} " + "{target}.",
              mapping={"attacker": attacker, "target": target}, lines=lines)
+
+
+def deliver(encounter, actor, target, rolled) -> None:
+    """A rolled attack reaches its target: a hit the target can still answer opens a defense
+    window (the pending attack); anything else is resolved at once."""
+    if rolled.needs_defense and can_defend(encounter, target):
+        attack_id = int(encounter.next_attack_id)
+        encounter.next_attack_id = attack_id + 1
+        encounter.pending = pending_attacks(encounter) + [
+            {"id": attack_id, "attacker": actor, "target": target, "attack": rolled.to_record(),
+             "round": encounter.round}]
+        announce(encounter, "{attacker} attacks {target} with " + escape_for_room(rolled.label) + ".",
+                 mapping={"attacker": actor, "target": target},
+                 lines=[f"{actor.key} {rolled.describe()}", f"{target.key} may defend."])
+        prefix = f"defend {target.key}=" if is_npc(target) else "defend "
+        notify_controller(encounter, target,
+                          f"{escape(actor.key)}'s {escape(rolled.label)} is coming at {escape(target.key)} "
+                          f"with {rolled.roll.net} success(es). Answer: {escape(prefix)}dodge, "
+                          f"{escape(prefix)}block, {escape(prefix)}parry or {escape(prefix)}none; "
+                          "a defense uses up this round's action.")
+        return
+    notes = [f"{target.key} has already acted this round and cannot defend."] if rolled.needs_defense else []
+    finish_attack(encounter, actor, target, rolled, None, notes)
+
+
+def store_harm(encounter, system: RuleSystem, harmed: Iterable) -> None:
+    """Store each harmed combatant's health after the harm."""
+    objects = _by_name(encounter)
+    for harm in harmed:
+        if harm.name in objects:
+            store_health(objects[harm.name], system, harm.health_after.to_record())
 
 
 def can_defend(encounter, target) -> bool:
@@ -464,24 +524,17 @@ def attack(caller, actor_name: str | None, target_name: str, option: str) -> Non
     take_difficulty_penalty(encounter, actor)
     use_action(encounter, actor, current_slot(encounter)[0])
     add_log(encounter, actor.key, f"{maneuver.label} at {target.key}", [rolled.describe()])
-    if rolled.needs_defense and can_defend(encounter, target):
-        attack_id = int(encounter.next_attack_id)
-        encounter.next_attack_id = attack_id + 1
-        encounter.pending = pending_attacks(encounter) + [
-            {"id": attack_id, "attacker": actor, "target": target, "attack": rolled.to_record(),
-             "round": encounter.round}]
-        announce(encounter, "{attacker} attacks {target} with " + escape_for_room(maneuver.label) + ".",
-                 mapping={"attacker": actor, "target": target},
-                 lines=[f"{actor.key} {rolled.describe()}", f"{target.key} may defend."])
-        prefix = f"defend {target.key}=" if is_npc(target) else "defend "
-        notify_controller(encounter, target,
-                          f"{escape(actor.key)}'s {escape(maneuver.label)} is coming at {escape(target.key)} "
-                          f"with {rolled.roll.net} success(es). Answer: {escape(prefix)}dodge, "
-                          f"{escape(prefix)}block, {escape(prefix)}parry or {escape(prefix)}none; "
-                          "a defense uses up this round's action.")
-        return
-    notes = [f"{target.key} has already acted this round and cannot defend."] if rolled.needs_defense else []
-    _finish(encounter, actor, target, rolled, None, notes)
+    shield = shields_in(encounter).get(target.key)
+    if shield is not None and system.magic is not None:
+        with dice.roller() as roller:
+            zap = system.magic.shield_zap(snapshot(actor, system), shield, roller)
+        if zap:
+            harm, lines = zap
+            store_harm(encounter, system, [harm])
+            add_log(encounter, actor.key, "shield zap", lines)
+            announce(encounter, "{actor} touches {target}'s shield.", mapping={"actor": actor, "target": target},
+                     lines=lines)
+    deliver(encounter, actor, target, rolled)
 
 
 def pending_for(encounter, target) -> dict:
@@ -491,7 +544,7 @@ def pending_for(encounter, target) -> dict:
     raise CombatError(f"No attack is waiting for {target.key}'s defense.")
 
 
-def _close(encounter, pending: dict) -> None:
+def close_pending(encounter, pending: dict) -> None:
     encounter.pending = [p for p in pending_attacks(encounter) if p["id"] != pending["id"]]
 
 
@@ -508,7 +561,7 @@ def defend(caller, actor_name: str | None, kind: str) -> None:
         raise CombatError(f"Defend with one of: {', '.join(choices)}.")
     choice = found[0]
     attacker = pending["attacker"]
-    rolled = system.attack_from_record(pending["attack"])
+    rolled = rebuild_attack(system, pending["attack"])
     defense = None
     if choice != "none":
         if not system.defend_after_acting and has_acted(encounter, actor):
@@ -519,8 +572,8 @@ def defend(caller, actor_name: str | None, kind: str) -> None:
         take_difficulty_penalty(encounter, actor)
         if system.defense_uses_action:
             use_action(encounter, actor)
-    _close(encounter, pending)
-    _finish(encounter, attacker, actor, rolled, defense)
+    close_pending(encounter, pending)
+    finish_attack(encounter, attacker, actor, rolled, defense)
 
 
 def resolve_all(caller) -> int:
@@ -532,8 +585,8 @@ def resolve_all(caller) -> int:
         raise CombatError("No attacks are waiting for a defense.")
     system = system_of(encounter)
     for pending in waiting:
-        _close(encounter, pending)
-        _finish(encounter, pending["attacker"], pending["target"], system.attack_from_record(pending["attack"]), None)
+        close_pending(encounter, pending)
+        finish_attack(encounter, pending["attacker"], pending["target"], rebuild_attack(system, pending["attack"]), None)
     return len(waiting)
 
 
@@ -601,6 +654,8 @@ def render_hud(encounter, viewer=None) -> str:
              str(table)]
     if order.declare:
         lines.append("Declare (low to high): " + escape(", ".join(order.declare)))
+    for name, shield in sorted(shields_in(encounter).items()):
+        lines.append(f"Shield on {escape(name)}: {escape(shield.describe())}")
     for pending in pending_attacks(encounter):
         lines.append(f"Waiting for defense: {escape(pending['attacker'].key)} -> {escape(pending['target'].key)} "
                      f"(#{pending['id']})")

@@ -162,6 +162,9 @@ class RuleSystem(ABC):
     defense_uses_action: bool = True
     #: Whether one may still defend after using every action this round.
     defend_after_acting: bool = False
+    #: The system's spellcasting (``cast``, ``magical_attack``, ``resolve``, ``raise_shield`` …),
+    #: or None when it has none.
+    magic: Any = None
 
     @abstractmethod
     def roll_check(self, expression: PoolExpression, actor: Combatant, roller: Roller,

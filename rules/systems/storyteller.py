@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import groupby
 from typing import Any
 
@@ -362,6 +363,13 @@ class StorytellerSystem(RuleSystem):
             damage_type=self._damage_type(require(table, "damage_type", str, where), where),
             brawl=require(table, "brawl", bool, where),
             holds=bool(table.get("holds", False)), tackle=bool(table.get("tackle", False)))
+
+    @cached_property
+    def magic(self):
+        """Spellcasting (``rules.systems.storyteller_magic.StorytellerMagic``), loaded on first use."""
+        from rules.systems.storyteller_magic import StorytellerMagic
+
+        return StorytellerMagic(self)
 
     # ----------------------------------------------------------------------------- dice
     def check_difficulty(self, difficulty: int) -> int:

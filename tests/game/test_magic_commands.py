@@ -1,0 +1,103 @@
+"""Command tier: Storyteller magic in a fight (+cast), with forced dice."""
+
+from commands import fray
+from tests.game.test_combat_commands import FrayCommandTest
+from world import encounters
+
+
+class MagicFightTest(FrayCommandTest):
+    """Char2 (a Wizard, initiative 12) duels a Guard (initiative 6) run by the ST (Char)."""
+
+    def setUp(self):
+        super().setUp()
+        self.char2.sheet = dict(self.char2.sheet, Power=4, Control=3, Dueling=2)
+        self.char2.kind = "Wizard"
+        self.call(fray.CmdCombat(), "/start", caller=self.char1)
+        self.encounter = encounters.encounter_in(self.room1)
+        self.player(fray.CmdCombat(), "/join")
+        self.force(7)
+        self.player(fray.CmdCombat(), "/init")
+        self.force(1)
+        self.st(fray.CmdNpc(), "/init Guard=2+3")
+        self.guard = encounters.find_combatant(self.encounter, "Guard")
+        self.guard.sheet = dict(self.guard.sheet, Stamina=2, Power=3, Control=1, Dueling=1)
+
+    def health(self, obj):
+        return dict(obj.health.get("storyteller", {}))
+
+
+class TestCast(MagicFightTest):
+    def test_stunner_hits_after_no_defense(self):
+        # Power 4 vs 6: 8 7 6 2 -> 3 (Stupefy needs 2); Control 3 vs 10: 10 10 10 -> 3, no Overshoot.
+        # To hit: Dexterity 3 + Dueling 2 = 5 dice vs 6: 9 8 2 2 2 -> 2 successes: a defense window.
+        self.force(8, 7, 6, 2, 10, 10, 10, 9, 8, 2, 2, 2)
+        out = self.player(fray.CmdCast(), "stunner=Guard")
+        self.assertIn("Char2 casts Stupefy.", out)
+        self.assertEqual(len(encounters.pending_attacks(self.encounter)), 1)
+        # Damage: Power 4 vs 7: 8 7 3 2 -> 2 bashing; the Guard soaks Stamina 2 vs 5: 5 1 -> 1.
+        self.force(8, 7, 3, 2, 5, 1)
+        self.st(fray.CmdDefend(), "Guard=none")
+        self.assertEqual(self.health(self.guard)["bashing"], 1)
+
+    def test_fizzle_uses_the_turn(self):
+        # Power 4 vs 6: 6 2 2 1 -> 1 - 1 = 0 successes: Stupefy (needs 2) fizzles.
+        self.force(6, 2, 2, 1, 3, 3, 3)
+        out = self.player(fray.CmdCast(), "stunner=Guard")
+        self.assertIn("fizzle", out.lower())
+        self.assertEqual(encounters.pending_attacks(self.encounter), [])
+        self.assertTrue(encounters.has_acted(self.encounter, self.char2))
+
+    def test_shield_blocks_then_is_gone_and_overshoot(self):
+        # Char2's turn: Protego. Power 4: 9 9 9 9 -> 4 (needs 2) -> 1 Special Effect success -> 2 blocks;
+        # Control 3: 10 10 10 -> 3 < 4: the shield is overshot.
+        self.force(9, 9, 9, 9, 10, 10, 10)
+        self.player(fray.CmdCast(), "protego")
+        shield = encounters.shields_in(self.encounter)["Char2"]
+        self.assertEqual((shield.blocks, shield.overshot), (2, True))
+        # Guard's turn: Stupefy at Char2. Power 3: 8 8 8 -> 3; Control 1: 2 -> 0 < 3: Overshoot.
+        # To hit: Dexterity 3 + Dueling 1 = 4 dice vs 6: 9 9 9 1 -> 2. Char2 has acted: no defense.
+        # No one else is present to be struck; the shield blocks the spell and loses a block.
+        self.force(8, 8, 8, 2, 9, 9, 9, 1)
+        out = self.st(fray.CmdCast(), "Guard=stunner=Char2")
+        self.assertIn("cast with an OVERSHOOT (Control 0 < Power 3)", out)
+        self.assertIn("nobody else is near enough to be struck", out)
+        self.assertEqual(self.health(self.char2), {})
+        self.assertEqual(encounters.shields_in(self.encounter)["Char2"].blocks, 1)
+
+    def test_shield_as_defense(self):
+        # A Mage (initiative 5 + 5 + 10 = 20) acts before Char2 and casts at her.
+        self.force(10)
+        self.st(fray.CmdNpc(), "/init Mage=5+5")
+        mage = encounters.find_combatant(self.encounter, "Mage")
+        mage.sheet = dict(mage.sheet, Power=3, Control=3, Dueling=2)
+        # Power 3: 8 8 8 -> 3; Control 3: 10 10 10 -> 3 (no Overshoot).
+        # To hit: Dexterity 5 + Dueling 2 = 7 dice vs 6: 9 9 2 2 2 2 2 -> 2 successes: Char2 may defend.
+        self.force(8, 8, 8, 10, 10, 10, 9, 9, 2, 2, 2, 2, 2)
+        self.st(fray.CmdCast(), "Mage=stunner=Char2")
+        self.assertEqual(len(encounters.pending_attacks(self.encounter)), 1)
+        # Char2 answers with Protego: Power 4: 9 9 2 2 -> 2 (needs 2, 1 block); Control 3: 10 10 2 -> 2.
+        self.force(9, 9, 2, 2, 10, 10, 2)
+        out = self.player(fray.CmdCast(), "protego")
+        self.assertIn("Char2's Protego blocks the Stupefy for Char2.", out)
+        self.assertEqual(encounters.pending_attacks(self.encounter), [])
+        self.assertEqual(self.health(self.char2), {})
+        self.assertNotIn("Char2", encounters.shields_in(self.encounter))  # its one block is spent
+        self.assertTrue(encounters.has_acted(self.encounter, self.char2))  # the defense used her action
+
+
+class TestCastRefusals(MagicFightTest):
+    def test_bad_casts_change_nothing(self):
+        before = list(self.encounter.pending)
+        for args, expected in {
+            "": "<Fray> Usage: +cast",
+            "stunner": "<Fray> Name one target: +cast stunner=<target>",
+            "stunner=Char2": "<Fray> You cannot aim a spell at yourself.",
+            "stunner=Nobody": "<Fray> No combatant 'Nobody' in this fight.",
+            "blastio=Guard": "<Fray> No spell 'blastio'. Choose from: lumos,",
+            "stunner=Guard,": "<Fray> Usage: +cast",
+            "Guard=stunner=Char2": "<Fray> You can only act for yourself",
+        }.items():
+            with self.subTest(args=args):
+                self.player(fray.CmdCast(), args, expected)
+                self.assertEqual(list(self.encounter.pending), before)
+                self.assertFalse(encounters.has_acted(self.encounter, self.char2))
