@@ -368,10 +368,12 @@ class CmdSpells(Command):
     def run(self):
         spellbook = encounters.spells_of(encounters.system_here(self.caller))
         table = EvTable("Spell", "Incantation", "Level (Power)", "Kind", "Damage", width=78, border="header")
+        for column, width in enumerate((18, 18, 18, 8)):
+            table.reformat_column(column, width=width)
         for spell in spellbook.spells.values():
-            damage = (spell.damage_type + (" (fire)" if spell.fire else "")) if spell.kind == "attack" else ""
+            damage = (spell.damage_type + ("*" if spell.fire else "")) if spell.kind == "attack" else ""
             table.add_row(spell.key, spell.name, f"{spell.level} ({spell.required})", spell.kind, damage)
-        self.caller.msg(str(table))
+        self.caller.msg(f"{table}\n* fire: Vampires cannot soak it.")
 
 
 class CmdEscape(Command):

@@ -52,7 +52,7 @@ class Combatant:
 
 
 #: Pool parts shown as "N (label)" rather than "Label N".
-ANNOTATED_PARTS = ("wounds", "modifier", "willpower", "rollover")
+ANNOTATED_PARTS = ("wounds", "modifier", "willpower", "rollover", "special effects")
 
 
 @dataclass(frozen=True)

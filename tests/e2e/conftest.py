@@ -18,6 +18,7 @@ Every test under tests/e2e is automatically marked ``e2e`` (deselect with
 """
 
 import itertools
+import re
 import uuid
 from pathlib import Path
 
@@ -75,3 +76,33 @@ def fray_client(fray_server):
     yield make
     for client in made:
         client.close()
+
+
+def force(st, faces):
+    st.command(f"@dice/force {','.join(map(str, faces))}", r"Forced dice queue: ")
+
+
+@pytest.fixture
+def arena(fray_client):
+    """A fresh room holding the ST (the admin) and two players, alice and bob, with sheets.
+
+    Returns (st, alice, bob) clients; the dice queue is empty."""
+    tag = uuid.uuid4().hex[:6]
+    st = fray_client(superuser=True)
+    alice = fray_client(f"alice{tag}")
+    bob = fray_client(f"bob{tag}")
+    created = st.command(f"dig Arena{tag}", r"Created room Arena\w+\(#\d+\)")
+    room = "#" + re.search(r"Created room Arena\w+\(#(\d+)\)", created).group(1)
+    st.command(f"tel {room}", r"Arena")
+    for who in (alice, bob):
+        st.command(f"tel {who.account_name}={room}", r"Teleported")
+        who.expect(r"Arena")
+    sheets = {
+        alice: {"Dexterity": 3, "Brawl": 2, "Strength": 2, "Wits": 2, "Stamina": 2, "Dodge": 2},
+        bob: {"Dexterity": 2, "Brawl": 1, "Strength": 2, "Wits": 1, "Stamina": 1},
+    }
+    for who, traits in sheets.items():
+        for trait, value in traits.items():
+            st.command(f"+stat {who.account_name}/{trait}={value}", rf"{trait} is now {value}\.")
+    st.command("@dice/clear", r"Forced dice queue: empty")
+    return st, alice, bob

@@ -7,39 +7,12 @@ The admin account is the Storyteller; two players fight a light NPC made by
 """
 
 import re
-import uuid
 
 import pytest
 
+from .conftest import force
+
 pytestmark = pytest.mark.e2e
-
-
-def force(st, faces):
-    st.command(f"@dice/force {','.join(map(str, faces))}", r"Forced dice queue: ")
-
-
-@pytest.fixture
-def arena(fray_client):
-    """A fresh room with the ST (admin) and two players with sheets in it."""
-    tag = uuid.uuid4().hex[:6]
-    st = fray_client(superuser=True)
-    alice = fray_client(f"alice{tag}")
-    bob = fray_client(f"bob{tag}")
-    created = st.command(f"dig Arena{tag}", r"Created room Arena\w+\(#\d+\)")
-    room = "#" + re.search(r"Created room Arena\w+\(#(\d+)\)", created).group(1)
-    st.command(f"tel {room}", r"Arena")
-    for who in (alice, bob):
-        st.command(f"tel {who.account_name}={room}", r"Teleported")
-        who.expect(r"Arena")
-    sheets = {
-        alice: {"Dexterity": 3, "Brawl": 2, "Strength": 2, "Wits": 2, "Stamina": 2, "Dodge": 2},
-        bob: {"Dexterity": 2, "Brawl": 1, "Strength": 2, "Wits": 1, "Stamina": 1},
-    }
-    for who, traits in sheets.items():
-        for trait, value in traits.items():
-            st.command(f"+stat {who.account_name}/{trait}={value}", rf"{trait} is now {value}\.")
-    st.command("@dice/clear", r"Forced dice queue: empty")
-    return st, alice, bob
 
 
 def test_full_round_reload_restart_and_kill(fray_server, fray_client, arena):

@@ -242,7 +242,7 @@ def test_special_effects_to_hit_add_dice_and_the_rest_go_to_damage():
     assert len(result.roll.faces) == 4 and result.se_to_damage == 1
     # damage: Power 6 + 1 special effect = 7 dice vs 7; Bob (Muggle) soaks bashing: Stamina 0.
     resolution, _ = resolve(result, [7, 7, 2, 2, 2, 2, 2], bob, caster=ann)
-    assert resolution.harm[0].pool.describe() == "Power 6 + special effects 1 = 7"
+    assert resolution.harm[0].pool.describe() == "Power 6 + 1 (special effects) = 7"
     assert resolution.harm[0].levels == 2
 
 
