@@ -304,6 +304,8 @@ def roll_initiative(caller, encounter=None, actor=None, overrides: dict | None =
     add_log(encounter, actor.key, "initiative", [roll.describe()])
     announce(encounter, "{actor} rolls initiative: " + escape_for_room(roll.describe()) + ".",
              mapping={"actor": actor})
+    if encounter.round == 1 and not encounter.acted:
+        announce_turn(encounter)
     return roll
 
 
@@ -650,7 +652,7 @@ def render_hud(encounter, viewer=None) -> str:
     storyteller = encounter.storyteller.key if encounter.storyteller else "nobody"
     lines = [f"|w{COMBAT} {system.title}|n",
              f"Round {encounter.round}   Storyteller: {escape(storyteller)}   "
-             f"Turn: {escape(', '.join(o.key for o in waiting)) if waiting else 'round over (+combat/next)'}",
+             f"Turn: {turn_text(encounter, waiting)}",
              str(table)]
     if order.declare:
         lines.append("Declare (low to high): " + escape(", ".join(order.declare)))
@@ -660,6 +662,14 @@ def render_hud(encounter, viewer=None) -> str:
         lines.append(f"Waiting for defense: {escape(pending['attacker'].key)} -> {escape(pending['target'].key)} "
                      f"(#{pending['id']})")
     return "\n".join(lines)
+
+
+def turn_text(encounter, waiting: list) -> str:
+    if waiting:
+        return escape(", ".join(obj.key for obj in waiting))
+    if not initiative_rolls(encounter):
+        return "waiting for initiative (+combat/init, +npc/init)"
+    return "round over (+combat/next)"
 
 
 def reconnect_notice(character) -> str:

@@ -1,19 +1,19 @@
 """
-At_initial_setup module template
-
-Custom at_initial_setup method. This allows you to hook special
-modifications to the initial server startup process. Note that this
-will only be run once - when the server starts up for the very first
-time! It is called last in the startup process and can thus be used to
-overload things that happened before it.
-
-The module must contain a global function at_initial_setup().  This
-will be called without arguments. Note that tracebacks in this module
-will be QUIETLY ignored, so make sure to check it well to make sure it
-does what you expect it to.
-
+Runs once, when the server starts for the very first time: Limbo gets Fray's welcome text
+instead of Evennia's stock one.
 """
+
+from evennia import search_object
+
+LIMBO_DESC = (
+    "Welcome to |wFray|n, a combat server for MUSH roleplay.\n"
+    "Type |whelp Fray|n for the combat commands, |w+sheet|n for your sheet and |w+combat|n "
+    "to see a fight in this room.\n"
+    "Storytellers start a fight with |w+combat/start|n; players join it with |w+combat/join|n."
+)
 
 
 def at_initial_setup():
-    pass
+    limbo = search_object("#2")
+    if limbo:
+        limbo[0].db.desc = LIMBO_DESC
