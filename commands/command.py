@@ -12,12 +12,16 @@ from rules.dice import DiceSyntaxError
 from rules.systems import CombatError
 from world.text import FRAY, escape
 
+MAX_ERROR = 200
+
 
 class Command(MuxCommand):
     """Base for Fray commands (this text shows only if a command lacks its own help)."""
 
     #: The switches this command accepts (exact, or a unique prefix). Anything else is refused.
     allowed_switches: tuple[str, ...] = ()
+    #: How many switches may be combined (``+roll/private/wp``).
+    max_switches = 1
     switch_options = None  # MuxCommand's own check only warns; Fray refuses instead
     #: One line of usage, shown when the command is called wrong.
     syntax = ""
@@ -26,6 +30,10 @@ class Command(MuxCommand):
     def parse(self):
         super().parse()
         self.switch_error = ""
+        if len(self.switches) > self.max_switches:
+            self.switch_error = "Use one switch at a time." if self.max_switches == 1 else \
+                f"Use at most {self.max_switches} switches."
+            return
         resolved = []
         for switch in self.switches:
             wanted = switch.strip().lower()
@@ -34,13 +42,15 @@ class Command(MuxCommand):
             if len(found) != 1:
                 valid = ", ".join(f"/{name}" for name in self.allowed_switches) or "none"
                 kind = "Ambiguous" if found else "Unknown"
-                self.switch_error = f"{kind} switch '/{switch}' for {self.key}. Switches: {valid}."
+                self.switch_error = f"{kind} switch '/{switch[:20]}' for {self.key}. Switches: {valid}."
                 break
             resolved.append(found[0])
         self.switches = resolved
 
     def fail(self, text: str) -> None:
-        """Send one error line (escaped)."""
+        """Send one error line, escaped and cut to 200 characters (it may quote player input)."""
+        if len(text) > MAX_ERROR:
+            text = text[: MAX_ERROR - 3] + "..."
         self.msg(f"{FRAY} {escape(text)}")
 
     def fail_usage(self) -> None:

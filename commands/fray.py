@@ -64,11 +64,12 @@ class CmdRoll(Command):
 
     key = "+roll"
     allowed_switches = ("private", "wp")
+    max_switches = 2
     syntax = "+roll <pool>[ vs <difficulty>]  e.g. +roll Dexterity+Brawl vs 6"
 
     def run(self):
         actor, text = split_actor(self)
-        if not text:
+        if not text or actor == "":
             self.fail_usage()
             return
         rolls.roll(self.caller, actor, text, private="private" in self.switches, willpower="wp" in self.switches)
@@ -106,9 +107,9 @@ class CmdStat(Command):
     Usage:
       +stat <name>/<trait>=<value>
       +stat <name>/<trait>=            (clears the trait)
-      +stat <name>/kind=<Muggle|Wizard|Vampire|Werewolf>
-      +stat <name>/base_kind=<Muggle|Wizard>   (what a Werewolf is otherwise)
-      +stat <name>/transformed=<yes|no>
+      +stat <name>/kind=<Muggle, Wizard, Vampire or Werewolf>
+      +stat <name>/base_kind=<Muggle or Wizard>   (what a Werewolf is otherwise)
+      +stat <name>/transformed=<yes or no>   (Werewolves)
       +stat <name>/weapon=<weapon>     (weapon in hand; empty for none)
 
     Ratings are whole numbers 0-20. Trait names match case-insensitively and
@@ -169,9 +170,6 @@ class CmdCombat(Command):
     def run(self):
         caller = self.caller
         switch = self.switches[0] if self.switches else ""
-        if len(self.switches) > 1:
-            self.fail("Use one switch at a time.")
-            return
         if switch != "start" and self.args.strip():
             self.fail_usage()
             return
@@ -250,9 +248,12 @@ class CmdAttack(Command):
 
     def run(self):
         actor, rest = split_actor(self)
-        target, _, option = rest.partition("/")
+        target, slash, option = rest.partition("/")
         if not target.strip() or (actor is not None and not actor):
             self.fail_usage()
+            return
+        if slash and not option.strip():
+            self.fail("Name a maneuver or weapon after '/', e.g. attack Guard/kick.")
             return
         encounters.attack(self.caller, actor, target, option.strip())
 
@@ -262,10 +263,10 @@ class CmdDefend(Command):
     Answer an attack waiting on you.
 
     Usage:
-      defend <dodge|block|parry|none>
-      dodge | block | parry
-      defend <npc>=<dodge|block|parry|none>   (Storytellers)
-      dodge <npc> | block <npc> | parry <npc>  (Storytellers)
+      defend <dodge, block, parry or none>
+      dodge, block or parry
+      defend <npc>=<dodge, block, parry or none>   (Storytellers)
+      dodge <npc>, block <npc> or parry <npc>      (Storytellers)
 
     Each defense success cancels one success of the attack. Dodging, blocking
     or parrying uses your action for the round, so you can only do it before
@@ -415,7 +416,7 @@ class HealthCommand(Command):
             self.fail_usage()
             return
         target = find_character(self.caller, self.lhs)
-        amount, damage_type = (None, None) if heal_all else (sheets.parse_rating(parts[0]), parts[1])
+        amount, damage_type = (None, None) if heal_all else (sheets.parse_rating(parts[0], "Levels"), parts[1])
         system = encounters.system_here(target)
         tell_change(self.caller, target, sheets.change_health(target, system, amount, damage_type, heal=self.heal))
 
@@ -425,7 +426,7 @@ class CmdDamage(HealthCommand):
     Deal damage directly (staff), showing the working.
 
     Usage:
-      +damage <name>=<levels> <bashing|lethal|aggravated>
+      +damage <name>=<levels> <bashing, lethal or aggravated>
 
     No soak is rolled: this is the Storyteller's fiat. Uses the fight's
     rule system where the character is (or the game's default).
@@ -443,7 +444,7 @@ class CmdHeal(HealthCommand):
     Heal damage (staff), showing the working.
 
     Usage:
-      +heal <name>=<levels> <bashing|lethal|aggravated>
+      +heal <name>=<levels> <bashing, lethal or aggravated>
       +heal <name>=all
 
     Example:

@@ -16,6 +16,7 @@ from evennia.utils.evtable import EvTable
 
 from rules.systems import CombatError, RuleSystem, get_system
 from rules.systems.base import ActionSchedule, InitiativeRoll
+from rules.systems.storyteller import plural
 from world import dice
 from world.access import NARRATOR, STAFF, has_perm, require_perm
 from world.sheets import WIDTH, default_system, is_npc, snapshot, store_health
@@ -25,7 +26,7 @@ ENCOUNTER_KEY = "fray_encounter"
 ENCOUNTER_TYPECLASS = "typeclasses.encounters.Encounter"
 NPC_TYPECLASS = "typeclasses.npcs.NPC"
 NPC_NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 '-")
-MAX_NPC_NAME = 30
+MAX_NPC_NAME = 20
 MAX_INIT_TRAIT = 20
 
 
@@ -253,13 +254,17 @@ def add_combatant(encounter, obj) -> bool:
 
 def join(caller) -> None:
     encounter = require_encounter(caller)
+    system = system_of(encounter)
+    if system.health(snapshot(caller, system).health).dead:
+        raise CombatError("The dead do not fight.")
     if not add_combatant(encounter, caller):
         raise CombatError("You are already in this fight.")
     announce(encounter, "$You() $conj(join) the fight. Roll initiative with +combat/init.", actor=caller)
 
 
 def remove_combatant(encounter, obj) -> list[str]:
-    """Take ``obj`` out of the fight, cancelling attacks by or on them; returns notices."""
+    """Take ``obj`` out of the fight, cancelling attacks by or on them; returns notices.
+    Their initiative and the actions they used are kept, so leaving and rejoining gains nothing."""
     notices = []
     keep = []
     for pending in pending_attacks(encounter):
@@ -268,11 +273,8 @@ def remove_combatant(encounter, obj) -> list[str]:
         else:
             keep.append(pending)
     encounter.pending = keep
+    # Initiative and used actions stay stored: rejoining in the same fight resumes them.
     encounter.combatants = [o for o in fighters(encounter) if o != obj]
-    initiative = dict(deserialize(encounter.initiative or {}))
-    initiative.pop(obj.id, None)
-    encounter.initiative = initiative
-    encounter.acted = [pair for pair in encounter.acted or [] if pair[1] != obj.id]
     _set_conditions(encounter, obj, {})
     if obj.encounter == encounter:
         obj.encounter = None
@@ -363,6 +365,8 @@ def next_turn(caller) -> None:
     require_storyteller(caller, encounter, "advance the fight")
     if pending_attacks(encounter):
         raise CombatError("Attacks are waiting for defenses: let them answer or +combat/resolve.")
+    if not initiative_rolls(encounter):
+        raise CombatError("Nobody has rolled initiative yet (+combat/init, +npc/init).")
     at, waiting = current_slot(encounter)
     if waiting:
         for obj in waiting:
@@ -395,7 +399,8 @@ def end(caller) -> str:
     require_storyteller(caller, encounter, "end the fight")
     system = system_of(encounter)
     summary = [f"{obj.key}: {system.health(snapshot(obj, system).health).describe()}" for obj in fighters(encounter)]
-    announce(encounter, f"$You() $conj(end) the fight after {encounter.round} round(s).", actor=caller,
+    rounds = "1 round" if int(encounter.round) == 1 else f"{encounter.round} rounds"
+    announce(encounter, f"$You() $conj(end) the fight after {rounds}.", actor=caller,
              lines=summary)
     for obj in fighters(encounter):
         if obj.encounter == encounter:
@@ -462,8 +467,7 @@ def finish_attack(encounter, attacker, target, attack, defense, notes: Sequence[
     _apply(encounter, system, resolution)
     lines = list(notes) + list(resolution.lines)
     add_log(encounter, attacker.key, f"attack on {target.key}", lines)
-    verdict = "hits" if resolution.hit else "misses"
-    announce(encounter, "{attacker}'s " + escape_for_room(attack.label) + f" {verdict} " + "{target}.",
+    announce(encounter, "{attacker}'s " + escape_for_room(attack.label) + " at {target}:",
              mapping={"attacker": attacker, "target": target}, lines=lines)
 
 
@@ -482,7 +486,7 @@ def deliver(encounter, actor, target, rolled) -> None:
         prefix = f"defend {target.key}=" if is_npc(target) else "defend "
         notify_controller(encounter, target,
                           f"{escape(actor.key)}'s {escape(rolled.label)} is coming at {escape(target.key)} "
-                          f"with {rolled.roll.net} success(es). Answer: {escape(prefix)}dodge, "
+                          f"with {plural(rolled.roll.net, 'success')}. Answer: {escape(prefix)}dodge, "
                           f"{escape(prefix)}block, {escape(prefix)}parry or {escape(prefix)}none; "
                           "a defense uses up this round's action.")
         return
@@ -647,7 +651,7 @@ def render_hud(encounter, viewer=None) -> str:
         init = str(rolls[obj.key].total) if obj.key in rolls else "-"
         name = escape(obj.key) + (" (NPC)" if is_npc(obj) else "")
         table.add_row(position, name, init, health.describe(), ", ".join(status))
-    for column, width in enumerate((4, 24, 6, 25)):
+    for column, width in enumerate((4, 28, 6, 25)):
         table.reformat_column(column, width=width)
     storyteller = encounter.storyteller.key if encounter.storyteller else "nobody"
     lines = [f"|w{COMBAT} {system.title}|n",

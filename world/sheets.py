@@ -72,11 +72,11 @@ def change_health(target, system: RuleSystem, amount: int | None, damage_type: s
     return f"{target.key}: {before.describe()} {'-' if heal else '+'} {what} -> {after.describe()}"
 
 
-def parse_rating(text: str) -> int:
-    """A trait rating 0..20 from player text. Raises CombatError."""
+def parse_rating(text: str, what: str = "A rating") -> int:
+    """A whole number 0..20 from player text (``what`` names it in the error). Raises CombatError."""
     text = text.strip()
     if not text.isascii() or not text.isdigit() or len(text) > 3 or int(text) > MAX_RATING:
-        raise CombatError(f"A rating must be a whole number from 0 to {MAX_RATING}, not '{quote(text)}'.")
+        raise CombatError(f"{what} must be a whole number from 0 to {MAX_RATING}, not '{quote(text)}'.")
     return int(text)
 
 
@@ -104,15 +104,18 @@ def set_stat(target, field: str, value: str) -> str:
 
 def _set_field(target, field: str, value: str, system: RuleSystem) -> str:
     if field in ("kind", "base_kind"):
-        kinds = tuple(getattr(system, "kinds", {}) or ())
+        table = getattr(system, "kinds", {}) or {}
+        kinds = tuple(table)
         if field == "base_kind":
-            kinds = tuple(kind for kind in kinds if kind != "Werewolf")
+            kinds = tuple(base for kind in table.values() for base in kind.get("base_kinds", ()))
         found = [kind for kind in kinds if kind.casefold().startswith(value.casefold())] if value else []
         if len(found) != 1:
             raise CombatError(f"{field.replace('_', ' ').capitalize()} must be one of: {', '.join(kinds)}.")
         setattr(target, field, found[0])
         return f"{target.key}'s {field.replace('_', ' ')} is now {found[0]}."
     if field == "transformed":
+        if not (getattr(system, "kinds", {}) or {}).get(target.kind, {}).get("transformed_only"):
+            raise CombatError(f"{target.key} is a {target.kind}; only Werewolves transform.")
         word = value.casefold()
         if word not in TRUE_WORDS + FALSE_WORDS:
             raise CombatError("Transformed must be yes or no.")
@@ -121,12 +124,13 @@ def _set_field(target, field: str, value: str, system: RuleSystem) -> str:
     if not value:
         target.weapon = ""
         return f"{target.key} now holds no weapon."
-    weapons = getattr(system, "weapons", {})
-    maneuver = system.maneuver(value, snapshot(target, system)) if hasattr(system, "maneuver") else None
-    if maneuver is None or not maneuver.weapon:
+    weapons = getattr(system, "weapons", {}) or {}
+    wanted = "-".join(value.casefold().split())
+    found = [key for key in weapons if key == wanted] or [key for key in weapons if key.startswith(wanted)]
+    if len(found) != 1:
         raise CombatError(f"Weapon must be one of: {', '.join(weapons)}.")
-    target.weapon = maneuver.weapon
-    return f"{target.key} now holds a {maneuver.label}."
+    target.weapon = found[0]
+    return f"{target.key} now holds a {weapons[found[0]]['name']}."
 
 
 def render_sheet(obj, system: RuleSystem) -> str:

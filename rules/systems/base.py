@@ -83,6 +83,11 @@ class Pool:
         return f"{text} = {self.size}" if len(signed) > 1 else text
 
 
+    def dice(self) -> str:
+        """``describe()`` followed by "die" or "dice": ``"Dexterity 3 + Brawl 2 = 5 dice"``."""
+        return f"{self.describe()} {'die' if self.size == 1 else 'dice'}"
+
+
 class Health(Protocol):
     """The common face of every system's health value (frozen)."""
 

@@ -14,7 +14,7 @@ from itertools import groupby
 from typing import Any
 
 from rules.data import RulesDataError, load_system_data, require
-from rules.dice import DiceSyntaxError, PoolExpression, Roller, roll_dice
+from rules.dice import DEFAULT_LIMITS, DiceSyntaxError, PoolExpression, Roller, roll_dice
 from rules.systems.base import (
     ActionSchedule,
     Combatant,
@@ -230,7 +230,7 @@ class StorytellerAttack:
         return self.maneuver.damage_type
 
     def describe(self) -> str:
-        return f"{self.maneuver.label} to hit: {self.pool.describe()} dice {self.roll.describe()}"
+        return f"{self.maneuver.label} to hit: {self.pool.dice()} {self.roll.describe()}"
 
     def to_record(self) -> dict[str, Any]:
         return {"attacker": self.attacker, "target": self.target, "option": self.maneuver.key,
@@ -246,7 +246,7 @@ class StorytellerDefense:
     weapon: str = ""
 
     def describe(self) -> str:
-        return f"{self.kind}: {self.pool.describe()} dice {self.roll.describe()}"
+        return f"{self.kind}: {self.pool.dice()} {self.roll.describe()}"
 
 
 @dataclass(frozen=True)
@@ -405,10 +405,14 @@ class StorytellerSystem(RuleSystem):
         difficulty = self.check_difficulty(
             self.default_difficulty if expression.difficulty is None else expression.difficulty)
         pool = Pool(tuple(parts))
+        if pool.size > DEFAULT_LIMITS.max_dice:
+            raise DiceSyntaxError(f"Too many dice: at most {DEFAULT_LIMITS.max_dice}.")
+        if self.health(actor.health).dead:
+            raise CombatError(f"{actor.name} is dead and rolls no dice.")
         roll = roll_pool(pool.size, difficulty, roller, ones_cancel=self.ones_cancel,
                          automatic=1 if willpower else 0)
         verdict = "BOTCH" if roll.botch else (_successes(roll.net) if roll.net else "failure")
-        return RollResult(lines=(f"{pool.describe()} dice {roll.describe()}",), summary=verdict,
+        return RollResult(lines=(f"{pool.dice()} {roll.describe()}",), summary=verdict,
                           record={"pool": [list(p) for p in pool.parts], **roll.to_record(), "result": verdict})
 
     # ----------------------------------------------------------------------- initiative
@@ -523,16 +527,16 @@ class StorytellerSystem(RuleSystem):
         if rolled:
             damage_roll = roll_pool(levels_or_dice, self.damage_difficulty, roller, ones_cancel=False)
             raw = damage_roll.net
-            shown = pool.describe() if pool else str(levels_or_dice)
-            lines.append(f"damage: {shown} dice {damage_roll.describe()} {damage_type}")
+            shown = (pool or Pool((("", levels_or_dice),))).dice()
+            lines.append(f"damage: {shown} {damage_roll.describe()} {damage_type}")
         else:
             raw = levels_or_dice
             lines.append(f"damage: {plural(raw, 'level')} {damage_type}")
         soak_roll = None
         if raw and self.can_soak(victim, damage_type, fire):
-            soak_roll = roll_pool(victim.trait(self.soak_trait), self.soak_difficulty, roller, ones_cancel=False)
-            lines.append(f"{victim.name} soaks: {self.soak_trait} {victim.trait(self.soak_trait)} dice "
-                         f"{soak_roll.describe()}")
+            soak_pool = _pool(victim, (self.soak_trait,))
+            soak_roll = roll_pool(soak_pool.size, self.soak_difficulty, roller, ones_cancel=False)
+            lines.append(f"{victim.name} soaks: {soak_pool.dice()} {soak_roll.describe()}")
         elif raw:
             fiery = "fire " if fire else ""
             lines.append(f"{victim.name} cannot soak {fiery}{damage_type} damage ({victim.kind}).")
@@ -580,7 +584,7 @@ class StorytellerSystem(RuleSystem):
             rollover = net - 1 if maneuver.rollover else 0
             parts = [(maneuver.damage_trait, attacker.trait(maneuver.damage_trait))]
             if maneuver.damage_bonus:
-                parts.append(("", maneuver.damage_bonus))
+                parts.append((maneuver.label, maneuver.damage_bonus))
             if rollover:
                 parts.append(("rollover", rollover))
             pool = Pool(tuple(parts))
@@ -597,8 +601,8 @@ class StorytellerSystem(RuleSystem):
                 check = roll_pool(check_pool.size, self.tackle["prone_difficulty"], roller,
                                   ones_cancel=self.ones_cancel)
                 upright = check.net > 0
-                lines.append(f"{fighter.name} keeps their feet? {' + '.join(self.tackle['prone_check'])} "
-                             f"dice {check.describe()}: {'stays up' if upright else 'prone'}")
+                lines.append(f"{fighter.name} keeps their feet? {check_pool.dice()} {check.describe()}: "
+                             f"{'stays up' if upright else 'prone'}")
                 if not upright:
                     effects.append(("prone", fighter.name, True))
             bump = self.tackle["target_difficulty_penalty"]
@@ -630,7 +634,7 @@ class StorytellerSystem(RuleSystem):
             pool = Pool(_pool(fighter, self.escape["traits"]).parts + self.wound_parts(fighter))
             rolls.append((fighter, pool, roll_pool(pool.size, self.escape["difficulty"], roller,
                                                    ones_cancel=self.ones_cancel)))
-        lines = tuple(f"{f.name}: {p.describe()} dice {r.describe()}" for f, p, r in rolls)
+        lines = tuple(f"{f.name}: {p.dice()} {r.describe()}" for f, p, r in rolls)
         escaped = rolls[0][2].net > rolls[1][2].net
         return escaped, lines + (f"{escaper.name} {'breaks free' if escaped else 'stays held'}.",)
 
@@ -649,8 +653,20 @@ class StorytellerSystem(RuleSystem):
         return found[0]
 
     def damage(self, actor: Combatant, amount: int, damage_type: str) -> HealthTrack:
-        return self.health(actor.health).with_damage(amount, self.damage_type(damage_type))
+        """Raises CombatError for an unknown type or a dead character."""
+        kind = self.damage_type(damage_type)
+        health = self.health(actor.health)
+        if health.dead:
+            raise CombatError(f"{actor.name} is already dead.")
+        return health.with_damage(amount, kind)
 
     def heal(self, actor: Combatant, amount: int | None, damage_type: str | None) -> HealthTrack:
+        """Healing everything (``amount`` and ``damage_type`` None) also raises the dead (staff
+        fiat); any other healing of a dead character is refused. Raises CombatError."""
         kind = self.damage_type(damage_type) if damage_type else None
-        return self.health(actor.health).healed(amount, kind)
+        health = self.health(actor.health)
+        if amount is None and kind is None:
+            return HealthTrack(self.levels)
+        if health.dead:
+            raise CombatError(f"{actor.name} is dead: only '+heal {actor.name}=all' brings them back.")
+        return health.healed(amount, kind)

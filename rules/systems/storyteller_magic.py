@@ -112,8 +112,8 @@ class CastRoll:
         spell = self.spell
         return (
             f"{self.caster} casts {spell.name} ({spell.level}, needs {_successes(spell.required, 'Power success')}).",
-            f"Power: {self.power_pool.describe()} dice {self.power.describe()}",
-            f"Control: {self.control_pool.describe()} dice {self.control.describe()}",
+            f"Power: {self.power_pool.dice()} {self.power.describe()}",
+            f"Control: {self.control_pool.dice()} {self.control.describe()}",
             self.verdict(),
         )
 
@@ -161,7 +161,7 @@ class MagicalAttack:
 
     def describe(self) -> str:
         overshoot = " (OVERSHOOT)" if self.cast.overshoot else ""
-        return f"{self.label}{overshoot} to hit: {self.pool.describe()} dice {self.roll.describe()}"
+        return f"{self.label}{overshoot} to hit: {self.pool.dice()} {self.roll.describe()}"
 
     def to_record(self) -> dict[str, Any]:
         """A plain dict (``"magic": True`` tells it from a mundane attack's record);
@@ -438,7 +438,7 @@ class StorytellerMagic:
         damage_roll = roll_pool(pool.size, self.damage_difficulty, roller, ones_cancel=False)
         total = damage_roll.net
         fiery = " (fire)" if spell.fire else ""
-        lines.append(f"damage: {pool.describe()} dice {damage_roll.describe()} {spell.damage_type}{fiery}")
+        lines.append(f"damage: {pool.dice()} {damage_roll.describe()} {spell.damage_type}{fiery}")
         count = len(reached)
         share = total // count
         if count > 1:

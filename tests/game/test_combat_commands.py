@@ -113,9 +113,9 @@ class TestBadInputChangesNothing(FrayCommandTest):
             "/init Guard=": "<Fray> Give Wits and Dexterity as two numbers 0-20",
             "/init Guard=99+3": "<Fray> Give Wits and Dexterity as two numbers 0-20",
             "/inti Guard=2+3": "<Fray> Unknown switch '/inti' for +npc. Switches: /init.",
-            "/init |rGuard=2+3": "<Fray> NPC names are 1-30 letters",
-            "/init Gu|/ard=2+3": "<Fray> NPC names are 1-30 letters",
-            "/init Gu\u200bard=2+3": "<Fray> NPC names are 1-30 letters",
+            "/init |rGuard=2+3": "<Fray> NPC names are 1-20 letters",
+            "/init Gu|/ard=2+3": "<Fray> NPC names are 1-20 letters",
+            "/init Gu\u200bard=2+3": "<Fray> NPC names are 1-20 letters",
             "/init Nobody": "<Fray> No NPC 'Nobody' here.",
         }
         for args, expected in cases.items():
@@ -176,11 +176,72 @@ class TestStaffHealth(FrayCommandTest):
     def test_bad_health_input_changes_nothing(self):
         for args, expected in {
             "Char2=3": "<Fray> Usage: +damage",
-            "Char2=x lethal": "<Fray> A rating must be a whole number from 0 to 20",
-            "Char2=99999999999 lethal": "<Fray> A rating must be a whole number from 0 to 20",
+            "Char2=x lethal": "<Fray> Levels must be a whole number from 0 to 20",
+            "Char2=99999999999 lethal": "<Fray> Levels must be a whole number from 0 to 20",
             "Char2=2 fire": "<Fray> Damage type must be one of: bashing, lethal, aggravated.",
             "Nobody=2 lethal": "<Fray> No character 'Nobody'.",
         }.items():
             with self.subTest(args=args):
                 self.st(fray.CmdDamage(), args, expected)
                 self.assertFalse(self.char2.health)
+
+
+class TestAdversaryFindings(FrayCommandTest):
+    """Holes a hostile tester found, pinned shut."""
+
+    def setUp(self):
+        super().setUp()
+        self.call(fray.CmdCombat(), "/start", caller=self.char1)
+        self.encounter = encounters.encounter_in(self.room1)
+
+    def test_leaving_and_rejoining_gains_no_action_or_initiative(self):
+        self.player(fray.CmdCombat(), "/join")
+        self.force(9)
+        self.player(fray.CmdCombat(), "/init")
+        self.force(1)
+        self.st(fray.CmdNpc(), "/init Guard=2+3")
+        self.force(2, 2, 2, 2, 2)  # a miss: nothing to defend
+        self.player(fray.CmdAttack(), "Guard")
+        self.assertTrue(encounters.has_acted(self.encounter, self.char2))
+        self.player(fray.CmdCombat(), "/leave")
+        self.player(fray.CmdCombat(), "/join")
+        self.player(fray.CmdCombat(), "/init", "<Fray> Char2 already has initiative this fight.")
+        self.assertTrue(encounters.has_acted(self.encounter, self.char2))
+        self.player(fray.CmdAttack(), "Guard", "<Fray> Char2 has already acted this round.")
+
+    def test_pool_size_is_capped(self):
+        self.player(fray.CmdRoll(), "1000", "<Fray> Too many dice: at most 100.")
+        self.player(fray.CmdRoll(), "60+60 vs 6", "<Fray> Too many dice: at most 100.")
+        self.assertEqual(list(self.encounter.log), [])  # nothing was rolled
+
+    def test_the_dead(self):
+        self.st(fray.CmdDamage(), "Char2=20 aggravated")
+        self.assertTrue(self.char2.health["storyteller"]["dead"])
+        self.st(fray.CmdDamage(), "Char2=1 bashing", "<Fray> Char2 is already dead.")
+        self.st(fray.CmdHeal(), "Char2=2 aggravated", "<Fray> Char2 is dead: only '+heal Char2=all' brings them back.")
+        self.player(fray.CmdRoll(), "3", "<Fray> Char2 is dead and rolls no dice.")
+        self.player(fray.CmdCombat(), "/join", "<Fray> The dead do not fight.")
+        self.st(fray.CmdHeal(), "Char2=all", "<Combat> Char2: Dead [AAAAAAA] - all -> Healthy [.......]")
+
+    def test_kind_fields(self):
+        self.st(fray.CmdStat(), "Char2/base_kind=Vampire", "<Fray> Base kind must be one of: Muggle, Wizard.")
+        self.st(fray.CmdStat(), "Char2/transformed=yes", "<Fray> Char2 is a Muggle; only Werewolves transform.")
+        self.st(fray.CmdStat(), "Char2/weapon=kick", "<Fray> Weapon must be one of: dagger, switchblade,")
+        self.st(fray.CmdStat(), "Char2/kind=were", "<Combat> Char2's kind is now Werewolf.")
+        self.st(fray.CmdStat(), "Char2/transformed=yes", "<Combat> Char2 is now transformed.")
+
+    def test_syntax_holes(self):
+        self.player(fray.CmdAttack(), "Guard/", "<Fray> Name a maneuver or weapon after '/', e.g. attack Guard/kick.")
+        self.player(fray.CmdRoll(), "=Dex", "<Fray> Usage: +roll")
+        self.st(fray.CmdNpc(), "/init/init Guard=2+3", "<Fray> Use one switch at a time.")
+        self.st(fray.CmdCombat(), "/next", "<Fray> Nobody has rolled initiative yet (+combat/init, +npc/init).")
+        out = self.st(fray.CmdStat(), "Char2/" + "A" * 5000 + "=1")
+        self.assertLessEqual(len(out), 210)
+        self.assertTrue(out.endswith("..."))
+
+    def test_help_text_has_no_colour_codes(self):
+        from commands.default_cmdsets import FRAY_COMMANDS
+
+        for command in FRAY_COMMANDS:
+            with self.subTest(command=command.key):
+                self.assertNotIn("|", command.__doc__.replace("||", ""))

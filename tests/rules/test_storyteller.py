@@ -361,8 +361,8 @@ def resolve(attack, defense, attacker, target, *faces):
 @pytest.mark.parametrize(("option", "difficulty", "net", "parts"), [
     ("punch", 6, 1, (("Strength", 3),)),
     ("punch", 6, 3, (("Strength", 3), ("rollover", 2))),
-    ("kick", 7, 1, (("Strength", 3), ("", 1))),
-    ("kick", 7, 2, (("Strength", 3), ("", 1), ("rollover", 1))),
+    ("kick", 7, 1, (("Strength", 3), ("kick", 1))),
+    ("kick", 7, 2, (("Strength", 3), ("kick", 1), ("rollover", 1))),
     ("grapple", 7, 3, (("Strength", 3),)),               # no rollover
 ])
 def test_brawl_damage_pools(option, difficulty, net, parts):
@@ -416,7 +416,7 @@ def test_tackle_success_damage_prone_checks_and_difficulty_next_turn():
                          7, 2, 2,              # Ann: 1 success vs 7 -> stays up
                          6, 2)                 # Bob: 6 fails vs 7 -> prone
     (harm,) = resolution.harm
-    assert harm.pool.parts == (("Strength", 3), ("", 1), ("rollover", 1))
+    assert harm.pool.parts == (("Strength", 3), ("tackle", 1), ("rollover", 1))
     assert harm.levels == 1 and harm.damage_type == "bashing"
     assert ("prone", "Ann", True) not in resolution.effects
     assert ("prone", "Bob", True) in resolution.effects
@@ -513,7 +513,7 @@ def test_weapon_table(key, name, bonus, damage_type, concealed, net):
     soak = (4,) if damage_type == "bashing" else ()
     resolution = resolve(attack, None, attacker, target, *([6] * size), *soak)
     (harm,) = resolution.harm
-    expected = (("Strength", 3), ("", bonus)) + ((("rollover", net - 1),) if net > 1 else ())
+    expected = (("Strength", 3), (name, bonus)) + ((("rollover", net - 1),) if net > 1 else ())
     assert harm.pool.parts == expected
     assert harm.damage_type == damage_type
     assert harm.levels == size
@@ -817,7 +817,12 @@ def test_healing():
     assert ST.heal(actor, None, None).filled == 0
     assert ST.heal(actor, None, "bashing").to_record()["lethal"] == 2
     dead = fighter(health={"lethal": 7, "dead": True})
-    assert ST.heal(dead, None, None).dead                              # never raises the dead
+    assert ST.heal(dead, None, None).to_record() == {                 # +heal <name>=all: staff fiat
+        "bashing": 0, "lethal": 0, "aggravated": 0, "dead": False}
+    with pytest.raises(CombatError, match="dead"):
+        ST.heal(dead, 2, "lethal")
+    with pytest.raises(CombatError, match="already dead"):
+        ST.damage(dead, 1, "bashing")
     with pytest.raises(CombatError):
         ST.heal(actor, 1, "fire")
 
