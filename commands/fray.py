@@ -150,6 +150,8 @@ class CmdCombat(Command):
       +combat/start [<system>]   start a fight here (Storytellers)
       +combat/next            pass the waiting turn; start the next round (ST)
       +combat/resolve         resolve waiting attacks with no defense (ST)
+      +combat/diff <name>=<+/-n>  move the difficulty of <name>'s next attack
+                              (distance, cover ...; 0 clears it) (ST)
       +combat/end             end the fight with a summary (ST)
 
     Initiative (Storyteller) is Wits + Dexterity + 1d10; the highest acts
@@ -164,12 +166,18 @@ class CmdCombat(Command):
     """
 
     key = "+combat"
-    allowed_switches = ("start", "join", "leave", "init", "next", "resolve", "end")
-    syntax = "+combat[/start|join|leave|init|next|resolve|end]"
+    allowed_switches = ("start", "join", "leave", "init", "next", "resolve", "diff", "end")
+    syntax = "+combat[/start|join|leave|init|next|resolve|diff|end]"
 
     def run(self):
         caller = self.caller
         switch = self.switches[0] if self.switches else ""
+        if switch == "diff":
+            if not self.lhs.strip() or not self.rhs:
+                self.fail("Usage: +combat/diff <name>=<+/-n>")
+                return
+            encounters.adjust_difficulty(caller, self.lhs, self.rhs)
+            return
         if switch != "start" and self.args.strip():
             self.fail_usage()
             return

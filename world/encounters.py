@@ -28,6 +28,7 @@ NPC_TYPECLASS = "typeclasses.npcs.NPC"
 NPC_NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 '-")
 MAX_NPC_NAME = 20
 MAX_INIT_TRAIT = 20
+MAX_DIFFICULTY_SHIFT = 8
 
 
 # ----------------------------------------------------------------------------- finding
@@ -174,13 +175,41 @@ def _set_conditions(encounter, obj, values: dict) -> None:
     encounter.conditions = conditions
 
 
-def take_difficulty_penalty(encounter, obj) -> int:
-    """The +N difficulty waiting on ``obj``'s next action (tackle), used up by this call."""
+def attack_difficulty(encounter, obj, adjustable: bool = True) -> int:
+    """How far ``obj``'s next roll's difficulty moves: a tackle's +N, plus the Storyteller's
+    ``+combat/diff`` when the attack's difficulty may be moved (the seed's asterisk)."""
     state = _conditions(encounter, obj)
-    penalty = int(state.pop("difficulty", 0) or 0)
-    if penalty:
-        _set_conditions(encounter, obj, state)
-    return penalty
+    return int(state.get("difficulty", 0) or 0) + (int(state.get("adjust", 0) or 0) if adjustable else 0)
+
+
+def take_difficulty_penalty(encounter, obj, adjustable: bool = False) -> None:
+    """Use up the difficulty changes waiting on ``obj``'s next action (the ST's only for an
+    attack whose difficulty may be moved)."""
+    state = _conditions(encounter, obj)
+    used = {"difficulty"} | ({"adjust"} if adjustable else set())
+    if used & set(state):
+        _set_conditions(encounter, obj, {key: value for key, value in state.items() if key not in used})
+
+
+def adjust_difficulty(caller, name: str, amount_text: str) -> None:
+    """ST: ``+combat/diff <name>=<+/-n>`` moves the difficulty of that combatant's next attack
+    (distance, cover …; seed: "*Difficulty may be modulated up or down at ST discretion");
+    0 clears it. Raises CombatError."""
+    encounter = require_encounter(caller)
+    require_storyteller(caller, encounter, "move difficulties")
+    obj = find_combatant(encounter, name)
+    text = amount_text.strip()
+    digits = text[1:] if text[:1] in "+-" else text
+    if not digits.isascii() or not digits.isdigit() or int(digits) > MAX_DIFFICULTY_SHIFT:
+        raise CombatError(f"Give the change as a number from -{MAX_DIFFICULTY_SHIFT} to "
+                          f"+{MAX_DIFFICULTY_SHIFT}, e.g. +combat/diff Guard=+1.")
+    amount = -int(digits) if text.startswith("-") else int(digits)
+    state = _conditions(encounter, obj)
+    state["adjust"] = amount
+    _set_conditions(encounter, obj, state)
+    change = f"{amount:+d}" if amount else "back to normal"
+    announce(encounter, "$You() $conj(move) the difficulty of {target}'s next attack " + change + ".",
+             actor=caller, mapping={"target": obj})
 
 
 def require_turn(encounter, actor) -> None:
@@ -524,10 +553,10 @@ def attack(caller, actor_name: str | None, target_name: str, option: str) -> Non
     if system.health(target_snapshot.health).dead:
         raise CombatError(f"{target.key} is already dead.")
     maneuver = system.maneuver(option, snapshot(actor, system))  # validate before any dice roll
-    penalty = _conditions(encounter, actor).get("difficulty", 0) or 0
+    modifier = attack_difficulty(encounter, actor, maneuver.adjustable)
     with dice.roller() as roller:
-        rolled = system.attack(snapshot(actor, system), target_snapshot, maneuver.key, roller, modifier=penalty)
-    take_difficulty_penalty(encounter, actor)
+        rolled = system.attack(snapshot(actor, system), target_snapshot, maneuver.key, roller, modifier=modifier)
+    take_difficulty_penalty(encounter, actor, maneuver.adjustable)
     use_action(encounter, actor, current_slot(encounter)[0])
     add_log(encounter, actor.key, f"{maneuver.label} at {target.key}", [rolled.describe()])
     shield = shields_in(encounter).get(target.key)
@@ -572,9 +601,9 @@ def defend(caller, actor_name: str | None, kind: str) -> None:
     if choice != "none":
         if not system.defend_after_acting and has_acted(encounter, actor):
             raise CombatError(f"{actor.key} has already acted this round: only 'defend none' is left.")
-        penalty = _conditions(encounter, actor).get("difficulty", 0) or 0
         with dice.roller() as roller:
-            defense = system.defend(rolled, snapshot(actor, system), choice, roller, modifier=penalty)
+            defense = system.defend(rolled, snapshot(actor, system), choice, roller,
+                                    modifier=attack_difficulty(encounter, actor, adjustable=False))
         take_difficulty_penalty(encounter, actor)
         if system.defense_uses_action:
             use_action(encounter, actor)
@@ -647,7 +676,9 @@ def render_hud(encounter, viewer=None) -> str:
         if state.get("prone"):
             status.append("prone")
         if state.get("difficulty"):
-            status.append(f"+{state['difficulty']} diff")
+            status.append(f"diff+{state['difficulty']}")
+        if state.get("adjust"):
+            status.append(f"ST{state['adjust']:+d}")
         init = str(rolls[obj.key].total) if obj.key in rolls else "-"
         name = escape(obj.key) + (" (NPC)" if is_npc(obj) else "")
         table.add_row(position, name, init, health.describe(), ", ".join(status))

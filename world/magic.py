@@ -12,6 +12,7 @@ from world.encounters import (
     actor_for,
     add_log,
     announce,
+    attack_difficulty,
     can_defend,
     close_pending,
     current_slot,
@@ -27,6 +28,7 @@ from world.encounters import (
     store_shields,
     system_here,
     system_of,
+    take_difficulty_penalty,
     use_action,
 )
 from world.sheets import snapshot
@@ -81,7 +83,9 @@ def cast(caller, actor_name: str | None, spell_name: str, targets: list[str], *,
         if spell.kind == "attack" and not rolled.fizzled:
             se_to_hit = 0 if se_to_damage else rolled.special_effects
             attack = magic.magical_attack(snapshot(actor, system), snapshot(target, system), rolled, roller,
-                                          se_to_hit=se_to_hit)
+                                          se_to_hit=se_to_hit, modifier=attack_difficulty(encounter, actor))
+    if attack is not None:
+        take_difficulty_penalty(encounter, actor, adjustable=True)
     use_action(encounter, actor, None if as_defense else current_slot(encounter)[0])
     lines = list(rolled.describe())
     add_log(encounter, actor.key, f"casts {spell.name}", lines)

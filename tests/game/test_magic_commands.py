@@ -39,6 +39,13 @@ class TestCast(MagicFightTest):
         self.st(fray.CmdDefend(), "Guard=none")
         self.assertEqual(self.health(self.guard)["bashing"], 1)
 
+    def test_st_moves_the_spell_to_hit_difficulty(self):
+        self.st(fray.CmdCombat(), "/diff Char2=+1")
+        self.force(8, 7, 6, 2, 10, 10, 10, 9, 8, 2, 2, 2)
+        self.player(fray.CmdCast(), "stunner=Guard")
+        (pending,) = encounters.pending_attacks(self.encounter)
+        self.assertEqual(pending["attack"]["roll"]["difficulty"], 7)  # Dex + Dueling vs 6 + 1
+
     def test_fizzle_uses_the_turn(self):
         # Power 4 vs 6: 6 2 2 1 -> 1 - 1 = 0 successes: Stupefy (needs 2) fizzles.
         self.force(6, 2, 2, 1, 3, 3, 3)
