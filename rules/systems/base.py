@@ -35,7 +35,9 @@ class Combatant:
     ``traits`` maps canonical trait names to ratings (missing = 0). ``health`` is the record
     of the system's health value (``Health.to_record()``), empty for a fresh fighter.
     ``kind``/``base_kind``/``transformed`` are the creature type (Storyteller soak);
-    ``weapon`` is the key of the weapon in hand, or "".
+    ``weapon`` is the key of the weapon in hand, or "". ``armor`` maps the system's armor
+    columns (``RuleSystem.armor_columns``) to the soak values of the worn, staff-approved
+    armor note (empty when none is worn).
     """
 
     name: str
@@ -45,6 +47,7 @@ class Combatant:
     transformed: bool = False
     weapon: str = ""
     health: Mapping[str, Any] = field(default_factory=dict)
+    armor: Mapping[str, int] = field(default_factory=dict)
 
     def trait(self, name: str) -> int:
         """The rating of trait ``name`` (canonical spelling), 0 when unset."""
@@ -167,6 +170,10 @@ class RuleSystem(ABC):
     defense_uses_action: bool = True
     #: Whether one may still defend after using every action this round.
     defend_after_acting: bool = False
+    #: The columns an armor note gives soak values for (e.g. bashing/lethal/aggravated).
+    armor_columns: tuple[str, ...] = ()
+    #: {armor key: {"name": str, "soak": {column: value}}} from the system's data file.
+    armor_table: Mapping[str, Any] = {}
     #: The system's spellcasting (``cast``, ``magical_attack``, ``resolve``, ``raise_shield`` …),
     #: or None when it has none.
     magic: Any = None

@@ -287,6 +287,7 @@ class StorytellerSystem(RuleSystem):
 
     key = "storyteller"
     title = "Storyteller (d10 pools vs difficulty)"
+    armor_columns = DAMAGE_TYPES
 
     def __init__(self, data: Mapping[str, Any] | None = None) -> None:
         data = data if data is not None else load_system_data(self.key)
@@ -337,6 +338,15 @@ class StorytellerSystem(RuleSystem):
         self.escape = require(data, "escape", dict, "storyteller")
         require(self.escape, "traits", list, "escape")
         require(self.escape, "difficulty", int, "escape")
+        self.armor_table = {}
+        for key, table in data.get("armor", {}).items():
+            where = f"armor.{key}"
+            name = require(table, "name", str, where)
+            soak = {column: require(table, column, int, where) for column in DAMAGE_TYPES if column in table}
+            if not soak or set(table) - set(DAMAGE_TYPES) - {"name"}:
+                raise RulesDataError(f"{where}: give name and soak dice per damage type "
+                                     f"({', '.join(DAMAGE_TYPES)}).")
+            self.armor_table[key] = {"name": name, "soak": soak}
         self.defenses = require(data, "defenses", dict, "storyteller")
         for name in self.defenses:
             defense = require(self.defenses, name, dict, "defenses")
@@ -519,9 +529,14 @@ class StorytellerSystem(RuleSystem):
 
     def _harm(self, victim: Combatant, pool: Pool | None, levels_or_dice: int, damage_type: str,
               roller: Roller, *, rolled: bool = True, fire: bool = False) -> tuple[Harm, list[str]]:
-        """Roll damage (or take ``levels_or_dice`` levels outright), roll soak if the victim's
-        kind can (``fire``: the damage is fire, see ``can_soak``), and return the harm with its
-        lines of arithmetic."""
+        """Roll damage (or take ``levels_or_dice`` levels outright), roll soak, and return the
+        harm with its lines of arithmetic.
+
+        The soak pool is Stamina when the victim's kind can soak the type (``fire``: the
+        damage is fire, see ``can_soak``), plus the worn approved armor's value for the type
+        (``victim.armor``). Armor is a Fray default (the source has no armor table): it adds
+        soak dice, and lets a kind that cannot soak a type soak it with the armor dice alone.
+        """
         lines: list[str] = []
         damage_roll = None
         if rolled:
@@ -533,10 +548,14 @@ class StorytellerSystem(RuleSystem):
             raw = levels_or_dice
             lines.append(f"damage: {plural(raw, 'level')} {damage_type}")
         soak_roll = None
-        if raw and self.can_soak(victim, damage_type, fire):
-            soak_pool = _pool(victim, (self.soak_trait,))
+        natural = self.can_soak(victim, damage_type, fire)
+        armor = int(victim.armor.get(damage_type, 0) or 0)
+        if raw and (natural or armor):
+            parts = _pool(victim, (self.soak_trait,)).parts if natural else ()
+            soak_pool = Pool(parts + ((("armor", armor),) if armor else ()))
             soak_roll = roll_pool(soak_pool.size, self.soak_difficulty, roller, ones_cancel=False)
-            lines.append(f"{victim.name} soaks: {soak_pool.dice()} {soak_roll.describe()}")
+            only = "" if natural else " (armor only)"
+            lines.append(f"{victim.name} soaks{only}: {soak_pool.dice()} {soak_roll.describe()}")
         elif raw:
             fiery = "fire " if fire else ""
             lines.append(f"{victim.name} cannot soak {fiery}{damage_type} damage ({victim.kind}).")
