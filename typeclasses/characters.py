@@ -21,6 +21,10 @@ class Character(ObjectParent, DefaultCharacter):
         transformed: whether a Werewolf is transformed.
         weapon: key of the weapon in hand ("" for none).
         encounter: the Encounter script this character fights in, or None.
+        armor_notes: staff-approved armor notes, each ``{"id", "system", "armor", "name",
+            "soak": {column: value}, "approved_by", "approved_at", "comment", "request"}``;
+            only staff commands write them (``world.armor``).
+        worn_armor: the id of the note worn, or None.
     """
 
     sheet = AttributeProperty(dict, category="fray", autocreate=False)
@@ -30,6 +34,8 @@ class Character(ObjectParent, DefaultCharacter):
     transformed = AttributeProperty(False, category="fray", autocreate=False)
     weapon = AttributeProperty("", category="fray", autocreate=False)
     encounter = AttributeProperty(None, category="fray", autocreate=False)
+    armor_notes = AttributeProperty(list, category="fray", autocreate=False)
+    worn_armor = AttributeProperty(None, category="fray", autocreate=False)
 
     def at_post_puppet(self, **kwargs):
         """On (re)connect, show the HUD of a fight still going on."""

@@ -46,7 +46,17 @@ def snapshot(obj, system: RuleSystem, overrides: Mapping[str, int] | None = None
     return Combatant(name=obj.key, traits=traits, kind=getattr(obj, "kind", "Muggle") or "Muggle",
                      base_kind=getattr(obj, "base_kind", "Muggle") or "Muggle",
                      transformed=bool(getattr(obj, "transformed", False)),
-                     weapon=getattr(obj, "weapon", "") or "", health=health)
+                     weapon=getattr(obj, "weapon", "") or "", health=health, armor=worn_armor(obj, system))
+
+
+def worn_armor(obj, system: RuleSystem) -> dict[str, int]:
+    """The soak values of the armor note ``obj`` wears, if it was approved for ``system``
+    ({} otherwise). Only staff-approved notes exist (``world.armor``); nothing else counts."""
+    worn = getattr(obj, "worn_armor", None)
+    for note in deserialize(getattr(obj, "armor_notes", None) or []):
+        if note.get("id") == worn and note.get("system") == system.key:
+            return {column: int(value) for column, value in note.get("soak", {}).items()}
+    return {}
 
 
 def store_health(obj, system: RuleSystem, record: Mapping) -> None:

@@ -63,4 +63,4 @@ def test_stunner_overshoot_and_shield(arena):
     hud = bob.command("+combat", r"Declare \(low to high\): .*$")
     assert f"Shield on {b}" not in hud
     assert "Bruised (0) [B......]" in hud
-    st.command("+combat/end", r"You end the fight after 2 round\(s\)\.")
+    st.command("+combat/end", r"You end the fight after 2 rounds\.")

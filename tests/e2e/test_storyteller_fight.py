@@ -101,4 +101,4 @@ def test_full_round_reload_restart_and_kill(fray_server, fray_client, arena):
     assert re.search(rf"{a}\s+12\s+Hurt \(-1\) \[BB\.{{5}}\]\s+TO ACT", hud)
     assert re.search(rf"{b}\s+8\s+Hurt \(-1\) \[BB\.{{5}}\]", hud)
     st3 = fray_client(superuser=True)
-    st3.command("+combat/end", r"You end the fight after 2 round\(s\)\.")
+    st3.command("+combat/end", r"You end the fight after 2 rounds\.")

@@ -4,7 +4,7 @@ from unittest import mock
 
 from evennia.utils.test_resources import EvenniaCommandTest
 
-from commands import fray
+from commands import fray, npcs
 from world import dice, encounters
 
 
@@ -39,7 +39,7 @@ class TestFight(FrayCommandTest):
         self.force(4)
         self.player(fray.CmdCombat(), "/init", "<Combat> Char2 rolls initiative: Wits 2 + Dexterity 3 = 5 + 1d10 (4) = 9.")
         self.force(1)
-        self.st(fray.CmdNpc(), "/init Guard=2+3", "<Combat> Guard rolls initiative: Wits 2 + Dexterity 3 = 5 + 1d10 (1) = 6.")
+        self.st(npcs.CmdNpc(), "/init Guard=2+3", "<Combat> Guard rolls initiative: Wits 2 + Dexterity 3 = 5 + 1d10 (1) = 6.")
         encounter = encounters.encounter_in(self.room1)
         guard = encounters.find_combatant(encounter, "Guard")
         guard.sheet = dict(guard.sheet, Stamina=2, Dodge=1, Strength=2, Brawl=1)
@@ -69,7 +69,7 @@ class TestRefusals(FrayCommandTest):
 
     def test_unknown_switch_refused(self):
         self.call(fray.CmdCombat(), "/start", caller=self.char1)
-        self.st(fray.CmdNpc(), "/inti Guard=2+3", "<Fray> Unknown switch '/inti' for +npc.")
+        self.st(npcs.CmdNpc(), "/inti Guard=2+3", "<Fray> Unknown switch '/inti' for +npc.")
         self.assertEqual(encounters.fighters(encounters.encounter_in(self.room1)), [])
 
     def test_bad_rolls(self):
@@ -120,7 +120,7 @@ class TestBadInputChangesNothing(FrayCommandTest):
         }
         for args, expected in cases.items():
             with self.subTest(args=args):
-                self.st(fray.CmdNpc(), args, expected)
+                self.st(npcs.CmdNpc(), args, expected)
                 self.assertEqual(self.state(), before)
 
     def test_attack_bad_input(self):
@@ -128,7 +128,7 @@ class TestBadInputChangesNothing(FrayCommandTest):
         self.force(10)
         self.player(fray.CmdCombat(), "/init")
         self.force(1)
-        self.st(fray.CmdNpc(), "/init Guard=2+3")
+        self.st(npcs.CmdNpc(), "/init Guard=2+3")
         before = self.state()
         cases = {
             "": "<Fray> Usage: attack <target>[/<maneuver or weapon>]",
@@ -148,14 +148,14 @@ class TestBadInputChangesNothing(FrayCommandTest):
         self.force(1)
         self.player(fray.CmdCombat(), "/init")
         self.force(10)
-        self.st(fray.CmdNpc(), "/init Guard=2+3")
+        self.st(npcs.CmdNpc(), "/init Guard=2+3")
         before = self.state()
         self.player(fray.CmdAttack(), "Guard", "<Fray> It is not Char2's turn: waiting on Guard.")
         self.player(fray.CmdDefend(), "Char2=dodge", "<Fray> No attack is waiting for Char2's defense.")
         self.player(fray.CmdDefend(), "Guard=dodge", "<Fray> You can only act for yourself")
         self.player(fray.CmdCombat(), "/next", "<Fray> Only this scene's Storyteller or staff can advance")
         self.player(fray.CmdCombat(), "/end", "<Fray> Only this scene's Storyteller or staff can end")
-        self.player(fray.CmdNpc(), "/init Thug=1+1", "<Fray> Only a Narrator or staff can run NPCs.")
+        self.player(npcs.CmdNpc(), "/init Thug=1+1", "<Fray> Only a Narrator or staff can run NPCs.")
         self.player(fray.CmdDamage(), "Char2=3 lethal", "<Fray> Only staff (Builder or above) can deal damage")
         self.player(fray.CmdHeal(), "Char2=all", "<Fray> Only staff (Builder or above) can heal.")
         self.player(fray.CmdSheet(), "Guard", "<Fray> Only a Narrator or staff can see other")
@@ -199,7 +199,7 @@ class TestAdversaryFindings(FrayCommandTest):
         self.force(9)
         self.player(fray.CmdCombat(), "/init")
         self.force(1)
-        self.st(fray.CmdNpc(), "/init Guard=2+3")
+        self.st(npcs.CmdNpc(), "/init Guard=2+3")
         self.force(2, 2, 2, 2, 2)  # a miss: nothing to defend
         self.player(fray.CmdAttack(), "Guard")
         self.assertTrue(encounters.has_acted(self.encounter, self.char2))
@@ -233,7 +233,7 @@ class TestAdversaryFindings(FrayCommandTest):
     def test_syntax_holes(self):
         self.player(fray.CmdAttack(), "Guard/", "<Fray> Name a maneuver or weapon after '/', e.g. attack Guard/kick.")
         self.player(fray.CmdRoll(), "=Dex", "<Fray> Usage: +roll")
-        self.st(fray.CmdNpc(), "/init/init Guard=2+3", "<Fray> Use one switch at a time.")
+        self.st(npcs.CmdNpc(), "/init/init Guard=2+3", "<Fray> Use one switch at a time.")
         self.st(fray.CmdCombat(), "/next", "<Fray> Nobody has rolled initiative yet (+combat/init, +npc/init).")
         out = self.st(fray.CmdStat(), "Char2/" + "A" * 5000 + "=1")
         self.assertLessEqual(len(out), 210)
@@ -255,7 +255,7 @@ class TestStorytellerDifficulty(FrayCommandTest):
         self.force(9)
         self.player(fray.CmdCombat(), "/init")
         self.force(1)
-        self.st(fray.CmdNpc(), "/init Guard=2+3")
+        self.st(npcs.CmdNpc(), "/init Guard=2+3")
         self.player(fray.CmdCombat(), "/diff Guard=+1", "<Fray> Only this scene's Storyteller or staff can move")
         self.st(fray.CmdCombat(), "/diff Char2=+2", "<Combat> You move the difficulty of Char2's next attack +2.")
         self.st(fray.CmdCombat(), "/diff Char2=+99", "<Fray> Give the change as a number from -8 to +8")

@@ -1,6 +1,6 @@
 """Command tier: Storyteller magic in a fight (+cast), with forced dice."""
 
-from commands import fray
+from commands import fray, npcs
 from tests.game.test_combat_commands import FrayCommandTest
 from world import encounters
 
@@ -18,7 +18,7 @@ class MagicFightTest(FrayCommandTest):
         self.force(7)
         self.player(fray.CmdCombat(), "/init")
         self.force(1)
-        self.st(fray.CmdNpc(), "/init Guard=2+3")
+        self.st(npcs.CmdNpc(), "/init Guard=2+3")
         self.guard = encounters.find_combatant(self.encounter, "Guard")
         self.guard.sheet = dict(self.guard.sheet, Stamina=2, Power=3, Control=1, Dueling=1)
 
@@ -74,7 +74,7 @@ class TestCast(MagicFightTest):
     def test_shield_as_defense(self):
         # A Mage (initiative 5 + 5 + 10 = 20) acts before Char2 and casts at her.
         self.force(10)
-        self.st(fray.CmdNpc(), "/init Mage=5+5")
+        self.st(npcs.CmdNpc(), "/init Mage=5+5")
         mage = encounters.find_combatant(self.encounter, "Mage")
         mage.sheet = dict(mage.sheet, Power=3, Control=3, Dueling=2)
         # Power 3: 8 8 8 -> 3; Control 3: 10 10 10 -> 3 (no Overshoot).
