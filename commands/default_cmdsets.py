@@ -16,7 +16,7 @@ own cmdsets by inheriting from them or directly from `evennia.CmdSet`.
 
 from evennia import default_cmds
 
-from commands import fray, npcs
+from commands import account, fray, npcs
 
 FRAY_COMMANDS = (fray.CmdRoll, fray.CmdSheet, fray.CmdStat, fray.CmdCombat, npcs.CmdNpc, fray.CmdAttack,
                  fray.CmdDefend, fray.CmdEscape, fray.CmdCast, fray.CmdSpells, fray.CmdDamage, fray.CmdHeal, fray.CmdDice)
@@ -58,6 +58,7 @@ class AccountCmdSet(default_cmds.AccountCmdSet):
         Populates the cmdset
         """
         super().at_cmdset_creation()
+        self.add(account.CmdQuit())
         #
         # any commands you add below will overload the default ones.
         #

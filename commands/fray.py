@@ -152,6 +152,15 @@ class CmdCombat(Command):
       +combat/resolve         resolve waiting attacks with no defense (ST)
       +combat/diff <name>=<+/-n>  move the difficulty of <name>'s next attack
                               (distance, cover ...; 0 clears it) (ST)
+      +combat/mod <name>=<+/-n>[ keep]  dice on <name>'s next roll, or on
+                              every roll until cleared with keep; 0 clears (ST)
+      +combat/add <name>[,<name>...]  bring characters or NPCs here in (ST)
+      +combat/remove <name>   take a combatant out; their attacks are
+                              cancelled (ST)
+      +combat/idle <name>     mark a combatant idle, or back (ST)
+      +combat/transfer <player>  hand the scene to another Narrator (ST)
+      +combat/log [<page>]    the roll log: every roll with its inputs (ST)
+      +combat/list            every fight running in the game (staff)
       +combat/end             end the fight with a summary (ST)
 
     Initiative (Storyteller) is Wits + Dexterity + 1d10; the highest acts
@@ -166,20 +175,36 @@ class CmdCombat(Command):
     """
 
     key = "+combat"
-    allowed_switches = ("start", "join", "leave", "init", "next", "resolve", "diff", "end")
-    syntax = "+combat[/start|join|leave|init|next|resolve|diff|end]"
+    allowed_switches = ("start", "join", "leave", "init", "next", "resolve", "diff", "mod", "add", "remove",
+                        "idle", "transfer", "log", "list", "end")
+    syntax = "+combat[/<switch>] -- see help +combat"
 
     def run(self):
         caller = self.caller
         switch = self.switches[0] if self.switches else ""
-        if switch == "diff":
+        if switch in ("diff", "mod"):
             if not self.lhs.strip() or not self.rhs:
-                self.fail("Usage: +combat/diff <name>=<+/-n>")
+                self.fail(f"Usage: +combat/{switch} <name>=<+/-n>")
                 return
-            encounters.adjust_difficulty(caller, self.lhs, self.rhs)
+            change = encounters.adjust_difficulty if switch == "diff" else encounters.set_dice_mod
+            change(caller, self.lhs, self.rhs)
+            return
+        with_name = {"add": encounters.add_named, "remove": encounters.remove_named,
+                     "idle": encounters.toggle_idle, "transfer": encounters.transfer}
+        if switch in with_name:
+            if not self.args.strip() or self.rhs is not None:
+                self.fail(f"Usage: +combat/{switch} <name>")
+                return
+            with_name[switch](caller, self.args)
+            return
+        if switch == "log":
+            caller.msg(encounters.render_log(caller, self.args))
             return
         if switch != "start" and self.args.strip():
             self.fail_usage()
+            return
+        if switch == "list":
+            caller.msg(encounters.render_list(caller))
             return
         if switch == "start":
             encounter = encounters.start(caller, self.args.strip() or None)

@@ -25,6 +25,8 @@ class Character(ObjectParent, DefaultCharacter):
             "soak": {column: value}, "approved_by", "approved_at", "comment", "request"}``;
             only staff commands write them (``world.armor``).
         worn_armor: the id of the note worn, or None.
+        pending_notices: staff answers (armor requests, revoked notes) kept while the player
+            was away, shown and cleared at the next login (``world.armor.deliver_notices``).
     """
 
     sheet = AttributeProperty(dict, category="fray", autocreate=False)
@@ -36,12 +38,23 @@ class Character(ObjectParent, DefaultCharacter):
     encounter = AttributeProperty(None, category="fray", autocreate=False)
     armor_notes = AttributeProperty(list, category="fray", autocreate=False)
     worn_armor = AttributeProperty(None, category="fray", autocreate=False)
+    pending_notices = AttributeProperty(list, category="fray", autocreate=False)
 
     def at_post_puppet(self, **kwargs):
-        """On (re)connect, show the HUD of a fight still going on."""
+        """On (re)connect: no longer idle in a fight still going on, and shown its HUD."""
         super().at_post_puppet(**kwargs)
         from world.encounters import reconnect_notice
 
         notice = reconnect_notice(self)
         if notice:
             self.msg(notice)
+        from world.armor import deliver_notices
+
+        deliver_notices(self)
+
+    def at_post_unpuppet(self, account=None, session=None, **kwargs):
+        """Quitting or going link-dead: stay in any fight, marked idle."""
+        super().at_post_unpuppet(account=account, session=session, **kwargs)
+        from world.encounters import set_idle_on_disconnect
+
+        set_idle_on_disconnect(self)

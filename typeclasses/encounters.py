@@ -24,6 +24,7 @@ class Encounter(DefaultScript):
         log: every roll of the fight, ``{"round", "actor", "what", "lines"}``.
         next_attack_id: the number the next pending attack gets.
         shields: {protected combatant's name: a magical shield's record}.
+        idle: ids of combatants marked idle (link-dead, quit, or set by the ST).
     """
 
     system_key = AttributeProperty("storyteller", autocreate=False)
@@ -37,6 +38,7 @@ class Encounter(DefaultScript):
     log = AttributeProperty(list, autocreate=False)
     next_attack_id = AttributeProperty(1, autocreate=False)
     shields = AttributeProperty(dict, autocreate=False)
+    idle = AttributeProperty(list, autocreate=False)
 
     def at_script_creation(self):
         self.key = "fray_encounter"

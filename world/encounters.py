@@ -9,6 +9,7 @@ listing and after a reload.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from evennia.utils.create import create_object, create_script
 from evennia.utils.dbserialize import deserialize
@@ -29,6 +30,8 @@ NPC_NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012345
 MAX_NPC_NAME = 20
 MAX_INIT_TRAIT = 20
 MAX_DIFFICULTY_SHIFT = 8
+MAX_DICE_SHIFT = 10
+LOG_PAGE = 8
 
 
 # ----------------------------------------------------------------------------- finding
@@ -175,20 +178,48 @@ def _set_conditions(encounter, obj, values: dict) -> None:
     encounter.conditions = conditions
 
 
-def attack_difficulty(encounter, obj, adjustable: bool = True) -> int:
-    """How far ``obj``'s next roll's difficulty moves: a tackle's +N, plus the Storyteller's
-    ``+combat/diff`` when the attack's difficulty may be moved (the seed's asterisk)."""
-    state = _conditions(encounter, obj)
-    return int(state.get("difficulty", 0) or 0) + (int(state.get("adjust", 0) or 0) if adjustable else 0)
+@dataclass(frozen=True)
+class Modifiers:
+    """What changes ``obj``'s next roll, and why: ``difficulty`` (a tackle's +N, and the ST's
+    ``+combat/diff`` where the difficulty may be moved), ``dice`` (the ST's ``+combat/mod``)
+    and ``notes`` naming each source for the roll log."""
+
+    difficulty: int
+    dice: int
+    notes: tuple[str, ...]
 
 
-def take_difficulty_penalty(encounter, obj, adjustable: bool = False) -> None:
-    """Use up the difficulty changes waiting on ``obj``'s next action (the ST's only for an
-    attack whose difficulty may be moved)."""
+def modifiers_for(encounter, obj, adjustable: bool = True) -> Modifiers:
     state = _conditions(encounter, obj)
-    used = {"difficulty"} | ({"adjust"} if adjustable else set())
+    tackle, adjust, dice_mod = (int(state.get(key, 0) or 0) for key in ("difficulty", "adjust", "mod"))
+    notes = []
+    if tackle:
+        notes.append(f"difficulty +{tackle} (tackled last turn)")
+    if adjust and adjustable:
+        notes.append(f"difficulty {adjust:+d} (Storyteller)")
+    if dice_mod:
+        notes.append(f"dice {dice_mod:+d} (Storyteller{', kept' if state.get('mod_keep') else ''})")
+    return Modifiers(tackle + (adjust if adjustable else 0), dice_mod, tuple(notes))
+
+
+def use_modifiers(encounter, obj, adjustable: bool = True, *, difficulty: bool = True) -> None:
+    """Use up what applied to ``obj``'s roll: the tackle penalty (``difficulty``), the ST's
+    difficulty change (``adjustable``) and a one-roll ``+combat/mod`` (a kept one stays)."""
+    state = _conditions(encounter, obj)
+    used = ({"difficulty"} if difficulty else set()) | ({"adjust"} if adjustable else set())
+    if not state.get("mod_keep"):
+        used.add("mod")
     if used & set(state):
         _set_conditions(encounter, obj, {key: value for key, value in state.items() if key not in used})
+
+
+def parse_shift(text: str, limit: int, example: str) -> int:
+    """``"+2"``, ``"-1"``, ``"3"`` → int within ±limit. Raises CombatError."""
+    text = text.strip()
+    digits = text[1:] if text[:1] in "+-" else text
+    if not digits.isascii() or not digits.isdigit() or len(digits) > 2 or int(digits) > limit:
+        raise CombatError(f"Give the change as a number from -{limit} to +{limit}, e.g. {example}.")
+    return -int(digits) if text.startswith("-") else int(digits)
 
 
 def adjust_difficulty(caller, name: str, amount_text: str) -> None:
@@ -198,12 +229,7 @@ def adjust_difficulty(caller, name: str, amount_text: str) -> None:
     encounter = require_encounter(caller)
     require_storyteller(caller, encounter, "move difficulties")
     obj = find_combatant(encounter, name)
-    text = amount_text.strip()
-    digits = text[1:] if text[:1] in "+-" else text
-    if not digits.isascii() or not digits.isdigit() or int(digits) > MAX_DIFFICULTY_SHIFT:
-        raise CombatError(f"Give the change as a number from -{MAX_DIFFICULTY_SHIFT} to "
-                          f"+{MAX_DIFFICULTY_SHIFT}, e.g. +combat/diff Guard=+1.")
-    amount = -int(digits) if text.startswith("-") else int(digits)
+    amount = parse_shift(amount_text, MAX_DIFFICULTY_SHIFT, "+combat/diff Guard=+1")
     state = _conditions(encounter, obj)
     state["adjust"] = amount
     _set_conditions(encounter, obj, state)
@@ -553,12 +579,13 @@ def attack(caller, actor_name: str | None, target_name: str, option: str) -> Non
     if system.health(target_snapshot.health).dead:
         raise CombatError(f"{target.key} is already dead.")
     maneuver = system.maneuver(option, snapshot(actor, system))  # validate before any dice roll
-    modifier = attack_difficulty(encounter, actor, maneuver.adjustable)
+    mods = modifiers_for(encounter, actor, maneuver.adjustable)
     with dice.roller() as roller:
-        rolled = system.attack(snapshot(actor, system), target_snapshot, maneuver.key, roller, modifier=modifier)
-    take_difficulty_penalty(encounter, actor, maneuver.adjustable)
+        rolled = system.attack(snapshot(actor, system), target_snapshot, maneuver.key, roller,
+                               modifier=mods.difficulty, dice_modifier=mods.dice)
+    use_modifiers(encounter, actor, maneuver.adjustable)
     use_action(encounter, actor, current_slot(encounter)[0])
-    add_log(encounter, actor.key, f"{maneuver.label} at {target.key}", [rolled.describe()])
+    add_log(encounter, actor.key, f"{maneuver.label} at {target.key}", [rolled.describe(), *mods.notes])
     shield = shields_in(encounter).get(target.key)
     if shield is not None and system.magic is not None:
         with dice.roller() as roller:
@@ -598,17 +625,20 @@ def defend(caller, actor_name: str | None, kind: str) -> None:
     attacker = pending["attacker"]
     rolled = rebuild_attack(system, pending["attack"])
     defense = None
+    notes: list[str] = []
     if choice != "none":
         if not system.defend_after_acting and has_acted(encounter, actor):
             raise CombatError(f"{actor.key} has already acted this round: only 'defend none' is left.")
+        mods = modifiers_for(encounter, actor, adjustable=False)
         with dice.roller() as roller:
             defense = system.defend(rolled, snapshot(actor, system), choice, roller,
-                                    modifier=attack_difficulty(encounter, actor, adjustable=False))
-        take_difficulty_penalty(encounter, actor)
+                                    modifier=mods.difficulty, dice_modifier=mods.dice)
+        use_modifiers(encounter, actor, adjustable=False)
+        notes = list(mods.notes)
         if system.defense_uses_action:
             use_action(encounter, actor)
     close_pending(encounter, pending)
-    finish_attack(encounter, attacker, actor, rolled, defense)
+    finish_attack(encounter, attacker, actor, rolled, defense, notes)
 
 
 def resolve_all(caller) -> int:
@@ -671,6 +701,8 @@ def render_hud(encounter, viewer=None) -> str:
             status.append("acted")
         elif obj.key not in rolls:
             status.append("no init")
+        if is_idle(encounter, obj):
+            status.append("idle")
         if state.get("held_by"):
             status.append("held")
         if state.get("prone"):
@@ -679,6 +711,8 @@ def render_hud(encounter, viewer=None) -> str:
             status.append(f"diff+{state['difficulty']}")
         if state.get("adjust"):
             status.append(f"ST{state['adjust']:+d}")
+        if state.get("mod"):
+            status.append(f"{state['mod']:+d}d")
         init = str(rolls[obj.key].total) if obj.key in rolls else "-"
         name = escape(obj.key) + (" (NPC)" if is_npc(obj) else "")
         table.add_row(position, name, init, health.describe(), ", ".join(status))
@@ -712,4 +746,147 @@ def reconnect_notice(character) -> str:
     encounter = getattr(character, "encounter", None)
     if encounter is None or character not in fighters(encounter):
         return ""
+    if set_idle(encounter, character, False):
+        announce(encounter, "{target} is back.", mapping={"target": character})
     return render_hud(encounter, character)
+
+
+# --------------------------------------------------------------------- Storyteller control
+def add_named(caller, names_text: str) -> list[str]:
+    """ST: ``+combat/add <name>[,<name>...]`` — characters or NPCs in this room join the fight."""
+    encounter = require_encounter(caller)
+    require_storyteller(caller, encounter, "add combatants")
+    names = [name.strip() for name in names_text.split(",")]
+    if not all(names):
+        raise CombatError("Usage: +combat/add <name>[,<name>...]")
+    here = [obj for obj in caller.location.contents if hasattr(obj, "sheet")]
+    found = []
+    for name in names:
+        wanted = name.casefold()
+        matches = [obj for obj in here if obj.key.casefold() == wanted] or \
+            [obj for obj in here if obj.key.casefold().startswith(wanted)]
+        if len(matches) != 1:
+            raise CombatError(f"No single character '{quote(name)}' here." if not matches else
+                              f"'{quote(name)}' could be: {', '.join(o.key for o in matches)}.")
+        found.append(matches[0])
+    added = [obj.key for obj in found if add_combatant(encounter, obj)]
+    if added:
+        announce(encounter, escape_for_room(f"{', '.join(added)} {'is' if len(added) == 1 else 'are'} "
+                                            "brought into the fight."))
+    return added
+
+
+def remove_named(caller, name: str) -> None:
+    """ST: ``+combat/remove <name>`` — out of the fight, attacks by or on them cancelled."""
+    encounter = require_encounter(caller)
+    require_storyteller(caller, encounter, "remove combatants")
+    obj = find_combatant(encounter, name)
+    notices = remove_combatant(encounter, obj)
+    announce(encounter, "$You() $conj(remove) {target} from the fight.", actor=caller,
+             mapping={"target": obj}, lines=notices)
+
+
+def set_dice_mod(caller, name: str, text: str) -> None:
+    """ST: ``+combat/mod <name>=<+/-n>[ keep]`` — dice added to that combatant's next roll (attack,
+    defense or +roll), or to every roll until cleared with ``keep``; ``0`` clears it."""
+    encounter = require_encounter(caller)
+    require_storyteller(caller, encounter, "set modifiers")
+    obj = find_combatant(encounter, name)
+    words = text.split()
+    keep = len(words) == 2 and words[1].casefold() == "keep"
+    if not words or len(words) > 2 or (len(words) == 2 and not keep):
+        raise CombatError("Usage: +combat/mod <name>=<+/-n>[ keep]")
+    amount = parse_shift(words[0], MAX_DICE_SHIFT, "+combat/mod Guard=-2")
+    state = _conditions(encounter, obj)
+    state["mod"], state["mod_keep"] = amount, keep and bool(amount)
+    _set_conditions(encounter, obj, state)
+    how = "until cleared" if state["mod_keep"] else "for the next roll"
+    what = f"{amount:+d} dice {how}" if amount else "cleared"
+    announce(encounter, "$You() $conj(set) {target}'s modifier: " + what + ".", actor=caller,
+             mapping={"target": obj})
+
+
+def is_idle(encounter, obj) -> bool:
+    return obj.id in {int(i) for i in encounter.idle or []}
+
+
+def set_idle(encounter, obj, idle: bool) -> bool:
+    """Mark ``obj`` idle or back; True when that changed anything."""
+    if is_idle(encounter, obj) == idle:
+        return False
+    ids = [int(i) for i in encounter.idle or [] if int(i) != obj.id]
+    encounter.idle = ids + ([obj.id] if idle else [])
+    return True
+
+
+def toggle_idle(caller, name: str) -> None:
+    """ST: ``+combat/idle <name>`` marks a combatant idle, or back."""
+    encounter = require_encounter(caller)
+    require_storyteller(caller, encounter, "mark combatants idle")
+    obj = find_combatant(encounter, name)
+    idle = not is_idle(encounter, obj)
+    set_idle(encounter, obj, idle)
+    state = "idle: attacks on them resolve with no defense (+combat/resolve)" if idle else "no longer idle"
+    announce(encounter, "{target} is " + state + ".", mapping={"target": obj})
+
+
+def set_idle_on_disconnect(character) -> None:
+    """Quitting or link-dead: still in the fight, marked idle (``Character.at_post_unpuppet``)."""
+    encounter = getattr(character, "encounter", None)
+    if encounter is not None and character in fighters(encounter) and set_idle(encounter, character, True):
+        announce(encounter, "{target} has disconnected and stays in the fight, idle.",
+                 mapping={"target": character})
+
+
+def transfer(caller, name: str) -> None:
+    """ST: ``+combat/transfer <player>`` hands the scene to another Narrator or staff member here."""
+    encounter = require_encounter(caller)
+    require_storyteller(caller, encounter, "hand the scene over")
+    wanted = name.strip().casefold()
+    matches = [obj for obj in caller.location.contents
+               if obj.account and obj.key.casefold() == wanted and not is_npc(obj)]
+    if not matches:
+        raise CombatError(f"No player '{quote(name)}' here.")
+    new = matches[0]
+    if not has_perm(new, NARRATOR):
+        raise CombatError(f"{new.key} is not a Narrator or staff member.")
+    encounter.storyteller = new
+    announce(encounter, "$You() $conj(hand) the scene to {target}; they are its Storyteller now.",
+             actor=caller, mapping={"target": new})
+
+
+def render_list(caller) -> str:
+    """Staff: every fight running anywhere."""
+    require_perm(caller, STAFF, "list every fight")
+    from evennia.scripts.models import ScriptDB
+
+    table = EvTable("Room", "System", "Round", "Storyteller", "Fighters", width=WIDTH, border="header")
+    count = 0
+    for encounter in ScriptDB.objects.filter(db_key=ENCOUNTER_KEY).order_by("id"):
+        room = encounter.obj
+        storyteller = encounter.storyteller.key if encounter.storyteller else "-"
+        table.add_row(escape(f"{room.key}(#{room.id})" if room else "-"), encounter.system_key,
+                      encounter.round, escape(storyteller), len(fighters(encounter)))
+        count += 1
+    return str(table) if count else "No fights are running."
+
+
+def render_log(caller, page_text: str) -> str:
+    """ST or staff: ``+combat/log [<page>]`` — every roll of this fight with its inputs, newest
+    page by default."""
+    encounter = require_encounter(caller)
+    require_storyteller(caller, encounter, "read the roll log")
+    entries = deserialize(encounter.log or [])
+    pages = max(1, -(-len(entries) // LOG_PAGE))
+    text = page_text.strip()
+    if text and (not text.isascii() or not text.isdigit() or len(text) > 4 or not 1 <= int(text) <= pages):
+        raise CombatError(f"Give a page from 1 to {pages}.")
+    page = int(text) if text else pages
+    lines = [f"|w{COMBAT} Roll log, page {page} of {pages}|n ({len(entries)} entries)"]
+    start = (page - 1) * LOG_PAGE
+    for number, entry in enumerate(entries[start:start + LOG_PAGE], start=start + 1):
+        lines.append(escape(f"#{number} R{entry['round']} {entry['actor']}: {entry['what']}"))
+        lines.extend("    " + escape(line) for line in entry["lines"])
+    if len(entries) == 0:
+        lines.append("No rolls yet.")
+    return "\n".join(lines)

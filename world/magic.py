@@ -12,7 +12,6 @@ from world.encounters import (
     actor_for,
     add_log,
     announce,
-    attack_difficulty,
     can_defend,
     close_pending,
     current_slot,
@@ -20,6 +19,7 @@ from world.encounters import (
     encounter_in,
     find_combatant,
     finish_attack,
+    modifiers_for,
     pending_attacks,
     rebuild_attack,
     require_turn,
@@ -28,8 +28,8 @@ from world.encounters import (
     store_shields,
     system_here,
     system_of,
-    take_difficulty_penalty,
     use_action,
+    use_modifiers,
 )
 from world.sheets import snapshot
 from world.text import COMBAT, escape_for_room
@@ -82,10 +82,11 @@ def cast(caller, actor_name: str | None, spell_name: str, targets: list[str], *,
         attack = None
         if spell.kind == "attack" and not rolled.fizzled:
             se_to_hit = 0 if se_to_damage else rolled.special_effects
+            mods = modifiers_for(encounter, actor)
             attack = magic.magical_attack(snapshot(actor, system), snapshot(target, system), rolled, roller,
-                                          se_to_hit=se_to_hit, modifier=attack_difficulty(encounter, actor))
+                                          se_to_hit=se_to_hit, modifier=mods.difficulty, dice_modifier=mods.dice)
     if attack is not None:
-        take_difficulty_penalty(encounter, actor, adjustable=True)
+        use_modifiers(encounter, actor)
     use_action(encounter, actor, None if as_defense else current_slot(encounter)[0])
     lines = list(rolled.describe())
     add_log(encounter, actor.key, f"casts {spell.name}", lines)

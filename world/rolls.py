@@ -6,7 +6,15 @@ from rules.dice import parse_pool
 from rules.systems import CombatError
 from world import dice
 from world.access import NARRATOR, require_perm
-from world.encounters import actor_for, add_log, encounter_in, system_here
+from world.encounters import (
+    actor_for,
+    add_log,
+    encounter_in,
+    fighters,
+    modifiers_for,
+    system_here,
+    use_modifiers,
+)
 from world.sheets import is_npc, snapshot
 from world.text import ROLL, escape, escape_for_room
 
@@ -32,12 +40,18 @@ def roll(caller, actor_name: str | None, text: str, *, private: bool = False, wi
         actor = caller
     system = system_here(caller)
     expression = parse_pool(text, system.trait_names)
+    fighting = encounter is not None and actor in fighters(encounter)
+    dice_mod = modifiers_for(encounter, actor).dice if fighting else 0
     with dice.roller() as roller:
-        result = system.roll_check(expression, snapshot(actor, system), roller, willpower=willpower)
+        result = system.roll_check(expression, snapshot(actor, system), roller, modifier=dice_mod,
+                                   willpower=willpower)
     detail = "; ".join(result.lines)
     line = f"{actor.key} rolls {detail}"
     if encounter is not None:
-        add_log(encounter, actor.key, "private roll" if private else "roll", result.lines)
+        notes = [f"dice {dice_mod:+d} (Storyteller)"] if dice_mod else []
+        add_log(encounter, actor.key, "private roll" if private else "roll", [*result.lines, *notes])
+    if dice_mod:
+        use_modifiers(encounter, actor, adjustable=False, difficulty=False)
     if private:
         shown = f"{ROLL} (private) {escape(line)}"
         caller.msg(shown)

@@ -197,8 +197,10 @@ class RuleSystem(ABC):
 
     @abstractmethod
     def attack(self, attacker: Combatant, target: Combatant, option: str, roller: Roller,
-               *, modifier: int = 0) -> Any:
-        """Roll an attack. The result has ``needs_defense``, ``describe()`` and ``to_record()``."""
+               *, modifier: int = 0, dice_modifier: int = 0) -> Any:
+        """Roll an attack; ``modifier`` moves the difficulty, ``dice_modifier`` the pool (the ST's
+        ``+combat/mod``). The result has ``needs_defense``, ``label``, ``damage_type``,
+        ``describe()`` and ``to_record()``."""
 
     @abstractmethod
     def attack_from_record(self, record: Mapping[str, Any]) -> Any:
@@ -206,7 +208,7 @@ class RuleSystem(ABC):
 
     @abstractmethod
     def defend(self, attack: Any, defender: Combatant, defense: str, roller: Roller,
-               *, modifier: int = 0) -> Any:
+               *, modifier: int = 0, dice_modifier: int = 0) -> Any:
         """Roll a defense against a pending attack. Raises CombatError when it isn't allowed."""
 
     @abstractmethod

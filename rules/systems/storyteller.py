@@ -278,6 +278,10 @@ class Resolution:
     effects: tuple[tuple[str, str, Any], ...]
 
 
+def _modifier_parts(dice_modifier: int) -> tuple[tuple[str, int], ...]:
+    return (("modifier", dice_modifier),) if dice_modifier else ()
+
+
 def _pool(actor: Combatant, traits: Sequence[str]) -> Pool:
     return Pool(tuple((name, actor.trait(name)) for name in traits))
 
@@ -477,7 +481,7 @@ class StorytellerSystem(RuleSystem):
             raise CombatError(f"{actor.name} is {health.level_name.lower()} and cannot act.")
 
     def attack(self, attacker: Combatant, target: Combatant, option: str, roller: Roller,
-               *, modifier: int = 0) -> StorytellerAttack:
+               *, modifier: int = 0, dice_modifier: int = 0) -> StorytellerAttack:
         """Roll to hit with the maneuver's pool + wound penalty vs its difficulty + ``modifier``.
 
         ``modifier`` moves the difficulty (ST discretion, tackle's +1). Raises CombatError
@@ -485,7 +489,8 @@ class StorytellerSystem(RuleSystem):
         """
         self.require_able(attacker)
         maneuver = self.maneuver(option, attacker)
-        pool = Pool(_pool(attacker, maneuver.to_hit).parts + self.wound_parts(attacker))
+        pool = Pool(_pool(attacker, maneuver.to_hit).parts + _modifier_parts(dice_modifier)
+                    + self.wound_parts(attacker))
         roll = roll_pool(pool.size, self.moved_difficulty(maneuver.difficulty, modifier), roller,
                          ones_cancel=self.ones_cancel)
         return StorytellerAttack(attacker.name, target.name, maneuver, pool, roll)
@@ -509,7 +514,7 @@ class StorytellerSystem(RuleSystem):
         return damage_type in soaks
 
     def defend(self, attack: StorytellerAttack, defender: Combatant, defense: str, roller: Roller,
-               *, modifier: int = 0) -> StorytellerDefense:
+               *, modifier: int = 0, dice_modifier: int = 0) -> StorytellerDefense:
         """Dodge, block or parry: the pool vs 6 (+ ``modifier``); each success cancels one
         attack success. Raises CombatError: unknown defense, block against a type the
         defender cannot soak, parry with nothing in hand, or an incapacitated defender."""
@@ -522,7 +527,8 @@ class StorytellerSystem(RuleSystem):
             raise CombatError(f"You cannot block {attack.damage_type} damage: you cannot soak it.")
         if table.get("needs_weapon") and not defender.weapon:
             raise CombatError("You need a weapon or shield in hand to parry.")
-        pool = Pool(_pool(defender, table["traits"]).parts + self.wound_parts(defender))
+        pool = Pool(_pool(defender, table["traits"]).parts + _modifier_parts(dice_modifier)
+                    + self.wound_parts(defender))
         roll = roll_pool(pool.size, self.moved_difficulty(table["difficulty"], modifier), roller,
                          ones_cancel=self.ones_cancel)
         return StorytellerDefense(defense, defender.name, pool, roll, defender.weapon)

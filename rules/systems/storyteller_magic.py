@@ -305,7 +305,7 @@ class StorytellerMagic:
 
     # ----------------------------------------------------------------------- attacks
     def magical_attack(self, caster: Combatant, target: Combatant, cast: CastRoll, roller: Roller,
-                       *, se_to_hit: int, modifier: int = 0) -> MagicalAttack:
+                       *, se_to_hit: int, modifier: int = 0, dice_modifier: int = 0) -> MagicalAttack:
         """Roll to hit with a cast attack spell (seed: Magical Attack): Dexterity + Dueling
         (+ wounds) + ``se_to_hit`` Special Effect successes vs 6 + ``modifier``; the cast's other
         Special Effect successes go to the damage roll.
@@ -325,7 +325,10 @@ class StorytellerMagic:
         if not 0 <= se_to_hit <= cast.special_effects:
             raise CombatError(f"You have {_successes(cast.special_effects, 'Special Effect success')} to spend; "
                               f"{se_to_hit} on the hit roll is not possible.")
-        parts = tuple((name, caster.trait(name)) for name in self.to_hit) + self.system.wound_parts(caster)
+        parts = tuple((name, caster.trait(name)) for name in self.to_hit)
+        if dice_modifier:
+            parts += (("modifier", dice_modifier),)
+        parts += self.system.wound_parts(caster)
         if se_to_hit:
             parts += ((SE_LABEL, se_to_hit),)
         pool = Pool(parts)
