@@ -14,27 +14,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rules.data import RulesDataError, load_system_data
-from rules.dice import DiceSyntaxError, QueuedRoller, parse_pool
+from rules.dice import DiceSyntaxError, parse_pool
 from rules.systems import get_system
 from rules.systems.base import Combatant, CombatError, InitiativeRoll, Pool
 from rules.systems.storyteller import StorytellerSystem
+from tests.rules.forced_dice import dice, done  # noqa: E402
 
 ST = get_system("storyteller")
-
-
-class NoMoreDice:
-    """Fallback roller: any die beyond the queued faces is a test failure."""
-
-    def roll(self, sides: int) -> int:
-        raise AssertionError(f"unexpected extra d{sides} rolled")
-
-
-def dice(*faces: int) -> QueuedRoller:
-    return QueuedRoller(list(faces), NoMoreDice())
-
-
-def done(roller: QueuedRoller) -> None:
-    assert roller.faces == [], f"faces not consumed: {roller.faces}"
 
 
 def fighter(name: str = "Ann", kind: str = "Muggle", weapon: str = "", health=None,

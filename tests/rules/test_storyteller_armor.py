@@ -7,21 +7,12 @@ import copy
 import pytest
 
 from rules.data import RulesDataError, load_system_data
-from rules.dice import QueuedRoller
 from rules.systems import get_system
 from rules.systems.base import Combatant
 from rules.systems.storyteller import StorytellerSystem
+from tests.rules.forced_dice import dice
 
 ST = get_system("storyteller")
-
-
-class NoMoreDice:
-    def roll(self, sides: int) -> int:
-        raise AssertionError("a die more than the test forced")
-
-
-def dice(*faces: int) -> QueuedRoller:
-    return QueuedRoller(list(faces), NoMoreDice())
 
 
 def test_armor_table_is_data():

@@ -13,28 +13,13 @@ import json
 import pytest
 
 from rules.data import RulesDataError, load_system_data
-from rules.dice import QueuedRoller
 from rules.systems import get_system
 from rules.systems.base import Combatant, CombatError
 from rules.systems.storyteller_magic import CastRoll, MagicalAttack, Shield, StorytellerMagic
+from tests.rules.forced_dice import dice, done  # noqa: E402
 
 ST = get_system("storyteller")
 MAGIC = StorytellerMagic(ST)
-
-
-class NoMoreDice:
-    """Fallback roller: any die beyond the queued faces is a test failure."""
-
-    def roll(self, sides: int) -> int:
-        raise AssertionError(f"unexpected extra d{sides} rolled")
-
-
-def dice(*faces: int) -> QueuedRoller:
-    return QueuedRoller(list(faces), NoMoreDice())
-
-
-def done(roller: QueuedRoller) -> None:
-    assert roller.faces == [], f"faces not consumed: {roller.faces}"
 
 
 def fighter(name: str = "Ann", kind: str = "Wizard", health=None, **traits: int) -> Combatant:
