@@ -209,18 +209,9 @@ class CmdCombat(Command):
         if switch == "start":
             encounter = encounters.start(caller, self.args.strip() or None)
             caller.msg(encounters.render_hud(encounter, caller))
-        elif switch == "join":
-            encounters.join(caller)
-        elif switch == "leave":
-            encounters.leave(caller)
-        elif switch == "init":
-            encounters.roll_initiative(caller)
-        elif switch == "next":
-            encounters.next_turn(caller)
-        elif switch == "resolve":
-            encounters.resolve_all(caller)
-        elif switch == "end":
-            encounters.end(caller)
+        elif switch:
+            {"join": encounters.join, "leave": encounters.leave, "init": encounters.roll_initiative,
+             "next": encounters.next_turn, "resolve": encounters.resolve_all, "end": encounters.end}[switch](caller)
         else:
             caller.msg(encounters.render_hud(encounters.require_encounter(caller), caller))
 
