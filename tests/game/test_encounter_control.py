@@ -97,3 +97,23 @@ class ControlTest(FrayCommandTest):
         self.assertIn("dice +1 (Storyteller)", log)
         self.st(fray.CmdCombat(), "/log 9", "<Fray> Give a page from 1 to 1.")
         self.player(fray.CmdCombat(), "/log", "<Fray> Only this scene's Storyteller or staff can read the roll log.")
+
+
+class TestSeveralFights(FrayCommandTest):
+    def test_fights_in_different_rooms_are_independent(self):
+        self.call(fray.CmdCombat(), "/start", caller=self.char1)
+        self.char2.move_to(self.room2, quiet=True)
+        self.account2.permissions.add("Narrator")
+        self.player(fray.CmdCombat(), "/start", "<Combat> You start a fight (storyteller).")
+        first, second = encounters.encounter_in(self.room1), encounters.encounter_in(self.room2)
+        self.assertNotEqual(first, second)
+        self.force(10)
+        self.player(fray.CmdCombat(), "/join")
+        self.player(fray.CmdCombat(), "/init")
+        self.assertEqual(encounters.fighters(first), [])
+        self.assertEqual(encounters.fighters(second), [self.char2])
+        self.st(fray.CmdCombat(), "/end")
+        self.assertIsNone(encounters.encounter_in(self.room1))
+        self.assertEqual(encounters.encounter_in(self.room2), second)
+        listing = self.st(fray.CmdCombat(), "/list")
+        self.assertIn(f"{self.room2.key}(#{self.room2.id})", listing)
