@@ -1,0 +1,558 @@
+"""Armor notes: players request armor, staff approve or deny, approved armor is a note.
+
+Requests live in one persistent global script (``typeclasses.requests.RequestStore``, key
+``fray_requests``); an approved request becomes an armor note appended to the character's
+``armor_notes`` Attribute (shape documented on ``typeclasses.characters.Character``). Only
+this module writes notes, and only for staff (``approve``, ``revoke``); players can list, wear,
+take off and show the notes they were given. Soak reads the worn note through
+``world.sheets.worn_armor``.
+
+Every function validates everything before it writes anything, and raises ``CombatError``
+with one player-facing line. Player text (the armor asked for, the reason) is stored as typed
+and escaped whenever it is shown.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from evennia.scripts.models import ScriptDB
+from evennia.utils.create import create_script
+from evennia.utils.dbserialize import deserialize
+from evennia.utils.evtable import EvTable
+from evennia.utils.utils import inherits_from
+
+from rules.systems import CombatError, RuleSystem, get_system
+from world.access import STAFF, has_perm, require_perm
+from world.sheets import default_system
+from world.text import escape, quote
+
+REQUESTS_KEY = "fray_requests"
+STORE_TYPECLASS = "typeclasses.requests.RequestStore"
+CHARACTER_TYPECLASS = "typeclasses.characters.Character"
+ARMOR = "|g<Armor>|n"
+WIDTH = 78
+MAX_SOAK = 10
+MAX_ARMOR_TEXT = 40
+MAX_WHY = 400
+MAX_COMMENT = 200
+MAX_OPEN = 5
+MAX_NOTICES = 20
+MAX_ID_DIGITS = 9
+#: Request states; only ``open`` requests can be approved, denied or withdrawn.
+OPEN, APPROVED, DENIED, WITHDRAWN, REVOKED = "open", "approved", "denied", "withdrawn", "revoked"
+APPROVE_EXAMPLE = "+request/approve <#>=bashing:1,lethal:1 <comment>"
+
+
+# --- storage -------------------------------------------------------------------------------
+
+def request_store(create: bool = True):
+    """The global request script, created on first use (None if absent and not ``create``)."""
+    found = ScriptDB.objects.filter(db_key=REQUESTS_KEY, db_typeclass_path=STORE_TYPECLASS).first()
+    if found is None and create:
+        found = create_script(STORE_TYPECLASS, key=REQUESTS_KEY, persistent=True, autostart=False)
+    return found
+
+
+def all_requests() -> list[dict]:
+    """Every request, oldest first, as plain dicts (copies: change them through ``_save``)."""
+    store = request_store(create=False)
+    return [dict(req) for req in deserialize(store.requests or [])] if store else []
+
+
+def _save(requests: list[dict]) -> None:
+    """Rewrite the whole request list (a fresh list, so the Attribute is saved)."""
+    request_store().requests = [dict(req) for req in requests]
+
+
+def now_iso() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def when(iso: str | None) -> str:
+    """``2024-05-01T12:00:00+00:00`` → ``2024-05-01 12:00 UTC``."""
+    if not iso:
+        return "?"
+    try:
+        moment = datetime.fromisoformat(iso).astimezone(timezone.utc)
+    except ValueError:
+        return str(iso)
+    return moment.strftime("%Y-%m-%d %H:%M UTC")
+
+
+def parse_number(text: str, what: str = "request") -> int:
+    """``3`` or ``#3`` → 3. Raises CombatError for anything else (huge numbers included)."""
+    raw = (text or "").strip()
+    digits = raw[1:] if raw.startswith("#") else raw
+    if not digits.isascii() or not digits.isdigit():
+        raise CombatError(f"'{quote(raw)}' is not a {what} number; give a number like 3.")
+    if len(digits.lstrip("0")) > MAX_ID_DIGITS or int(digits) == 0:
+        raise CombatError(f"No {what} #{quote(digits)}.")
+    return int(digits)
+
+
+# --- notices -------------------------------------------------------------------------------
+
+def is_online(character) -> bool:
+    return bool(character.sessions.count())
+
+
+def notify(character, text: str) -> None:
+    """Tell ``character`` now if online, else keep ``text`` (already escaped) for next login."""
+    if character is None:
+        return
+    if is_online(character):
+        character.msg(text)
+        return
+    notices = list(deserialize(character.pending_notices or []))
+    notices.append(text)
+    character.pending_notices = notices[-MAX_NOTICES:]
+
+
+def deliver_notices(character) -> None:
+    """Show and clear the notices kept while ``character`` was away (from ``at_post_puppet``)."""
+    notices = list(deserialize(getattr(character, "pending_notices", None) or []))
+    if not notices:
+        return
+    character.pending_notices = []
+    character.msg("\n".join(["While you were away:", *notices]))
+
+
+# --- requests ------------------------------------------------------------------------------
+
+def match_armor(system: RuleSystem, text: str) -> str | None:
+    """The armor table key ``text`` names (key or name, exact or unique prefix), None if none
+    (a custom armor). Raises CombatError when it could be several."""
+    wanted = "-".join(text.casefold().split())
+    table = system.armor_table or {}
+    names = {key: "-".join(str(entry.get("name", key)).casefold().split()) for key, entry in table.items()}
+    for test in (lambda key: key == wanted or names[key] == wanted,
+                 lambda key: key.startswith(wanted) or names[key].startswith(wanted)):
+        found = [key for key in table if test(key)]
+        if len(found) == 1:
+            return found[0]
+        if found:
+            raise CombatError(f"'{quote(text)}' could be: {', '.join(found)}.")
+    return None
+
+
+def soak_text(soak: dict, system_key: str | None = None) -> str:
+    """``{"bashing": 2, "lethal": 2}`` → ``bashing 2, lethal 2`` (in the system's column order)."""
+    order: tuple[str, ...] = ()
+    try:
+        order = get_system(system_key).armor_columns if system_key else ()
+    except CombatError:
+        pass
+    columns = [c for c in order if c in soak] + [c for c in soak if c not in order]
+    return ", ".join(f"{column} {soak[column]}" for column in columns) or "no soak"
+
+
+def file_armor_request(caller, armor_text: str, why: str, system: RuleSystem) -> dict:
+    """File ``caller``'s request for ``armor_text`` (a table armor of ``system`` or free text
+    for a custom armor) because of ``why``. Returns the new request."""
+    armor_text = " ".join(armor_text.split())
+    why = why.strip()
+    if not armor_text or not why:
+        raise CombatError("Usage: +request/armor <armor>=<why>")
+    if len(armor_text) > MAX_ARMOR_TEXT:
+        raise CombatError(f"Name the armor in at most {MAX_ARMOR_TEXT} characters.")
+    if len(why) > MAX_WHY:
+        raise CombatError(f"Give your reason in at most {MAX_WHY} characters.")
+    requests = all_requests()
+    mine = [req for req in requests if req["status"] == OPEN and req.get("requester") == caller]
+    if len(mine) >= MAX_OPEN:
+        raise CombatError(f"You already have {MAX_OPEN} open requests; wait for staff, or "
+                          f"+request/withdraw one.")
+    key = match_armor(system, armor_text)
+    store = request_store()
+    number = int(store.next_id or 1)
+    request = {
+        "id": number, "kind": "armor", "requester": caller, "requester_name": caller.key,
+        "system": system.key, "armor": key,
+        "name": system.armor_table[key]["name"] if key else armor_text,
+        "why": why, "status": OPEN, "created_at": now_iso(),
+        "handled_by": None, "handled_at": None, "comment": "", "soak": None,
+    }
+    store.next_id = number + 1
+    _save([*requests, request])
+    return request
+
+
+def get_request(number: int) -> dict:
+    for req in all_requests():
+        if req["id"] == number:
+            return req
+    raise CombatError(f"No request #{number}.")
+
+
+def open_requests() -> list[dict]:
+    return [req for req in all_requests() if req["status"] == OPEN]
+
+
+def requests_of(character) -> list[dict]:
+    return [req for req in all_requests() if req.get("requester") == character]
+
+
+def view_request(caller, number: int) -> dict:
+    """Request ``number`` if ``caller`` filed it or is staff."""
+    request = get_request(number)
+    if request.get("requester") != caller and not has_perm(caller, STAFF):
+        raise CombatError(f"Request #{number} is not yours; staff see every request.")
+    return request
+
+
+def _require_open(request: dict, done: str) -> None:
+    """Refuse unless ``request`` is open (``done``: "approved", "denied", "withdrawn")."""
+    number, status, by = request["id"], request["status"], request.get("handled_by") or "?"
+    if status == APPROVED:
+        raise CombatError(f"Request #{number} is already approved (by {by}, {when(request.get('handled_at'))}).")
+    if status == DENIED:
+        raise CombatError(f"Request #{number} was denied by {by}; it cannot be {done} now.")
+    if status == WITHDRAWN:
+        raise CombatError(f"Request #{number} was withdrawn by its requester.")
+    if status == REVOKED:
+        raise CombatError(f"Request #{number} was approved and later revoked by {request.get('revoked_by') or '?'}.")
+    if status != OPEN:
+        raise CombatError(f"Request #{number} is {status}.")
+
+
+def parse_soak(system: RuleSystem, spec: str) -> dict[str, int]:
+    """``bashing:1,lethal:1`` → ``{"bashing": 1, "lethal": 1}`` (columns by unique prefix,
+    values 0-10, zeros dropped). Raises CombatError."""
+    columns = tuple(system.armor_columns)
+    soak: dict[str, int] = {}
+    for part in spec.split(","):
+        name, colon, value = part.strip().partition(":")
+        name, value = name.strip().casefold(), value.strip()
+        if not colon or not name:
+            raise CombatError(f"Give soak values as <column>:<n> joined by commas (no spaces), "
+                              f"e.g. {APPROVE_EXAMPLE}.")
+        found = [c for c in columns if c == name] or [c for c in columns if c.startswith(name)]
+        if len(found) != 1:
+            raise CombatError(f"Unknown armor column '{quote(name)}'. Columns: {', '.join(columns)}.")
+        if found[0] in soak:
+            raise CombatError(f"Armor column '{found[0]}' is given twice.")
+        if not value.isascii() or not value.isdigit() or len(value) > 2 or int(value) > MAX_SOAK:
+            raise CombatError(f"Soak values are whole numbers 0-{MAX_SOAK}, not '{quote(value)}' "
+                              f"for {found[0]}.")
+        soak[found[0]] = int(value)
+    soak = {column: value for column, value in soak.items() if value}
+    if not soak:
+        raise CombatError("Give at least one soak value above 0.")
+    return soak
+
+
+def split_approval(text: str) -> tuple[str, str]:
+    """``bashing:1,lethal:1 fine`` → (soak spec, comment); no ``:`` in the first word → ("", text)."""
+    text = (text or "").strip()
+    first, _, rest = text.partition(" ")
+    if ":" in first:
+        return first, rest.strip()
+    return "", text
+
+
+def approve(staff, number: int, text: str = "") -> tuple[dict, dict]:
+    """Approve request ``number``: ``text`` is ``[<col>:<n>[,<col>:<n>...]][ <comment>]``.
+    A table armor takes the table's soak values unless explicit ones are given; a custom armor
+    needs them. Appends the note to the requester's ``armor_notes`` and tells them.
+    Returns (request, note)."""
+    require_perm(staff, STAFF, "approve requests")
+    request = get_request(number)
+    _require_open(request, "approved")
+    requester = request.get("requester")
+    if requester is None:
+        raise CombatError(f"Request #{number}'s character no longer exists; deny it instead.")
+    system = get_system(request["system"])
+    spec, comment = split_approval(text)
+    if len(comment) > MAX_COMMENT:
+        raise CombatError(f"Keep the comment to {MAX_COMMENT} characters.")
+    if spec:
+        soak = parse_soak(system, spec)
+    elif request.get("armor") in (system.armor_table or {}):
+        soak = dict(system.armor_table[request["armor"]]["soak"])
+    else:
+        raise CombatError(f"Request #{number} is for a custom armor: give its soak values, "
+                          f"e.g. +request/approve {number}=bashing:1,lethal:1 <comment>.")
+    stamp = now_iso()
+    note = {"id": number, "system": system.key, "armor": request.get("armor"), "name": request["name"],
+            "soak": soak, "approved_by": staff.key, "approved_at": stamp, "comment": comment,
+            "request": number}
+    requests = all_requests()
+    for req in requests:
+        if req["id"] == number:
+            req.update(status=APPROVED, handled_by=staff.key, handled_at=stamp, comment=comment, soak=soak)
+            request = req
+    _save(requests)
+    requester.armor_notes = [*notes_of(requester), note]
+    line = f"{ARMOR} Your armor request #{number} is approved by {escape(staff.key)}: {note_line(note)}"
+    notify(requester, f"{line}. Wear it with +armor/wear {number}."
+                      + (f" Comment: {escape(comment)}" if comment else ""))
+    return request, note
+
+
+def deny(staff, number: int, why: str) -> dict:
+    """Deny request ``number`` because of ``why``, and tell the requester."""
+    require_perm(staff, STAFF, "deny requests")
+    why = why.strip()
+    if not why:
+        raise CombatError("Usage: +request/deny <#>=<why>")
+    if len(why) > MAX_COMMENT:
+        raise CombatError(f"Keep the reason to {MAX_COMMENT} characters.")
+    request = get_request(number)
+    _require_open(request, "denied")
+    requests = all_requests()
+    for req in requests:
+        if req["id"] == number:
+            req.update(status=DENIED, handled_by=staff.key, handled_at=now_iso(), comment=why)
+            request = req
+    _save(requests)
+    notify(request.get("requester"), f"{ARMOR} Your armor request #{number} ({escape(request['name'])}) "
+                                     f"is denied by {escape(staff.key)}: {escape(why)}")
+    return request
+
+
+def withdraw(caller, number: int) -> dict:
+    """The requester takes back their own open request."""
+    request = get_request(number)
+    if request.get("requester") != caller:
+        raise CombatError(f"Request #{number} is not yours.")
+    _require_open(request, "withdrawn")
+    requests = all_requests()
+    for req in requests:
+        if req["id"] == number:
+            req.update(status=WITHDRAWN, handled_by=caller.key, handled_at=now_iso())
+            request = req
+    _save(requests)
+    return request
+
+
+# --- notes ---------------------------------------------------------------------------------
+
+def notes_of(character) -> list[dict]:
+    """``character``'s approved armor notes, as plain dicts."""
+    return [dict(note) for note in deserialize(getattr(character, "armor_notes", None) or [])]
+
+
+def worn_note(character) -> dict | None:
+    worn = getattr(character, "worn_armor", None)
+    return next((note for note in notes_of(character) if note.get("id") == worn), None)
+
+
+def note_line(note: dict) -> str:
+    """``#3 Goblin-made Mail (storyteller: bashing 2, lethal 2)``, escaped."""
+    return (f"#{note.get('id')} {escape(note.get('name') or '?')} "
+            f"({escape(note.get('system') or '?')}: {soak_text(note.get('soak') or {}, note.get('system'))})")
+
+
+def find_note(character, text: str, *, own: bool = True) -> dict:
+    """``character``'s note by number (``3``/``#3``) or name/armor key (exact or unique prefix)."""
+    text = (text or "").strip()
+    whose = "You have" if own else f"{character.key} has"
+    notes = notes_of(character)
+    if text.lstrip("#").isdigit():
+        number = parse_number(text, "note")
+        found = [note for note in notes if note.get("id") == number]
+        if not found:
+            raise CombatError(f"{whose} no armor note #{number}.")
+        return found[0]
+    wanted = "-".join(text.casefold().split())
+    if not wanted:
+        raise CombatError("Name a note by its number or name.")
+
+    def names(note):
+        return ("-".join(str(note.get("name") or "").casefold().split()), str(note.get("armor") or ""))
+
+    found = [note for note in notes if wanted in names(note)] or \
+        [note for note in notes if any(name.startswith(wanted) for name in names(note) if name)]
+    if len(found) == 1:
+        return found[0]
+    if found:
+        raise CombatError(f"'{quote(text)}' could be: {', '.join('#' + str(n['id']) for n in found)}.")
+    raise CombatError(f"{whose} no armor note '{quote(text)}'.")
+
+
+def wear(character, text: str) -> dict:
+    """Wear one of ``character``'s own notes (by number or name)."""
+    note = find_note(character, text)
+    if getattr(character, "worn_armor", None) == note["id"]:
+        raise CombatError(f"You already wear #{note['id']}.")
+    character.worn_armor = note["id"]
+    return note
+
+
+def take_off(character) -> dict:
+    """Stop wearing armor; returns the note taken off."""
+    note = worn_note(character)
+    if note is None:
+        if getattr(character, "worn_armor", None) is not None:
+            character.worn_armor = None
+        raise CombatError("You wear no armor.")
+    character.worn_armor = None
+    return note
+
+
+def find_here(caller, name: str):
+    """Another character in ``caller``'s room by name (exact or unique prefix)."""
+    name = name.strip()
+    if not name:
+        raise CombatError("Name someone here.")
+    others = [obj for obj in (caller.location.contents if caller.location else []) if obj != caller]
+    found = [obj for obj in caller.search(name, quiet=True, candidates=others) or []
+             if inherits_from(obj, CHARACTER_TYPECLASS)]
+    if len(found) == 1:
+        return found[0]
+    if found:
+        raise CombatError(f"'{quote(name)}' could be: {', '.join(obj.key for obj in found)}.")
+    if name.casefold() in (caller.key.casefold(), "me", "self"):
+        raise CombatError("Show it to someone else; +armor lists your own notes.")
+    raise CombatError(f"No one called '{quote(name)}' here.")
+
+
+def show(caller, target_name: str, note_text: str = "") -> tuple[object, dict]:
+    """Show one of ``caller``'s notes (named, else the worn one, else the only one) to someone
+    in the room. Returns (target, note)."""
+    target = find_here(caller, target_name)
+    if note_text.strip():
+        note = find_note(caller, note_text)
+    else:
+        notes = notes_of(caller)
+        note = worn_note(caller) or (notes[0] if len(notes) == 1 else None)
+        if note is None:
+            raise CombatError("You have no armor notes." if not notes else
+                              "Wear a note or name one: +armor/show <player>=<note>.")
+    worn = " (worn)" if getattr(caller, "worn_armor", None) == note["id"] else ""
+    lines = [f"{ARMOR} {escape(caller.key)} shows you an approved armor note{worn}:",
+             f"  {note_line(note)}",
+             f"  Approved by {escape(note.get('approved_by') or '?')} on {when(note.get('approved_at'))}"
+             + (f": {escape(note['comment'])}" if note.get("comment") else ".")]
+    target.msg("\n".join(lines))
+    return target, note
+
+
+def revoke(staff, target, number: int, why: str = "") -> dict:
+    """Staff take note ``number`` away from ``target`` (off their back if worn) and tell them."""
+    require_perm(staff, STAFF, "revoke armor notes")
+    why = why.strip()
+    if len(why) > MAX_COMMENT:
+        raise CombatError(f"Keep the reason to {MAX_COMMENT} characters.")
+    notes = notes_of(target)
+    note = next((n for n in notes if n.get("id") == number), None)
+    if note is None:
+        raise CombatError(f"{target.key} has no armor note #{number}.")
+    stamp = now_iso()
+    requests = all_requests()
+    changed = False
+    for req in requests:
+        if req["id"] == note.get("request") and req["status"] == APPROVED:
+            req.update(status=REVOKED, revoked_by=staff.key, revoked_at=stamp, revoke_reason=why)
+            changed = True
+    if changed:
+        _save(requests)
+    target.armor_notes = [n for n in notes if n.get("id") != number]
+    if getattr(target, "worn_armor", None) == number:
+        target.worn_armor = None
+    if target != staff:
+        notify(target, f"{ARMOR} {escape(staff.key)} revoked your armor note {note_line(note)}"
+                       + (f": {escape(why)}" if why else "."))
+    return note
+
+
+def view_notes(caller, target) -> list[dict]:
+    if target != caller:
+        require_perm(caller, STAFF, "see other characters' armor notes")
+    return notes_of(target)
+
+
+# --- rendering -----------------------------------------------------------------------------
+
+def _table(table: EvTable) -> str:
+    """A rendered table made safe to send: EvTable already turned the ``||`` of escaped cells
+    into ``|`` (its colour codes are ANSI sequences by now), so double every ``|`` again."""
+    return str(table).replace("|", "||")
+
+
+def _cut(text: str, width: int) -> str:
+    text = " ".join(str(text).split())
+    return escape(text if len(text) <= width else text[: width - 3] + "...")
+
+
+def render_notes(target, own: bool) -> str:
+    """The 78-column list of ``target``'s notes (``*`` marks the worn one)."""
+    notes = notes_of(target)
+    if not notes:
+        return ("You have no armor notes. Ask staff with +request/armor <armor>=<why>." if own
+                else f"{escape(target.key)} has no armor notes.")
+    worn = getattr(target, "worn_armor", None)
+    default = default_system().key
+    table = EvTable("#", "Armor", "Soak", "Approved", width=WIDTH, border="header")
+    for column, width in enumerate((7, 22, 29)):
+        table.reformat_column(column, width=width)
+    for note in notes:
+        mark = "*" if note.get("id") == worn else " "
+        system_key = note.get("system")
+        soak = soak_text(note.get("soak") or {}, system_key)
+        if system_key != default:
+            soak += f" [{escape(system_key or '?')}]"
+        table.add_row(f"{mark}{note.get('id')}", _cut(note.get("name") or "?", 20), soak,
+                      f"{_cut(note.get('approved_by') or '?', 8)} {(note.get('approved_at') or '?')[:10]}")
+    head = "Your armor notes" if own else f"{escape(target.key)}'s armor notes"
+    foot = "* worn" if worn is not None and any(n.get("id") == worn for n in notes) else "Nothing worn."
+    return f"|w{head}|n\n{_table(table)}\n{foot}"
+
+
+def render_requests(requests: list[dict], title: str) -> str:
+    """A 78-column table of ``requests``."""
+    if not requests:
+        return f"{title}: none."
+    table = EvTable("#", "From", "Armor", "Status", "Why", width=WIDTH, border="header")
+    for column, width in enumerate((6, 14, 20, 10)):
+        table.reformat_column(column, width=width)
+    for req in requests:
+        name = req["name"] + ("" if req.get("armor") else " (custom)")
+        table.add_row(str(req["id"]), _cut(req.get("requester_name") or "?", 12), _cut(name, 18),
+                      req["status"], _cut(req.get("why") or "", 26))
+    return f"|w{title}|n\n{_table(table)}"
+
+
+def render_request(request: dict) -> str:
+    """Everything about one request."""
+    number, system_key = request["id"], request.get("system")
+    if request.get("armor"):
+        armor = f"{escape(request['name'])} ({request['armor']})"
+        try:
+            entry = get_system(system_key).armor_table.get(request["armor"])
+        except CombatError:
+            entry = None
+        if entry:
+            armor += f": {soak_text(entry['soak'], system_key)}"
+    else:
+        armor = f"{escape(request['name'])} (custom: staff give its soak values)"
+    who = escape(request.get("requester_name") or "?")
+    if request.get("requester") is None:
+        who += " (deleted)"
+    lines = [f"|wRequest #{number}|n  armor, {request['status']}",
+             f"  From: {who}   Filed: {when(request.get('created_at'))}   System: {escape(system_key or '?')}",
+             f"  Armor: {armor}",
+             f"  Why: {escape(request.get('why') or '')}"]
+    status = request["status"]
+    if status in (APPROVED, REVOKED):
+        lines.append(f"  Approved by {escape(request.get('handled_by') or '?')} on {when(request.get('handled_at'))}: "
+                     f"{soak_text(request.get('soak') or {}, system_key)}"
+                     + (f". {escape(request['comment'])}" if request.get("comment") else ""))
+    if status == REVOKED:
+        lines.append(f"  Revoked by {escape(request.get('revoked_by') or '?')} on "
+                     f"{when(request.get('revoked_at'))}" + (f": {escape(request['revoke_reason'])}"
+                                                          if request.get("revoke_reason") else ""))
+    if status == DENIED:
+        lines.append(f"  Denied by {escape(request.get('handled_by') or '?')} on {when(request.get('handled_at'))}: "
+                     f"{escape(request.get('comment') or '')}")
+    if status == WITHDRAWN:
+        lines.append(f"  Withdrawn on {when(request.get('handled_at'))}.")
+    if status == OPEN:
+        if request.get("armor"):
+            lines.append(f"  Staff: +request/approve {number}[=<comment>] or +request/deny {number}=<why>")
+        else:
+            lines.append(f"  Staff: +request/approve {number}=<col>:<n>[,<col>:<n>...][ <comment>]")
+            lines.append(f"         e.g. +request/approve {number}=bashing:1,lethal:1 fine;"
+                         f" or +request/deny {number}=<why>")
+    return "\n".join(lines)
