@@ -16,10 +16,11 @@ own cmdsets by inheriting from them or directly from `evennia.CmdSet`.
 
 from evennia import default_cmds
 
-from commands import account, fray, npcs
+from commands import account, armor, fray, npcs
 
 FRAY_COMMANDS = (fray.CmdRoll, fray.CmdSheet, fray.CmdStat, fray.CmdCombat, npcs.CmdNpc, fray.CmdAttack,
-                 fray.CmdDefend, fray.CmdEscape, fray.CmdCast, fray.CmdSpells, fray.CmdDamage, fray.CmdHeal, fray.CmdDice)
+                 fray.CmdDefend, fray.CmdEscape, fray.CmdCast, fray.CmdSpells, fray.CmdDamage, fray.CmdHeal, fray.CmdDice,
+                 armor.CmdRequest, armor.CmdArmor)
 
 
 class CharacterCmdSet(default_cmds.CharacterCmdSet):
