@@ -11,7 +11,7 @@ from unittest import mock
 from evennia.utils import create
 from evennia.utils.test_resources import EvenniaCommandTest
 
-from commands import fray, npcs
+from commands import armor, fray, npcs
 from world import dice, encounters
 
 ROLES = ("player", "narrator", "storyteller", "builder", "admin")
@@ -54,6 +54,16 @@ MATRIX = [
     (fray.CmdCast, "Guard=stunner=Char2", SCENE),
     (fray.CmdSpells, "", EVERYONE),
     (fray.CmdDice, "/clear", NOBODY),  # Developers only
+    (armor.CmdRequest, "", EVERYONE),
+    (armor.CmdRequest, "/armor goblin=For the raid", EVERYONE),
+    (armor.CmdRequest, "/list", STAFF),
+    (armor.CmdRequest, "/approve 1", STAFF),
+    (armor.CmdRequest, "/deny 1=Not now", STAFF),
+    (armor.CmdArmor, "", EVERYONE),
+    (armor.CmdArmor, "/wear 1", EVERYONE),
+    (armor.CmdArmor, "/show Nara", EVERYONE),
+    (armor.CmdArmor, "Bea", STAFF),  # someone else's notes (Bea may see her own)
+    (armor.CmdArmor, "/revoke Char2=1", STAFF),
 ]
 
 REFUSALS = ("<Fray> Only ", "<Fray> You can only act for yourself")
