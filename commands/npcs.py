@@ -3,35 +3,131 @@
 from __future__ import annotations
 
 from commands.command import Command
-from world import encounters
+from world import encounters, npcs, sheets
 from world.access import NARRATOR, require_perm
+from world.text import COMBAT, escape
+
+USAGE = {
+    "init": "+npc/init <name>=<wits>+<dex>",
+    "create": "+npc/create <name>[*<copies>][=<template>]",
+    "set": "+npc/set <name>/<trait>=<value>",
+    "sheet": "+npc/sheet <name>",
+    "list": "+npc/list",
+    "remove": "+npc/remove <name>",
+    "templates": "+npc/templates",
+}
 
 
 class CmdNpc(Command):
     """
-    Storyteller tools for NPCs.
+    Storyteller tools for NPCs (Narrators and staff).
 
     Usage:
-      +npc/init <name>=<wits>+<dex>
-      +npc/init <name>
+      +npc/create <name>[=<template>]     make an NPC here (from a template)
+      +npc/create <name>*<n>[=<template>] make n numbered copies: <name> 1 ...
+      +npc/set <name>/<trait>=<value>     set (empty value: clear) a trait;
+                                          also /kind=, /base_kind=,
+                                          /transformed=, /weapon=
+      +npc/sheet <name>                   show an NPC's sheet
+      +npc/list                           the NPCs here: kind, sheet, health
+      +npc/remove <name>                  take it out of any fight and delete it
+      +npc/templates                      the templates of this game's rules
+      +npc/init <name>=<wits>+<dex>       put an NPC into this fight's initiative
+      +npc/init <name>                    ... with its own sheet
+
+    /create makes an NPC in your room; with a template it gets the
+    template's traits, kind and weapon, otherwise an empty sheet to fill
+    with /set. <name>*<n> makes n copies numbered on from the highest
+    already here (Thug 1, Thug 2 ...; then Thug 3 ...). A name already
+    used here is refused, and so is a look-alike of one (GUARD, Gu-ard,
+    6uard for Guard; Thug l for Thug 1). A light NPC (one made by /init
+    with only Wits and Dexterity) takes a template later with
+    +npc/create <name>=<template>, keeping its health and initiative.
 
     /init puts the NPC <name> into this fight's initiative with those Wits
     and Dexterity (creating a light NPC here if there is none), or with its
     own sheet when no numbers are given. Act for it with the <npc>= prefix:
     attack Guard=Alice, defend Guard=dodge, +roll Guard=Dex+Dodge.
 
+    /remove takes the NPC out of the fight here (its pending attacks, and
+    those on it, are cancelled and announced) and deletes it.
+
     Examples:
-      +npc/init Guard=2+3
+      +npc/create Guard=guard
+      +npc/create Thug*3=thug
+      +npc/set Thug 1/Strength=4
+      +npc/sheet Guard
       +npc/init Guard
+      +npc/init Rat=1+3
+      +npc/remove Thug 2
     """
 
     key = "+npc"
-    allowed_switches = ("init",)
-    syntax = "+npc/init <name>=<wits>+<dex>"
+    allowed_switches = ("init", "create", "set", "sheet", "list", "remove", "templates")
+    syntax = "+npc/create <name>[=<template>], /set, /sheet, /list, /remove, /templates, /init (help +npc)"
 
     def run(self):
         require_perm(self.caller, NARRATOR, "run NPCs")
-        if self.switches != ["init"] or not self.lhs.strip():
+        switch = self.switches[0] if self.switches else ""
+        if not switch:
             self.fail_usage()
             return
+        self.syntax = USAGE[switch]
+        getattr(self, f"do_{switch}")()
+
+    def system(self):
+        return encounters.system_here(self.caller)
+
+    def do_init(self):
+        if not self.lhs.strip():
+            self.fail_usage()
+            return
+        room = self.caller.location
+        encounter = encounters.encounter_in(room)
+        if self.rhs is not None and encounter is not None and encounters.is_storyteller(self.caller, encounter):
+            name = encounters.validate_npc_name(self.lhs)
+            if not any(obj.key.casefold() == name.casefold() for obj in npcs.characters_in(room)):
+                npcs.check_new_name(room, name)  # a new light NPC: no look-alikes either
         encounters.npc_init(self.caller, self.lhs, self.rhs)
+
+    def do_create(self):
+        if not self.lhs.strip():
+            self.fail_usage()
+            return
+        for line in npcs.create(self.caller, self.lhs, self.rhs, self.system()):
+            self.msg(f"{COMBAT} {escape(line)}")
+
+    def do_set(self):
+        if self.rhs is None or "/" not in self.lhs:
+            self.fail_usage()
+            return
+        name, field = self.lhs.rsplit("/", 1)
+        if not name.strip() or not field.strip():
+            self.fail_usage()
+            return
+        npc, line = npcs.set_trait(self.caller, name, field, self.rhs)
+        self.msg(f"{COMBAT} {escape(line)}")
+
+    def do_sheet(self):
+        if not self.args.strip():
+            self.fail_usage()
+            return
+        self.msg(sheets.render_sheet(npcs.find_npc(self.caller, self.args), self.system()))
+
+    def do_list(self):
+        if self.args.strip():
+            self.fail_usage()
+            return
+        self.msg(npcs.render_list(self.caller.location, self.system()))
+
+    def do_remove(self):
+        if not self.args.strip() or self.rhs is not None:
+            self.fail_usage()
+            return
+        npcs.remove(self.caller, self.args)
+
+    def do_templates(self):
+        if self.args.strip():
+            self.fail_usage()
+            return
+        self.msg(npcs.render_templates(self.system()))

@@ -112,7 +112,7 @@ class TestBadInputChangesNothing(FrayCommandTest):
             "/init Guard=2+3=1": "<Fray> Give Wits and Dexterity as two numbers 0-20",
             "/init Guard=": "<Fray> Give Wits and Dexterity as two numbers 0-20",
             "/init Guard=99+3": "<Fray> Give Wits and Dexterity as two numbers 0-20",
-            "/inti Guard=2+3": "<Fray> Unknown switch '/inti' for +npc. Switches: /init.",
+            "/inti Guard=2+3": "<Fray> Unknown switch '/inti' for +npc. Switches: /init, /create,",
             "/init |rGuard=2+3": "<Fray> NPC names are 1-20 letters",
             "/init Gu|/ard=2+3": "<Fray> NPC names are 1-20 letters",
             "/init Gu\u200bard=2+3": "<Fray> NPC names are 1-20 letters",

@@ -1,0 +1,288 @@
+"""Storyteller NPC management: create from templates, numbered copies, set, sheet, list, remove.
+
+NPCs are ``typeclasses.npcs.NPC`` objects in the Storyteller's room (they persist as any object
+does). Commands call these services; they raise ``CombatError`` (one player-facing line) and
+change nothing when they refuse.
+
+Names: on top of :func:`world.encounters.validate_npc_name` (ASCII letters, digits, spaces,
+hyphens, apostrophes), a new NPC may not share a name, or a look-alike of one, with a character
+already in the room: both are reduced to a :func:`skeleton` (case, spaces, hyphens and
+apostrophes dropped; confusable digits and letter pairs mapped) and must differ.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from evennia.utils.create import create_object
+from evennia.utils.dbserialize import deserialize
+from evennia.utils.evtable import EvTable
+from evennia.utils.utils import inherits_from
+
+from rules.data.templates import NpcTemplate, load_templates
+from rules.systems import CombatError, RuleSystem, get_system
+from world import encounters
+from world.access import NARRATOR, require_perm
+from world.sheets import WIDTH, is_npc, set_stat, snapshot
+from world.text import COMBAT, escape, quote
+
+NPC_TYPECLASS = encounters.NPC_TYPECLASS
+CHARACTER_TYPECLASS = "typeclasses.characters.Character"
+MAX_COPIES = 20
+#: Traits a light NPC (``+npc/init <name>=<wits>+<dex>``) has; anything more is a full sheet.
+LIGHT_TRAITS = frozenset({"Wits", "Dexterity"})
+#: Confusable single characters (after casefolding). Each digit maps to a different letter, so
+#: numbered copies ("Thug 1" … "Thug 20") never collide with each other.
+CONFUSABLE_CHARS = str.maketrans({"0": "o", "1": "l", "i": "l", "2": "z", "3": "e", "4": "a",
+                                  "5": "s", "6": "g", "7": "t", "8": "b"})
+#: Confusable letter sequences, replaced after the single characters.
+CONFUSABLE_PAIRS = (("rn", "m"), ("vv", "w"), ("cl", "d"))
+IGNORED = re.compile(r"[\s'\-_.]+")
+COPIES = re.compile(r"^(?P<base>.*?)\s*\*\s*(?P<count>\S*)$")
+
+
+# ----------------------------------------------------------------------------- names
+def skeleton(name: str) -> str:
+    """What a name looks like, for look-alike checks: ``"Gu-ard"``, ``"GUARD "`` and ``"6uard"``
+    are all ``"guard"``; ``"Thug l"`` and ``"Thug 1"`` are both ``"thugl"``."""
+    text = IGNORED.sub("", name.casefold()).translate(CONFUSABLE_CHARS)
+    for pair, single in CONFUSABLE_PAIRS:
+        text = text.replace(pair, single)
+    return text
+
+
+def characters_in(room) -> list:
+    """Every character (PC or NPC) in ``room``."""
+    return [obj for obj in (room.contents if room else []) if inherits_from(obj, CHARACTER_TYPECLASS)]
+
+
+def npcs_in(room) -> list:
+    """The NPCs in ``room``, by name."""
+    return sorted((obj for obj in characters_in(room) if is_npc(obj)), key=lambda obj: obj.key.casefold())
+
+
+def check_new_name(room, name: str, taken: list[str] = ()) -> str:
+    """A valid, free, unmistakable NPC name for ``room`` (``taken``: names about to be created
+    with it). Raises CombatError naming the character it clashes with."""
+    name = encounters.validate_npc_name(name)
+    wanted = skeleton(name)
+    for other_name, obj in [(obj.key, obj) for obj in characters_in(room)] + [(n, None) for n in taken]:
+        what = "an NPC" if obj is None or is_npc(obj) else "a player character"
+        if other_name.casefold() == name.casefold():
+            raise CombatError(f"There is already {what} named {other_name} here.")
+        if skeleton(other_name) == wanted:
+            raise CombatError(f"'{quote(name)}' looks too much like {other_name}, {what} here; "
+                              "choose a clearly different name.")
+    return name
+
+
+def find_npc(caller, name: str):
+    """The NPC called ``name`` in ``caller``'s room (case-insensitive; exact beats a unique
+    prefix). Raises CombatError; a player character is refused by name."""
+    wanted = " ".join(name.split()).casefold()
+    if not wanted:
+        raise CombatError("Name an NPC.")
+    everyone = characters_in(caller.location)
+    exact = [obj for obj in everyone if obj.key.casefold() == wanted]
+    found = exact or [obj for obj in everyone if obj.key.casefold().startswith(wanted)]
+    npcs = [obj for obj in found if is_npc(obj)]
+    if len(npcs) == 1:
+        return npcs[0]
+    if npcs:
+        raise CombatError(f"'{quote(name)}' could be: {', '.join(obj.key for obj in npcs)}.")
+    if found:
+        raise CombatError(f"{found[0].key} is a player character, not an NPC.")
+    raise CombatError(f"No NPC '{quote(name)}' here (+npc/list shows them).")
+
+
+# ------------------------------------------------------------------------------ templates
+@cache
+def _templates(system_key: str) -> dict[str, NpcTemplate]:
+    system = get_system(system_key)
+    return load_templates(system.key, system.trait_names, getattr(system, "kinds", None) or {},
+                          tuple(getattr(system, "weapons", None) or ()))
+
+
+def templates(system: RuleSystem) -> dict[str, NpcTemplate]:
+    """The NPC templates of ``system`` (``rules/data/templates/<key>.toml``), loaded once."""
+    return _templates(system.key)
+
+
+def find_template(system: RuleSystem, wanted: str) -> NpcTemplate:
+    """The template ``wanted`` (case-insensitive; a unique prefix will do). Raises CombatError."""
+    table = templates(system)
+    if not table:
+        raise CombatError(f"The {system.key} rules have no NPC templates.")
+    key = "-".join(wanted.casefold().split())
+    found = [t for k, t in table.items() if k == key] or [t for k, t in table.items() if key and k.startswith(key)]
+    if len(found) != 1:
+        raise CombatError(f"No NPC template '{quote(wanted.strip())}'. Templates: {', '.join(table)}.")
+    return found[0]
+
+
+def apply_template(npc, template: NpcTemplate) -> None:
+    """Give ``npc`` the template's sheet, kind and weapon (its health is kept)."""
+    npc.sheet = dict(template.traits)
+    if template.kind:
+        npc.kind = template.kind
+    npc.base_kind = template.base_kind or "Muggle"
+    npc.transformed = False
+    npc.weapon = template.weapon
+
+
+def is_light(npc) -> bool:
+    """An NPC with at most Wits and Dexterity on its sheet (from ``+npc/init``) and no kind or
+    weapon set: a template may still be applied to it."""
+    sheet = deserialize(npc.sheet or {})
+    return set(sheet) <= LIGHT_TRAITS and not npc.weapon and (npc.kind or "Muggle") == "Muggle"
+
+
+def render_templates(system: RuleSystem) -> str:
+    table = templates(system)
+    if not table:
+        return f"The {system.key} rules have no NPC templates."
+    weapons = getattr(system, "weapons", None) or {}
+    rows = EvTable("Template", "Name", "Kind", "Weapon", "Traits", width=WIDTH, border="header")
+    for key, template in table.items():
+        kind = template.kind + (f" ({template.base_kind})" if template.base_kind else "")
+        weapon = weapons.get(template.weapon, {}).get("name", template.weapon) if template.weapon else "-"
+        rows.add_row(key, template.name, kind or "-", weapon, str(len(template.traits)))
+    for column, width in enumerate((15, 22, 19, 14, 8)):
+        rows.reformat_column(column, width=width)
+    return f"NPC templates ({system.key}): +npc/create <name>=<template>\n{rows}"
+
+
+# ------------------------------------------------------------------------------- services
+def parse_copies(text: str) -> tuple[str, int | None]:
+    """``"Thug*3"`` → ("Thug", 3); ``"Thug"`` → ("Thug", None). Raises CombatError."""
+    match = COPIES.match(text.strip())
+    if not match:
+        return text.strip(), None
+    count = match["count"]
+    if not count.isascii() or not count.isdigit() or len(count) > 2 or not 1 <= int(count) <= MAX_COPIES:
+        raise CombatError(f"Give the number of copies as 1-{MAX_COPIES}: +npc/create Thug*3=thug.")
+    return match["base"], int(count)
+
+
+def numbered_names(room, base: str, count: int) -> list[str]:
+    """``count`` names ``"<base> <n>"`` numbered on from the highest already in ``room``."""
+    base = encounters.validate_npc_name(base)
+    pattern = re.compile(rf"^{re.escape(base.casefold())} (\d+)$")
+    used = [int(m[1]) for obj in npcs_in(room) if (m := pattern.match(obj.key.casefold()))]
+    start = max(used, default=0) + 1
+    return [f"{base} {number}" for number in range(start, start + count)]
+
+
+def create(caller, name_text: str, template_text: str | None, system: RuleSystem) -> list[str]:
+    """``+npc/create <name>[*<n>][=<template>]``; returns the lines to show the caller.
+
+    An existing *light* NPC of that name (``+npc/init Guard=2+3``) gets the template's sheet
+    instead of a new NPC being made. Raises CombatError (nothing is created then)."""
+    require_perm(caller, NARRATOR, "create NPCs")
+    room = caller.location
+    if room is None:
+        raise CombatError("You need to be in a room to create NPCs.")
+    template = None
+    if template_text is not None:
+        if not template_text.strip():
+            raise CombatError("Usage: +npc/create <name>[*<copies>][=<template>]")
+        template = find_template(system, template_text)
+    base, count = parse_copies(name_text)
+    if count is None:
+        name = encounters.validate_npc_name(base)
+        existing = [obj for obj in npcs_in(room) if obj.key.casefold() == name.casefold()]
+        if existing and template is not None and is_light(existing[0]):
+            _require_scene_control(caller, existing[0], "change NPCs in this fight")
+            apply_template(existing[0], template)
+            return [f"{existing[0].key} now has the {template.key} template's sheet "
+                    f"({describe(existing[0], system)})."]
+        if existing and is_light(existing[0]):
+            raise CombatError(f"There is already an NPC named {existing[0].key} here (a light NPC): give it a "
+                              f"sheet with +npc/create {existing[0].key}=<template> or +npc/set.")
+        if existing:
+            copies = f"+npc/create {existing[0].key}*2" + (f"={template.key}" if template else "")
+            raise CombatError(f"There is already an NPC named {existing[0].key} here. "
+                              f"For numbered copies: {copies}.")
+        names = [name]
+    else:
+        names = numbered_names(room, base, count)
+    checked: list[str] = []
+    for name in names:
+        checked.append(check_new_name(room, name, checked))
+    made = []
+    for name in checked:
+        npc = create_object(NPC_TYPECLASS, key=name, location=room)
+        if template is not None:
+            apply_template(npc, template)
+        made.append(npc)
+    source = f"from the {template.key} template" if template else "with an empty sheet (+npc/set fills it)"
+    mapping = {f"npc{i}": npc for i, npc in enumerate(made)} | {"storyteller": caller}
+    room.msg_contents(f"{COMBAT} {{storyteller}} brings in " + ", ".join("{npc%d}" % i for i in range(len(made)))
+                      + ".", exclude=[caller], mapping=mapping)
+    return [f"Created {', '.join(npc.key for npc in made)} {source}."]
+
+
+def describe(npc, system: RuleSystem) -> str:
+    combatant = snapshot(npc, system)
+    return f"{combatant.kind}, {len(combatant.traits)} traits, weapon {combatant.weapon or 'none'}"
+
+
+def _require_scene_control(caller, npc, doing: str) -> None:
+    """An NPC fighting here is the scene Storyteller's (or staff's) to change."""
+    encounter = encounters.encounter_in(npc.location)
+    if encounter is not None and npc in encounters.fighters(encounter):
+        encounters.require_storyteller(caller, encounter, doing)
+
+
+def set_trait(caller, name: str, field: str, value: str):
+    """``+npc/set <name>/<trait>=<value>``; returns (npc, change line). Raises CombatError."""
+    require_perm(caller, NARRATOR, "change NPCs")
+    npc = find_npc(caller, name)
+    _require_scene_control(caller, npc, "change NPCs in this fight")
+    return npc, set_stat(npc, field, value)
+
+
+def remove(caller, name: str) -> None:
+    """``+npc/remove <name>``: out of any fight (cancelling attacks by or on it, announced), then
+    deleted. Raises CombatError."""
+    require_perm(caller, NARRATOR, "remove NPCs")
+    npc = find_npc(caller, name)
+    _require_scene_control(caller, npc, "remove NPCs from this fight")
+    notices: list[str] = []
+    for encounter in {encounters.encounter_in(npc.location), getattr(npc, "encounter", None)}:
+        if encounter is not None and npc in encounters.fighters(encounter):
+            notices += encounters.remove_combatant(encounter, npc)
+    encounters.announce(npc.location, "$You() $conj(remove) {npc} from the scene.", actor=caller,
+                        mapping={"npc": npc}, lines=notices)
+    npc.delete()
+
+
+def render_list(room, system: RuleSystem) -> str:
+    """The room's NPCs: name (``*`` light), kind, weapon, health, fight (78 columns)."""
+    npcs = npcs_in(room)
+    if not npcs:
+        return "No NPCs here. Make one with +npc/create <name>[=<template>] (+npc/templates lists them)."
+    encounter = encounters.encounter_in(room)
+    fighting = encounters.fighters(encounter) if encounter else []
+    weapons = getattr(system, "weapons", None) or {}
+    table = EvTable("Name", "Kind", "Weapon", "Health", "Fight", width=WIDTH, border="header")
+    light = False
+    for npc in npcs:
+        combatant = snapshot(npc, system)
+        health = system.health(combatant.health, combatant)
+        fight = "-"
+        if npc in fighting:
+            fight = "init" if encounters.has_initiative(encounter, npc) else "in"
+        weapon = weapons.get(combatant.weapon, {}).get("name", combatant.weapon) if combatant.weapon else "-"
+        light = light or is_light(npc)
+        table.add_row(escape(npc.key) + ("*" if is_light(npc) else ""), escape(combatant.kind),
+                      escape(weapon), health.describe(), fight)
+    for column, width in enumerate((23, 10, 13, 25, 7)):
+        table.reformat_column(column, width=width)
+    lines = [f"NPCs here ({len(npcs)}, {system.key}):", str(table)]
+    if light:
+        lines.append("* light NPC: give it a sheet with +npc/create <name>=<template> or +npc/set.")
+    if fighting:
+        lines.append("Fight: init = in the fight with initiative; in = joined, no initiative yet.")
+    return "\n".join(lines)
