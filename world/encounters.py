@@ -331,6 +331,10 @@ def remove_combatant(encounter, obj) -> list[str]:
     # Initiative and used actions stay stored: rejoining in the same fight resumes them.
     encounter.combatants = [o for o in fighters(encounter) if o != obj]
     _set_conditions(encounter, obj, {})
+    shields = shields_in(encounter)
+    if obj.key in shields:
+        del shields[obj.key]
+        store_shields(encounter, shields)
     if obj.encounter == encounter:
         obj.encounter = None
     return notices

@@ -48,6 +48,12 @@ MATRIX = [
     (fray.CmdCombat, "/end", SCENE),
     (npcs.CmdNpc, "/init Guard=2+3", SCENE),
     (npcs.CmdNpc, "/init Thug=1+1", SCENE),
+    (npcs.CmdNpc, "/create Thug=thug", NARRATORS),
+    (npcs.CmdNpc, "/set Guard/Strength=3", SCENE),  # Guard is in this scene's fight
+    (npcs.CmdNpc, "/sheet Guard", NARRATORS),
+    (npcs.CmdNpc, "/list", NARRATORS),
+    (npcs.CmdNpc, "/templates", NARRATORS),
+    (npcs.CmdNpc, "/remove Guard", SCENE),
     (fray.CmdAttack, "Guard=Char2", SCENE),
     (fray.CmdDefend, "Guard=dodge", SCENE),
     (fray.CmdEscape, "Guard", SCENE),
