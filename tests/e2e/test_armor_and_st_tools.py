@@ -57,3 +57,37 @@ def test_approved_armor_changes_the_next_soak(arena):
 
     st.command("+combat/log", r"Stamina 2 \+ armor 2 = 4 dice vs 5: 5 5 2 2")
     st.command("+combat/end", r"You end the fight after 2 rounds\.")
+
+
+def test_a_scene_with_three_templated_npcs(arena):
+    st, alice, bob = arena
+    a = alice.account_name
+    bob.command("+npc/create Bandit=thug", r"<Fray> Only a Narrator or staff can")
+    st.command("+npc/create Thug*3=thug", r"Created Thug 1, Thug 2, Thug 3 from the thug template\.")
+    st.command("+npc/create Thug Z", r"<Fray> 'Thug Z' looks too much like Thug 2")
+    st.command("+combat/start", r"Round 1")
+    for name, face, total in (("Thug 1", 9, 13), ("Thug 2", 5, 9), ("Thug 3", 1, 5)):
+        force(st, [face])
+        st.command(f"+npc/init {name}", rf"{name}.* rolls initiative: Wits 2 \+ Dexterity 2 = 4 \+ 1d10 \({face}\) = {total}\.")
+    alice.command("+combat/join", r"You join the fight")
+    force(st, [7])
+    alice.command("+combat/init", r"= 12\.")
+    hud = alice.command("+combat", r"Declare \(low to high\): .*$")
+    assert [line.split()[1:3] for line in hud.splitlines() if "Thug" in line and "(NPC)" in line] == \
+        [["Thug", "1"], ["Thug", "2"], ["Thug", "3"]]
+
+    # Thug 1 slashes at Alice with its switchblade: Dex 2 + Melee 2 = 4 dice vs 6: 9 9 2 2 -> 2.
+    force(st, [9, 9, 2, 2])
+    st.send(f"attack Thug 1={a}")
+    alice.expect(r"Switchblade is coming at .* Answer: defend dodge")
+    # The ST removes Thug 1 from the scene: its waiting attack is cancelled with a notice.
+    alice.command("+combat", r"Waiting for defense: Thug 1 -> ")
+    st.send("+npc/remove Thug 1")
+    alice.expect(rf"The attack of Thug 1 on {a} is cancelled\.")
+    st.expect(r"You remove Thug 1 from the scene\.")
+    st.read_for(0.5)
+    listing = st.command("+npc/list", r"Thug 3.*$")
+    assert "Thug 1" not in listing and "Thug 2" in listing
+    st.command("+combat/log", r"#5 R1 Thug 1: Switchblade at .*\n\s+Switchblade to hit: Dexterity 2 \+ Melee 2 = 4 dice vs 6: 9 9 2 2")
+    st.command("+combat/list", r"storyteller\s+1\s+admin\s+3")
+    st.command("+combat/end", r"You end the fight after 1 round\.")
