@@ -57,6 +57,18 @@ class Command(MuxCommand):
         """Reply with this command's usage line."""
         self.fail(f"Usage: {self.syntax}")
 
+    def name_and_field(self) -> tuple[str, str] | None:
+        """``<name>/<field>=<value>`` as (name, field); None (after replying with the usage) when
+        the input has another shape. The field is after the last ``/``."""
+        if self.rhs is None or "/" not in self.lhs:
+            self.fail_usage()
+            return None
+        name, field = self.lhs.rsplit("/", 1)
+        if not name.strip() or not field.strip():
+            self.fail_usage()
+            return None
+        return name, field
+
     def func(self):
         if self.switch_error:
             self.fail(self.switch_error)

@@ -127,13 +127,10 @@ class CmdStat(Command):
 
     def run(self):
         require_perm(self.caller, STAFF, "set stats")
-        if self.rhs is None or "/" not in self.lhs:
-            self.fail_usage()
+        parsed = self.name_and_field()
+        if parsed is None:
             return
-        name, field = self.lhs.split("/", 1)
-        if not name.strip() or not field.strip():
-            self.fail_usage()
-            return
+        name, field = parsed
         target = find_character(self.caller, name)
         tell_change(self.caller, target, sheets.set_stat(target, field, self.rhs))
 

@@ -98,13 +98,10 @@ class CmdNpc(Command):
             self.msg(f"{COMBAT} {escape(line)}")
 
     def do_set(self):
-        if self.rhs is None or "/" not in self.lhs:
-            self.fail_usage()
+        parsed = self.name_and_field()
+        if parsed is None:
             return
-        name, field = self.lhs.rsplit("/", 1)
-        if not name.strip() or not field.strip():
-            self.fail_usage()
-            return
+        name, field = parsed
         npc, line = npcs.set_trait(self.caller, name, field, self.rhs)
         self.msg(f"{COMBAT} {escape(line)}")
 
