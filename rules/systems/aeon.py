@@ -1,0 +1,875 @@
+"""The ``aeon`` rule system: d10 pools at TN 7, successes needed, wound chart, hardness.
+
+Source: ``seeds/003_bc45d02e341e74eb.txt`` (Aeon Reborn: damage types, soak, hardness, Armor
+Piercing, the wound chart's rollover, bleeding, called shots) with the Trinity 1st-edition
+defaults of ``RULES.md`` §3. Every number lives in ``rules/data/aeon.toml``.
+
+Not yet registered in ``rules.systems.REGISTRY``: the game layer integrates it later.
+
+Choices where the source is silent (each also noted where it is made):
+
+- *Net successes* of an attack = its successes minus the defense's successes. The attack hits
+  when they reach the difficulty (successes needed); the difficulty is a threshold and is not
+  subtracted again from the damage.
+- Once knocked out (chart full, bashing at the bottom), a new lethal/aggravated level goes on
+  top and pushes the lowest bashing wound off; that wound rolls over, turning the highest
+  remaining bashing wound lethal. With no bashing left to turn, the chart is all lethal: dead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from itertools import groupby
+from typing import Any
+
+from rules.data import RulesDataError, load_system_data, require
+from rules.dice import DEFAULT_LIMITS, DiceSyntaxError, PoolExpression, Roller, roll_dice
+from rules.systems.base import (
+    ActionSchedule,
+    Combatant,
+    CombatError,
+    InitiativeRoll,
+    Pool,
+    RollResult,
+    RuleSystem,
+    Slot,
+)
+
+DAMAGE_TYPES = ("bashing", "lethal", "aggravated")
+LETTERS = {"bashing": "B", "lethal": "L", "aggravated": "A"}
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def _successes(count: int) -> str:
+    return "1 success" if count == 1 else f"{count} successes"
+
+
+# =================================================================================== dice
+@dataclass(frozen=True)
+class AeonRoll:
+    """A d10 pool at ``target_number``; ``difficulty`` successes needed (0: a damage roll,
+    which counts successes and never botches). 1s never cancel. Botch: no success, a 1."""
+
+    faces: tuple[int, ...]
+    target_number: int = 7
+    difficulty: int = 1
+
+    @property
+    def successes(self) -> int:
+        return sum(1 for face in self.faces if face >= self.target_number)
+
+    @property
+    def ones(self) -> int:
+        return sum(1 for face in self.faces if face == 1)
+
+    @property
+    def botch(self) -> bool:
+        return self.difficulty > 0 and self.successes == 0 and self.ones > 0
+
+    @property
+    def succeeded(self) -> bool:
+        return self.successes >= self.difficulty > 0
+
+    def verdict(self) -> str:
+        if self.botch:
+            return "BOTCH"
+        if not self.difficulty:
+            return _successes(self.successes)
+        if self.succeeded:
+            return _successes(self.successes)
+        return "failure"
+
+    def describe(self) -> str:
+        """``"TN 7, needs 2: 9 7 3 1 -> 2 successes = success"``."""
+        need = f", needs {self.difficulty}" if self.difficulty else ""
+        if not self.faces:
+            return f"TN {self.target_number}{need}: no dice (empty pool) -> 0 successes"
+        faces = " ".join(str(face) for face in sorted(self.faces, reverse=True))
+        text = f"TN {self.target_number}{need}: {faces} -> {_successes(self.successes)}"
+        if self.botch:
+            return text + " = BOTCH"
+        if self.difficulty:
+            return text + (" = success" if self.succeeded else " = failure")
+        return text
+
+    def to_record(self) -> dict[str, Any]:
+        return {"faces": list(self.faces), "target_number": self.target_number,
+                "difficulty": self.difficulty}
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any]) -> AeonRoll:
+        return cls(tuple(int(face) for face in record["faces"]), int(record["target_number"]),
+                   int(record["difficulty"]))
+
+
+def roll_aeon(size: int, roller: Roller, *, target_number: int = 7, difficulty: int = 1) -> AeonRoll:
+    """Roll ``size`` d10 (none when size <= 0: an empty pool)."""
+    return AeonRoll(roll_dice(size, 10, roller) if size > 0 else (), target_number, difficulty)
+
+
+# ================================================================================= health
+@dataclass(frozen=True)
+class WoundLevel:
+    name: str
+    penalty: int
+
+
+@dataclass(frozen=True)
+class AeonHealth:
+    """The wound chart: counts of each damage type, always listed aggravated above lethal
+    above bashing whatever order they came in (seed: Damage Types). The last level is
+    Incapacitated: full with bashing at the bottom = knocked out; full with no bashing = dead.
+    """
+
+    levels: tuple[WoundLevel, ...]
+    bashing: int = 0
+    lethal: int = 0
+    aggravated: int = 0
+    extra: int = 0
+
+    @property
+    def size(self) -> int:
+        return len(self.levels)
+
+    @property
+    def filled(self) -> int:
+        return self.bashing + self.lethal + self.aggravated
+
+    @property
+    def boxes(self) -> str:
+        """``"LLLLBBB"``: box 1 (Bruised) first; ``.`` for an empty level."""
+        text = "A" * self.aggravated + "L" * self.lethal + "B" * self.bashing
+        return text + "." * (self.size - len(text))
+
+    @property
+    def dead(self) -> bool:
+        return self.filled >= self.size and self.bashing == 0
+
+    @property
+    def knocked_out(self) -> bool:
+        return self.filled >= self.size and self.bashing > 0
+
+    @property
+    def incapacitated(self) -> bool:
+        return self.filled >= self.size
+
+    @property
+    def level_name(self) -> str:
+        if self.dead:
+            return "Dead"
+        return self.levels[self.filled - 1].name if self.filled else "Healthy"
+
+    @property
+    def penalty(self) -> int:
+        return self.levels[self.filled - 1].penalty if self.filled else 0
+
+    @property
+    def meter(self) -> tuple[int, int]:
+        return (self.size - self.filled, self.size)
+
+    def describe(self) -> str:
+        """``"Hurt (-1) [LB.....]"``, ``"Incapacitated (knocked out) [BBBBBBB]"``, ``"Dead [...]"``."""
+        if self.dead:
+            return f"Dead [{self.boxes}]"
+        if self.knocked_out:
+            return f"{self.level_name} (knocked out) [{self.boxes}]"
+        penalty = f" ({self.penalty})" if self.filled else ""
+        return f"{self.level_name}{penalty} [{self.boxes}]"
+
+    def _with(self, counts: Mapping[str, int]) -> AeonHealth:
+        return replace(self, bashing=counts["bashing"], lethal=counts["lethal"],
+                       aggravated=counts["aggravated"])
+
+    def with_damage(self, amount: int, damage_type: str) -> AeonHealth:
+        """The chart after ``amount`` levels of ``damage_type``, one level at a time:
+
+        - room left: the level is added (the ordering puts it above any lower type);
+        - full, bashing: the highest bashing wound turns lethal (rollover);
+        - full, lethal/aggravated with bashing present (knocked out): the new level goes on
+          top, pushes the lowest bashing wound off, and that wound rolls over, turning the
+          highest remaining bashing wound lethal;
+        - full with no bashing: dead already; nothing changes.
+        """
+        if damage_type not in DAMAGE_TYPES:
+            raise CombatError(f"Damage type must be one of: {', '.join(DAMAGE_TYPES)}.")
+        counts = {"bashing": self.bashing, "lethal": self.lethal, "aggravated": self.aggravated}
+        for _ in range(max(0, amount)):
+            filled = sum(counts.values())
+            if filled < self.size:
+                counts[damage_type] += 1
+            elif counts["bashing"] == 0:
+                break  # dead
+            elif damage_type == "bashing":
+                counts["bashing"] -= 1
+                counts["lethal"] += 1
+            else:
+                counts[damage_type] += 1
+                counts["bashing"] -= 1  # pushed off the bottom ...
+                if counts["bashing"]:  # ... and rolls over
+                    counts["bashing"] -= 1
+                    counts["lethal"] += 1
+        return self._with(counts)
+
+    def healed(self, amount: int | None, damage_type: str | None) -> AeonHealth:
+        """After healing ``amount`` levels (None: all) of ``damage_type`` (None: the least
+        serious first)."""
+        counts = {"bashing": self.bashing, "lethal": self.lethal, "aggravated": self.aggravated}
+        order = [damage_type] if damage_type else list(DAMAGE_TYPES)
+        remaining = sum(counts.values()) if amount is None else max(0, amount)
+        for kind in order:
+            taken = min(counts[kind], remaining)
+            counts[kind] -= taken
+            remaining -= taken
+        return self._with(counts)
+
+    def to_record(self) -> dict[str, Any]:
+        return {"bashing": self.bashing, "lethal": self.lethal, "aggravated": self.aggravated,
+                "extra": self.extra}
+
+
+# =================================================================================== soak
+@dataclass(frozen=True)
+class Soak:
+    """One damage type's soak with its sources, and the hardness derived from it."""
+
+    damage_type: str
+    parts: tuple[tuple[str, int], ...]
+    hardness_divide: int = 2
+    pierced: int = 0  # Armor Piercing: the attack's net successes taken off
+
+    @property
+    def total(self) -> int:
+        return max(0, sum(value for _, value in self.parts) - self.pierced)
+
+    @property
+    def hardness(self) -> int:
+        """floor(soak / 2), recomputed from the reduced soak under Armor Piercing."""
+        return self.total // self.hardness_divide
+
+    def pierce(self, successes: int) -> Soak:
+        return replace(self, pierced=max(0, successes))
+
+    def describe(self) -> str:
+        """``"lethal soak Stamina/2 1 + armor 2 = 3, hardness 1"``."""
+        body = " + ".join(f"{label} {value}" for label, value in self.parts) or "none"
+        if len(self.parts) > 1:
+            body += f" = {sum(value for _, value in self.parts)}"
+        if self.pierced:
+            body += f" - {self.pierced} (armor piercing) = {self.total}"
+        return f"{self.damage_type} soak {body}, hardness {self.hardness}"
+
+
+# ================================================================================ attacks
+@dataclass(frozen=True)
+class Weapon:
+    key: str
+    label: str
+    to_hit: tuple[str, ...]
+    ability: str
+    damage_trait: str
+    damage_bonus: int
+    damage_type: str
+    ranged: bool
+    armor_piercing: bool = False
+
+
+@dataclass(frozen=True)
+class CalledShot:
+    key: str
+    label: str
+    difficulty: int
+    max_difficulty: int
+    ranged_difficulty: int
+    damage_type: str = ""
+    no_damage: bool = False
+    bonus_lethal: int = 0
+    bonus_bashing: int = 0
+
+
+@dataclass(frozen=True)
+class AeonAttack:
+    """A rolled attack. ``shots`` are the called shots with the difficulty each added."""
+
+    attacker: str
+    target: str
+    weapon: Weapon
+    shots: tuple[tuple[CalledShot, int], ...]
+    pool: Pool
+    roll: AeonRoll
+
+    @property
+    def needs_defense(self) -> bool:
+        return self.roll.succeeded
+
+    @property
+    def label(self) -> str:
+        return " + ".join([self.weapon.label] + [shot.label for shot, _ in self.shots])
+
+    @property
+    def damage_type(self) -> str:
+        for shot, _ in self.shots:
+            if shot.damage_type:
+                return shot.damage_type
+        return self.weapon.damage_type
+
+    @property
+    def option(self) -> str:
+        return "+".join([self.weapon.key] + [f"{shot.key} {extra}" for shot, extra in self.shots])
+
+    def describe(self) -> str:
+        return f"{self.label} to hit: {self.pool.dice()} {self.roll.describe()}"
+
+    def to_record(self) -> dict[str, Any]:
+        return {"attacker": self.attacker, "target": self.target, "weapon": self.weapon.key,
+                "shots": [[shot.key, extra] for shot, extra in self.shots],
+                "parts": [list(part) for part in self.pool.parts], "roll": self.roll.to_record()}
+
+
+@dataclass(frozen=True)
+class AeonDefense:
+    kind: str
+    defender: str
+    pool: Pool
+    roll: AeonRoll
+
+    def describe(self) -> str:
+        return f"{self.kind}: {self.pool.dice()} {self.roll.describe()}"
+
+    def to_record(self) -> dict[str, Any]:
+        return {"kind": self.kind, "defender": self.defender,
+                "parts": [list(part) for part in self.pool.parts], "roll": self.roll.to_record()}
+
+
+@dataclass(frozen=True)
+class Harm:
+    """Damage dealt to one combatant: the arithmetic and the roll that produced it.
+    ``damage_roll`` is None when the gross damage fell below hardness."""
+
+    name: str
+    damage_type: str
+    gross: int
+    soak: Soak
+    damage_roll: AeonRoll | None
+    levels: int
+    health_before: AeonHealth
+    health_after: AeonHealth
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """A finished attack; ``effects`` as ``(effect, name, detail)``, e.g.
+    ``("disarmed", "Bob", 3)`` (feet the weapon flies)."""
+
+    attacker: str
+    target: str
+    hit: bool
+    net_successes: int
+    lines: tuple[str, ...]
+    harm: tuple[Harm, ...]
+    effects: tuple[tuple[str, str, Any], ...]
+
+
+def _pool(actor: Combatant, traits: Sequence[str]) -> Pool:
+    return Pool(tuple((name, actor.trait(name)) for name in traits))
+
+
+def _modifier_parts(dice_modifier: int) -> tuple[tuple[str, int], ...]:
+    return (("modifier", dice_modifier),) if dice_modifier else ()
+
+
+def _parts(record: Sequence[Sequence[Any]]) -> Pool:
+    return Pool(tuple((str(a), int(b)) for a, b in record))
+
+
+# ================================================================================ system
+class AeonSystem(RuleSystem):
+    """``aeon`` — see the module docstring. Raises RulesDataError on a bad data file."""
+
+    key = "aeon"
+    title = "Aeon (d10 pools at TN 7, successes needed)"
+    armor_columns = DAMAGE_TYPES
+
+    def __init__(self, data: Mapping[str, Any] | None = None) -> None:
+        data = data if data is not None else load_system_data(self.key)
+        dice = require(data, "dice", dict, "aeon")
+        self.target_number = require(dice, "target_number", int, "dice")
+        self.default_difficulty = require(dice, "default_difficulty", int, "dice")
+        self.min_difficulty = require(dice, "min_difficulty", int, "dice")
+        self.max_difficulty = require(dice, "max_difficulty", int, "dice")
+        self.damage_target_number = require(dice, "damage_target_number", int, "dice")
+        self.minimum_damage_dice = require(dice, "minimum_damage_dice", int, "dice")
+        if not 2 <= self.target_number <= 10 or not 2 <= self.damage_target_number <= 10:
+            raise RulesDataError("dice: target numbers must be 2 to 10.")
+        if not 1 <= self.min_difficulty <= self.default_difficulty <= self.max_difficulty:
+            raise RulesDataError("dice: need 1 <= min_difficulty <= default_difficulty <= max_difficulty.")
+        actions = require(data, "actions", dict, "aeon")
+        self.defense_uses_action = require(actions, "defense_uses_action", bool, "actions")
+        self.defend_after_acting = require(actions, "defend_after_acting", bool, "actions")
+        initiative = require(data, "initiative", dict, "aeon")
+        self.initiative_traits = tuple(require(initiative, "traits", list, "initiative"))
+        self.initiative_wounds = require(initiative, "wound_penalty", bool, "initiative")
+        self.levels = tuple(
+            WoundLevel(require(level, "name", str, "wound_levels"), require(level, "penalty", int, "wound_levels"))
+            for level in require(data, "wound_levels", list, "aeon"))
+        if len(self.levels) < 2:
+            raise RulesDataError("aeon.wound_levels: at least two levels are needed (the last is Incapacitated).")
+        extra = require(data, "extra_levels", dict, "aeon")
+        self.extra_trait = require(extra, "trait", str, "extra_levels")
+        self.extra_level = WoundLevel(require(extra, "name", str, "extra_levels"),
+                                      require(extra, "penalty", int, "extra_levels"))
+        bleeding = require(data, "bleeding", dict, "aeon")
+        self.bleed_interval = require(bleeding, "interval_rounds", int, "bleeding")
+        self.bleed_fraction = require(bleeding, "fraction", int, "bleeding")
+        if self.bleed_interval < 1 or self.bleed_fraction < 1:
+            raise RulesDataError("bleeding: interval_rounds and fraction must be at least 1.")
+        self.kinds = require(data, "kinds", dict, "aeon")
+        for name, kind in self.kinds.items():
+            where = f"kinds.{name}"
+            require(kind, "bleeds", bool, where)
+            for damage_type, source in require(kind, "soak", dict, where).items():
+                if damage_type not in ("bashing", "lethal"):
+                    raise RulesDataError(f"{where}.soak: natural soak is bashing or lethal "
+                                         f"(aggravated is derived), got {damage_type!r}.")
+                require(source, "trait", str, f"{where}.soak.{damage_type}")
+                if require(source, "divide", int, f"{where}.soak.{damage_type}") < 1:
+                    raise RulesDataError(f"{where}.soak.{damage_type}.divide: at least 1.")
+        self.default_kind = require(data, "default_kind", str, "aeon")
+        if self.default_kind not in self.kinds:
+            raise RulesDataError(f"aeon.default_kind: {self.default_kind!r} is not among the kinds.")
+        soak = require(data, "soak", dict, "aeon")
+        self.aggravated_divide = require(soak, "aggravated_divide", int, "soak")
+        self.hardness_divide = require(soak, "hardness_divide", int, "soak")
+        if self.aggravated_divide < 1 or self.hardness_divide < 1:
+            raise RulesDataError("soak: divisors must be at least 1.")
+        traits = require(data, "traits", dict, "aeon")
+        self.trait_names = tuple(name for group in traits.values() for name in group)
+        self.weapons = {key: self._weapon(key, table)
+                        for key, table in require(data, "weapons", dict, "aeon").items()}
+        if not self.weapons:
+            raise RulesDataError("aeon.weapons: at least one weapon (the unarmed attack) is needed.")
+        self.called_shots = {key: self._called_shot(key, table)
+                             for key, table in require(data, "called_shots", dict, "aeon").items()}
+        self.disarm = data["called_shots"].get("disarm", {})
+        self.defenses = require(data, "defenses", dict, "aeon")
+        for name, table in self.defenses.items():
+            require(table, "traits", list, f"defenses.{name}")
+        self.defense_names = tuple(self.defenses)
+        self.armor_table = {}
+        for key, table in data.get("armor", {}).items():
+            where = f"armor.{key}"
+            name = require(table, "name", str, where)
+            values = {column: require(table, column, int, where) for column in DAMAGE_TYPES if column in table}
+            if not values or set(table) - set(DAMAGE_TYPES) - {"name"}:
+                raise RulesDataError(f"{where}: give name and soak values per damage type "
+                                     f"({', '.join(DAMAGE_TYPES)}).")
+            self.armor_table[key] = {"name": name, "soak": values}
+        self.options = tuple(self.weapons) + tuple(self.called_shots)
+
+    def _damage_type(self, value: str, where: str) -> str:
+        if value not in DAMAGE_TYPES:
+            raise RulesDataError(f"{where}.damage_type: expected one of {', '.join(DAMAGE_TYPES)}, got {value!r}.")
+        return value
+
+    def _weapon(self, key: str, table: Mapping[str, Any]) -> Weapon:
+        where = f"weapons.{key}"
+        return Weapon(
+            key=key, label=require(table, "name", str, where),
+            to_hit=tuple(require(table, "to_hit", list, where)),
+            ability=require(table, "ability", str, where),
+            damage_trait=require(table, "damage_trait", str, where),
+            damage_bonus=require(table, "damage_bonus", int, where),
+            damage_type=self._damage_type(require(table, "damage_type", str, where), where),
+            ranged=require(table, "ranged", bool, where),
+            armor_piercing=bool(table.get("armor_piercing", False)))
+
+    def _called_shot(self, key: str, table: Mapping[str, Any]) -> CalledShot:
+        where = f"called_shots.{key}"
+        low = require(table, "difficulty", int, where)
+        high = int(table.get("max_difficulty", low))
+        if not 0 <= low <= high:
+            raise RulesDataError(f"{where}: need 0 <= difficulty <= max_difficulty.")
+        damage_type = table.get("damage_type", "")
+        if damage_type:
+            self._damage_type(damage_type, where)
+        return CalledShot(key=key, label=require(table, "label", str, where), difficulty=low,
+                          max_difficulty=high, ranged_difficulty=int(table.get("ranged_difficulty", low)),
+                          damage_type=damage_type, no_damage=bool(table.get("no_damage", False)),
+                          bonus_lethal=int(table.get("bonus_lethal", 0)),
+                          bonus_bashing=int(table.get("bonus_bashing", 0)))
+
+    # ------------------------------------------------------------------------------ dice
+    def wound_parts(self, actor: Combatant) -> tuple[tuple[str, int], ...]:
+        penalty = self.health(actor.health, actor).penalty
+        return (("wounds", penalty),) if penalty else ()
+
+    def check_difficulty(self, difficulty: int) -> int:
+        """``difficulty`` (successes needed) if within the data's range. Raises DiceSyntaxError."""
+        if not self.min_difficulty <= difficulty <= self.max_difficulty:
+            raise DiceSyntaxError(f"Difficulty is the successes needed: {self.min_difficulty} to "
+                                  f"{self.max_difficulty}, not {difficulty}.")
+        return difficulty
+
+    def roll_check(self, expression: PoolExpression, actor: Combatant, roller: Roller,
+                   *, modifier: int = 0, willpower: bool = False) -> RollResult:
+        """``+roll``: traits and numbers (``NdS`` only as d10s) summed into a pool at TN 7;
+        ``vs N`` = successes needed. The pool as typed (with ``modifier``) may not be negative;
+        the wound penalty may empty it (no dice: failure). ``willpower`` adds one automatic
+        success (Trinity: spending Willpower). Raises DiceSyntaxError."""
+        parts: list[tuple[str, int]] = []
+        for term in expression.terms:
+            if term.kind == "trait":
+                parts.append((term.trait, actor.trait(term.trait)))
+            elif term.kind == "dice":
+                if term.sides != 10:
+                    raise DiceSyntaxError(f"Aeon pools are d10s: '{term.text}' is not.")
+                parts.append(("", term.sign * term.number))
+            else:
+                parts.append(("", term.sign * term.number))
+        if modifier:
+            parts.append(("modifier", modifier))
+        typed = Pool(tuple(parts)).size
+        if typed < 0:
+            raise DiceSyntaxError(f"The pool comes to {typed} dice: it cannot be negative.")
+        if typed > DEFAULT_LIMITS.max_dice:
+            raise DiceSyntaxError(f"Too many dice: at most {DEFAULT_LIMITS.max_dice}.")
+        difficulty = self.check_difficulty(
+            self.default_difficulty if expression.difficulty is None else expression.difficulty)
+        if self.health(actor.health, actor).dead:
+            raise CombatError(f"{actor.name} is dead and rolls no dice.")
+        parts.extend(self.wound_parts(actor))
+        pool = Pool(tuple(parts))
+        roll = roll_aeon(pool.size, roller, target_number=self.target_number, difficulty=difficulty)
+        successes = roll.successes + (1 if willpower else 0)
+        line = f"{pool.dice()} {roll.describe()}"
+        if willpower:
+            line += f" + 1 (willpower) = {_successes(successes)}"
+        if roll.botch and not willpower:
+            verdict = "BOTCH"
+        elif successes >= difficulty:
+            verdict = _successes(successes)
+        else:
+            verdict = "failure"
+        return RollResult(lines=(line,), summary=verdict,
+                          record={"pool": [list(p) for p in pool.parts], **roll.to_record(),
+                                  "willpower": willpower, "result": verdict})
+
+    # ------------------------------------------------------------------------ initiative
+    def require_able(self, actor: Combatant) -> None:
+        health = self.health(actor.health, actor)
+        if health.incapacitated:
+            state = "dead" if health.dead else "knocked out"
+            raise CombatError(f"{actor.name} is {state} and cannot act.")
+
+    def roll_initiative(self, actor: Combatant, roller: Roller) -> InitiativeRoll:
+        """Dexterity + Wits + 1d10 (+ wound penalty, data option). Ties break on Dex + Wits."""
+        self.require_able(actor)
+        base = _pool(actor, self.initiative_traits)
+        pool = Pool(base.parts + (self.wound_parts(actor) if self.initiative_wounds else ()))
+        die = roller.roll(10)
+        return InitiativeRoll(actor.name, pool, die, pool.size + die, base.size)
+
+    def schedule(self, rolls: Sequence[InitiativeRoll]) -> ActionSchedule:
+        """Highest first; equal total and equal Dex + Wits share a slot (simultaneous), names
+        sorted case-insensitively inside it (as storyteller). No declaring order."""
+        ordered = sorted(rolls, key=lambda r: (-r.total, -r.tiebreak, r.name.casefold(), r.name))
+        slots = tuple(
+            Slot(total, tuple(r.name for r in group))
+            for (total, _), group in groupby(ordered, key=lambda r: (r.total, r.tiebreak)))
+        return ActionSchedule(slots)
+
+    # ------------------------------------------------------------------------------ soak
+    def kind_of(self, actor: Combatant) -> str:
+        return actor.kind if actor.kind in self.kinds else self.default_kind
+
+    def soaks(self, actor: Combatant) -> dict[str, Soak]:
+        """Soak per damage type (seed: Soak and Hardness): natural soak by kind, then armor.
+        All lethal sources are summed first; aggravated = floor(total lethal / 2) for the
+        sources that give no aggravated value of their own, plus the own values of the rest
+        (an armor listing ``aggravated``)."""
+        kind = self.kinds[self.kind_of(actor)]
+        parts: dict[str, list[tuple[str, int]]] = {t: [] for t in DAMAGE_TYPES}
+        for damage_type, source in kind["soak"].items():
+            value = actor.trait(source["trait"]) // source["divide"]
+            label = source["trait"] if source["divide"] == 1 else f"{source['trait']}/{source['divide']}"
+            parts[damage_type].append((label, value))
+        armor = {column: int(actor.armor.get(column, 0) or 0) for column in DAMAGE_TYPES}
+        for damage_type in ("bashing", "lethal"):
+            if armor[damage_type]:
+                parts[damage_type].append(("armor", armor[damage_type]))
+        own = armor["aggravated"] > 0
+        derived_lethal = sum(v for _, v in parts["lethal"]) - (armor["lethal"] if own else 0)
+        if derived_lethal // self.aggravated_divide:
+            parts["aggravated"].append((f"lethal {derived_lethal}/{self.aggravated_divide}",
+                                        derived_lethal // self.aggravated_divide))
+        if own:
+            parts["aggravated"].append(("armor", armor["aggravated"]))
+        return {t: Soak(t, tuple(parts[t]), self.hardness_divide) for t in DAMAGE_TYPES}
+
+    def harm(self, victim: Combatant, gross: int, damage_type: str, roller: Roller,
+             *, armor_piercing: int = 0) -> tuple[Harm, list[str]]:
+        """Soak and hardness against ``gross`` damage (seed: Hardness): below hardness nothing
+        happens; otherwise roll max(gross - soak, minimum) dice at TN 7, one level a success.
+        ``armor_piercing``: the attack's net successes, taken off the soak first."""
+        soak = self.soaks(victim)[damage_type]
+        if armor_piercing:
+            soak = soak.pierce(armor_piercing)
+        lines = [f"{victim.name}'s {soak.describe()}"]
+        before = self.health(victim.health, victim)
+        if gross < soak.hardness:
+            lines.append(f"gross damage {gross} is below hardness {soak.hardness}: no effect.")
+            return Harm(victim.name, damage_type, gross, soak, None, 0, before, before), lines
+        size = max(self.minimum_damage_dice, gross - soak.total)
+        roll = roll_aeon(size, roller, target_number=self.damage_target_number, difficulty=0)
+        floor = " (minimum)" if size > gross - soak.total else ""
+        lines.append(f"damage: gross {gross} - soak {soak.total} -> {('1 die' if size == 1 else f'{size} dice')}{floor} "
+                     f"{roll.describe()}")
+        after = before.with_damage(roll.successes, damage_type)
+        lines.append(f"{victim.name} takes {plural(roll.successes, 'level')} of {damage_type}: "
+                     f"{after.describe()}")
+        return Harm(victim.name, damage_type, gross, soak, roll, roll.successes, before, after), lines
+
+    # -------------------------------------------------------------------------- attacks
+    def attack_options(self) -> tuple[str, ...]:
+        return self.options
+
+    def _find(self, word: str, table: Mapping[str, Any]) -> str | None:
+        if word in table:
+            return word
+        found = [key for key in table if key.startswith(word)]
+        if len(found) > 1:
+            raise CombatError(f"'{word}' could be: {', '.join(found)}.")
+        return found[0] if found else None
+
+    def parse_option(self, option: str, attacker: Combatant) -> tuple[Weapon, tuple[tuple[CalledShot, int], ...]]:
+        """``"sword+fierce"``, ``"pistol+showing-off 3"``, ``"disarm"``: at most one weapon (the
+        one in hand, else the first in the table, when none is named) and called shots, each
+        at most once; a number after a ranged called shot picks its difficulty. Raises
+        CombatError."""
+        weapon: Weapon | None = None
+        shots: list[tuple[CalledShot, int]] = []
+        for chunk in option.casefold().split("+"):
+            words = chunk.split()
+            if not words:
+                if option.strip():
+                    raise CombatError(f"Cannot read '{option.strip()[:40]}': join a weapon and called shots with '+'.")
+                continue
+            number = None
+            if len(words) > 1 and words[-1].isdigit():
+                number = int(words[-1][:3])
+                words = words[:-1]
+            name = "-".join(words)
+            key = self._find(name, self.weapons)
+            if key and number is None:
+                if weapon:
+                    raise CombatError("Name one weapon per attack.")
+                weapon = self.weapons[key]
+                continue
+            key = self._find(name, self.called_shots)
+            if not key:
+                raise CombatError(f"No weapon or called shot '{name[:30]}'. Choose from: {', '.join(self.options)}.")
+            shot = self.called_shots[key]
+            if any(s.key == key for s, _ in shots):
+                raise CombatError(f"{shot.label} is named twice.")
+            if number is not None and not shot.difficulty <= number <= shot.max_difficulty:
+                span = (f"{shot.difficulty} to {shot.max_difficulty}" if shot.max_difficulty > shot.difficulty
+                        else str(shot.difficulty))
+                raise CombatError(f"{shot.label} is +{span} difficulty, not +{number}.")
+            shots.append((shot, number if number is not None else shot.difficulty))
+        weapon = weapon or self.weapons.get(attacker.weapon) or next(iter(self.weapons.values()))
+        resolved = []
+        for shot, extra in shots:
+            if shot.ranged_difficulty != shot.difficulty and weapon.ranged:
+                extra = shot.ranged_difficulty
+            resolved.append((shot, extra))
+        return weapon, tuple(resolved)
+
+    def attack(self, attacker: Combatant, target: Combatant, option: str, roller: Roller,
+               *, modifier: int = 0, dice_modifier: int = 0) -> AeonAttack:
+        """Roll to hit: the weapon's pool (+ ``dice_modifier`` + wounds) at TN 7, needing 1 +
+        the called shots' difficulty + ``modifier`` successes. Raises CombatError."""
+        self.require_able(attacker)
+        weapon, shots = self.parse_option(option, attacker)
+        if any(shot.no_damage for shot, _ in shots) and not target.weapon:
+            raise CombatError(f"{target.name} holds no weapon to disarm.")
+        difficulty = self.default_difficulty + sum(extra for _, extra in shots) + modifier
+        if not self.min_difficulty <= difficulty <= self.max_difficulty:
+            raise CombatError(f"That would need {difficulty} successes; it must stay within "
+                              f"{self.min_difficulty} to {self.max_difficulty}.")
+        pool = Pool(_pool(attacker, weapon.to_hit).parts + _modifier_parts(dice_modifier)
+                    + self.wound_parts(attacker))
+        roll = roll_aeon(pool.size, roller, target_number=self.target_number, difficulty=difficulty)
+        return AeonAttack(attacker.name, target.name, weapon, shots, pool, roll)
+
+    def attack_from_record(self, record: Mapping[str, Any]) -> AeonAttack:
+        return AeonAttack(
+            attacker=record["attacker"], target=record["target"], weapon=self.weapons[record["weapon"]],
+            shots=tuple((self.called_shots[key], int(extra)) for key, extra in record["shots"]),
+            pool=_parts(record["parts"]), roll=AeonRoll.from_record(record["roll"]))
+
+    def defense_from_record(self, record: Mapping[str, Any]) -> AeonDefense:
+        return AeonDefense(record["kind"], record["defender"], _parts(record["parts"]),
+                           AeonRoll.from_record(record["roll"]))
+
+    def defend(self, attack: AeonAttack, defender: Combatant, defense: str, roller: Roller,
+               *, modifier: int = 0, dice_modifier: int = 0) -> AeonDefense:
+        """Dodge, block or parry at TN 7; each success cancels one attack success. ``modifier``
+        is ignored for the count (defenses need no threshold) but refused if it would make the
+        defense need successes. Raises CombatError."""
+        self.require_able(defender)
+        if defense not in self.defenses:
+            raise CombatError(f"Defend with one of: {', '.join(self.defense_names)}.")
+        table = self.defenses[defense]
+        if table.get("melee_only") and attack.weapon.ranged:
+            raise CombatError(f"You cannot {defense} a ranged attack.")
+        if table.get("needs_weapon") and not defender.weapon:
+            raise CombatError(f"You need a weapon in hand to {defense}.")
+        pool = Pool(_pool(defender, table["traits"]).parts + _modifier_parts(dice_modifier + modifier)
+                    + self.wound_parts(defender))
+        roll = roll_aeon(pool.size, roller, target_number=self.target_number, difficulty=0)
+        return AeonDefense(defense, defender.name, pool, roll)
+
+    def gross_damage(self, attack: AeonAttack, attacker: Combatant, net: int) -> tuple[int, str]:
+        """Weapon damage + net successes (+ Fierce Blows), with its working."""
+        parts = []
+        if attack.weapon.damage_trait:
+            parts.append((attack.weapon.damage_trait, attacker.trait(attack.weapon.damage_trait)))
+        if attack.weapon.damage_bonus:
+            parts.append((attack.weapon.label, attack.weapon.damage_bonus))
+        parts.append(("net successes", net))
+        for shot, _ in attack.shots:
+            bonus = shot.bonus_bashing if attack.damage_type == "bashing" else shot.bonus_lethal
+            if bonus:
+                parts.append((shot.label, bonus))
+        pool = Pool(tuple(parts))
+        return pool.size, pool.describe()
+
+    def resolve(self, attack: AeonAttack, defense: AeonDefense | None, attacker: Combatant,
+                target: Combatant, roller: Roller) -> Resolution:
+        """Cancel attack successes with defense successes; a hit needs the net to reach the
+        difficulty. Then damage (gross, hardness, soak, Armor Piercing) or, for Disarm, the
+        target's Wits + wielding ability against the net successes."""
+        lines = [f"{attack.attacker} {attack.describe()}"]
+        if attack.roll.botch:
+            lines.append(f"{attack.attacker} botches the {attack.label}!")
+            return Resolution(attack.attacker, attack.target, False, 0, tuple(lines), (), ())
+        defense_net = defense.roll.successes if defense else 0
+        if defense:
+            lines.append(f"{defense.defender} {defense.describe()}")
+        net = max(0, attack.roll.successes - defense_net)
+        if defense and attack.roll.successes:
+            lines.append(f"{defense.defender}'s {_successes(defense_net)} cancel "
+                         f"{min(defense_net, attack.roll.successes)} of {attack.roll.successes}: "
+                         f"{_successes(net)} left (needs {attack.roll.difficulty}).")
+        if net < attack.roll.difficulty or net == 0:
+            lines.append(f"{attack.attacker}'s {attack.label} misses {attack.target}.")
+            return Resolution(attack.attacker, attack.target, False, net, tuple(lines), (), ())
+        lines.append(f"{attack.attacker}'s {attack.label} hits {attack.target}.")
+        if any(shot.no_damage for shot, _ in attack.shots):
+            effects, more = self._disarm(attack, target, net, roller)
+            lines.extend(more)
+            return Resolution(attack.attacker, attack.target, True, net, tuple(lines), (), effects)
+        gross, working = self.gross_damage(attack, attacker, net)
+        lines.append(f"gross damage: {working} ({attack.damage_type})")
+        harm, more = self.harm(target, gross, attack.damage_type, roller,
+                               armor_piercing=net if attack.weapon.armor_piercing else 0)
+        lines.extend(more)
+        return Resolution(attack.attacker, attack.target, True, net, tuple(lines), (harm,), ())
+
+    def _disarm(self, attack: AeonAttack, target: Combatant, net: int,
+                roller: Roller) -> tuple[tuple[tuple[str, str, Any], ...], list[str]]:
+        """The target rolls Wits + the wielding ability, difficulty = the net successes; each
+        success short sends the weapon a foot away (seed: Disarming)."""
+        wielded = self.weapons.get(target.weapon)
+        ability = wielded.ability if wielded else "Melee"
+        traits = list(self.disarm.get("resist", ["Wits"])) + [ability]
+        pool = Pool(_pool(target, traits).parts + self.wound_parts(target))
+        roll = roll_aeon(pool.size, roller, target_number=self.target_number, difficulty=net)
+        short = max(0, net - roll.successes)
+        feet = short * int(self.disarm.get("feet_per_success", 1))
+        lines = [f"{target.name} holds on? {pool.dice()} {roll.describe()}"]
+        if not short:
+            lines.append(f"{target.name} keeps hold of their weapon.")
+            return (), lines
+        lines.append(f"{target.name}'s weapon flies {plural(feet, 'foot').replace('foots', 'feet')} away.")
+        return (("disarmed", target.name, feet),), lines
+
+    # --------------------------------------------------------------------------- health
+    def chart(self, extra: int = 0) -> tuple[WoundLevel, ...]:
+        """The wound levels with ``extra`` more of the data's extra level, inserted after the
+        last level of that name (at the front when there is none)."""
+        if extra <= 0:
+            return self.levels
+        names = [level.name for level in self.levels]
+        at = len(names) - names[::-1].index(self.extra_level.name) if self.extra_level.name in names else 0
+        return self.levels[:at] + (self.extra_level,) * extra + self.levels[at:]
+
+    def health(self, record: Mapping[str, Any] | None, actor: Combatant | None = None) -> AeonHealth:
+        """The chart from its record; extra levels from ``actor``'s trait when given, else the
+        record's ``extra``."""
+        record = record or {}
+        extra = actor.trait(self.extra_trait) if actor is not None else int(record.get("extra", 0))
+        extra = max(0, extra)
+        return AeonHealth(self.chart(extra), int(record.get("bashing", 0)), int(record.get("lethal", 0)),
+                          int(record.get("aggravated", 0)), extra)
+
+    def damage_type(self, text: str) -> str:
+        """``"l"``, ``"Lethal"`` … → ``"lethal"``. Raises CombatError."""
+        wanted = text.strip().casefold()
+        found = [kind for kind in DAMAGE_TYPES if wanted and kind.startswith(wanted)]
+        if len(found) != 1:
+            raise CombatError(f"Damage type must be one of: {', '.join(DAMAGE_TYPES)}.")
+        return found[0]
+
+    def damage(self, actor: Combatant, amount: int, damage_type: str) -> AeonHealth:
+        kind = self.damage_type(damage_type)
+        health = self.health(actor.health, actor)
+        if health.dead:
+            raise CombatError(f"{actor.name} is already dead.")
+        return health.with_damage(amount, kind)
+
+    def heal(self, actor: Combatant, amount: int | None, damage_type: str | None) -> AeonHealth:
+        """Healing everything also raises the dead (staff fiat); other healing of the dead is
+        refused. Raises CombatError."""
+        kind = self.damage_type(damage_type) if damage_type else None
+        health = self.health(actor.health, actor)
+        if amount is None and kind is None:
+            return health.healed(None, None)
+        if health.dead:
+            raise CombatError(f"{actor.name} is dead: only '+heal {actor.name}=all' brings them back.")
+        return health.healed(amount, kind)
+
+    def bleeds(self, health: AeonHealth, combatant: Combatant) -> bool:
+        """More than a third of the levels lost to lethal or aggravated, and a kind that
+        bleeds (Baselines; Zetas never). The dead do not bleed further."""
+        kind = self.kinds[self.kind_of(combatant)]
+        serious = health.lethal + health.aggravated
+        return kind["bleeds"] and not health.dead and serious * self.bleed_fraction > health.size
+
+
+def bleed(health: AeonHealth, combatant: Combatant, rounds_since: int, *,
+          system: AeonSystem | None = None, treated: bool = False) -> AeonHealth:
+    """``health`` after ``rounds_since`` rounds of bleeding (seed: Baselines who have lost more
+    than a third of their levels to lethal/aggravated; Zetas never): one lethal level per full
+    interval (data, default 10 rounds), re-checked each time; nothing when ``treated``.
+    The caller counts rounds from the last bleed (or the wound that started it)."""
+    system = system or _default_system()
+    if treated:
+        return health
+    for _ in range(max(0, rounds_since) // system.bleed_interval):
+        if not system.bleeds(health, combatant):
+            break
+        health = health.with_damage(1, "lethal")
+    return health
+
+
+_DEFAULT: list[AeonSystem] = []
+
+
+def _default_system() -> AeonSystem:
+    if not _DEFAULT:
+        _DEFAULT.append(AeonSystem())
+    return _DEFAULT[0]
