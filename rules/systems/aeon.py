@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import cache
 from itertools import groupby
 from typing import Any
 
@@ -331,16 +332,26 @@ class AeonAttack:
 
 @dataclass(frozen=True)
 class AeonDefense:
+    """A rolled defense. ``difficulty`` (the ST's +N) takes N off its successes."""
+
     kind: str
     defender: str
     pool: Pool
     roll: AeonRoll
+    difficulty: int = 0
+
+    @property
+    def net(self) -> int:
+        return max(0, self.roll.successes - self.difficulty)
 
     def describe(self) -> str:
-        return f"{self.kind}: {self.pool.dice()} {self.roll.describe()}"
+        text = f"{self.kind}: {self.pool.dice()} {self.roll.describe()}"
+        if self.difficulty:
+            text += f" - {self.difficulty} (difficulty) = {_successes(self.net)}"
+        return text
 
     def to_record(self) -> dict[str, Any]:
-        return {"kind": self.kind, "defender": self.defender,
+        return {"kind": self.kind, "defender": self.defender, "difficulty": self.difficulty,
                 "parts": [list(part) for part in self.pool.parts], "roll": self.roll.to_record()}
 
 
@@ -712,13 +723,14 @@ class AeonSystem(RuleSystem):
 
     def defense_from_record(self, record: Mapping[str, Any]) -> AeonDefense:
         return AeonDefense(record["kind"], record["defender"], _parts(record["parts"]),
-                           AeonRoll.from_record(record["roll"]))
+                           AeonRoll.from_record(record["roll"]), int(record.get("difficulty", 0)))
 
     def defend(self, attack: AeonAttack, defender: Combatant, defense: str, roller: Roller,
                *, modifier: int = 0, dice_modifier: int = 0) -> AeonDefense:
-        """Dodge, block or parry at TN 7; each success cancels one attack success. ``modifier``
-        is ignored for the count (defenses need no threshold) but refused if it would make the
-        defense need successes. Raises CombatError."""
+        """Dodge, block or parry at TN 7; each success cancels one attack success. A defense
+        needs no threshold, so ``modifier`` (+N difficulty) takes N off its successes (a
+        negative one is refused). Block and parry only against hand-to-hand attacks; parry
+        needs a weapon in hand. Raises CombatError."""
         self.require_able(defender)
         if defense not in self.defenses:
             raise CombatError(f"Defend with one of: {', '.join(self.defense_names)}.")
@@ -727,10 +739,12 @@ class AeonSystem(RuleSystem):
             raise CombatError(f"You cannot {defense} a ranged attack.")
         if table.get("needs_weapon") and not defender.weapon:
             raise CombatError(f"You need a weapon in hand to {defense}.")
-        pool = Pool(_pool(defender, table["traits"]).parts + _modifier_parts(dice_modifier + modifier)
+        if modifier < 0:
+            raise CombatError("A defense's difficulty can only be raised.")
+        pool = Pool(_pool(defender, table["traits"]).parts + _modifier_parts(dice_modifier)
                     + self.wound_parts(defender))
         roll = roll_aeon(pool.size, roller, target_number=self.target_number, difficulty=0)
-        return AeonDefense(defense, defender.name, pool, roll)
+        return AeonDefense(defense, defender.name, pool, roll, modifier)
 
     def gross_damage(self, attack: AeonAttack, attacker: Combatant, net: int) -> tuple[int, str]:
         """Weapon damage + net successes (+ Fierce Blows), with its working."""
@@ -756,7 +770,7 @@ class AeonSystem(RuleSystem):
         if attack.roll.botch:
             lines.append(f"{attack.attacker} botches the {attack.label}!")
             return Resolution(attack.attacker, attack.target, False, 0, tuple(lines), (), ())
-        defense_net = defense.roll.successes if defense else 0
+        defense_net = defense.net if defense else 0
         if defense:
             lines.append(f"{defense.defender} {defense.describe()}")
         net = max(0, attack.roll.successes - defense_net)
@@ -856,7 +870,7 @@ def bleed(health: AeonHealth, combatant: Combatant, rounds_since: int, *,
     than a third of their levels to lethal/aggravated; Zetas never): one lethal level per full
     interval (data, default 10 rounds), re-checked each time; nothing when ``treated``.
     The caller counts rounds from the last bleed (or the wound that started it)."""
-    system = system or _default_system()
+    system = system or default_system()
     if treated:
         return health
     for _ in range(max(0, rounds_since) // system.bleed_interval):
@@ -866,10 +880,7 @@ def bleed(health: AeonHealth, combatant: Combatant, rounds_since: int, *,
     return health
 
 
-_DEFAULT: list[AeonSystem] = []
-
-
-def _default_system() -> AeonSystem:
-    if not _DEFAULT:
-        _DEFAULT.append(AeonSystem())
-    return _DEFAULT[0]
+@cache
+def default_system() -> AeonSystem:
+    """The system from the shipped data file, loaded once (``bleed``'s default)."""
+    return AeonSystem()

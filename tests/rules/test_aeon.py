@@ -659,3 +659,26 @@ def test_health_value_is_frozen():
     with pytest.raises(AttributeError):
         health.bashing = 3  # type: ignore[misc]
     assert isinstance(health, AeonHealth)
+
+
+def test_defense_difficulty_takes_successes_off_and_round_trips():
+    rolled = attack("sword", 7, 8, 1, 1, 1, 1)
+    roller = dice(7, 8, 1, 1)
+    defense = AE.defend(rolled, BOB, "dodge", roller, modifier=1)
+    done(roller)
+    assert defense.net == 1
+    assert defense.describe().endswith("-> 2 successes - 1 (difficulty) = 1 success")
+    assert AE.defense_from_record(defense.to_record()) == defense
+    result = resolve(rolled, defense, *([1] * 7))   # 2 - 1 = 1 left: still a hit
+    assert result.hit and result.net_successes == 1
+    with pytest.raises(CombatError, match="only be raised"):
+        AE.defend(rolled, BOB, "dodge", dice(), modifier=-1)
+
+
+def test_defense_dice_modifier_and_wounds_change_the_pool():
+    rolled = attack("sword", 7, 1, 1, 1, 1, 1)
+    hurt = fighter("Hurt", Dexterity=2, Athletics=2, health=wounds(bashing=2))
+    roller = dice(2, 2, 2, 2)
+    defense = AE.defend(rolled, hurt, "dodge", roller, dice_modifier=1)
+    done(roller)
+    assert defense.pool.parts == (("Dexterity", 2), ("Athletics", 2), ("modifier", 1), ("wounds", -1))
