@@ -311,10 +311,14 @@ class CmdCast(Command):
     the requirement is a Special Effect success. An attack spell then rolls
     Dexterity + Dueling vs 6 to hit (the target may defend) and Power vs 7
     for damage; an Overshoot strikes extra random targets and splits the
-    damage evenly (the remainder is lost). A shield blocks one magical attack
-    (Special Effect successes protect more people, then add blocks); cast it
-    while a spell is coming at you and it is your defense. In a fight,
-    casting uses your turn.
+    damage evenly (the remainder is lost); an Overshoot that misses still
+    strikes three random people present (allies too, the target maybe among
+    them) - the source's rule. A shield blocks one magical attack (Special
+    Effect successes protect more people, then add blocks); cast it while a
+    spell is coming at you and it is your defense. An Overshot shield
+    crackles: anyone who touches it (a brawl or melee attack on someone it
+    protects) takes 1 lethal unless soaked. In a fight, casting uses your
+    turn.
 
     Examples:
       +cast stunner=Guard
@@ -360,7 +364,7 @@ class CmdSpells(Command):
     def run(self):
         spellbook = encounters.spells_of(encounters.system_here(self.caller))
         table = EvTable("Spell", "Incantation", "Level (Power)", "Kind", "Damage", width=78, border="header")
-        for column, width in enumerate((18, 18, 18, 8)):
+        for column, width in enumerate((20, 18, 18, 8)):
             table.reformat_column(column, width=width)
         for spell in spellbook.spells.values():
             damage = (spell.damage_type + ("*" if spell.fire else "")) if spell.kind == "attack" else ""

@@ -175,7 +175,18 @@ def file_armor_request(caller, armor_text: str, why: str, system: RuleSystem) ->
     }
     store.next_id = number + 1
     _save([*requests, request])
+    tell_online_staff(f"{ARMOR} {escape(caller.key)} files armor request #{number} "
+                      f"({escape(request['name'])}): +request/view {number}")
     return request
+
+
+def tell_online_staff(text: str) -> None:
+    """Send ``text`` to every connected account with Builder permission or above."""
+    from evennia.server.sessionhandler import SESSION_HANDLER
+
+    for account in SESSION_HANDLER.all_connected_accounts():
+        if account.locks.check_lockstring(account, "fray:perm(Builder)"):
+            account.msg(text)
 
 
 def get_request(number: int) -> dict:

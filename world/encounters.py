@@ -16,8 +16,7 @@ from evennia.utils.dbserialize import deserialize
 from evennia.utils.evtable import EvTable
 
 from rules.systems import CombatError, RuleSystem, get_system
-from rules.systems.base import ActionSchedule, InitiativeRoll
-from rules.systems.storyteller import plural
+from rules.systems.base import ActionSchedule, InitiativeRoll, plural
 from world import dice
 from world.access import NARRATOR, STAFF, has_perm, require_perm
 from world.sheets import WIDTH, default_system, is_npc, snapshot, store_health
@@ -134,10 +133,13 @@ def open_actions(encounter, obj) -> list[int]:
 
 
 def current_slot(encounter) -> tuple[int, list]:
-    """(slot ``at``, the objects in it still to act) — the first slot with an unused action;
-    (None, []) when every action of the round is used (the round is over)."""
+    """(slot ``at``, the objects in it still to act) — the first slot with an unused action of
+    someone able to act (the incapacitated and the dead are passed over); (None, []) when every
+    such action of the round is used (the round is over)."""
     used = used_actions(encounter)
-    objects = _by_name(encounter)
+    system = system_of(encounter)
+    objects = {name: obj for name, obj in _by_name(encounter).items()
+               if not system.health(snapshot(obj, system).health).incapacitated}
     for slot in schedule(encounter).slots:
         waiting = [objects[name] for name in slot.names
                    if name in objects and (slot.at, objects[name].id) not in used]
@@ -528,6 +530,8 @@ def finish_attack(encounter, attacker, target, attack, defense, notes: Sequence[
     add_log(encounter, attacker.key, f"attack on {target.key}", lines)
     announce(encounter, "{attacker}'s " + escape_for_room(attack.label) + " at {target}:",
              mapping={"attacker": attacker, "target": target}, lines=lines)
+    if not pending_attacks(encounter):
+        announce_turn(encounter)
 
 
 def deliver(encounter, actor, target, rolled) -> None:
@@ -678,6 +682,7 @@ def escape_hold(caller, actor_name: str | None) -> None:
     add_log(encounter, actor.key, "escape", lines)
     announce(encounter, "{actor} struggles against {holder}'s hold.", mapping={"actor": actor, "holder": holder},
              lines=lines)
+    announce_turn(encounter)
 
 
 # ------------------------------------------------------------------------------------ HUD
@@ -699,7 +704,9 @@ def render_hud(encounter, viewer=None) -> str:
         health = system.health(snapshot(obj, system).health)
         state = conditions.get(obj.id, {})
         status = []
-        if obj in waiting:
+        if health.incapacitated:
+            status.append("down")
+        elif obj in waiting:
             status.append("|gTO ACT|n")
         elif has_acted(encounter, obj):
             status.append("acted")

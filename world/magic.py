@@ -12,6 +12,7 @@ from world.encounters import (
     actor_for,
     add_log,
     announce,
+    announce_turn,
     can_defend,
     close_pending,
     current_slot,
@@ -80,16 +81,16 @@ def cast(caller, actor_name: str | None, spell_name: str, targets: list[str], *,
         if spell.kind == "shield" and not rolled.fizzled:
             shield = magic.raise_shield(rolled, protected)
         attack = None
+        mods = modifiers_for(encounter, actor)
         if spell.kind == "attack" and not rolled.fizzled:
             se_to_hit = 0 if se_to_damage else rolled.special_effects
-            mods = modifiers_for(encounter, actor)
             attack = magic.magical_attack(snapshot(actor, system), snapshot(target, system), rolled, roller,
                                           se_to_hit=se_to_hit, modifier=mods.difficulty, dice_modifier=mods.dice)
     if attack is not None:
         use_modifiers(encounter, actor)
     use_action(encounter, actor, None if as_defense else current_slot(encounter)[0])
     lines = list(rolled.describe())
-    add_log(encounter, actor.key, f"casts {spell.name}", lines)
+    add_log(encounter, actor.key, f"casts {spell.name}", [*lines, *(mods.notes if attack is not None else ())])
     announce(encounter, "{actor} casts " + escape_for_room(spell.name) + ".", mapping={"actor": actor}, lines=lines)
     if shield is not None:
         shields = shields_in(encounter)
@@ -102,3 +103,5 @@ def cast(caller, actor_name: str | None, spell_name: str, targets: list[str], *,
         finish_attack(encounter, pending["attacker"], actor, rebuild_attack(system, pending["attack"]), None)
     elif attack is not None:
         deliver(encounter, actor, target, attack)
+    else:
+        announce_turn(encounter)

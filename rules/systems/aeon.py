@@ -35,14 +35,12 @@ from rules.systems.base import (
     RollResult,
     RuleSystem,
     Slot,
+    plural,
 )
 
 DAMAGE_TYPES = ("bashing", "lethal", "aggravated")
 LETTERS = {"bashing": "B", "lethal": "L", "aggravated": "A"}
 
-
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 def _successes(count: int) -> str:

@@ -54,6 +54,13 @@ class Combatant:
         return int(self.traits.get(name, 0))
 
 
+def plural(count: int, word: str) -> str:
+    """``"1 success"``, ``"2 successes"``, ``"3 levels"``."""
+    if count == 1:
+        return f"{count} {word}"
+    return f"{count} {word}es" if word.endswith("s") else f"{count} {word}s"
+
+
 #: Pool parts shown as "N (label)" rather than "Label N".
 ANNOTATED_PARTS = ("wounds", "modifier", "willpower", "rollover", "special effects")
 
