@@ -52,6 +52,13 @@ class Character(ObjectParent, DefaultCharacter):
 
         deliver_notices(self)
 
+    def at_post_move(self, source_location, move_type="move", **kwargs):
+        """Walking out of a fight's room: still in the fight, marked idle."""
+        super().at_post_move(source_location, move_type=move_type, **kwargs)
+        from world.encounters import left_the_room
+
+        left_the_room(self)
+
     def at_post_unpuppet(self, account=None, session=None, **kwargs):
         """Quitting or going link-dead: stay in any fight, marked idle."""
         super().at_post_unpuppet(account=account, session=session, **kwargs)

@@ -516,7 +516,7 @@ def render_requests(requests: list[dict], title: str) -> str:
     if not requests:
         return f"{title}: none."
     table = EvTable("#", "From", "Armor", "Status", "Why", width=WIDTH, border="header")
-    for column, width in enumerate((6, 14, 20, 10)):
+    for column, width in enumerate((6, 14, 20, 11)):
         table.reformat_column(column, width=width)
     for req in requests:
         name = req["name"] + ("" if req.get("armor") else " (custom)")

@@ -99,7 +99,7 @@ def actor_for(caller, encounter, name: str | None):
     if actor == caller:
         return caller
     if not is_storyteller(caller, encounter):
-        raise CombatError("You can only act for yourself; Storytellers act for NPCs.")
+        raise CombatError("You can only act for yourself; this scene's Storyteller acts for NPCs.")
     if not is_npc(actor):
         raise CombatError(f"{actor.key} is a player character: only they can act for themselves.")
     return actor
@@ -300,10 +300,21 @@ def start(caller, system_key: str | None):
     return encounter
 
 
+def fight_of(obj):
+    """The fight ``obj`` is in (anywhere), or None."""
+    encounter = getattr(obj, "encounter", None)
+    return encounter if encounter is not None and obj in fighters(encounter) else None
+
+
 def add_combatant(encounter, obj) -> bool:
-    """Put ``obj`` in the fight; False when it already was."""
+    """Put ``obj`` in the fight; False when it already was. Raises CombatError when ``obj``
+    is fighting elsewhere (one fight at a time)."""
     if obj in fighters(encounter):
         return False
+    elsewhere = fight_of(obj)
+    if elsewhere is not None:
+        room = elsewhere.obj.key if elsewhere.obj else "another room"
+        raise CombatError(f"{obj.key} is already in the fight in {room}: +combat/leave there first.")
     encounter.combatants = fighters(encounter) + [obj]
     obj.encounter = encounter
     return True
@@ -376,7 +387,7 @@ def validate_npc_name(name: str) -> str:
     """An NPC name: 1-30 ASCII letters, digits, spaces, hyphens, apostrophes. Raises CombatError."""
     name = " ".join(name.split())
     if not name:
-        raise CombatError("Usage: +npc/init <name>=<wits>+<dex>")
+        raise CombatError("Give the NPC a name.")
     if len(name) > MAX_NPC_NAME or not set(name) <= NPC_NAME_CHARS or not name[0].isalpha():
         raise CombatError(f"NPC names are 1-{MAX_NPC_NAME} letters, digits, spaces, hyphens or "
                           f"apostrophes, starting with a letter: '{quote(name)}' is not.")
@@ -780,10 +791,16 @@ def add_named(caller, names_text: str) -> list[str]:
             raise CombatError(f"No single character '{quote(name)}' here." if not matches else
                               f"'{quote(name)}' could be: {', '.join(o.key for o in matches)}.")
         found.append(matches[0])
+    already = [obj.key for obj in found if obj in fighters(encounter)]
+    if already and len(already) == len(found):
+        raise CombatError(f"{', '.join(already)} {'is' if len(already) == 1 else 'are'} already in this fight.")
+    for obj in found:
+        if fight_of(obj) not in (None, encounter):
+            add_combatant(encounter, obj)  # raises: fighting elsewhere
     added = [obj.key for obj in found if add_combatant(encounter, obj)]
-    if added:
-        announce(encounter, escape_for_room(f"{', '.join(added)} {'is' if len(added) == 1 else 'are'} "
-                                            "brought into the fight."))
+    note = f" ({', '.join(already)} already {'was' if len(already) == 1 else 'were'})" if already else ""
+    announce(encounter, escape_for_room(f"{', '.join(added)} {'is' if len(added) == 1 else 'are'} "
+                                        f"brought into the fight{note}."))
     return added
 
 
@@ -841,6 +858,14 @@ def toggle_idle(caller, name: str) -> None:
     announce(encounter, "{target} is " + state + ".", mapping={"target": obj})
 
 
+def left_the_room(character) -> None:
+    """A fighter who walks out of the fight's room stays in it, idle (``Character.at_post_move``)."""
+    encounter = fight_of(character)
+    if encounter is not None and character.location != encounter.obj and set_idle(encounter, character, True):
+        announce(encounter, "{target} leaves and stays in the fight, idle (+combat/leave to quit it).",
+                 mapping={"target": character})
+
+
 def set_idle_on_disconnect(character) -> None:
     """Quitting or link-dead: still in the fight, marked idle (``Character.at_post_unpuppet``)."""
     encounter = getattr(character, "encounter", None)
@@ -859,6 +884,8 @@ def transfer(caller, name: str) -> None:
     if not matches:
         raise CombatError(f"No player '{quote(name)}' here.")
     new = matches[0]
+    if new == encounter.storyteller:
+        raise CombatError(f"{new.key} already runs this scene.")
     if not has_perm(new, NARRATOR):
         raise CombatError(f"{new.key} is not a Narrator or staff member.")
     encounter.storyteller = new

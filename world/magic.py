@@ -46,6 +46,8 @@ def cast(caller, actor_name: str | None, spell_name: str, targets: list[str], *,
     encounter = encounter_in(caller.location)
     system = system_of(encounter) if encounter else system_here(caller)
     magic = spells_of(system)
+    if encounter is not None:
+        actor_for(caller, encounter, actor_name)  # who may cast, before what is cast
     spell = magic.spell(spell_name)
     if encounter is None:
         if actor_name or spell.kind != "other":

@@ -45,8 +45,9 @@ COPIES = re.compile(r"^(?P<base>.*?)\s*\*\s*(?P<count>\S*)$")
 # ----------------------------------------------------------------------------- names
 def skeleton(name: str) -> str:
     """What a name looks like, for look-alike checks: ``"Gu-ard"``, ``"GUARD "`` and ``"6uard"``
-    are all ``"guard"``; ``"Thug l"`` and ``"Thug 1"`` are both ``"thugl"``."""
-    text = IGNORED.sub("", name.casefold()).translate(CONFUSABLE_CHARS)
+    are all ``"guard"``; ``"Thug l"``, ``"Thug 01"`` and ``"Thug 1"`` are all ``"thugl"``."""
+    text = re.sub(r"(?<!\d)0+(?=\d)", "", name.casefold())  # "Thug 01" looks like "Thug 1"
+    text = IGNORED.sub("", text).translate(CONFUSABLE_CHARS)
     for pair, single in CONFUSABLE_PAIRS:
         text = text.replace(pair, single)
     return text

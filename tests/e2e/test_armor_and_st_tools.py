@@ -38,7 +38,7 @@ def test_approved_armor_changes_the_next_soak(arena):
     number = re.search(r"Request #(\d+) filed", filed).group(1)
     alice.command(f"+request/approve {number}", r"<Fray> Only staff \(Builder or above\) can approve")
     alice.command(f"+stat {a}/Stamina=5", r"<Fray> Only staff \(Builder or above\) can set stats\.")
-    alice.command(f"attack Guard={a}", r"<Fray> You can only act for yourself; Storytellers act for NPCs\.")
+    alice.command(f"attack Guard={a}", r"<Fray> You can only act for yourself; this scene's Storyteller acts for NPCs\.")
     alice.command("+armor/wear goblin", r"<Fray> .*")  # nothing approved yet
     st.command(f"+request/approve {number}=Stay safe", rf"Request #{number} approved")
     alice.expect(rf"Your armor request #{number} is approved")

@@ -38,7 +38,7 @@ def test_full_round_reload_restart_and_kill(fray_server, fray_client, arena):
 
     # Players cannot act out of turn or for the NPC.
     alice.command("attack Guard", r"<Fray> It is not .*'s turn: waiting on Guard\.")
-    alice.command(f"attack Guard={b}", r"<Fray> You can only act for yourself; Storytellers act for NPCs\.")
+    alice.command(f"attack Guard={b}", r"<Fray> You can only act for yourself; this scene's Storyteller acts for NPCs\.")
 
     # The Guard (14) punches Alice: Dex 3 + Brawl 2 = 5 dice vs 6: 9 8 7 3 2 -> 3 successes.
     force(st, [9, 8, 7, 3, 2])
@@ -64,7 +64,8 @@ def test_full_round_reload_restart_and_kill(fray_server, fray_client, arena):
     assert "kick to hit: Dexterity 2 + Brawl 1 = 3 dice vs 7: 8 7 1 -> 2 successes - 1 one = 1 success" in out
 
     hud_round1 = bob.command("+combat", r"Declare \(low to high\): .*$")
-    assert "everyone has acted" not in hud_round1 and "round over (+combat/next)" in hud_round1
+    assert "Round 1: everyone has acted; the ST moves on with +combat/next." in hud_round1  # told after the kick
+    assert "Turn: round over (+combat/next)" in hud_round1
 
     # Round 2: the Guard punches Bob, who is left to answer after a reload.
     st.command("+combat/next", r"Round 2 begins\.")

@@ -135,7 +135,7 @@ class TestBadInputChangesNothing(FrayCommandTest):
             "Guard Guard Guard": "<Fray> No combatant 'Guard Guard Guard' in this fight.",
             "Guard/laser": "<Fray> No maneuver or weapon 'laser'.",
             "|rGuard": "<Fray> No combatant '|rGuard' in this fight.",
-            "Guard=Char2": "<Fray> You can only act for yourself; Storytellers act for NPCs.",
+            "Guard=Char2": "<Fray> You can only act for yourself; this scene's Storyteller acts for NPCs.",
             "Char2": "<Fray> You cannot attack yourself.",
         }
         for args, expected in cases.items():

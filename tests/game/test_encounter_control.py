@@ -117,3 +117,19 @@ class TestSeveralFights(FrayCommandTest):
         self.assertEqual(encounters.encounter_in(self.room2), second)
         listing = self.st(fray.CmdCombat(), "/list")
         self.assertIn(f"{self.room2.key}(#{self.room2.id})", listing)
+
+
+class TestOneFightAtATime(FrayCommandTest):
+    def test_a_fighter_cannot_join_a_second_fight_and_idles_when_walking_out(self):
+        self.call(fray.CmdCombat(), "/start", caller=self.char1)
+        first = encounters.encounter_in(self.room1)
+        self.player(fray.CmdCombat(), "/join")
+        self.st(fray.CmdCombat(), "/add Char2", "<Fray> Char2 is already in this fight.")
+        self.st(fray.CmdCombat(), "/transfer Char", "<Fray> Char already runs this scene.")
+        self.char2.move_to(self.room2, quiet=True)
+        self.assertTrue(encounters.is_idle(first, self.char2))
+        self.account2.permissions.add("Narrator")
+        self.player(fray.CmdCombat(), "/start")
+        self.player(fray.CmdCombat(), "/join", f"<Fray> Char2 is already in the fight in {self.room1.key}: "
+                                               "+combat/leave there first.")
+        self.assertEqual(encounters.fighters(encounters.encounter_in(self.room2)), [])
