@@ -21,7 +21,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
-from itertools import groupby
 from typing import Any
 
 from rules.data import RulesDataError, load_system_data, require
@@ -34,7 +33,7 @@ from rules.systems.base import (
     Pool,
     RollResult,
     RuleSystem,
-    Slot,
+    highest_first,
     plural,
 )
 
@@ -584,11 +583,7 @@ class AeonSystem(RuleSystem):
     def schedule(self, rolls: Sequence[InitiativeRoll]) -> ActionSchedule:
         """Highest first; equal total and equal Dex + Wits share a slot (simultaneous), names
         sorted case-insensitively inside it (as storyteller). No declaring order."""
-        ordered = sorted(rolls, key=lambda r: (-r.total, -r.tiebreak, r.name.casefold(), r.name))
-        slots = tuple(
-            Slot(total, tuple(r.name for r in group))
-            for (total, _), group in groupby(ordered, key=lambda r: (r.total, r.tiebreak)))
-        return ActionSchedule(slots)
+        return ActionSchedule(highest_first(rolls))
 
     # ------------------------------------------------------------------------------ soak
     def kind_of(self, actor: Combatant) -> str:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import groupby
 from typing import Any, Protocol
 
 from rules.dice import PoolExpression, Roller
@@ -155,6 +156,14 @@ class ActionSchedule:
 
     slots: tuple[Slot, ...]
     declare: tuple[str, ...] = ()
+
+
+def highest_first(rolls: Sequence[InitiativeRoll]) -> tuple[Slot, ...]:
+    """Slots from initiative, highest total first; equal total and equal tiebreak share a slot
+    (simultaneous) with the names sorted case-insensitively — deterministic for any input order."""
+    ordered = sorted(rolls, key=lambda r: (-r.total, -r.tiebreak, r.name.casefold(), r.name))
+    return tuple(Slot(total, tuple(r.name for r in group))
+                 for (total, _), group in groupby(ordered, key=lambda r: (r.total, r.tiebreak)))
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import groupby
 from typing import Any
 
 from rules.data import RulesDataError, load_system_data, require
@@ -23,7 +22,7 @@ from rules.systems.base import (
     Pool,
     RollResult,
     RuleSystem,
-    Slot,
+    highest_first,
     plural,
 )
 
@@ -439,10 +438,7 @@ class StorytellerSystem(RuleSystem):
     def schedule(self, rolls: Sequence[InitiativeRoll]) -> ActionSchedule:
         """Act highest to lowest; equal total and equal Wits + Dex share a slot (simultaneous),
         names sorted case-insensitively inside it; declare in the reverse order (RULES.md §1)."""
-        ordered = sorted(rolls, key=lambda r: (-r.total, -r.tiebreak, r.name.casefold(), r.name))
-        slots = tuple(
-            Slot(total, tuple(r.name for r in group))
-            for (total, _), group in groupby(ordered, key=lambda r: (r.total, r.tiebreak)))
+        slots = highest_first(rolls)
         declare = tuple(name for slot in reversed(slots) for name in slot.names)
         return ActionSchedule(slots, declare)
 
