@@ -48,3 +48,14 @@ def require(table: Mapping[str, Any], key: str, kind: type | tuple[type, ...], w
     if not isinstance(value, kind):
         raise RulesDataError(f"{where}.{key}: expected {getattr(kind, '__name__', kind)}, got {value!r}.")
     return value
+
+
+def require_choice(value: str, choices: tuple[str, ...], where: str) -> str:
+    """``value`` if it is one of ``choices``.
+
+    Raises:
+        RulesDataError: naming ``where`` and the choices.
+    """
+    if value not in choices:
+        raise RulesDataError(f"{where}: expected one of {', '.join(choices)}, got {value!r}.")
+    return value

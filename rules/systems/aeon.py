@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
-from rules.data import RulesDataError, load_system_data, require
+from rules.data import RulesDataError, load_system_data, require, require_choice
 from rules.dice import DEFAULT_LIMITS, DiceSyntaxError, PoolExpression, Roller, roll_dice
 from rules.systems.base import (
     ActionSchedule,
@@ -31,19 +31,19 @@ from rules.systems.base import (
     CombatError,
     InitiativeRoll,
     Pool,
+    Resolution,
     RollResult,
     RuleSystem,
     highest_first,
+    load_armor_table,
+    match_damage_type,
+    modifier_parts,
     plural,
+    trait_pool,
 )
 
 DAMAGE_TYPES = ("bashing", "lethal", "aggravated")
 LETTERS = {"bashing": "B", "lethal": "L", "aggravated": "A"}
-
-
-
-def _successes(count: int) -> str:
-    return "1 success" if count == 1 else f"{count} successes"
 
 
 # =================================================================================== dice
@@ -76,9 +76,9 @@ class AeonRoll:
         if self.botch:
             return "BOTCH"
         if not self.difficulty:
-            return _successes(self.successes)
+            return plural(self.successes, 'success')
         if self.succeeded:
-            return _successes(self.successes)
+            return plural(self.successes, 'success')
         return "failure"
 
     def describe(self) -> str:
@@ -87,7 +87,7 @@ class AeonRoll:
         if not self.faces:
             return f"TN {self.target_number}{need}: no dice (empty pool) -> 0 successes"
         faces = " ".join(str(face) for face in sorted(self.faces, reverse=True))
-        text = f"TN {self.target_number}{need}: {faces} -> {_successes(self.successes)}"
+        text = f"TN {self.target_number}{need}: {faces} -> {plural(self.successes, 'success')}"
         if self.botch:
             return text + " = BOTCH"
         if self.difficulty:
@@ -344,7 +344,7 @@ class AeonDefense:
     def describe(self) -> str:
         text = f"{self.kind}: {self.pool.dice()} {self.roll.describe()}"
         if self.difficulty:
-            text += f" - {self.difficulty} (difficulty) = {_successes(self.net)}"
+            text += f" - {self.difficulty} (difficulty) = {plural(self.net, 'success')}"
         return text
 
     def to_record(self) -> dict[str, Any]:
@@ -365,32 +365,6 @@ class Harm:
     levels: int
     health_before: AeonHealth
     health_after: AeonHealth
-
-
-@dataclass(frozen=True)
-class Resolution:
-    """A finished attack; ``effects`` as ``(effect, name, detail)``, e.g.
-    ``("disarmed", "Bob", 3)`` (feet the weapon flies)."""
-
-    attacker: str
-    target: str
-    hit: bool
-    net_successes: int
-    lines: tuple[str, ...]
-    harm: tuple[Harm, ...]
-    effects: tuple[tuple[str, str, Any], ...]
-
-
-def _pool(actor: Combatant, traits: Sequence[str]) -> Pool:
-    return Pool(tuple((name, actor.trait(name)) for name in traits))
-
-
-def _modifier_parts(dice_modifier: int) -> tuple[tuple[str, int], ...]:
-    return (("modifier", dice_modifier),) if dice_modifier else ()
-
-
-def _parts(record: Sequence[Sequence[Any]]) -> Pool:
-    return Pool(tuple((str(a), int(b)) for a, b in record))
 
 
 # ================================================================================ system
@@ -466,21 +440,8 @@ class AeonSystem(RuleSystem):
         for name, table in self.defenses.items():
             require(table, "traits", list, f"defenses.{name}")
         self.defense_names = tuple(self.defenses)
-        self.armor_table = {}
-        for key, table in data.get("armor", {}).items():
-            where = f"armor.{key}"
-            name = require(table, "name", str, where)
-            values = {column: require(table, column, int, where) for column in DAMAGE_TYPES if column in table}
-            if not values or set(table) - set(DAMAGE_TYPES) - {"name"}:
-                raise RulesDataError(f"{where}: give name and soak values per damage type "
-                                     f"({', '.join(DAMAGE_TYPES)}).")
-            self.armor_table[key] = {"name": name, "soak": values}
+        self.armor_table = load_armor_table(data, DAMAGE_TYPES)
         self.options = tuple(self.weapons) + tuple(self.called_shots)
-
-    def _damage_type(self, value: str, where: str) -> str:
-        if value not in DAMAGE_TYPES:
-            raise RulesDataError(f"{where}.damage_type: expected one of {', '.join(DAMAGE_TYPES)}, got {value!r}.")
-        return value
 
     def _weapon(self, key: str, table: Mapping[str, Any]) -> Weapon:
         where = f"weapons.{key}"
@@ -490,7 +451,7 @@ class AeonSystem(RuleSystem):
             ability=require(table, "ability", str, where),
             damage_trait=require(table, "damage_trait", str, where),
             damage_bonus=require(table, "damage_bonus", int, where),
-            damage_type=self._damage_type(require(table, "damage_type", str, where), where),
+            damage_type=require_choice(require(table, "damage_type", str, where), DAMAGE_TYPES, f"{where}.damage_type"),
             ranged=require(table, "ranged", bool, where),
             armor_piercing=bool(table.get("armor_piercing", False)))
 
@@ -502,7 +463,7 @@ class AeonSystem(RuleSystem):
             raise RulesDataError(f"{where}: need 0 <= difficulty <= max_difficulty.")
         damage_type = table.get("damage_type", "")
         if damage_type:
-            self._damage_type(damage_type, where)
+            require_choice(damage_type, DAMAGE_TYPES, f"{where}.damage_type")
         return CalledShot(key=key, label=require(table, "label", str, where), difficulty=low,
                           max_difficulty=high, ranged_difficulty=int(table.get("ranged_difficulty", low)),
                           damage_type=damage_type, no_damage=bool(table.get("no_damage", False)),
@@ -554,11 +515,11 @@ class AeonSystem(RuleSystem):
         successes = roll.successes + (1 if willpower else 0)
         line = f"{pool.dice()} {roll.describe()}"
         if willpower:
-            line += f" + 1 (willpower) = {_successes(successes)}"
+            line += f" + 1 (willpower) = {plural(successes, 'success')}"
         if roll.botch and not willpower:
             verdict = "BOTCH"
         elif successes >= difficulty:
-            verdict = _successes(successes)
+            verdict = plural(successes, 'success')
         else:
             verdict = "failure"
         return RollResult(lines=(line,), summary=verdict,
@@ -575,7 +536,7 @@ class AeonSystem(RuleSystem):
     def roll_initiative(self, actor: Combatant, roller: Roller) -> InitiativeRoll:
         """Dexterity + Wits + 1d10 (+ wound penalty, data option). Ties break on Dex + Wits."""
         self.require_able(actor)
-        base = _pool(actor, self.initiative_traits)
+        base = trait_pool(actor, self.initiative_traits)
         pool = Pool(base.parts + (self.wound_parts(actor) if self.initiative_wounds else ()))
         die = roller.roll(10)
         return InitiativeRoll(actor.name, pool, die, pool.size + die, base.size)
@@ -703,7 +664,7 @@ class AeonSystem(RuleSystem):
         if not self.min_difficulty <= difficulty <= self.max_difficulty:
             raise CombatError(f"That would need {difficulty} successes; it must stay within "
                               f"{self.min_difficulty} to {self.max_difficulty}.")
-        pool = Pool(_pool(attacker, weapon.to_hit).parts + _modifier_parts(dice_modifier)
+        pool = Pool(trait_pool(attacker, weapon.to_hit).parts + modifier_parts(dice_modifier)
                     + self.wound_parts(attacker))
         roll = roll_aeon(pool.size, roller, target_number=self.target_number, difficulty=difficulty)
         return AeonAttack(attacker.name, target.name, weapon, shots, pool, roll)
@@ -712,10 +673,10 @@ class AeonSystem(RuleSystem):
         return AeonAttack(
             attacker=record["attacker"], target=record["target"], weapon=self.weapons[record["weapon"]],
             shots=tuple((self.called_shots[key], int(extra)) for key, extra in record["shots"]),
-            pool=_parts(record["parts"]), roll=AeonRoll.from_record(record["roll"]))
+            pool=Pool.from_parts(record["parts"]), roll=AeonRoll.from_record(record["roll"]))
 
     def defense_from_record(self, record: Mapping[str, Any]) -> AeonDefense:
-        return AeonDefense(record["kind"], record["defender"], _parts(record["parts"]),
+        return AeonDefense(record["kind"], record["defender"], Pool.from_parts(record["parts"]),
                            AeonRoll.from_record(record["roll"]), int(record.get("difficulty", 0)))
 
     def defend(self, attack: AeonAttack, defender: Combatant, defense: str, roller: Roller,
@@ -734,7 +695,7 @@ class AeonSystem(RuleSystem):
             raise CombatError(f"You need a weapon in hand to {defense}.")
         if modifier < 0:
             raise CombatError("A defense's difficulty can only be raised.")
-        pool = Pool(_pool(defender, table["traits"]).parts + _modifier_parts(dice_modifier)
+        pool = Pool(trait_pool(defender, table["traits"]).parts + modifier_parts(dice_modifier)
                     + self.wound_parts(defender))
         roll = roll_aeon(pool.size, roller, target_number=self.target_number, difficulty=0)
         return AeonDefense(defense, defender.name, pool, roll, modifier)
@@ -768,9 +729,9 @@ class AeonSystem(RuleSystem):
             lines.append(f"{defense.defender} {defense.describe()}")
         net = max(0, attack.roll.successes - defense_net)
         if defense and attack.roll.successes:
-            lines.append(f"{defense.defender}'s {_successes(defense_net)} cancel "
+            lines.append(f"{defense.defender}'s {plural(defense_net, 'success')} cancel "
                          f"{min(defense_net, attack.roll.successes)} of {attack.roll.successes}: "
-                         f"{_successes(net)} left (needs {attack.roll.difficulty}).")
+                         f"{plural(net, 'success')} left (needs {attack.roll.difficulty}).")
         if net < attack.roll.difficulty or net == 0:
             lines.append(f"{attack.attacker}'s {attack.label} misses {attack.target}.")
             return Resolution(attack.attacker, attack.target, False, net, tuple(lines), (), ())
@@ -793,7 +754,7 @@ class AeonSystem(RuleSystem):
         wielded = self.weapons.get(target.weapon)
         ability = wielded.ability if wielded else "Melee"
         traits = list(self.disarm.get("resist", ["Wits"])) + [ability]
-        pool = Pool(_pool(target, traits).parts + self.wound_parts(target))
+        pool = Pool(trait_pool(target, traits).parts + self.wound_parts(target))
         roll = roll_aeon(pool.size, roller, target_number=self.target_number, difficulty=net)
         short = max(0, net - roll.successes)
         feet = short * int(self.disarm.get("feet_per_success", 1))
@@ -825,11 +786,7 @@ class AeonSystem(RuleSystem):
 
     def damage_type(self, text: str) -> str:
         """``"l"``, ``"Lethal"`` … → ``"lethal"``. Raises CombatError."""
-        wanted = text.strip().casefold()
-        found = [kind for kind in DAMAGE_TYPES if wanted and kind.startswith(wanted)]
-        if len(found) != 1:
-            raise CombatError(f"Damage type must be one of: {', '.join(DAMAGE_TYPES)}.")
-        return found[0]
+        return match_damage_type(text, DAMAGE_TYPES)
 
     def damage(self, actor: Combatant, amount: int, damage_type: str) -> AeonHealth:
         kind = self.damage_type(damage_type)

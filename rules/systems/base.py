@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from itertools import groupby
 from typing import Any, Protocol
 
+from rules.data import RulesDataError, require
 from rules.dice import PoolExpression, Roller
 
 
@@ -62,6 +63,46 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}es" if word.endswith("s") else f"{count} {word}s"
 
 
+def trait_pool(actor: Combatant, traits: Sequence[str]) -> Pool:
+    """``actor``'s ratings of ``traits`` as a pool, e.g. Dexterity 3 + Brawl 2."""
+    return Pool(tuple((name, actor.trait(name)) for name in traits))
+
+
+def modifier_parts(dice_modifier: int) -> tuple[tuple[str, int], ...]:
+    """The Storyteller's ``+combat/mod`` as a pool part (none for 0)."""
+    return (("modifier", dice_modifier),) if dice_modifier else ()
+
+
+def match_damage_type(text: str, damage_types: Sequence[str]) -> str:
+    """The damage type named by player text (``"l"``, ``"Lethal"`` → ``"lethal"``).
+
+    Raises:
+        CombatError: no single type starts with ``text``.
+    """
+    wanted = text.strip().casefold()
+    found = [kind for kind in damage_types if wanted and kind.startswith(wanted)]
+    if len(found) != 1:
+        raise CombatError(f"Damage type must be one of: {', '.join(damage_types)}.")
+    return found[0]
+
+
+def load_armor_table(data: Mapping[str, Any], columns: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """``{key: {"name", "soak": {column: value}}}`` from a data file's ``[armor.<key>]`` tables.
+
+    Raises:
+        RulesDataError: a table without a name, without any column, or with an unknown one.
+    """
+    table: dict[str, dict[str, Any]] = {}
+    for key, entry in data.get("armor", {}).items():
+        where = f"armor.{key}"
+        name = require(entry, "name", str, where)
+        soak = {column: require(entry, column, int, where) for column in columns if column in entry}
+        if not soak or set(entry) - set(columns) - {"name"}:
+            raise RulesDataError(f"{where}: give name and soak values per column ({', '.join(columns)}).")
+        table[key] = {"name": name, "soak": soak}
+    return table
+
+
 #: Pool parts shown as "N (label)" rather than "Label N".
 ANNOTATED_PARTS = ("wounds", "modifier", "willpower", "rollover", "special effects")
 
@@ -93,6 +134,11 @@ class Pool:
         text += "".join(f" {'-' if negative else '+'} {body}" for negative, body in signed[1:])
         return f"{text} = {self.size}" if len(signed) > 1 else text
 
+
+    @classmethod
+    def from_parts(cls, parts: Sequence[Sequence[Any]]) -> Pool:
+        """The pool stored as ``[[label, value], ...]`` (``to_record`` shapes)."""
+        return cls(tuple((str(label), int(value)) for label, value in parts))
 
     def dice(self) -> str:
         """``describe()`` followed by "die" or "dice": ``"Dexterity 3 + Brawl 2 = 5 dice"``."""
@@ -138,7 +184,7 @@ class InitiativeRoll:
 
     @classmethod
     def from_record(cls, record: Mapping[str, Any]) -> InitiativeRoll:
-        return cls(name=record["name"], pool=Pool(tuple((str(a), int(b)) for a, b in record["parts"])),
+        return cls(name=record["name"], pool=Pool.from_parts(record["parts"]),
                    die=int(record["die"]), total=int(record["total"]), tiebreak=int(record["tiebreak"]))
 
 
@@ -164,6 +210,22 @@ def highest_first(rolls: Sequence[InitiativeRoll]) -> tuple[Slot, ...]:
     ordered = sorted(rolls, key=lambda r: (-r.total, -r.tiebreak, r.name.casefold(), r.name))
     return tuple(Slot(total, tuple(r.name for r in group))
                  for (total, _), group in groupby(ordered, key=lambda r: (r.total, r.tiebreak)))
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """A finished attack, as every system returns it from ``resolve``: ``lines`` show every
+    roll and the arithmetic; ``harm`` holds one system-specific harm per wounded combatant
+    (each with ``name`` and ``health_after``); ``effects`` are the lasting states for the
+    encounter as ``(effect, name, detail)``, e.g. ``("held", "Bob", "Ann")``."""
+
+    attacker: str
+    target: str
+    hit: bool
+    net_successes: int
+    lines: tuple[str, ...]
+    harm: tuple[Any, ...]
+    effects: tuple[tuple[str, str, Any], ...]
 
 
 @dataclass(frozen=True)

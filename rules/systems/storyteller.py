@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from rules.data import RulesDataError, load_system_data, require
+from rules.data import RulesDataError, load_system_data, require, require_choice
 from rules.dice import DEFAULT_LIMITS, DiceSyntaxError, PoolExpression, Roller, roll_dice
 from rules.systems.base import (
     ActionSchedule,
@@ -20,15 +20,19 @@ from rules.systems.base import (
     CombatError,
     InitiativeRoll,
     Pool,
+    Resolution,
     RollResult,
     RuleSystem,
     highest_first,
+    load_armor_table,
+    match_damage_type,
+    modifier_parts,
     plural,
+    trait_pool,
 )
 
 DAMAGE_TYPES = ("bashing", "lethal", "aggravated")
 DAMAGE_LETTERS = {"bashing": "B", "lethal": "L", "aggravated": "A"}
-
 
 
 @dataclass(frozen=True)
@@ -67,14 +71,14 @@ class PoolRoll:
         if not self.faces and not self.automatic:
             return f"vs {self.difficulty}: no dice (empty pool) -> 0 successes"
         faces = " ".join(str(face) for face in sorted(self.faces, reverse=True)) or "no dice"
-        text = f"vs {self.difficulty}: {faces} -> {_successes(self.successes)}"
+        text = f"vs {self.difficulty}: {faces} -> {plural(self.successes, 'success')}"
         if self.ones_cancel and self.ones and self.successes:
             text += f" - {plural(self.ones, 'one')}"
         if self.automatic:
             text += f" + {self.automatic} (willpower)"
         if self.botch:
             return text + " = BOTCH"
-        return text + f" = {_successes(self.net)}"
+        return text + f" = {plural(self.net, 'success')}"
 
     def to_record(self) -> dict[str, Any]:
         return {"faces": list(self.faces), "difficulty": self.difficulty,
@@ -84,10 +88,6 @@ class PoolRoll:
     def from_record(cls, record: Mapping[str, Any]) -> PoolRoll:
         return cls(tuple(int(face) for face in record["faces"]), int(record["difficulty"]),
                    bool(record["ones_cancel"]), int(record["automatic"]))
-
-
-def _successes(count: int) -> str:
-    return "1 success" if count == 1 else f"{count} successes"
 
 
 def roll_pool(size: int, difficulty: int, roller: Roller, *, ones_cancel: bool = True,
@@ -260,29 +260,6 @@ class Harm:
     health_after: HealthTrack
 
 
-@dataclass(frozen=True)
-class Resolution:
-    """A finished attack: ``lines`` show every roll and the arithmetic; ``harm`` the wounds;
-    ``effects`` the lasting states for the encounter, as ``(effect, name, detail)`` with effect
-    one of ``"held"`` (detail: holder), ``"prone"`` and ``"difficulty"`` (detail: +N next turn)."""
-
-    attacker: str
-    target: str
-    hit: bool
-    net_successes: int
-    lines: tuple[str, ...]
-    harm: tuple[Harm, ...]
-    effects: tuple[tuple[str, str, Any], ...]
-
-
-def _modifier_parts(dice_modifier: int) -> tuple[tuple[str, int], ...]:
-    return (("modifier", dice_modifier),) if dice_modifier else ()
-
-
-def _pool(actor: Combatant, traits: Sequence[str]) -> Pool:
-    return Pool(tuple((name, actor.trait(name)) for name in traits))
-
-
 class StorytellerSystem(RuleSystem):
     """``storyteller`` — see the module docstring. Raises RulesDataError on a bad data file."""
 
@@ -330,7 +307,7 @@ class StorytellerSystem(RuleSystem):
                 to_hit=tuple(require(melee, "to_hit", list, "melee")),
                 difficulty=require(melee, "difficulty", int, "melee"), adjustable=True,
                 damage_trait="Strength", damage_bonus=require(weapon, "damage_bonus", int, where),
-                rollover=True, damage_type=self._damage_type(require(weapon, "damage_type", str, where), where),
+                rollover=True, damage_type=require_choice(require(weapon, "damage_type", str, where), DAMAGE_TYPES, f"{where}.damage_type"),
                 brawl=False, weapon=key)
         self.tackle = require(data, "tackle", dict, "storyteller")
         for name, kind in (("prone_check", list), ("prone_difficulty", int),
@@ -339,15 +316,7 @@ class StorytellerSystem(RuleSystem):
         self.escape = require(data, "escape", dict, "storyteller")
         require(self.escape, "traits", list, "escape")
         require(self.escape, "difficulty", int, "escape")
-        self.armor_table = {}
-        for key, table in data.get("armor", {}).items():
-            where = f"armor.{key}"
-            name = require(table, "name", str, where)
-            soak = {column: require(table, column, int, where) for column in DAMAGE_TYPES if column in table}
-            if not soak or set(table) - set(DAMAGE_TYPES) - {"name"}:
-                raise RulesDataError(f"{where}: give name and soak dice per damage type "
-                                     f"({', '.join(DAMAGE_TYPES)}).")
-            self.armor_table[key] = {"name": name, "soak": soak}
+        self.armor_table = load_armor_table(data, DAMAGE_TYPES)
         self.defenses = require(data, "defenses", dict, "storyteller")
         for name in self.defenses:
             defense = require(self.defenses, name, dict, "defenses")
@@ -355,11 +324,6 @@ class StorytellerSystem(RuleSystem):
             require(defense, "difficulty", int, f"defenses.{name}")
         self.defense_names = tuple(self.defenses)
         self.options = tuple(self.maneuvers)
-
-    def _damage_type(self, value: str, where: str) -> str:
-        if value not in DAMAGE_TYPES:
-            raise RulesDataError(f"{where}.damage_type: expected one of {', '.join(DAMAGE_TYPES)}, got {value!r}.")
-        return value
 
     def _maneuver(self, key: str, table: Mapping[str, Any]) -> Maneuver:
         where = f"maneuvers.{key}"
@@ -371,7 +335,7 @@ class StorytellerSystem(RuleSystem):
             damage_trait=require(table, "damage_trait", str, where),
             damage_bonus=require(table, "damage_bonus", int, where),
             rollover=require(table, "rollover", bool, where),
-            damage_type=self._damage_type(require(table, "damage_type", str, where), where),
+            damage_type=require_choice(require(table, "damage_type", str, where), DAMAGE_TYPES, f"{where}.damage_type"),
             brawl=require(table, "brawl", bool, where),
             holds=bool(table.get("holds", False)), tackle=bool(table.get("tackle", False)))
 
@@ -422,7 +386,7 @@ class StorytellerSystem(RuleSystem):
             raise CombatError(f"{actor.name} is dead and rolls no dice.")
         roll = roll_pool(pool.size, difficulty, roller, ones_cancel=self.ones_cancel,
                          automatic=1 if willpower else 0)
-        verdict = "BOTCH" if roll.botch else (_successes(roll.net) if roll.net else "failure")
+        verdict = "BOTCH" if roll.botch else (plural(roll.net, 'success') if roll.net else "failure")
         return RollResult(lines=(f"{pool.dice()} {roll.describe()}",), summary=verdict,
                           record={"pool": [list(p) for p in pool.parts], **roll.to_record(), "result": verdict})
 
@@ -430,7 +394,7 @@ class StorytellerSystem(RuleSystem):
     def roll_initiative(self, actor: Combatant, roller: Roller) -> InitiativeRoll:
         """Wits + Dexterity + 1d10 + wound penalty (seed: Initiative). Ties break on Wits + Dex."""
         self.require_able(actor)
-        base = _pool(actor, self.initiative_traits)
+        base = trait_pool(actor, self.initiative_traits)
         pool = Pool(base.parts + self.wound_parts(actor))
         die = roller.roll(10)
         return InitiativeRoll(actor.name, pool, die, pool.size + die, base.size)
@@ -483,7 +447,7 @@ class StorytellerSystem(RuleSystem):
         """
         self.require_able(attacker)
         maneuver = self.maneuver(option, attacker)
-        pool = Pool(_pool(attacker, maneuver.to_hit).parts + _modifier_parts(dice_modifier)
+        pool = Pool(trait_pool(attacker, maneuver.to_hit).parts + modifier_parts(dice_modifier)
                     + self.wound_parts(attacker))
         roll = roll_pool(pool.size, self.moved_difficulty(maneuver.difficulty, modifier), roller,
                          ones_cancel=self.ones_cancel)
@@ -493,7 +457,7 @@ class StorytellerSystem(RuleSystem):
         return StorytellerAttack(
             attacker=record["attacker"], target=record["target"],
             maneuver=self.maneuvers[record["option"]],
-            pool=Pool(tuple((str(a), int(b)) for a, b in record["parts"])),
+            pool=Pool.from_parts(record["parts"]),
             roll=PoolRoll.from_record(record["roll"]))
 
     def can_soak(self, actor: Combatant, damage_type: str, fire: bool = False) -> bool:
@@ -521,7 +485,7 @@ class StorytellerSystem(RuleSystem):
             raise CombatError(f"You cannot block {attack.damage_type} damage: you cannot soak it.")
         if table.get("needs_weapon") and not defender.weapon:
             raise CombatError("You need a weapon or shield in hand to parry.")
-        pool = Pool(_pool(defender, table["traits"]).parts + _modifier_parts(dice_modifier)
+        pool = Pool(trait_pool(defender, table["traits"]).parts + modifier_parts(dice_modifier)
                     + self.wound_parts(defender))
         roll = roll_pool(pool.size, self.moved_difficulty(table["difficulty"], modifier), roller,
                          ones_cancel=self.ones_cancel)
@@ -551,7 +515,7 @@ class StorytellerSystem(RuleSystem):
         natural = self.can_soak(victim, damage_type, fire)
         armor = int(victim.armor.get(damage_type, 0) or 0)
         if raw and (natural or armor):
-            parts = _pool(victim, (self.soak_trait,)).parts if natural else ()
+            parts = trait_pool(victim, (self.soak_trait,)).parts if natural else ()
             soak_pool = Pool(parts + ((("armor", armor),) if armor else ()))
             soak_roll = roll_pool(soak_pool.size, self.soak_difficulty, roller, ones_cancel=False)
             only = "" if natural else " (armor only)"
@@ -588,8 +552,8 @@ class StorytellerSystem(RuleSystem):
             return Resolution(attack.attacker, attack.target, False, 0, tuple(lines), tuple(harm), ())
         if defense and attack.roll.net:
             verb = "cancels" if defense_net == 1 else "cancel"
-            lines.append(f"{defense.defender}'s {_successes(defense_net)} {verb} "
-                         f"{min(defense_net, attack.roll.net)} of {attack.roll.net}: {_successes(net)} left.")
+            lines.append(f"{defense.defender}'s {plural(defense_net, 'success')} {verb} "
+                         f"{min(defense_net, attack.roll.net)} of {attack.roll.net}: {plural(net, 'success')} left.")
         if net == 0:
             lines.append(f"{attack.attacker}'s {maneuver.label} misses {attack.target}.")
             counter = self._parry_counter(attack, defense, attacker, roller)
@@ -616,7 +580,7 @@ class StorytellerSystem(RuleSystem):
                          f"{' + '.join(self.escape['traits'])}).")
         if maneuver.tackle:
             for fighter in (attacker, target):
-                check_pool = Pool(_pool(fighter, self.tackle["prone_check"]).parts + self.wound_parts(fighter))
+                check_pool = Pool(trait_pool(fighter, self.tackle["prone_check"]).parts + self.wound_parts(fighter))
                 check = roll_pool(check_pool.size, self.tackle["prone_difficulty"], roller,
                                   ones_cancel=self.ones_cancel)
                 upright = check.net > 0
@@ -650,7 +614,7 @@ class StorytellerSystem(RuleSystem):
         self.require_able(escaper)
         rolls = []
         for fighter in (escaper, holder):
-            pool = Pool(_pool(fighter, self.escape["traits"]).parts + self.wound_parts(fighter))
+            pool = Pool(trait_pool(fighter, self.escape["traits"]).parts + self.wound_parts(fighter))
             rolls.append((fighter, pool, roll_pool(pool.size, self.escape["difficulty"], roller,
                                                    ones_cancel=self.ones_cancel)))
         lines = tuple(f"{f.name}: {p.dice()} {r.describe()}" for f, p, r in rolls)
@@ -665,11 +629,7 @@ class StorytellerSystem(RuleSystem):
 
     def damage_type(self, text: str) -> str:
         """``"l"``, ``"Lethal"`` … → ``"lethal"``. Raises CombatError."""
-        wanted = text.strip().casefold()
-        found = [kind for kind in DAMAGE_TYPES if wanted and kind.startswith(wanted)]
-        if len(found) != 1:
-            raise CombatError(f"Damage type must be one of: {', '.join(DAMAGE_TYPES)}.")
-        return found[0]
+        return match_damage_type(text, DAMAGE_TYPES)
 
     def damage(self, actor: Combatant, amount: int, damage_type: str) -> HealthTrack:
         """Raises CombatError for an unknown type or a dead character."""

@@ -19,15 +19,13 @@ from typing import Any
 
 from rules.data import RulesDataError, load_system_data, require
 from rules.dice import Roller
-from rules.systems.base import Combatant, CombatError, Pool
+from rules.systems.base import Combatant, CombatError, Pool, Resolution, plural
 from rules.systems.storyteller import (
     DAMAGE_TYPES,
     Harm,
     PoolRoll,
-    Resolution,
     StorytellerDefense,
     StorytellerSystem,
-    plural,
     roll_pool,
 )
 
@@ -35,15 +33,6 @@ DATA_KEY = "storyteller_spells"
 SPELL_KINDS = ("attack", "shield", "other")
 #: The pool-part label of Special Effect successes spent on the hit or damage roll.
 SE_LABEL = "special effects"
-
-
-def _successes(count: int, what: str = "success") -> str:
-    """``"1 success"``, ``"2 successes"``; ``what`` may be e.g. ``"Power success"``."""
-    return f"{count} {what}" if count == 1 else f"{count} {what}es"
-
-
-def _parts(raw: Sequence[Sequence[Any]]) -> tuple[tuple[str, int], ...]:
-    return tuple((str(label), int(value)) for label, value in raw)
 
 
 @dataclass(frozen=True)
@@ -100,18 +89,18 @@ class CastRoll:
         spell = self.spell
         if self.fizzled:
             why = "the Power roll botched" if self.power.botch else (
-                f"{_successes(self.power.net)} of the {spell.required} needed")
+                f"{plural(self.power.net, 'success')} of the {spell.required} needed")
             return f"{spell.name} fizzles ({why})."
         text = f"{spell.name} is cast"
         if self.overshoot:
             text += f" with an OVERSHOOT (Control {self.control.net} < Power {self.power.net})"
-        return text + f": {_successes(self.special_effects, 'Special Effect success')}."
+        return text + f": {plural(self.special_effects, 'Special Effect success')}."
 
     def describe(self) -> tuple[str, ...]:
         """Three lines: the Power roll, the Control roll, the verdict."""
         spell = self.spell
         return (
-            f"{self.caster} casts {spell.name} ({spell.level}, needs {_successes(spell.required, 'Power success')}).",
+            f"{self.caster} casts {spell.name} ({spell.level}, needs {plural(spell.required, 'Power success')}).",
             f"Power: {self.power_pool.dice()} {self.power.describe()}",
             f"Control: {self.control_pool.dice()} {self.control.describe()}",
             self.verdict(),
@@ -299,8 +288,8 @@ class StorytellerMagic:
         if key not in self.spells:
             raise CombatError(f"The spell '{key}' is no longer known.")
         return CastRoll(caster=str(record["caster"]), spell=self.spells[key],
-                        power_pool=Pool(_parts(record["power_parts"])), power=PoolRoll.from_record(record["power"]),
-                        control_pool=Pool(_parts(record["control_parts"])),
+                        power_pool=Pool.from_parts(record["power_parts"]), power=PoolRoll.from_record(record["power"]),
+                        control_pool=Pool.from_parts(record["control_parts"]),
                         control=PoolRoll.from_record(record["control"]))
 
     # ----------------------------------------------------------------------- attacks
@@ -323,7 +312,7 @@ class StorytellerMagic:
         if spell.kind != "attack":
             raise CombatError(f"{spell.name} is not an attack spell.")
         if not 0 <= se_to_hit <= cast.special_effects:
-            raise CombatError(f"You have {_successes(cast.special_effects, 'Special Effect success')} to spend; "
+            raise CombatError(f"You have {plural(cast.special_effects, 'Special Effect success')} to spend; "
                               f"{se_to_hit} on the hit roll is not possible.")
         parts = tuple((name, caster.trait(name)) for name in self.to_hit)
         if dice_modifier:
@@ -339,7 +328,7 @@ class StorytellerMagic:
     def attack_from_record(self, record: Mapping[str, Any]) -> MagicalAttack:
         """Rebuild ``MagicalAttack.to_record()``. Raises CombatError if the spell left the data file."""
         return MagicalAttack(attacker=str(record["attacker"]), target=str(record["target"]),
-                             cast=self.cast_from_record(record["cast"]), pool=Pool(_parts(record["parts"])),
+                             cast=self.cast_from_record(record["cast"]), pool=Pool.from_parts(record["parts"]),
                              roll=PoolRoll.from_record(record["roll"]), se_to_damage=int(record["se_to_damage"]))
 
     def _pick(self, candidates: list[str], count: int, roller: Roller) -> list[str]:
@@ -389,8 +378,8 @@ class StorytellerMagic:
             lines.append(f"{attack.attacker} botches the {spell.name}!")
         elif defense and attack.roll.net:
             verb = "cancels" if defense_net == 1 else "cancel"
-            lines.append(f"{defense.defender}'s {_successes(defense_net)} {verb} "
-                         f"{min(defense_net, attack.roll.net)} of {attack.roll.net}: {_successes(net)} left.")
+            lines.append(f"{defense.defender}'s {plural(defense_net, 'success')} {verb} "
+                         f"{min(defense_net, attack.roll.net)} of {attack.roll.net}: {plural(net, 'success')} left.")
         hit = net > 0
         others = [fighter.name for fighter in present if fighter.name != caster.name]
         if not attack.cast.overshoot:
@@ -487,7 +476,7 @@ class StorytellerMagic:
                 extra.append(name)
         if len(extra) > cast.special_effects:
             raise CombatError(f"Protecting {', '.join(extra)} as well needs "
-                              f"{_successes(len(extra), 'Special Effect success')}; you have {cast.special_effects}.")
+                              f"{plural(len(extra), 'Special Effect success')}; you have {cast.special_effects}.")
         return Shield(caster=cast.caster, spell=spell.name, blocks=1 + cast.special_effects - len(extra),
                       protected=(cast.caster, *extra), overshot=cast.overshoot)
 
