@@ -7,7 +7,7 @@ from evennia.utils.utils import inherits_from
 
 from commands.command import Command
 from rules.systems import CombatError
-from world import dice, encounters, magic, rolls, sheets
+from world import aeon, dice, encounters, magic, rolls, sheets
 from world.access import NARRATOR, STAFF, require_perm
 from world.text import COMBAT, escape, quote
 
@@ -155,25 +155,29 @@ class CmdCombat(Command):
       +combat/remove <name>   take a combatant out; their attacks are
                               cancelled (ST)
       +combat/idle <name>     mark a combatant idle, or back (ST)
+      +combat/treat <name>    stop a bleeding wound (aeon; ST any time, or
+                              you on your turn, using your action)
       +combat/transfer <player>  hand the scene to another Narrator (ST)
       +combat/log [<page>]    the roll log: every roll with its inputs (ST)
       +combat/list            every fight running in the game (staff)
       +combat/end             end the fight with a summary (ST)
 
-    Initiative (Storyteller) is Wits + Dexterity + 1d10; the highest acts
-    first and declares last. On your turn: attack <target>[/<maneuver>].
-    When attacked you may dodge, block or parry if you have not acted yet
-    this round (it uses your action), or answer 'defend none'.
+    Initiative is Wits + Dexterity + 1d10 (storyteller and aeon); the
+    highest acts first (and, in storyteller, declares last). On your turn:
+    attack <target>[/<maneuver>]. When attacked you may dodge, block or parry
+    if you have not acted yet this round (it uses your action), or answer
+    'defend none'. Systems: storyteller (the default) and aeon.
 
     Examples:
       +combat/start storyteller
+      +combat/start aeon
       +combat/join
       +combat/init
     """
 
     key = "+combat"
     allowed_switches = ("start", "join", "leave", "init", "next", "resolve", "diff", "mod", "add", "remove",
-                        "idle", "transfer", "log", "list", "end")
+                        "idle", "transfer", "treat", "log", "list", "end")
     syntax = "+combat[/<switch>] -- see help +combat"
 
     def run(self):
@@ -187,7 +191,7 @@ class CmdCombat(Command):
             change(caller, self.lhs, self.rhs)
             return
         with_name = {"add": encounters.add_named, "remove": encounters.remove_named,
-                     "idle": encounters.toggle_idle, "transfer": encounters.transfer}
+                     "idle": encounters.toggle_idle, "transfer": encounters.transfer, "treat": aeon.treat}
         if switch in with_name:
             if not self.args.strip() or self.rhs is not None:
                 self.fail(f"Usage: +combat/{switch} <name>")
@@ -221,16 +225,27 @@ class CmdAttack(Command):
       attack <target>[/<maneuver or weapon>]
       attack <npc>=<target>[/<maneuver or weapon>]   (Storytellers)
 
-    Maneuvers (Storyteller): punch (default unarmed), kick, grapple, hold,
+    Storyteller maneuvers: punch (default unarmed), kick, grapple, hold,
     tackle. Weapons: dagger, switchblade, sword, greatsword, brass-knuckles,
-    whip, lance, spear, staff (the weapon in hand is the default). If the
-    attack hits, the target may defend before damage is rolled.
+    whip, lance, spear, staff (the weapon in hand is the default).
+
+    Aeon: a weapon (punch, kick, clinch, knife, club, sword, spear, pistol,
+    ap-pistol, rifle; default the one in hand) and called shots joined with
+    '+': pull (Pulling Blows, +1 difficulty, bashing), showoff <2-4>
+    (Showing Off), disarm (+2, ranged +4, no damage: the weapon flies),
+    fierce (Fierce Blows, +1, +2 lethal or +3 bashing damage). Difficulty
+    is the successes needed. See also help clinch, ambush, hide, +mount.
+
+    If the attack hits, the target may defend before damage is rolled.
 
     Examples:
       attack Guard
       attack Guard/kick
       attack Guard/sword
       attack Guard=Alice/tackle
+      attack Guard/pull
+      attack Guard/pistol+showoff 3
+      attack Guard/sword+fierce
     """
 
     key = "attack"
@@ -254,7 +269,7 @@ class CmdDefend(Command):
     Answer an attack waiting on you.
 
     Usage:
-      defend <dodge, block, parry or none>
+      defend <dodge, block, parry, accept or none>
       dodge, block or parry
       defend <npc>=<dodge, block, parry or none>   (Storytellers)
       dodge <npc>, block <npc> or parry <npc>      (Storytellers)
@@ -263,7 +278,9 @@ class CmdDefend(Command):
     or parrying uses your action for the round, so you can only do it before
     you have acted; 'defend none' takes the attack as it is. You cannot block
     damage you cannot soak; parrying needs a weapon in hand (and parrying a
-    Brawl attack with a lethal weapon can cut the attacker).
+    Brawl attack with a lethal weapon can cut the attacker). Aeon: a clinch
+    can be dodged, parried or accepted ('defend accept': both roll for
+    control); nobody in a clinch may dodge, block or parry.
 
     Examples:
       dodge

@@ -20,11 +20,13 @@ class Encounter(DefaultScript):
         initiative: {object id: ``InitiativeRoll.to_record()``}.
         acted: ids that have used their action this round.
         pending: open defense windows, ``{"id", "attacker", "target", "attack", "round"}``.
-        conditions: {object id: {"held_by": id, "prone": bool, "difficulty": int}}.
+        conditions: {object id: {"held_by": id, "prone": bool, "difficulty": int, "clinch_with": id,
+            "mount": record, "hidden_from": [ids], "bleeding_since": round, "treated": bool …}}.
         log: every roll of the fight, ``{"round", "actor", "what", "lines"}``.
         next_attack_id: the number the next pending attack gets.
         shields: {protected combatant's name: a magical shield's record}.
         idle: ids of combatants marked idle (link-dead, quit, or set by the ST).
+        dropped: weapons lying in the fight, ``{"weapon": key, "owner": name, "feet": n}``.
     """
 
     system_key = AttributeProperty("storyteller", autocreate=False)
@@ -39,6 +41,7 @@ class Encounter(DefaultScript):
     next_attack_id = AttributeProperty(1, autocreate=False)
     shields = AttributeProperty(dict, autocreate=False)
     idle = AttributeProperty(list, autocreate=False)
+    dropped = AttributeProperty(list, autocreate=False)
 
     def at_script_creation(self):
         self.key = "fray_encounter"

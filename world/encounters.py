@@ -9,14 +9,14 @@ listing and after a reload.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from evennia.utils.create import create_object, create_script
 from evennia.utils.dbserialize import deserialize
 from evennia.utils.evtable import EvTable
 
 from rules.systems import CombatError, RuleSystem, get_system
-from rules.systems.base import ActionSchedule, InitiativeRoll, plural
+from rules.systems.base import ActionSchedule, Combatant, InitiativeRoll, plural
 from world import dice
 from world.access import NARRATOR, STAFF, has_perm, require_perm
 from world.sheets import WIDTH, default_system, is_npc, snapshot, store_health
@@ -139,7 +139,7 @@ def current_slot(encounter) -> tuple[int, list]:
     used = used_actions(encounter)
     system = system_of(encounter)
     objects = {name: obj for name, obj in _by_name(encounter).items()
-               if not system.health(snapshot(obj, system).health).incapacitated}
+               if not system.health(combatant(encounter, obj, system).health).incapacitated}
     for slot in schedule(encounter).slots:
         waiting = [objects[name] for name in slot.names
                    if name in objects and (slot.at, objects[name].id) not in used]
@@ -168,6 +168,29 @@ def has_initiative(encounter, obj) -> bool:
 
 def _conditions(encounter, obj) -> dict:
     return dict(deserialize(encounter.conditions or {}).get(obj.id, {}))
+
+
+#: Conditions whose value is another combatant's id (shown to the rules as its name).
+ID_CONDITIONS = ("held_by", "clinch_with")
+
+
+def combatant(encounter, obj, system: RuleSystem | None = None, overrides=None) -> Combatant:
+    """``obj``'s snapshot for the rules, with its conditions in this fight (other fighters by name)."""
+    system = system or system_of(encounter)
+    state = _conditions(encounter, obj)
+    names = {other.id: other.key for other in fighters(encounter)}
+    for key in ID_CONDITIONS:
+        if key in state:
+            state[key] = names.get(state[key], "")
+    state.pop("hidden_from", None)
+    return replace(snapshot(obj, system, overrides), conditions=state)
+
+
+def update_conditions(encounter, obj, **changes) -> None:
+    """Set (a None or falsy value clears) some of ``obj``'s conditions."""
+    state = _conditions(encounter, obj)
+    state.update(changes)
+    _set_conditions(encounter, obj, state)
 
 
 def _set_conditions(encounter, obj, values: dict) -> None:
@@ -323,7 +346,7 @@ def add_combatant(encounter, obj) -> bool:
 def join(caller) -> None:
     encounter = require_encounter(caller)
     system = system_of(encounter)
-    if system.health(snapshot(caller, system).health).dead:
+    if system.health(combatant(encounter, caller, system).health).dead:
         raise CombatError("The dead do not fight.")
     if not add_combatant(encounter, caller):
         raise CombatError("You are already in this fight.")
@@ -371,7 +394,7 @@ def roll_initiative(caller, encounter=None, actor=None, overrides: dict | None =
         raise CombatError(f"{actor.key} already has initiative this fight.")
     system = system_of(encounter)
     with dice.roller() as roller:
-        roll = system.roll_initiative(snapshot(actor, system, overrides), roller)
+        roll = system.roll_initiative(combatant(encounter, actor, system, overrides), roller)
     initiative = dict(deserialize(encounter.initiative or {}))
     initiative[actor.id] = roll.to_record()
     encounter.initiative = initiative
@@ -451,7 +474,23 @@ def next_turn(caller) -> None:
         if getattr(system_of(encounter), "reroll_each_round", False):
             encounter.initiative = {}
         announce(encounter, f"Round {encounter.round} begins.")
+        start_round(encounter)
     announce_turn(encounter)
+
+
+def start_round(encounter) -> None:
+    """What the rules make happen to each fighter as the round begins (aeon: bleeding)."""
+    system = system_of(encounter)
+    for obj in fighters(encounter):
+        effect = system.start_of_round(combatant(encounter, obj, system), int(encounter.round))
+        if effect is None:
+            continue
+        if effect.health is not None:
+            store_health(obj, system, effect.health.to_record())
+        update_conditions(encounter, obj, **effect.conditions)
+        if effect.lines:
+            add_log(encounter, obj.key, "start of round", effect.lines)
+            announce(encounter, "{target}:", mapping={"target": obj}, lines=effect.lines)
 
 
 def announce_turn(encounter) -> None:
@@ -470,7 +509,7 @@ def end(caller) -> str:
     encounter = require_encounter(caller)
     require_storyteller(caller, encounter, "end the fight")
     system = system_of(encounter)
-    summary = [f"{obj.key}: {system.health(snapshot(obj, system).health).describe()}" for obj in fighters(encounter)]
+    summary = [f"{obj.key}: {system.health(combatant(encounter, obj, system).health).describe()}" for obj in fighters(encounter)]
     rounds = "1 round" if int(encounter.round) == 1 else f"{encounter.round} rounds"
     announce(encounter, f"$You() $conj(end) the fight after {rounds}.", actor=caller,
              lines=summary)
@@ -483,21 +522,48 @@ def end(caller) -> str:
 
 # -------------------------------------------------------------------------------- actions
 def _apply(encounter, system: RuleSystem, resolution) -> None:
+    """Store a resolution: the harmed fighters' health, then each lasting effect
+    ``(effect, name, detail)``: held (by detail), prone, difficulty (+detail), clinch (with
+    detail), released (from every hold and clinch), disarmed (the weapon lands ``detail`` feet
+    away, see ``dropped_weapons``)."""
     store_harm(encounter, system, resolution.harm)
     objects = _by_name(encounter)
     for effect, name, detail in resolution.effects:
         obj = objects.get(name)
         if obj is None:
             continue
+        other = objects.get(detail) if isinstance(detail, str) else None
         state = _conditions(encounter, obj)
         if effect == "held":
-            holder = objects.get(detail)
-            state["held_by"] = holder.id if holder else None
+            state["held_by"] = other.id if other else None
         elif effect == "prone":
             state["prone"] = True
         elif effect == "difficulty":
             state["difficulty"] = int(state.get("difficulty", 0) or 0) + int(detail)
+        elif effect == "clinch":
+            state["clinch_with"] = other.id if other else None
+        elif effect == "released":
+            release(encounter, obj)
+            continue
+        elif effect == "disarmed" and obj.weapon:
+            encounter.dropped = dropped_weapons(encounter) + [
+                {"weapon": obj.weapon, "owner": obj.key, "feet": int(detail)}]
+            obj.weapon = ""
         _set_conditions(encounter, obj, state)
+
+
+def release(encounter, obj) -> None:
+    """End ``obj``'s clinch and holds, on both sides."""
+    partners = {_conditions(encounter, obj).get(key) for key in ID_CONDITIONS}
+    for other in fighters(encounter):
+        state = _conditions(encounter, other)
+        if other == obj or other.id in partners or obj.id in {state.get(key) for key in ID_CONDITIONS}:
+            update_conditions(encounter, other, held_by=None, clinch_with=None)
+
+
+def dropped_weapons(encounter) -> list[dict]:
+    """The weapons lying in the fight: ``{"weapon": key, "owner": name, "feet": distance}``."""
+    return [dict(item) for item in deserialize(encounter.dropped or [])]
 
 
 def spells_of(system: RuleSystem):
@@ -529,13 +595,13 @@ def finish_attack(encounter, attacker, target, attack, defense, notes: Sequence[
     system = system_of(encounter)
     with dice.roller() as roller:
         if getattr(attack, "cast", None) is not None:
-            present = [snapshot(obj, system) for obj in fighters(encounter)]
+            present = [combatant(encounter, obj, system) for obj in fighters(encounter)]
             resolution, shields = spells_of(system).resolve(
-                attack, defense, snapshot(attacker, system), snapshot(target, system), present, roller,
+                attack, defense, combatant(encounter, attacker, system), combatant(encounter, target, system), present, roller,
                 shields_in(encounter))
             store_shields(encounter, shields)
         else:
-            resolution = system.resolve(attack, defense, snapshot(attacker, system), snapshot(target, system), roller)
+            resolution = system.resolve(attack, defense, combatant(encounter, attacker, system), combatant(encounter, target, system), roller)
     _apply(encounter, system, resolution)
     lines = list(notes) + list(resolution.lines)
     add_log(encounter, attacker.key, f"attack on {target.key}", lines)
@@ -545,10 +611,12 @@ def finish_attack(encounter, attacker, target, attack, defense, notes: Sequence[
         announce_turn(encounter)
 
 
-def deliver(encounter, actor, target, rolled) -> None:
+def deliver(encounter, actor, target, rolled, *, defendable: bool = True, notes: Sequence[str] = ()) -> None:
     """A rolled attack reaches its target: a hit the target can still answer opens a defense
-    window (the pending attack); anything else is resolved at once."""
-    if rolled.needs_defense and can_defend(encounter, target):
+    window (the pending attack); anything else is resolved at once. ``defendable`` False: the
+    target may not defend (a surprise attack that won, seed 003 Surprise Attacks)."""
+    system = system_of(encounter)
+    if rolled.needs_defense and defendable and can_defend(encounter, target):
         attack_id = int(encounter.next_attack_id)
         encounter.next_attack_id = attack_id + 1
         encounter.pending = pending_attacks(encounter) + [
@@ -556,15 +624,20 @@ def deliver(encounter, actor, target, rolled) -> None:
              "round": encounter.round}]
         announce(encounter, "{attacker} attacks {target} with " + escape_for_room(rolled.label) + ".",
                  mapping={"attacker": actor, "target": target},
-                 lines=[f"{actor.key} {rolled.describe()}", f"{target.key} may defend."])
+                 lines=[*notes, f"{actor.key} {rolled.describe()}", f"{target.key} may defend."])
         prefix = f"defend {target.key}=" if is_npc(target) else "defend "
+        answers = ", ".join(escape(prefix + choice) for choice in system.defense_names)
         notify_controller(encounter, target,
                           f"{escape(actor.key)}'s {escape(rolled.label)} is coming at {escape(target.key)} "
-                          f"with {plural(rolled.roll.net, 'success')}. Answer: {escape(prefix)}dodge, "
-                          f"{escape(prefix)}block, {escape(prefix)}parry or {escape(prefix)}none; "
-                          "a defense uses up this round's action.")
+                          f"with {plural(rolled.successes, 'success')}. Answer: {answers} or "
+                          f"{escape(prefix)}none" + ("; a defense uses up this round's action."
+                                                    if system.defense_uses_action else "."))
         return
-    notes = [f"{target.key} has already acted this round and cannot defend."] if rolled.needs_defense else []
+    notes = list(notes)
+    if rolled.needs_defense and not defendable:
+        notes.append(f"{target.key} is caught by surprise and cannot defend.")
+    elif rolled.needs_defense:
+        notes.append(f"{target.key} has already acted this round and cannot defend.")
     finish_attack(encounter, actor, target, rolled, None, notes)
 
 
@@ -578,7 +651,7 @@ def store_harm(encounter, system: RuleSystem, harmed: Iterable) -> None:
 
 def can_defend(encounter, target) -> bool:
     system = system_of(encounter)
-    able = not system.health(snapshot(target, system).health).incapacitated
+    able = not system.health(combatant(encounter, target, system).health).incapacitated
     return able and (system.defend_after_acting or not has_acted(encounter, target))
 
 
@@ -587,35 +660,52 @@ def attack(caller, actor_name: str | None, target_name: str, option: str) -> Non
     encounter = require_encounter(caller)
     actor = actor_for(caller, encounter, actor_name)
     target = find_combatant(encounter, target_name)
+    require_turn(encounter, actor)
+    require_free(encounter, actor)
+    strike(encounter, actor, target, option)
+
+
+def require_free(encounter, actor) -> None:
+    """Raises CombatError when a clinch or a hold leaves ``actor`` only its way out."""
+    state = _conditions(encounter, actor)
+    if state.get("clinch_with"):
+        raise CombatError(f"{actor.key} is in a clinch: contest control with "
+                          "clinch <hold|crush|break|decline>.")
+    if state.get("held_by"):
+        raise CombatError(f"{actor.key} is held and can only try to escape (escape).")
+
+
+def strike(encounter, actor, target, option: str, *, use_turn: bool = True, defendable: bool = True,
+           notes: Sequence[str] = ()) -> None:
+    """Roll ``actor``'s attack on ``target`` and deliver it (``use_turn``: spend the current
+    action). Validates everything before the dice. Raises CombatError."""
     if target == actor:
         raise CombatError("You cannot attack yourself.")
-    require_turn(encounter, actor)
-    holder = _conditions(encounter, actor).get("held_by")
-    if holder:
-        raise CombatError(f"{actor.key} is held and can only try to escape (escape).")
     system = system_of(encounter)
-    target_snapshot = snapshot(target, system)
+    target_snapshot = combatant(encounter, target, system)
     if system.health(target_snapshot.health).dead:
         raise CombatError(f"{target.key} is already dead.")
-    maneuver = system.maneuver(option, snapshot(actor, system))  # validate before any dice roll
-    mods = modifiers_for(encounter, actor, maneuver.adjustable)
+    adjustable = system.difficulty_adjustable(option, combatant(encounter, actor, system))  # raises before any roll
+    mods = modifiers_for(encounter, actor, adjustable)
     with dice.roller() as roller:
-        rolled = system.attack(snapshot(actor, system), target_snapshot, maneuver.key, roller,
+        rolled = system.attack(combatant(encounter, actor, system), target_snapshot, option, roller,
                                modifier=mods.difficulty, dice_modifier=mods.dice)
-    use_modifiers(encounter, actor, maneuver.adjustable)
-    use_action(encounter, actor, current_slot(encounter)[0])
-    add_log(encounter, actor.key, f"{maneuver.label} at {target.key}", [rolled.describe(), *mods.notes])
+    use_modifiers(encounter, actor, adjustable)
+    if use_turn:
+        use_action(encounter, actor, current_slot(encounter)[0])
+    update_conditions(encounter, actor, hidden_from=None)  # attacking shows where you are
+    add_log(encounter, actor.key, f"{rolled.label} at {target.key}", [*notes, rolled.describe(), *mods.notes])
     shield = shields_in(encounter).get(target.key)
     if shield is not None and system.magic is not None:
         with dice.roller() as roller:
-            zap = system.magic.shield_zap(snapshot(actor, system), shield, roller)
+            zap = system.magic.shield_zap(combatant(encounter, actor, system), shield, roller)
         if zap:
             harm, lines = zap
             store_harm(encounter, system, [harm])
             add_log(encounter, actor.key, "shield zap", lines)
             announce(encounter, "{actor} touches {target}'s shield.", mapping={"actor": actor, "target": target},
                      lines=lines)
-    deliver(encounter, actor, target, rolled)
+    deliver(encounter, actor, target, rolled, defendable=defendable, notes=notes)
 
 
 def pending_for(encounter, target) -> dict:
@@ -650,7 +740,7 @@ def defend(caller, actor_name: str | None, kind: str) -> None:
             raise CombatError(f"{actor.key} has already acted this round: only 'defend none' is left.")
         mods = modifiers_for(encounter, actor, adjustable=False)
         with dice.roller() as roller:
-            defense = system.defend(rolled, snapshot(actor, system), choice, roller,
+            defense = system.defend(rolled, combatant(encounter, actor, system), choice, roller,
                                     modifier=mods.difficulty, dice_modifier=mods.dice)
         use_modifiers(encounter, actor, adjustable=False)
         notes = list(mods.notes)
@@ -680,12 +770,14 @@ def escape_hold(caller, actor_name: str | None) -> None:
     actor = actor_for(caller, encounter, actor_name)
     state = _conditions(encounter, actor)
     holder = next((obj for obj in fighters(encounter) if obj.id == state.get("held_by")), None)
+    system = system_of(encounter)
+    if not hasattr(system, "escape_hold"):
+        raise CombatError(f"The {system.key} rules have no escape: in a clinch, contest control with 'clinch'.")
     if holder is None:
         raise CombatError(f"{actor.key} is not held.")
     require_turn(encounter, actor)
-    system = system_of(encounter)
     with dice.roller() as roller:
-        escaped, lines = system.escape_hold(snapshot(actor, system), snapshot(holder, system), roller)
+        escaped, lines = system.escape_hold(combatant(encounter, actor, system), combatant(encounter, holder, system), roller)
     use_action(encounter, actor, current_slot(encounter)[0])
     if escaped:
         state.pop("held_by", None)
@@ -705,6 +797,7 @@ def render_hud(encounter, viewer=None) -> str:
     objects = _by_name(encounter)
     rolls = {roll.name: roll for roll in initiative_rolls(encounter)}
     conditions = deserialize(encounter.conditions or {})
+    objects_by_id = {obj.id: obj.key for obj in fighters(encounter)}
     table = EvTable("#", "Name", "Init", "Health", "Status", width=WIDTH, border="header")
     listed = []
     for position, slot in enumerate(order.slots, start=1):
@@ -712,7 +805,7 @@ def render_hud(encounter, viewer=None) -> str:
             listed.append((str(position), objects[name]))
     listed += [("-", obj) for obj in fighters(encounter) if obj.key not in rolls]
     for position, obj in listed:
-        health = system.health(snapshot(obj, system).health)
+        health = system.health(combatant(encounter, obj, system).health)
         state = conditions.get(obj.id, {})
         status = []
         if health.incapacitated:
@@ -725,10 +818,7 @@ def render_hud(encounter, viewer=None) -> str:
             status.append("no init")
         if is_idle(encounter, obj):
             status.append("idle")
-        if state.get("held_by"):
-            status.append("held")
-        if state.get("prone"):
-            status.append("prone")
+        status.extend(condition_marks(state, objects_by_id))
         if state.get("difficulty"):
             status.append(f"diff+{state['difficulty']}")
         if state.get("adjust"):
@@ -738,7 +828,7 @@ def render_hud(encounter, viewer=None) -> str:
         init = str(rolls[obj.key].total) if obj.key in rolls else "-"
         name = escape(obj.key) + (" (NPC)" if is_npc(obj) else "")
         table.add_row(position, name, init, health.describe(), ", ".join(status))
-    for column, width in enumerate((4, 28, 6, 25)):
+    for column, width in enumerate((4, 20, 6, 25)):
         table.reformat_column(column, width=width)
     storyteller = encounter.storyteller.key if encounter.storyteller else "nobody"
     lines = [f"|w{COMBAT} {system.title}|n",
@@ -749,10 +839,34 @@ def render_hud(encounter, viewer=None) -> str:
         lines.append("Declare (low to high): " + escape(", ".join(order.declare)))
     for name, shield in sorted(shields_in(encounter).items()):
         lines.append(f"Shield on {escape(name)}: {escape(shield.describe())}")
+    lying = dropped_weapons(encounter)
+    if lying:
+        lines.append("On the ground: " + escape(", ".join(f"{item['owner']}'s {item['weapon']} ({item['feet']} ft)"
+                                                          for item in lying)))
     for pending in pending_attacks(encounter):
         lines.append(f"Waiting for defense: {escape(pending['attacker'].key)} -> {escape(pending['target'].key)} "
                      f"(#{pending['id']})")
     return "\n".join(lines)
+
+
+def condition_marks(state: dict, names: dict) -> list[str]:
+    """Short HUD marks for a fighter's lasting conditions (``names``: id -> name)."""
+    marks = []
+    if state.get("clinch_with"):
+        marks.append(f"clinch:{escape(names.get(state['clinch_with'], '?'))}")
+    if state.get("held_by"):
+        marks.append("held")
+    if state.get("prone"):
+        marks.append("prone")
+    if state.get("mount"):
+        marks.append(f"on {escape(state['mount'].get('name', 'mount'))}")
+    if state.get("hidden_from"):
+        marks.append("hidden")
+    if state.get("bleeding_since") and not state.get("treated"):
+        marks.append("bleeding")
+    if state.get("treated"):
+        marks.append("treated")
+    return marks
 
 
 def turn_text(encounter, waiting: list) -> str:

@@ -29,8 +29,8 @@ def default_system() -> RuleSystem:
 def all_trait_names() -> tuple[str, ...]:
     """Every trait name of every registered system, each once."""
     names: dict[str, None] = {}
-    for key in system_keys():
-        names.update(dict.fromkeys(get_system(key).trait_names))
+    for system in every_system():
+        names.update(dict.fromkeys(system.trait_names))
     return tuple(names)
 
 
@@ -95,12 +95,11 @@ def set_stat(target, field: str, value: str) -> str:
 
     Returns the line describing the change. Raises CombatError or TraitError.
     """
-    system = default_system()
     wanted = "_".join(field.strip().casefold().split())
     if wanted in ("base", "base-kind"):
         wanted = "base_kind"
     if wanted in FIELDS:
-        return _set_field(target, wanted, value.strip(), system)
+        return _set_field(target, wanted, value.strip())
     trait = match_trait(field.strip(), all_trait_names())
     sheet = dict(deserialize(target.sheet or {}))
     if value.strip() == "":
@@ -112,19 +111,27 @@ def set_stat(target, field: str, value: str) -> str:
     return f"{target.key}'s {trait} is now {sheet[trait]}."
 
 
-def _set_field(target, field: str, value: str, system: RuleSystem) -> str:
+def every_system() -> list[RuleSystem]:
+    return [get_system(key) for key in system_keys()]
+
+
+def _set_field(target, field: str, value: str) -> str:
+    """Kind, base kind, transformed and weapon: what any registered system knows is allowed
+    (a Zeta for aeon, a Werewolf for storyteller; each system reads the ones it knows)."""
+    tables = [system.kinds for system in every_system()]
     if field in ("kind", "base_kind"):
-        table = getattr(system, "kinds", {}) or {}
-        kinds = tuple(table)
         if field == "base_kind":
-            kinds = tuple(base for kind in table.values() for base in kind.get("base_kinds", ()))
+            kinds = tuple(dict.fromkeys(base for table in tables for kind in table.values()
+                                        for base in kind.get("base_kinds", ())))
+        else:
+            kinds = tuple(dict.fromkeys(kind for table in tables for kind in table))
         found = [kind for kind in kinds if kind.casefold().startswith(value.casefold())] if value else []
         if len(found) != 1:
             raise CombatError(f"{field.replace('_', ' ').capitalize()} must be one of: {', '.join(kinds)}.")
         setattr(target, field, found[0])
         return f"{target.key}'s {field.replace('_', ' ')} is now {found[0]}."
     if field == "transformed":
-        if not (getattr(system, "kinds", {}) or {}).get(target.kind, {}).get("transformed_only"):
+        if not any(table.get(target.kind, {}).get("transformed_only") for table in tables):
             raise CombatError(f"{target.key} is a {target.kind}; only Werewolves transform.")
         word = value.casefold()
         if word not in TRUE_WORDS + FALSE_WORDS:
@@ -134,13 +141,15 @@ def _set_field(target, field: str, value: str, system: RuleSystem) -> str:
     if not value:
         target.weapon = ""
         return f"{target.key} now holds no weapon."
-    weapons = getattr(system, "weapons", {}) or {}
+    weapons: dict[str, str] = {}
+    for system in every_system():
+        weapons.update({key: name for key, name in system.weapon_names.items() if key not in weapons})
     wanted = "-".join(value.casefold().split())
     found = [key for key in weapons if key == wanted] or [key for key in weapons if key.startswith(wanted)]
     if len(found) != 1:
         raise CombatError(f"Weapon must be one of: {', '.join(weapons)}.")
     target.weapon = found[0]
-    return f"{target.key} now holds a {weapons[found[0]]['name']}."
+    return f"{target.key} now holds a {weapons[found[0]]}."
 
 
 def render_sheet(obj, system: RuleSystem) -> str:

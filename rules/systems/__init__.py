@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 
+from rules.systems.aeon import AeonSystem
 from rules.systems.base import CombatError, RuleSystem
 from rules.systems.storyteller import StorytellerSystem
 
 #: key -> factory. Systems not built yet are absent; ``get_system`` names the ones there are.
 REGISTRY: dict[str, Callable[[], RuleSystem]] = {
     StorytellerSystem.key: StorytellerSystem,
+    AeonSystem.key: AeonSystem,
 }
 
 

@@ -4,7 +4,7 @@ Source: ``seeds/003_bc45d02e341e74eb.txt`` (Aeon Reborn: damage types, soak, har
 Piercing, the wound chart's rollover, bleeding, called shots) with the Trinity 1st-edition
 defaults of ``RULES.md`` §3. Every number lives in ``rules/data/aeon.toml``.
 
-Not yet registered in ``rules.systems.REGISTRY``: the game layer integrates it later.
+Grappling, surprise, hiding and mounted combat are in ``rules.systems.aeon_tactics``.
 
 Choices where the source is silent (each also noted where it is made):
 
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 from rules.data import RulesDataError, load_system_data, require, require_choice
@@ -33,6 +33,7 @@ from rules.systems.base import (
     Pool,
     Resolution,
     RollResult,
+    RoundEffect,
     RuleSystem,
     highest_first,
     load_armor_table,
@@ -55,10 +56,11 @@ class AeonRoll:
     faces: tuple[int, ...]
     target_number: int = 7
     difficulty: int = 1
+    automatic: int = 0  # automatic successes (seed: Mounted Combat; Hiding when obscured)
 
     @property
     def successes(self) -> int:
-        return sum(1 for face in self.faces if face >= self.target_number)
+        return sum(1 for face in self.faces if face >= self.target_number) + self.automatic
 
     @property
     def ones(self) -> int:
@@ -84,9 +86,11 @@ class AeonRoll:
     def describe(self) -> str:
         """``"TN 7, needs 2: 9 7 3 1 -> 2 successes = success"``."""
         need = f", needs {self.difficulty}" if self.difficulty else ""
-        if not self.faces:
+        if not self.faces and not self.automatic:
             return f"TN {self.target_number}{need}: no dice (empty pool) -> 0 successes"
-        faces = " ".join(str(face) for face in sorted(self.faces, reverse=True))
+        faces = " ".join(str(face) for face in sorted(self.faces, reverse=True)) or "no dice"
+        if self.automatic:
+            faces += f" + {self.automatic} automatic"
         text = f"TN {self.target_number}{need}: {faces} -> {plural(self.successes, 'success')}"
         if self.botch:
             return text + " = BOTCH"
@@ -96,17 +100,18 @@ class AeonRoll:
 
     def to_record(self) -> dict[str, Any]:
         return {"faces": list(self.faces), "target_number": self.target_number,
-                "difficulty": self.difficulty}
+                "difficulty": self.difficulty, "automatic": self.automatic}
 
     @classmethod
     def from_record(cls, record: Mapping[str, Any]) -> AeonRoll:
         return cls(tuple(int(face) for face in record["faces"]), int(record["target_number"]),
-                   int(record["difficulty"]))
+                   int(record["difficulty"]), int(record.get("automatic", 0)))
 
 
-def roll_aeon(size: int, roller: Roller, *, target_number: int = 7, difficulty: int = 1) -> AeonRoll:
-    """Roll ``size`` d10 (none when size <= 0: an empty pool)."""
-    return AeonRoll(roll_dice(size, 10, roller) if size > 0 else (), target_number, difficulty)
+def roll_aeon(size: int, roller: Roller, *, target_number: int = 7, difficulty: int = 1,
+              automatic: int = 0) -> AeonRoll:
+    """Roll ``size`` d10 (none when size <= 0: an empty pool), plus ``automatic`` successes."""
+    return AeonRoll(roll_dice(size, 10, roller) if size > 0 else (), target_number, difficulty, automatic)
 
 
 # ================================================================================= health
@@ -273,6 +278,8 @@ class Weapon:
     damage_type: str
     ranged: bool
     armor_piercing: bool = False
+    reach: bool = False   # may strike to or from a large mount (seed: Mounted Combat)
+    clinch: bool = False  # starts a clinch instead of doing damage (seed: Grappling)
 
 
 @dataclass(frozen=True)
@@ -298,10 +305,18 @@ class AeonAttack:
     shots: tuple[tuple[CalledShot, int], ...]
     pool: Pool
     roll: AeonRoll
+    #: Working shown before the to-hit roll (the mounted rider's Ride roll, mounted modifiers).
+    preface: tuple[str, ...] = ()
+    #: The rider lost control of the mount: the action is spent, nothing is rolled.
+    lost_control: bool = False
 
     @property
     def needs_defense(self) -> bool:
-        return self.roll.succeeded
+        return not self.lost_control and self.roll.succeeded
+
+    @property
+    def successes(self) -> int:
+        return self.roll.successes
 
     @property
     def label(self) -> str:
@@ -319,12 +334,15 @@ class AeonAttack:
         return "+".join([self.weapon.key] + [f"{shot.key} {extra}" for shot, extra in self.shots])
 
     def describe(self) -> str:
-        return f"{self.label} to hit: {self.pool.dice()} {self.roll.describe()}"
+        if self.lost_control:
+            return "; ".join(self.preface)
+        return "; ".join(self.preface + (f"{self.label} to hit: {self.pool.dice()} {self.roll.describe()}",))
 
     def to_record(self) -> dict[str, Any]:
         return {"attacker": self.attacker, "target": self.target, "weapon": self.weapon.key,
                 "shots": [[shot.key, extra] for shot, extra in self.shots],
-                "parts": [list(part) for part in self.pool.parts], "roll": self.roll.to_record()}
+                "parts": [list(part) for part in self.pool.parts], "roll": self.roll.to_record(),
+                "preface": list(self.preface), "lost_control": self.lost_control}
 
 
 @dataclass(frozen=True)
@@ -433,13 +451,17 @@ class AeonSystem(RuleSystem):
                         for key, table in require(data, "weapons", dict, "aeon").items()}
         if not self.weapons:
             raise RulesDataError("aeon.weapons: at least one weapon (the unarmed attack) is needed.")
+        self.weapon_names = {key: weapon.label for key, weapon in self.weapons.items()
+                             if not weapon.clinch and not data["weapons"][key].get("unarmed")}
         self.called_shots = {key: self._called_shot(key, table)
                              for key, table in require(data, "called_shots", dict, "aeon").items()}
         self.disarm = data["called_shots"].get("disarm", {})
+        self.called_shot_aliases = {alias: key for key, table in data["called_shots"].items()
+                                    for alias in table.get("aliases", ())}
         self.defenses = require(data, "defenses", dict, "aeon")
         for name, table in self.defenses.items():
             require(table, "traits", list, f"defenses.{name}")
-        self.defense_names = tuple(self.defenses)
+        self.defense_names = tuple(self.defenses) + ("accept",)
         self.armor_table = load_armor_table(data, DAMAGE_TYPES)
         self.options = tuple(self.weapons) + tuple(self.called_shots)
 
@@ -453,7 +475,8 @@ class AeonSystem(RuleSystem):
             damage_bonus=require(table, "damage_bonus", int, where),
             damage_type=require_choice(require(table, "damage_type", str, where), DAMAGE_TYPES, f"{where}.damage_type"),
             ranged=require(table, "ranged", bool, where),
-            armor_piercing=bool(table.get("armor_piercing", False)))
+            armor_piercing=bool(table.get("armor_piercing", False)),
+            reach=bool(table.get("reach", False)), clinch=bool(table.get("clinch", False)))
 
     def _called_shot(self, key: str, table: Mapping[str, Any]) -> CalledShot:
         where = f"called_shots.{key}"
@@ -633,7 +656,7 @@ class AeonSystem(RuleSystem):
                     raise CombatError("Name one weapon per attack.")
                 weapon = self.weapons[key]
                 continue
-            key = self._find(name, self.called_shots)
+            key = self.called_shot_aliases.get(name) or self._find(name, self.called_shots)
             if not key:
                 raise CombatError(f"No weapon or called shot '{name[:30]}'. Choose from: {', '.join(self.options)}.")
             shot = self.called_shots[key]
@@ -652,28 +675,72 @@ class AeonSystem(RuleSystem):
             resolved.append((shot, extra))
         return weapon, tuple(resolved)
 
+    @cached_property
+    def tactics(self):
+        """Grappling, surprise, hiding and mounted combat (``rules.systems.aeon_tactics``)."""
+        from rules.systems.aeon_tactics import AeonTactics
+
+        return AeonTactics(self)
+
+    def mount_of(self, actor: Combatant):
+        """The ``Mount`` ``actor`` rides in this fight (``conditions["mount"]``), or None."""
+        from rules.systems.aeon_tactics import Mount
+
+        record = actor.conditions.get("mount")
+        return Mount.from_record(record) if record else None
+
+    def as_fighting(self, actor: Combatant) -> Combatant:
+        """``actor`` with its offensive and defensive Abilities capped at Ride when mounted
+        (seed: Mounted Combat)."""
+        return self.tactics.mounted_traits(actor) if self.mount_of(actor) else actor
+
     def attack(self, attacker: Combatant, target: Combatant, option: str, roller: Roller,
                *, modifier: int = 0, dice_modifier: int = 0) -> AeonAttack:
         """Roll to hit: the weapon's pool (+ ``dice_modifier`` + wounds) at TN 7, needing 1 +
-        the called shots' difficulty + ``modifier`` successes. Raises CombatError."""
+        the called shots' difficulty + ``modifier`` successes. A clinch rolls the control pool
+        (seed: Grappling). Mounted (``conditions["mount"]``): Abilities capped at Ride, a Ride
+        roll first when the mount's Control Rating is above Ride (failing it spends the action),
+        and the mounted difficulty and automatic successes. Raises CombatError."""
         self.require_able(attacker)
         weapon, shots = self.parse_option(option, attacker)
         if any(shot.no_damage for shot, _ in shots) and not target.weapon:
             raise CombatError(f"{target.name} holds no weapon to disarm.")
-        difficulty = self.default_difficulty + sum(extra for _, extra in shots) + modifier
+        if weapon.clinch and shots:
+            raise CombatError("A clinch takes no called shots.")
+        if weapon.clinch and target.conditions.get("clinch_with"):
+            raise CombatError(f"{target.name} is already in a clinch.")
+        mount, target_mount = self.mount_of(attacker), self.mount_of(target)
+        extra, automatic, notes = (0, 0, ())
+        if mount or target_mount:
+            extra, automatic, notes = self.tactics.mounted_modifiers(
+                mount, target_mount, ranged=weapon.ranged, weapon_reach=weapon.reach)
+        difficulty = self.default_difficulty + sum(shot_extra for _, shot_extra in shots) + modifier + extra
         if not self.min_difficulty <= difficulty <= self.max_difficulty:
             raise CombatError(f"That would need {difficulty} successes; it must stay within "
                               f"{self.min_difficulty} to {self.max_difficulty}.")
-        pool = Pool(trait_pool(attacker, weapon.to_hit).parts + modifier_parts(dice_modifier)
-                    + self.wound_parts(attacker))
-        roll = roll_aeon(pool.size, roller, target_number=self.target_number, difficulty=difficulty)
-        return AeonAttack(attacker.name, target.name, weapon, shots, pool, roll)
+        preface = tuple(notes)
+        fighting = self.as_fighting(attacker)
+        if mount and self.tactics.needs_control_roll(attacker, mount):
+            controlled, lines = self.tactics.control_roll(attacker, mount, roller)
+            preface = tuple(lines) + preface
+            if not controlled:
+                return AeonAttack(attacker.name, target.name, weapon, shots, Pool(()),
+                                  AeonRoll((), self.target_number, difficulty), preface, lost_control=True)
+        if weapon.clinch:
+            pool = self.tactics.control_pool(fighting, dice_modifier)
+        else:
+            pool = Pool(trait_pool(fighting, weapon.to_hit).parts + modifier_parts(dice_modifier)
+                        + self.wound_parts(attacker))
+        roll = roll_aeon(pool.size, roller, target_number=self.target_number, difficulty=difficulty,
+                         automatic=automatic)
+        return AeonAttack(attacker.name, target.name, weapon, shots, pool, roll, preface)
 
     def attack_from_record(self, record: Mapping[str, Any]) -> AeonAttack:
         return AeonAttack(
             attacker=record["attacker"], target=record["target"], weapon=self.weapons[record["weapon"]],
             shots=tuple((self.called_shots[key], int(extra)) for key, extra in record["shots"]),
-            pool=Pool.from_parts(record["parts"]), roll=AeonRoll.from_record(record["roll"]))
+            pool=Pool.from_parts(record["parts"]), roll=AeonRoll.from_record(record["roll"]),
+            preface=tuple(record.get("preface", ())), lost_control=bool(record.get("lost_control", False)))
 
     def defense_from_record(self, record: Mapping[str, Any]) -> AeonDefense:
         return AeonDefense(record["kind"], record["defender"], Pool.from_parts(record["parts"]),
@@ -684,18 +751,28 @@ class AeonSystem(RuleSystem):
         """Dodge, block or parry at TN 7; each success cancels one attack success. A defense
         needs no threshold, so ``modifier`` (+N difficulty) takes N off its successes (a
         negative one is refused). Block and parry only against hand-to-hand attacks; parry
-        needs a weapon in hand. Raises CombatError."""
+        needs a weapon in hand. Against a clinch: dodge or parry, or ``accept`` it (seed:
+        Grappling); no dodge, parry or block while clinched. Mounted: Abilities capped at
+        Ride. Raises CombatError."""
         self.require_able(defender)
+        if defense == "accept":
+            if not attack.weapon.clinch:
+                raise CombatError("Only a clinch can be accepted.")
+            return AeonDefense("accept", defender.name, Pool(()), AeonRoll((), self.target_number, 0))
         if defense not in self.defenses:
             raise CombatError(f"Defend with one of: {', '.join(self.defense_names)}.")
+        if defender.conditions.get("clinch_with"):
+            raise CombatError(f"{defender.name} is in a clinch: no dodge, parry or block.")
         table = self.defenses[defense]
+        if attack.weapon.clinch and table.get("not_against_clinch"):
+            raise CombatError(f"A clinch can be dodged, parried or accepted, not met with {defense}.")
         if table.get("melee_only") and attack.weapon.ranged:
             raise CombatError(f"You cannot {defense} a ranged attack.")
         if table.get("needs_weapon") and not defender.weapon:
             raise CombatError(f"You need a weapon in hand to {defense}.")
         if modifier < 0:
             raise CombatError("A defense's difficulty can only be raised.")
-        pool = Pool(trait_pool(defender, table["traits"]).parts + modifier_parts(dice_modifier)
+        pool = Pool(trait_pool(self.as_fighting(defender), table["traits"]).parts + modifier_parts(dice_modifier)
                     + self.wound_parts(defender))
         roll = roll_aeon(pool.size, roller, target_number=self.target_number, difficulty=0)
         return AeonDefense(defense, defender.name, pool, roll, modifier)
@@ -721,9 +798,18 @@ class AeonSystem(RuleSystem):
         difficulty. Then damage (gross, hardness, soak, Armor Piercing) or, for Disarm, the
         target's Wits + wielding ability against the net successes."""
         lines = [f"{attack.attacker} {attack.describe()}"]
+        if attack.lost_control:
+            lines.append(f"{attack.attacker} loses control of the mount: the action is lost.")
+            return Resolution(attack.attacker, attack.target, False, 0, tuple(lines), (), ())
         if attack.roll.botch:
             lines.append(f"{attack.attacker} botches the {attack.label}!")
             return Resolution(attack.attacker, attack.target, False, 0, tuple(lines), (), ())
+        if defense and defense.kind == "accept":
+            lines.append(f"{attack.target} accepts the clinch: both roll for control.")
+            contest = self.tactics.accepted_clinch(attacker, target, roller)
+            lines.extend(contest.lines)
+            return Resolution(attack.attacker, attack.target, True, contest.net, tuple(lines), (),
+                              self.clinch_effects(attack.attacker, attack.target, contest.controller))
         defense_net = defense.net if defense else 0
         if defense:
             lines.append(f"{defense.defender} {defense.describe()}")
@@ -735,6 +821,10 @@ class AeonSystem(RuleSystem):
         if net < attack.roll.difficulty or net == 0:
             lines.append(f"{attack.attacker}'s {attack.label} misses {attack.target}.")
             return Resolution(attack.attacker, attack.target, False, net, tuple(lines), (), ())
+        if attack.weapon.clinch:
+            lines.append(f"{attack.attacker} clinches {attack.target} and controls the first turn: a hold.")
+            return Resolution(attack.attacker, attack.target, True, net, tuple(lines), (),
+                              self.clinch_effects(attack.attacker, attack.target, attack.attacker))
         lines.append(f"{attack.attacker}'s {attack.label} hits {attack.target}.")
         if any(shot.no_damage for shot, _ in attack.shots):
             effects, more = self._disarm(attack, target, net, roller)
@@ -746,6 +836,15 @@ class AeonSystem(RuleSystem):
                                armor_piercing=net if attack.weapon.armor_piercing else 0)
         lines.extend(more)
         return Resolution(attack.attacker, attack.target, True, net, tuple(lines), (harm,), ())
+
+    @staticmethod
+    def clinch_effects(attacker: str, target: str, controller: str | None) -> tuple[tuple[str, str, Any], ...]:
+        """A clinch between the two begins: ("clinch", each, the other); the controller (if any)
+        holds the other for the first turn (Fray default: control first means a Hold)."""
+        effects: list[tuple[str, str, Any]] = [("clinch", attacker, target), ("clinch", target, attacker)]
+        if controller:
+            effects.append(("held", target if controller == attacker else attacker, controller))
+        return tuple(effects)
 
     def _disarm(self, attack: AeonAttack, target: Combatant, net: int,
                 roller: Roller) -> tuple[tuple[tuple[str, str, Any], ...], list[str]]:
@@ -764,6 +863,19 @@ class AeonSystem(RuleSystem):
             return (), lines
         lines.append(f"{target.name}'s weapon flies {plural(feet, 'foot').replace('foots', 'feet')} away.")
         return (("disarmed", target.name, feet),), lines
+
+    def pick_up(self, actor: Combatant, weapon_key: str, roller: Roller) -> tuple[bool, tuple[str, ...]]:
+        """Retrieve a dropped, unattended weapon (seed: Disarming): Dexterity + the weapon's
+        Ability, difficulty 1 (data ``pick_up``). Returns (in hand, the working)."""
+        self.require_able(actor)
+        weapon = self.weapons.get(weapon_key)
+        traits = list(self.disarm.get("pick_up", ["Dexterity"])) + ([weapon.ability] if weapon else [])
+        pool = Pool(trait_pool(actor, traits).parts + self.wound_parts(actor))
+        roll = roll_aeon(pool.size, roller, target_number=self.target_number,
+                         difficulty=int(self.disarm.get("pick_up_difficulty", 1)))
+        label = weapon.label if weapon else weapon_key
+        outcome = f"{actor.name} has the {label} in hand." if roll.succeeded else f"{actor.name} fumbles for it."
+        return roll.succeeded, (f"pick up: {pool.dice()} {roll.describe()}", outcome)
 
     # --------------------------------------------------------------------------- health
     def chart(self, extra: int = 0) -> tuple[WoundLevel, ...]:
@@ -805,6 +917,24 @@ class AeonSystem(RuleSystem):
         if health.dead:
             raise CombatError(f"{actor.name} is dead: only '+heal {actor.name}=all' brings them back.")
         return health.healed(amount, kind)
+
+    def start_of_round(self, fighter: Combatant, round_number: int) -> RoundEffect | None:
+        """Bleeding in a fight (seed: Baselines past a third of their levels in lethal or
+        aggravated). The first round that starts with ``fighter`` bleeding and untreated is
+        remembered (``conditions["bleeding_since"]``); every ``interval_rounds`` after it they
+        lose one lethal level. ``conditions["treated"]`` (``+combat/treat``) stops it."""
+        since = fighter.conditions.get("bleeding_since")
+        health = self.health(fighter.health, fighter)
+        if fighter.conditions.get("treated") or not self.bleeds(health, fighter):
+            return RoundEffect(conditions={"bleeding_since": None}) if since is not None else None
+        if since is None:
+            return RoundEffect(conditions={"bleeding_since": round_number}, lines=(
+                f"{fighter.name} is bleeding: 1 lethal level every "
+                f"{plural(self.bleed_interval, 'round')} until treated.",))
+        if round_number <= int(since) or (round_number - int(since)) % self.bleed_interval:
+            return None
+        after = health.with_damage(1, "lethal")
+        return RoundEffect(health=after, lines=(f"{fighter.name} bleeds: 1 lethal level -> {after.describe()}",))
 
     def bleeds(self, health: AeonHealth, combatant: Combatant) -> bool:
         """More than a third of the levels lost to lethal or aggravated, and a kind that

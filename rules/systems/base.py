@@ -50,6 +50,7 @@ class Combatant:
     weapon: str = ""
     health: Mapping[str, Any] = field(default_factory=dict)
     armor: Mapping[str, int] = field(default_factory=dict)
+    conditions: Mapping[str, Any] = field(default_factory=dict)
 
     def trait(self, name: str) -> int:
         """The rating of trait ``name`` (canonical spelling), 0 when unset."""
@@ -237,6 +238,17 @@ class RollResult:
     record: Mapping[str, Any]
 
 
+@dataclass(frozen=True)
+class RoundEffect:
+    """What befalls one fighter as a new round begins (e.g. aeon bleeding): ``health`` after
+    it (None: unchanged), ``conditions`` to set on the fighter (a None value clears one), and
+    the working for the room."""
+
+    health: Any = None
+    conditions: Mapping[str, Any] = field(default_factory=dict)
+    lines: tuple[str, ...] = ()
+
+
 class RuleSystem(ABC):
     """One tabletop rule system. Subclasses load their tables from ``rules/data/<key>.toml``."""
 
@@ -255,6 +267,10 @@ class RuleSystem(ABC):
     #: The system's spellcasting (``cast``, ``magical_attack``, ``resolve``, ``raise_shield`` …),
     #: or None when it has none.
     magic: Any = None
+    #: {kind: its table}: the creature kinds this system's soak knows (``+stat <name>/kind``).
+    kinds: Mapping[str, Any] = {}
+    #: {weapon key: its name}: what ``+stat <name>/weapon`` may put in hand.
+    weapon_names: Mapping[str, str] = {}
 
     @abstractmethod
     def roll_check(self, expression: PoolExpression, actor: Combatant, roller: Roller,
@@ -277,8 +293,17 @@ class RuleSystem(ABC):
     def attack(self, attacker: Combatant, target: Combatant, option: str, roller: Roller,
                *, modifier: int = 0, dice_modifier: int = 0) -> Any:
         """Roll an attack; ``modifier`` moves the difficulty, ``dice_modifier`` the pool (the ST's
-        ``+combat/mod``). The result has ``needs_defense``, ``label``, ``damage_type``,
-        ``describe()`` and ``to_record()``."""
+        ``+combat/mod``). The result has ``needs_defense``, ``successes`` (what the defender must
+        beat), ``label``, ``damage_type``, ``describe()`` and ``to_record()``."""
+
+    def difficulty_adjustable(self, option: str, attacker: Combatant) -> bool:
+        """Whether the ST's ``+combat/diff`` moves this attack's difficulty (all, by default).
+        Raises CombatError for an option the system does not know."""
+        return True
+
+    def start_of_round(self, fighter: Combatant, round_number: int) -> RoundEffect | None:
+        """What happens to ``fighter`` as round ``round_number`` begins; None for nothing."""
+        return None
 
     @abstractmethod
     def attack_from_record(self, record: Mapping[str, Any]) -> Any:

@@ -219,6 +219,10 @@ class StorytellerAttack:
         return self.roll.net > 0
 
     @property
+    def successes(self) -> int:
+        return self.roll.net
+
+    @property
     def label(self) -> str:
         return self.maneuver.label
 
@@ -309,6 +313,7 @@ class StorytellerSystem(RuleSystem):
                 damage_trait="Strength", damage_bonus=require(weapon, "damage_bonus", int, where),
                 rollover=True, damage_type=require_choice(require(weapon, "damage_type", str, where), DAMAGE_TYPES, f"{where}.damage_type"),
                 brawl=False, weapon=key)
+        self.weapon_names = {key: weapon["name"] for key, weapon in self.weapons.items()}
         self.tackle = require(data, "tackle", dict, "storyteller")
         for name, kind in (("prone_check", list), ("prone_difficulty", int),
                            ("target_difficulty_penalty", int), ("botch_damage_trait", str)):
@@ -424,6 +429,10 @@ class StorytellerSystem(RuleSystem):
         if found:
             raise CombatError(f"'{option}' could be: {', '.join(found)}.")
         raise CombatError(f"No maneuver or weapon '{option}'. Choose from: {', '.join(self.options)}.")
+
+    def difficulty_adjustable(self, option: str, attacker: Combatant) -> bool:
+        """Only the starred difficulties of the seed move (``Maneuver.adjustable``)."""
+        return self.maneuver(option, attacker).adjustable
 
     def moved_difficulty(self, base: int, modifier: int) -> int:
         """``base + modifier``. Raises CombatError when that leaves the 2..10 range."""

@@ -141,6 +141,10 @@ class MagicalAttack:
         return self.roll.net > 0
 
     @property
+    def successes(self) -> int:
+        return self.roll.net
+
+    @property
     def damage_type(self) -> str:
         return self.cast.spell.damage_type
 

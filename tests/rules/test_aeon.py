@@ -47,7 +47,7 @@ def wounds(bashing: int = 0, lethal: int = 0, aggravated: int = 0) -> dict:
 def test_loads_from_data_and_is_not_registered_yet():
     assert AE.key == "aeon"
     assert AE.target_number == 7 and AE.default_difficulty == 1
-    assert "aeon" not in system_keys()  # the game layer integrates it later
+    assert "aeon" in system_keys()
 
 
 @pytest.mark.parametrize(("path", "value", "message"), [
@@ -452,8 +452,8 @@ def resolve(rolled, defense, *faces: int, attacker=ALICE, target=BOB):
 
 def test_attack_options_are_weapons_and_called_shots():
     assert AE.attack_options() == (
-        "punch", "kick", "knife", "club", "sword", "pistol", "ap-pistol", "rifle",
-        "pulling-blows", "showing-off", "disarm", "fierce-blows")
+        "punch", "kick", "clinch", "knife", "club", "sword", "spear", "pistol", "ap-pistol",
+        "rifle", "pulling-blows", "showing-off", "disarm", "fierce-blows")
 
 
 def test_weapon_in_hand_is_the_default():

@@ -1,0 +1,197 @@
+"""The aeon fight's own commands (seed 003): ambush, hide, clinch, +mount, +dismount, pickup.
+Each docstring is the in-game help."""
+
+from __future__ import annotations
+
+from commands.command import Command
+from commands.fray import split_actor
+from world import aeon
+
+
+class CmdAmbush(Command):
+    """
+    Attack by surprise (aeon).
+
+    Usage:
+      ambush <target>[/<weapon and called shots>]
+      ambush <npc>=<target>[/<weapon and called shots>]   (Storytellers)
+
+    Switches:
+      /plain    attacking from plain sight: +2 difficulty on your Stealth
+
+    Before you roll initiative, an ambush opens the fight with a free attack.
+    Later, only from hiding (see help hide), on your turn, against someone who
+    lost track of you. You roll Dexterity + Stealth against the target's Wits
+    + Awareness (the Storyteller sets the target's readiness, -2 to +1 dice,
+    with +combat/mod <target>=<n>); a tie goes to the target. If you win, the
+    target cannot dodge, block or parry. The attack itself is as 'attack'.
+
+    Examples:
+      ambush Guard/knife
+      ambush/plain Guard
+      ambush Sniper=Alice/rifle
+    """
+
+    key = "ambush"
+    allowed_switches = ("plain",)
+    syntax = "ambush <target>[/<weapon>]"
+
+    def run(self):
+        actor, rest = split_actor(self)
+        target, slash, option = rest.partition("/")
+        if not target.strip() or (actor is not None and not actor) or (slash and not option.strip()):
+            self.fail_usage()
+            return
+        aeon.ambush(self.caller, actor, target, option.strip(), plain_sight="plain" in self.switches)
+
+
+class CmdHide(Command):
+    """
+    Hide in the middle of a fight (aeon; uses your action).
+
+    Usage:
+      hide
+      hide <npc>            (Storytellers)
+
+    Switches:
+      /obscured   you are already invisible or obscured: +2 automatic successes
+
+    Dexterity + Stealth, +2 difficulty because the others are watching. If it
+    works, everyone else rolls Wits + Awareness: those with fewer successes
+    than yours lose track of you (the HUD marks you hidden) and you may
+    'ambush' them on a later turn. Attacking anyone shows where you are.
+
+    Examples:
+      hide
+      hide/obscured
+    """
+
+    key = "hide"
+    allowed_switches = ("obscured",)
+    syntax = "hide [<npc>]"
+
+    def run(self):
+        aeon.hide(self.caller, self.args.strip() or None, obscured="obscured" in self.switches)
+
+
+class CmdClinch(Command):
+    """
+    Fight for control of a clinch (aeon; uses your action).
+
+    Usage:
+      clinch <hold, crush, break or decline>
+      clinch break <release, ground or throw>
+      clinch <npc>=<choice>                   (Storytellers)
+      clinch/plan <choice>                    what you do if you win on the
+                                              other's turn (default hold)
+
+    Start a clinch with: attack <target>/clinch (the target may dodge, parry
+    or 'defend accept'; if it hits you control the first turn: a hold).
+    Each turn one contest settles control: both roll the better of Brawl and
+    Martial Arts + the better of Dexterity and Strength, and the contest uses
+    an action of each. The winner's choice:
+      hold     pin the other, no damage
+      crush    bashing = Strength + net successes, Armor Piercing
+      break    let go (release), put them on the ground (prone), or throw
+               them Strength yards (a knockdown check: Dexterity + Athletics)
+    If both decline the clinch ends. No dodge, parry or block while clinched.
+
+    Examples:
+      clinch crush
+      clinch break throw
+      clinch/plan break
+      clinch Thug=hold
+    """
+
+    key = "clinch"
+    allowed_switches = ("plan",)
+    syntax = "clinch <hold|crush|break [release|ground|throw]|decline>"
+
+    def run(self):
+        actor, choice = split_actor(self)
+        if not choice or (actor is not None and not actor):
+            self.fail_usage()
+            return
+        if "plan" in self.switches:
+            aeon.clinch_plan(self.caller, actor, choice)
+        else:
+            aeon.clinch(self.caller, actor, choice)
+
+
+class CmdMount(Command):
+    """
+    Ride a mount in the fight (aeon).
+
+    Usage:
+      +mount <mount>[/<control rating>]
+      +mount <npc>=<mount>[/<control rating>]   (Storytellers)
+      +dismount
+      +dismount <npc>                           (Storytellers)
+
+    Mounts: horse (Control Rating 2), warhorse (4), elephant (4, large).
+    Mounted, your combat Abilities count no higher than your Ride. When the
+    Control Rating is above your Ride, each time you act you first roll
+    Dexterity + Ride needing that many successes; failing loses control and
+    the action. Foes on foot are at +1 difficulty to hit you hand-to-hand and
+    you get +1 automatic success against them (+2 and +2 on a large mount,
+    where hand-to-hand needs a reach weapon such as a spear).
+
+    Examples:
+      +mount horse
+      +mount elephant/5
+      +dismount
+    """
+
+    key = "+mount"
+    syntax = "+mount <mount>[/<control rating>]"
+
+    def run(self):
+        actor, text = split_actor(self)
+        if not text or (actor is not None and not actor):
+            self.fail_usage()
+            return
+        aeon.mount(self.caller, actor, text)
+
+
+class CmdDismount(Command):
+    """
+    Get down from your mount (aeon).
+
+    Usage:
+      +dismount
+      +dismount <npc>      (Storytellers)
+    """
+
+    key = "+dismount"
+    syntax = "+dismount [<npc>]"
+
+    def run(self):
+        aeon.dismount(self.caller, self.args.strip() or None)
+
+
+class CmdPickup(Command):
+    """
+    Pick up a weapon lying in the fight (aeon; uses your action).
+
+    Usage:
+      pickup [<weapon or its owner>]
+      pickup <npc>=[<weapon or its owner>]     (Storytellers)
+
+    Dexterity + the weapon's Ability, 1 success needed. A disarmed weapon
+    lands on the ground (the HUD lists it); anyone may go for it.
+
+    Examples:
+      pickup
+      pickup knife
+    """
+
+    key = "pickup"
+    aliases = ["+pickup"]
+    syntax = "pickup [<weapon>]"
+
+    def run(self):
+        actor, text = split_actor(self)
+        if actor is not None and not actor:
+            self.fail_usage()
+            return
+        aeon.pick_up(self.caller, actor, text)

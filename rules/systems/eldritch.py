@@ -1,0 +1,1268 @@
+"""The ``eldritch`` rule system: 1d10 + Attribute + Skill, Success Levels, Life Points.
+
+Source: ``seeds/000_6bd8a24b61f76ef0.txt`` (Eldritch MUSH's combat page: initiative, extra
+actions, attacking, limitations, damage, the 14 advanced maneuvers, the weapon and armor
+tables) with the Unisystem defaults of ``RULES.md`` §2. Every number lives in
+``rules/data/eldritch.toml``; dice in :mod:`rules.systems.eldritch_dice`; limitations,
+concealment, hiding, eye contact and line of sight in :mod:`rules.systems.eldritch_checks`.
+
+Not registered in ``rules.systems.REGISTRY``: the game layer integrates it.
+
+Shapes the game layer uses (beyond :class:`RuleSystem`):
+
+- :class:`Situation` — what the encounter tracks about one fighter this turn (actions and
+  defenses used, the ST's space, prone, grapple, Sleeper Hold SLs, Whirling Sword, Wall Flip).
+  ``attack``/``defend``/``sacrifice`` take ``situation=``; without it they read
+  ``Combatant.conditions`` (when the snapshot has that field) with the same keys.
+- ``Resolution.effects`` — lasting states as ``(effect, name, detail)``: ``grappled``
+  (detail ``{"by", "neck"}``), ``atemi-grip`` (the penalty; it fades by 1 each action),
+  ``stunned`` (``"rest of turn"``), ``passed-out`` (turns, or None: until woken),
+  ``eye-lost`` (by whom), ``sleeper-hold`` (``{"by", "sls", "needed"}``), ``wrestling-hold``
+  (``{"by", "penalty"}``), ``wall-flip`` (``{"over", "bonus"}``), ``wall-flip-spent`` (over
+  whom), ``prone`` (True), ``whirling-sword`` (``{"turn", "penalty"}``), ``caught-weapon``.
+
+Fray defaults where the source is silent (guesses, also marked in the data file):
+
+- dice, Success Levels, Rule of 10/1, Life Points and down/dead: Unisystem (RULES.md §2);
+  no wound penalty; an attack must succeed (total 9+) to hit; ``+roll`` refuses ``vs``;
+- ``modifier`` (the ST's difficulty shift) is taken off the roll; ``dice_modifier`` added;
+- basic maneuvers (the source's page is missing): punch Dex+Brawl, STR x 2 bash; kick -1,
+  (STR+1) x 2; jump kick -3, (STR+1) x 3; grapple +2, no damage; Atemi Strike and Double
+  Jump Kick deal punch and jump-kick damage;
+- block and parry answer only hand-to-hand attacks (Ranged Deflection exists for the rest);
+- Sacrifice rolls Dexterity + the better of Melee/Brawl at -3; when it takes the hit the
+  damage uses the attacker's SLs minus the sacrificer's;
+- Wall Flip's fall (a failed roll) is STR x 2 bash against the flipper's own bash soak;
+  its +3 to defenses lasts while the game keeps ``flip_defense`` set (the rest of the turn);
+- Ear Pop passing out lasts until woken (detail None);
+- Whirling Sword's parry still takes the cumulative defense penalty.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+from rules.data import RulesDataError, load_system_data, require, require_choice
+from rules.dice import DiceSyntaxError, PoolExpression, Roller
+from rules.systems.base import (
+    ActionSchedule,
+    Combatant,
+    CombatError,
+    InitiativeRoll,
+    Pool,
+    Resolution,
+    RollResult,
+    RuleSystem,
+    highest_first,
+    load_armor_table,
+    match_damage_type,
+    plural,
+)
+from rules.systems.eldritch_checks import (
+    CATEGORIES,
+    GRIPS,
+    EldritchChecks,
+    Limitation,
+    Weapon,
+)
+from rules.systems.eldritch_dice import (
+    DiceRules,
+    EldritchRoll,
+    describe_parts,
+    roll_eldritch,
+    trait_parts,
+    trait_spec_names,
+)
+
+DAMAGE_TYPES = ("bash", "lethal")
+ARMOR_COLUMNS = ("bash", "lethal", "bullets")
+USES = ("attack", "defense", "passive", "sacrifice")
+MODES = ("unarmed", "melee", "thrown", "launched", "firearm")
+#: Option words that are not names: the grip, throwing, and grappling by the neck.
+FLAGS = {"1h": ("hands", 1), "one-handed": ("hands", 1), "2h": ("hands", 2),
+         "two-handed": ("hands", 2), "thrown": ("mode", "thrown"), "throw": ("mode", "thrown"),
+         "neck": ("neck", True)}
+ORDINALS = {1: "2nd", 2: "3rd"}
+
+
+def squash(text: str) -> str:
+    """How names are compared: lower case, letters, digits and inner dots only (``".380 ACP"``
+    -> ``"380acp"``, ``"AK-47"`` -> ``"ak47"``)."""
+    text = text.casefold().strip().lstrip(".")
+    return "".join(char for char in text if char.isalnum() or char == ".")
+
+
+# ================================================================================ state
+@dataclass(frozen=True)
+class Situation:
+    """What the encounter tracks about one fighter this turn, for one rules call.
+
+    ``actions_used``: offensive/movement actions already taken this turn; ``defenses_used``:
+    defenses already rolled this turn; ``space``: the ST's yards of room (None: plenty);
+    ``prone``; ``wall``: a wall is at hand (Wall Flip); ``grappling``/``neck``: whom this
+    fighter holds grappled, and whether by the neck; ``sleeper_sls``: Sleeper Hold SLs
+    accumulated on them; ``whirl_turns``: earlier consecutive turns of Whirling Sword;
+    ``whirling``: already whirling this turn; ``flipped_over``: Wall Flip's +3 to the next
+    attack on that one; ``flip_defense``: Wall Flip's +3 to defenses.
+    """
+
+    actions_used: int = 0
+    defenses_used: int = 0
+    space: int | None = None
+    prone: bool = False
+    wall: bool = False
+    grappling: str = ""
+    neck: bool = False
+    sleeper_sls: int = 0
+    whirl_turns: int = 0
+    whirling: bool = False
+    flipped_over: str = ""
+    flip_defense: bool = False
+
+    @classmethod
+    def of(cls, fighter: Combatant) -> Situation:
+        """From the snapshot's ``conditions`` (keys as the fields; others ignored)."""
+        conditions = getattr(fighter, "conditions", None) or {}
+        known = {f.name for f in fields(cls)}
+        return cls(**{key: value for key, value in conditions.items() if key in known})
+
+
+# =============================================================================== health
+@dataclass(frozen=True)
+class LifePoints:
+    """Life Points (RULES.md §2): ``maximum`` less the bash and lethal taken. At ``down_at``
+    (0) or less the fighter is down (unconscious); at ``dead_at`` (-10) or less, dead."""
+
+    maximum: int
+    bash: int = 0
+    lethal: int = 0
+    down_at: int = 0
+    dead_at: int = -10
+
+    @property
+    def current(self) -> int:
+        return self.maximum - self.bash - self.lethal
+
+    @property
+    def penalty(self) -> int:
+        return 0
+
+    @property
+    def dead(self) -> bool:
+        return self.current <= self.dead_at
+
+    @property
+    def incapacitated(self) -> bool:
+        return self.current <= self.down_at
+
+    @property
+    def meter(self) -> tuple[int, int]:
+        return (self.current, self.maximum)
+
+    def describe(self) -> str:
+        """``"Life Points 21/32"``, ``"Down (unconscious): Life Points -3/32"``, ``"Dead: …"``."""
+        points = f"Life Points {self.current}/{self.maximum}"
+        if self.dead:
+            return f"Dead: {points}"
+        if self.incapacitated:
+            return f"Down (unconscious): {points}"
+        return points
+
+    def with_damage(self, amount: int, damage_type: str) -> LifePoints:
+        amount = max(0, amount)
+        if damage_type == "bash":
+            return replace(self, bash=self.bash + amount)
+        return replace(self, lethal=self.lethal + amount)
+
+    def healed(self, amount: int | None, damage_type: str | None) -> LifePoints:
+        """After healing ``amount`` points (None: all) of ``damage_type`` (None: bash first)."""
+        counts = {"bash": self.bash, "lethal": self.lethal}
+        remaining = sum(counts.values()) if amount is None else max(0, amount)
+        for kind in [damage_type] if damage_type else list(DAMAGE_TYPES):
+            taken = min(counts[kind], remaining)
+            counts[kind] -= taken
+            remaining -= taken
+        return replace(self, bash=counts["bash"], lethal=counts["lethal"])
+
+    def to_record(self) -> dict[str, Any]:
+        return {"maximum": self.maximum, "bash": self.bash, "lethal": self.lethal}
+
+
+# ============================================================================ maneuvers
+@dataclass(frozen=True)
+class DamageSpec:
+    """(Strength + ``strength_bonus``) x ``multiplier`` of ``category`` (bash or lethal)."""
+
+    multiplier: int
+    category: str
+    strength_bonus: int = 0
+
+
+@dataclass(frozen=True)
+class Maneuver:
+    """A maneuver from the data file. ``use``: attack, defense, passive or sacrifice.
+    ``traits`` (a list inside = the better one) + ``modifier`` is its roll; ``damage`` None
+    means the weapon's damage; ``resisted_by``: the victim's roll instead of a defense;
+    ``requires``: "grapple" or "neck"; ``weapon``: "", "required" or "balanced"; ``extra``:
+    the maneuver's own numbers (fade_per_action, out_turns, bonus …)."""
+
+    key: str
+    label: str
+    use: str
+    traits: tuple[Any, ...]
+    modifier: int
+    advanced: bool = False
+    trait: str = ""
+    damage: DamageSpec | None = None
+    no_damage: bool = False
+    resisted_by: tuple[Any, ...] = ()
+    requires: str = ""
+    weapon: str = ""
+    targets: int = 1
+    minimum: tuple[tuple[str, int], ...] = ()
+    against: tuple[str, ...] = ()
+    honor_check: bool = False
+    ignores_natural_soak: bool = False
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class AttackChoice:
+    """What ``attack X/<option>`` names: a maneuver, the weapon, the grip, the mode."""
+
+    maneuver: Maneuver
+    weapon: Weapon | None
+    hands: int
+    mode: str
+    neck: bool = False
+
+    @property
+    def key(self) -> str:
+        """The option in canonical words, e.g. ``"bat 2h"``, ``"whirling-sword staff"``."""
+        words = [] if self.maneuver.key == "weapon" else [self.maneuver.key]
+        if self.weapon:
+            words.append(self.weapon.key)
+            if self.hands != self.weapon.hands:
+                words.append(f"{self.hands}h")
+            if self.mode != self.weapon.modes[0]:
+                words.append(self.mode)
+        if self.neck:
+            words.append("neck")
+        return " ".join(words)
+
+    @property
+    def label(self) -> str:
+        """``"bat"``, ``"sword (two-handed)"``, ``"Ear Pop"``, ``"Whirling Sword (staff)"``."""
+        notes = []
+        if self.weapon:
+            if self.hands != self.weapon.hands:
+                notes.append(GRIPS[self.hands])
+            if self.mode != self.weapon.modes[0]:
+                notes.append(self.mode)
+        if self.neck:
+            notes.append("by the neck")
+        suffix = f" ({', '.join(notes)})" if notes else ""
+        if self.maneuver.key == "weapon" and self.weapon:
+            return self.weapon.name + suffix
+        if self.weapon:
+            return f"{self.maneuver.label} ({self.weapon.name}{', ' + ', '.join(notes) if notes else ''})"
+        return self.maneuver.label + suffix
+
+    @property
+    def adjustable(self) -> bool:
+        return True
+
+
+@dataclass(frozen=True)
+class EldritchAttack:
+    """A rolled attack. ``roll`` None: the Honorable check (``honor``) failed and the attack
+    was not made. ``carried``: Sleeper Hold SLs accumulated before this roll. ``notes``: the
+    limitations' working; ``effects``: states it sets as it is made (Whirling Sword …)."""
+
+    attacker: str
+    target: str
+    choice: AttackChoice
+    roll: EldritchRoll | None
+    honor: EldritchRoll | None = None
+    carried: int = 0
+    notes: tuple[str, ...] = ()
+    effects: tuple[tuple[str, str, Any], ...] = ()
+
+    @property
+    def maneuver(self) -> Maneuver:
+        return self.choice.maneuver
+
+    @property
+    def weapon(self) -> Weapon | None:
+        return self.choice.weapon
+
+    @property
+    def needs_defense(self) -> bool:
+        """A successful attack (total 9+) opens a defense window, except a resisted maneuver
+        (Atemi Grip, Sleeper Hold, Wrestling Hold: the victim's roll comes in ``resolve``)."""
+        return self.roll is not None and self.roll.succeeded and not self.maneuver.resisted_by
+
+    @property
+    def successes(self) -> int:
+        """The attack's Success Levels (what a defense's SLs are taken from)."""
+        return self.roll.success_levels if self.roll else 0
+
+    @property
+    def label(self) -> str:
+        return self.choice.label
+
+    @property
+    def option(self) -> str:
+        return self.choice.key
+
+    @property
+    def damage_type(self) -> str:
+        spec = self.maneuver.damage
+        if spec:
+            return spec.category
+        return self.weapon.damage_type if self.weapon else "bash"
+
+    def describe(self) -> str:
+        """``"bat: Dexterity 3 + Melee 2 + d10 [7] = 12: 2 SLs"`` (with the limitations)."""
+        if self.roll is None:
+            return f"{self.label}: balks (Honorable) - {self.honor.describe() if self.honor else ''}"
+        notes = f" ({'; '.join(self.notes)})" if self.notes else ""
+        return f"{self.label}: {self.roll.describe()}{notes}"
+
+    def to_record(self) -> dict[str, Any]:
+        return {"attacker": self.attacker, "target": self.target,
+                "maneuver": self.maneuver.key, "weapon": self.weapon.key if self.weapon else "",
+                "hands": self.choice.hands, "mode": self.choice.mode, "neck": self.choice.neck,
+                "roll": self.roll.to_record() if self.roll else None,
+                "honor": self.honor.to_record() if self.honor else None,
+                "carried": self.carried, "notes": list(self.notes),
+                "effects": [list(effect) for effect in self.effects]}
+
+
+@dataclass(frozen=True)
+class EldritchDefense:
+    """A rolled defense (dodge, block, parry or a defensive maneuver). ``outcome`` is set for
+    a Sacrifice: "parried", "takes" (the sacrificer takes the hit) or "failed" (the original
+    target must still defend)."""
+
+    kind: str
+    label: str
+    defender: str
+    roll: EldritchRoll
+    outcome: str = ""
+    drama_point: bool = False
+
+    def describe(self) -> str:
+        return f"{self.label}: {self.roll.describe()}"
+
+    def to_record(self) -> dict[str, Any]:
+        return {"kind": self.kind, "label": self.label, "defender": self.defender,
+                "roll": self.roll.to_record(), "outcome": self.outcome, "drama_point": self.drama_point}
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any]) -> EldritchDefense:
+        return cls(record["kind"], record["label"], record["defender"],
+                   EldritchRoll.from_record(record["roll"]), record.get("outcome", ""),
+                   bool(record.get("drama_point", False)))
+
+
+@dataclass(frozen=True)
+class Harm:
+    """Damage dealt to one fighter: the raw damage and its working, the soak, Life Points."""
+
+    name: str
+    damage_type: str
+    raw: int
+    working: str
+    soak: Pool
+    amount: int
+    health_before: LifePoints
+    health_after: LifePoints
+
+
+# =============================================================================== system
+class EldritchSystem(EldritchChecks, RuleSystem):
+    """``eldritch`` — see the module docstring. Raises RulesDataError on a bad data file."""
+
+    key = "eldritch"
+    title = "Eldritch (1d10 + traits, Success Levels)"
+    armor_columns = ARMOR_COLUMNS
+    defense_uses_action = False   # seed: defenses "do not count against" the turn's actions
+    defend_after_acting = True
+
+    def __init__(self, data: Mapping[str, Any] | None = None) -> None:
+        data = data if data is not None else load_system_data(self.key)
+        self.dice_rules = DiceRules.from_data(require(data, "dice", dict, "eldritch"))
+        self.chance_die = require(data["dice"], "chance_die", int, "dice")
+        init = require(data, "initiative", dict, "eldritch")
+        self.halved = tuple(require(init, "halved", list, "initiative"))
+        self.round_up_with = require(init, "round_up_with", str, "initiative")
+        self.initiative_bonuses = self._bonuses(require(init, "bonuses", dict, "initiative"), "initiative.bonuses")
+        self.step = require(init, "step", int, "initiative")
+        self.max_actions = require(init, "max_actions", int, "initiative")
+        self.per_action = require(init, "action_penalty", int, "initiative")
+        self.per_defense = require(init, "defense_penalty", int, "initiative")
+        if self.step < 1 or self.max_actions < 1:
+            raise RulesDataError("initiative: step and max_actions must be at least 1.")
+        life = require(data, "life_points", dict, "eldritch")
+        self.life_traits = tuple(require(life, "traits", list, "life_points"))
+        self.life_per_point = require(life, "per_point", int, "life_points")
+        self.life_base = require(life, "base", int, "life_points")
+        self.life_bonuses = self._bonuses(require(life, "bonuses", dict, "life_points"), "life_points.bonuses")
+        self.down_at = require(life, "down_at", int, "life_points")
+        self.dead_at = require(life, "dead_at", int, "life_points")
+        if self.dead_at > self.down_at:
+            raise RulesDataError("life_points: dead_at cannot be above down_at.")
+        self.soak_sources = require(data, "soak", dict, "eldritch")
+        for trait, source in self.soak_sources.items():
+            for column, value in source.items():
+                if column == "natural":
+                    require(source, column, bool, f"soak.{trait}")
+                else:
+                    require_choice(column, ARMOR_COLUMNS, f"soak.{trait}")
+                    require(source, column, int, f"soak.{trait}")
+        self.attack_table = require(data, "attack", dict, "eldritch")
+        for name in ("too_heavy_after", "prone_penalty", "catch_fail_bonus"):
+            require(self.attack_table, name, int, "attack")
+        require(self.attack_table, "success_needed", bool, "attack")
+        self.modes = require(data, "modes", dict, "eldritch")
+        for mode in MODES:
+            table = require(self.modes, mode, dict, "modes")
+            require(table, "traits", list, f"modes.{mode}")
+            require(table, "ranged", bool, f"modes.{mode}")
+        self.defenses = require(data, "defenses", dict, "eldritch")
+        for name, table in self.defenses.items():
+            require(table, "traits", list, f"defenses.{name}")
+        traits = require(data, "traits", dict, "eldritch")
+        self.trait_names = tuple(name for group in traits.values() for name in group)
+        self.weapons = {key: self._weapon(str(key), table)
+                        for key, table in require(data, "weapons", dict, "eldritch").items()}
+        self.weapon_names = {key: weapon.name for key, weapon in self.weapons.items()}
+        self.maneuvers = {key: self._maneuver(key, table)
+                          for key, table in require(data, "maneuvers", dict, "eldritch").items()}
+        for key in ("punch", "weapon", "grapple", "prone-fighting", "wall-flip", "whirling-sword",
+                    "sacrifice", "damaging-block"):
+            if key not in self.maneuvers:
+                raise RulesDataError(f"eldritch.maneuvers: '{key}' is needed.")
+        self.honor = require(data, "honor", dict, "eldritch")
+        self.escape = require(data, "escape", dict, "eldritch")
+        self.concealment = require(data, "concealment", dict, "eldritch")
+        self.hiding_table = require(data, "hiding", dict, "eldritch")
+        self.eye_table = require(data, "eye_contact", dict, "eldritch")
+        self.sight_table = require(data, "line_of_sight", dict, "eldritch")
+        self.movement_table = require(data, "movement", dict, "eldritch")
+        require(self.movement_table, "travel_fraction", int, "movement")
+        #: Examples of movement actions (seed: Actions), for help text.
+        self.movement_examples = tuple(require(self.movement_table, "actions", list, "movement"))
+        self.armor_table = load_armor_table(data, ARMOR_COLUMNS)
+        self.defense_names = tuple(self.defenses) + tuple(
+            key for key, maneuver in self.maneuvers.items() if maneuver.use == "defense") + ("whirling-sword",)
+        self._check_traits()
+
+    # -------------------------------------------------------------------- data loading
+    @staticmethod
+    def _bonuses(table: Mapping[str, Any], where: str) -> dict[str, int]:
+        return {name: require(table, name, int, where) for name in table}
+
+    def _weapon(self, key: str, table: Mapping[str, Any]) -> Weapon:
+        where = f"weapons.{key}"
+        category = require_choice(require(table, "category", str, where), CATEGORIES, f"{where}.category")
+        multiplier = require(table, "multiplier", int, where)
+        if category == "firearm" and "size" not in table:
+            raise RulesDataError(f"{where}: a firearm needs a size (for conspicuousness).")
+        size = require(table, "size", int, where) if "size" in table else multiplier
+        modes = tuple(table.get("modes", ["firearm"] if category == "firearm" else ["melee"]))
+        for mode in modes:
+            require_choice(mode, MODES, f"{where}.modes")
+        hands = int(table.get("hands", 1))
+        if hands not in GRIPS:
+            raise RulesDataError(f"{where}.hands: 1 or 2.")
+        return Weapon(key=key, name=require(table, "name", str, where), category=category,
+                      multiplier=multiplier, size=size, hands=hands, modes=modes,
+                      balanced=bool(table.get("balanced", False)),
+                      aliases=tuple(table.get("aliases", ())))
+
+    def _maneuver(self, key: str, table: Mapping[str, Any]) -> Maneuver:
+        where = f"maneuvers.{key}"
+        known = {"label", "use", "traits", "modifier", "advanced", "trait", "damage", "no_damage",
+                 "resisted_by", "requires", "weapon", "targets", "minimum", "against",
+                 "honor_check", "ignores_natural_soak"}
+        damage = None
+        if "damage" in table:
+            spec = require(table, "damage", dict, where)
+            damage = DamageSpec(require(spec, "multiplier", int, f"{where}.damage"),
+                                require_choice(require(spec, "category", str, f"{where}.damage"),
+                                               DAMAGE_TYPES, f"{where}.damage.category"),
+                                int(spec.get("strength_bonus", 0)))
+        label = require(table, "label", str, where)
+        advanced = bool(table.get("advanced", False))
+        requires = table.get("requires", "")
+        if requires:
+            require_choice(requires, ("grapple", "neck"), f"{where}.requires")
+        weapon = table.get("weapon", "")
+        if weapon:
+            require_choice(weapon, ("required", "balanced"), f"{where}.weapon")
+        for mode in table.get("against", ()):
+            require_choice(mode, MODES, f"{where}.against")
+        return Maneuver(
+            key=key, label=label, use=require_choice(require(table, "use", str, where), USES, f"{where}.use"),
+            traits=tuple(require(table, "traits", list, where)),
+            modifier=require(table, "modifier", int, where), advanced=advanced,
+            trait=table.get("trait", label if advanced else ""), damage=damage,
+            no_damage=bool(table.get("no_damage", False)),
+            resisted_by=tuple(table.get("resisted_by", ())), requires=requires, weapon=weapon,
+            targets=int(table.get("targets", 1)),
+            minimum=tuple((name, int(value)) for name, value in table.get("minimum", {}).items()),
+            against=tuple(table.get("against", ())), honor_check=bool(table.get("honor_check", False)),
+            ignores_natural_soak=bool(table.get("ignores_natural_soak", False)),
+            extra={name: value for name, value in table.items() if name not in known})
+
+    def _check_traits(self) -> None:
+        """Every trait a table names must be a known trait (a typo would silently read 0)."""
+        known = set(self.trait_names)
+        lists: list[tuple[str, Sequence[Any]]] = [("initiative.halved", self.halved)]
+        lists += [(f"modes.{k}", t["traits"]) for k, t in self.modes.items()]
+        lists += [(f"defenses.{k}", t["traits"]) for k, t in self.defenses.items()]
+        for key, maneuver in self.maneuvers.items():
+            lists += [(f"maneuvers.{key}", maneuver.traits), (f"maneuvers.{key}", maneuver.resisted_by)]
+            lists += [(f"maneuvers.{key}", value) for value in maneuver.extra.values()
+                      if isinstance(value, list)]
+            if maneuver.advanced:
+                lists.append((f"maneuvers.{key}.trait", [maneuver.trait]))
+            lists.append((f"maneuvers.{key}.minimum", [name for name, _ in maneuver.minimum]))
+        lists += [("life_points", self.life_traits), ("life_points.bonuses", list(self.life_bonuses)),
+                  ("initiative.bonuses", list(self.initiative_bonuses) + [self.round_up_with]),
+                  ("soak", list(self.soak_sources)), ("honor", self.honor["traits"] + [self.honor["drawback"]]),
+                  ("escape", self.escape["traits"]), ("hiding", self.hiding_table["seek"]),
+                  ("concealment", self.concealment["hide_traits"] + self.concealment["search_traits"]),
+                  ("eye_contact", self.eye_table["attention"] + self.eye_table["resist"])]
+        lists += [("hiding.ways", way) for way in self.hiding_table["ways"]]
+        for where, spec in lists:
+            for name in trait_spec_names(spec):
+                if name not in known:
+                    raise RulesDataError(f"{where}: unknown trait {name!r} (add it under [traits]).")
+
+    # ------------------------------------------------------------------------------ dice
+    def roll(self, parts: Sequence[tuple[str, int]], roller: Roller) -> EldritchRoll:
+        """1d10 (Rule of 10/1) + ``parts``."""
+        return roll_eldritch(Pool(tuple(parts)), roller, self.dice_rules)
+
+    def success_levels(self, total: int) -> int:
+        """The Success Level table (data): 9-10 -> 1 … 24-26 -> 7, +1 per 3 points."""
+        return self.dice_rules.success_levels(total)
+
+    def roll_check(self, expression: PoolExpression, actor: Combatant, roller: Roller,
+                   *, modifier: int = 0, willpower: bool = False) -> RollResult:
+        """``+roll``: 1d10 + the traits and numbers typed (+ ``modifier``). ``+roll 0`` alone
+        is a bare d10 for chances: its natural face, nothing else (no Rule of 10/1, no
+        modifier). ``1d10`` may be written
+        once (it is the roll's own die). Raises DiceSyntaxError for ``vs``, other dice or
+        ``/wp``; CombatError for the dead. (``0.5``, ``1d10+`` … parse_pool refuses.)"""
+        if expression.difficulty is not None:
+            raise DiceSyntaxError("Eldritch rolls take no 'vs': a total of "
+                                  f"{self.dice_rules.success_at} or more succeeds.")
+        if willpower:
+            raise DiceSyntaxError("Eldritch has no Willpower spend on rolls: drop the /wp.")
+        terms = expression.terms
+        if len(terms) == 1 and terms[0].kind == "number" and terms[0].number == 0:
+            face = roller.roll(self.chance_die)
+            return RollResult(lines=(f"+roll 0: a bare d{self.chance_die} shows {face}.",), summary=str(face),
+                              record={"chance": True, "face": face})
+        parts: list[tuple[str, int]] = []
+        own_die = False
+        for term in terms:
+            if term.kind == "trait":
+                parts.append((term.trait, actor.trait(term.trait)))
+            elif term.kind == "dice":
+                if own_die or term.number != 1 or term.sides != 10:
+                    raise DiceSyntaxError(f"An Eldritch roll is one d10 plus traits and numbers: "
+                                          f"'{term.text}' is not allowed.")
+                own_die = True
+            else:
+                parts.append(("", term.sign * term.number))
+        if modifier:
+            parts.append(("modifier", modifier))
+        if self.health(actor.health, actor).dead:
+            raise CombatError(f"{actor.name} is dead and rolls no dice.")
+        roll = self.roll(parts, roller)
+        summary = f"{roll.total}: {roll.verdict()}"
+        return RollResult(lines=(roll.describe(),), summary=summary,
+                          record={**roll.to_record(), "result": summary})
+
+    # ------------------------------------------------------------------------ initiative
+    def initiative_score(self, actor: Combatant) -> Pool:
+        """The score before the d10 (seed: Initiative): (Dex + Per)/2 rounded down (up with
+        Acute Senses), +3 Fast Reaction Time, +1 Situational Awareness (each if rated 1+)."""
+        ratings = [actor.trait(name) for name in self.halved]
+        acute = actor.trait(self.round_up_with) > 0
+        total = sum(ratings)
+        half = -(-total // 2) if acute else total // 2
+        shown = " + ".join(f"{name} {value}" for name, value in zip(self.halved, ratings, strict=True))
+        parts = [(f"({shown})/2{' rounded up' if acute else ''}", half)]
+        parts += [(name, bonus) for name, bonus in self.initiative_bonuses.items() if actor.trait(name) > 0]
+        return Pool(tuple(parts))
+
+    def roll_initiative(self, actor: Combatant, roller: Roller) -> InitiativeRoll:
+        """The score + a plain 1d10 (no Rule of 10/1). Ties break on the score. Raises
+        CombatError for the down and the dead."""
+        self.require_able(actor)
+        pool = self.initiative_score(actor)
+        die = roller.roll(10)
+        return InitiativeRoll(actor.name, pool, die, pool.size + die, pool.size)
+
+    def action_slots(self, roll: InitiativeRoll) -> tuple[int, ...]:
+        """The initiative values ``roll`` acts at: its total, then -5 steps while above 0, at
+        most 5 (20 -> 20, 15, 10, 5; 26 -> 26, 21, 16, 11, 6)."""
+        slots = [roll.total - self.step * n for n in range(self.max_actions)]
+        return tuple(at for at in slots if at > 0)
+
+    def schedule(self, rolls: Sequence[InitiativeRoll]) -> ActionSchedule:
+        """Every fighter's actions interleaved, highest first (a name appears once per
+        action); equal values: the higher score first, then together (names sorted)."""
+        actions = [replace(roll, total=at) for roll in rolls for at in self.action_slots(roll)]
+        return ActionSchedule(highest_first(actions))
+
+    def action_penalty(self, actions_used: int) -> int:
+        """The roll penalty of an action after ``actions_used`` earlier ones this turn
+        (-2 cumulative: 0, -2, -4 …)."""
+        return self.per_action * max(0, actions_used)
+
+    def defense_penalty(self, defenses_used: int) -> int:
+        """The penalty of a defense after ``defenses_used`` earlier ones this turn (unlimited
+        defenses; the first free, then -2 cumulative)."""
+        return self.per_defense * max(0, defenses_used)
+
+    def check_action(self, actions_used: int) -> None:
+        """Raises CombatError when ``actions_used`` already reaches the turn's limit (5)."""
+        if actions_used >= self.max_actions:
+            raise CombatError(f"No one may take more than {self.max_actions} offensive or movement "
+                              "actions in a turn.")
+
+    # ---------------------------------------------------------------- options, weapons
+    def attack_options(self) -> tuple[str, ...]:
+        return tuple(key for key, m in self.maneuvers.items() if m.use == "attack" and key != "weapon") \
+            + tuple(self.weapons)
+
+    def _spellings(self, table: Mapping[str, Any]) -> dict[str, tuple[str, ...]]:
+        spelled = {}
+        for key, entry in table.items():
+            names = [key, entry.name if isinstance(entry, Weapon) else entry.label]
+            names += list(getattr(entry, "aliases", ()))
+            spelled[key] = tuple(dict.fromkeys(squash(name) for name in names))
+        return spelled
+
+    def _match(self, text: str, table: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+        """(exact matches, prefix matches) of ``text`` among ``table``'s keys, names, aliases."""
+        wanted = squash(text)
+        if not wanted:
+            return [], []
+        spelled = self._spellings(table)
+        exact = [key for key, names in spelled.items() if wanted in names]
+        prefix = [key for key, names in spelled.items() if any(n.startswith(wanted) for n in names)]
+        return exact, prefix
+
+    def weapon(self, text: str) -> Weapon:
+        """The weapon named by ``text`` (key, name or alias; spaces, dots, hyphens and case do
+        not matter; a unique prefix will do): ``"bat"``, ``".357 mag"``, ``"AK-47"``. Raises
+        CombatError for an unknown or ambiguous name."""
+        exact, prefix = self._match(text, self.weapons)
+        found = exact or prefix
+        if len(found) == 1:
+            return self.weapons[found[0]]
+        shown = text.strip()[:30]
+        if found:
+            raise CombatError(f"'{shown}' could be: {', '.join(found)}.")
+        near = [key for key, names in self._spellings(self.weapons).items()
+                if squash(text) and any(squash(text) in name for name in names)]
+        hint = f" Did you mean: {', '.join(near)}?" if near else ""
+        raise CombatError(f"No weapon '{shown}' in the Eldritch tables.{hint}")
+
+    def bought(self, actor: Combatant, maneuver: Maneuver) -> bool:
+        """Basic maneuvers always; an advanced one when the sheet rates it 1 or more."""
+        return not maneuver.advanced or actor.trait(maneuver.trait) > 0
+
+    def require_bought(self, actor: Combatant, maneuver: Maneuver) -> None:
+        if not self.bought(actor, maneuver):
+            raise CombatError(f"{actor.name} has not bought the {maneuver.label} maneuver.")
+
+    def choose(self, option: str, attacker: Combatant) -> AttackChoice:
+        """Read ``attack X/<option>``: ``"bat"``, ``"sword 2h"``, ``"javelin thrown"``,
+        ``"ear pop"``, ``"whirling sword staff"``, ``"grapple neck"``; empty = the weapon in
+        hand, else a punch. Checks what needs no target: the maneuver is bought and fits the
+        weapon, minimum traits (Double Jump Kick: Dex 4). Raises CombatError."""
+        words = option.replace("/", " ").split()
+        flags: dict[str, Any] = {}
+        names = []
+        for word in words:
+            if word.casefold() in FLAGS:
+                name, value = FLAGS[word.casefold()]
+                flags[name] = value
+            else:
+                names.append(word)
+        maneuver = None
+        attacks = {k: m for k, m in self.maneuvers.items() if k != "weapon"}
+        for size in range(len(names), 0, -1):
+            exact, prefix = self._match(" ".join(names[:size]), attacks)
+            found = exact or prefix
+            if len(found) == 1:
+                maneuver, names = self.maneuvers[found[0]], names[size:]
+                break
+        weapon = None
+        if names:
+            text = " ".join(names)
+            if maneuver is None:
+                _, maybe = self._match(text, attacks)
+                exact, prefix = self._match(text, self.weapons)
+                if not exact and len(prefix) != 1 and maybe:
+                    raise CombatError(f"'{text[:30]}' could be: {', '.join(maybe + prefix)}.")
+            weapon = self.weapon(text)
+        if maneuver is None:
+            if weapon is None and attacker.weapon in self.weapons:
+                weapon = self.weapons[attacker.weapon]
+            maneuver = self.maneuvers["weapon" if weapon else "punch"]
+        if maneuver.use != "attack":
+            how = {"defense": f"a defense: defend {maneuver.key}", "passive": "always in use once bought",
+                   "sacrifice": "made with the sacrifice command"}[maneuver.use]
+            raise CombatError(f"{maneuver.label} is {how}.")
+        self.require_bought(attacker, maneuver)
+        for trait, least in maneuver.minimum:
+            if attacker.trait(trait) < least:
+                raise CombatError(f"{maneuver.label} needs {trait} {least} or better.")
+        if maneuver.weapon and weapon is None:
+            if attacker.weapon not in self.weapons:
+                raise CombatError(f"{maneuver.label} needs a weapon: name one, e.g. {maneuver.key} sword.")
+            weapon = self.weapons[attacker.weapon]
+        if maneuver.damage or maneuver.no_damage:
+            if weapon is not None:
+                raise CombatError(f"A {maneuver.label.lower()} takes no weapon.")
+        if maneuver.weapon == "balanced" and weapon and not weapon.balanced:
+            raise CombatError(f"{maneuver.label} needs a sword or other balanced weapon, not a {weapon.name}.")
+        mode = flags.get("mode") or (weapon.modes[0] if weapon else "unarmed")
+        if weapon and mode not in weapon.modes:
+            raise CombatError(f"The {weapon.name} cannot be {mode}.")
+        if weapon is None and "hands" in flags:
+            raise CombatError("Only a weapon is held one- or two-handed.")
+        if flags.get("neck") and maneuver.key != "grapple":
+            raise CombatError("Only a grapple takes an opponent by the neck.")
+        hands = flags.get("hands") or (weapon.hands if weapon else 1)
+        return AttackChoice(maneuver, weapon, hands, mode, bool(flags.get("neck", False)))
+
+    def maneuver(self, option: str, attacker: Combatant) -> AttackChoice:
+        """The choice named by ``option`` (``key``, ``label``, ``adjustable``). Raises CombatError."""
+        return self.choose(option, attacker)
+
+    def difficulty_adjustable(self, option: str, attacker: Combatant) -> bool:
+        """Every attack takes the ST's shift; validates ``option`` first (CombatError)."""
+        return self.choose(option, attacker).adjustable
+
+    # ----------------------------------------------------------------------- attacking
+    def require_able(self, actor: Combatant) -> None:
+        health = self.health(actor.health, actor)
+        if health.incapacitated:
+            state = "dead" if health.dead else "down"
+            raise CombatError(f"{actor.name} is {state} and cannot act.")
+
+    def _shared_parts(self, actor: Combatant, situation: Situation, *, modifier: int,
+                      dice_modifier: int) -> list[tuple[str, int]]:
+        """Prone (unless Prone Fighting is bought), and the ST's shifts."""
+        parts: list[tuple[str, int]] = []
+        if situation.prone and not self.bought(actor, self.maneuvers["prone-fighting"]):
+            parts.append(("prone", int(self.attack_table["prone_penalty"])))
+        if dice_modifier:
+            parts.append(("modifier", dice_modifier))
+        if modifier:
+            parts.append(("difficulty", -modifier))
+        return parts
+
+    def attack(self, attacker: Combatant, target: Combatant, option: str, roller: Roller,
+               *, modifier: int = 0, dice_modifier: int = 0,
+               situation: Situation | None = None) -> EldritchAttack:
+        """Roll an attack (seed: Attacking): the maneuver's traits (a weapon's by its mode:
+        Dex + Brawl/Melee/Thrown/Firearms) + its modifier + the extra-action penalty + the
+        limitations (minimum Strength, space) + prone, Wall Flip's +3, Whirling Sword's
+        growing penalty; ``dice_modifier`` added, ``modifier`` (difficulty) taken off.
+
+        Raises CombatError: unknown weapon or maneuver, not bought, too heavy, a 6th action,
+        Atemi Grip / Wrestling Hold without a grapple, Sleeper Hold without one by the neck,
+        Double Jump Kick with one target (use ``attack_many``), acting beside Whirling Sword.
+        """
+        choice = self.choose(option, attacker)
+        if choice.maneuver.targets > 1:
+            raise CombatError(f"{choice.maneuver.label} strikes {choice.maneuver.targets} opponents "
+                              "at once: name them all.")
+        situation = situation if situation is not None else Situation.of(attacker)
+        return self._attack(attacker, (target,), choice, roller, modifier, dice_modifier, situation)[0]
+
+    def attack_many(self, attacker: Combatant, targets: Sequence[Combatant], option: str,
+                    roller: Roller, *, modifier: int = 0, dice_modifier: int = 0,
+                    situation: Situation | None = None) -> tuple[EldritchAttack, ...]:
+        """Double Jump Kick: one roll, one attack per target, each defended on its own.
+        Raises CombatError (as ``attack``; the wrong number of targets)."""
+        choice = self.choose(option, attacker)
+        wanted = choice.maneuver.targets
+        if len(targets) != wanted or len({t.name for t in targets}) != len(targets):
+            raise CombatError(f"{choice.maneuver.label} takes {plural(wanted, 'target')}, each named once.")
+        situation = situation if situation is not None else Situation.of(attacker)
+        return self._attack(attacker, tuple(targets), choice, roller, modifier, dice_modifier, situation)
+
+    def _attack(self, attacker: Combatant, targets: tuple[Combatant, ...], choice: AttackChoice,
+                roller: Roller, modifier: int, dice_modifier: int,
+                situation: Situation) -> tuple[EldritchAttack, ...]:
+        self.require_able(attacker)
+        maneuver, weapon = choice.maneuver, choice.weapon
+        whirl = maneuver.key == "whirling-sword"
+        if situation.whirling and not whirl:
+            raise CombatError(f"{attacker.name} is whirling their sword: it is their only action this turn.")
+        if whirl and not situation.whirling and situation.actions_used > 0:
+            raise CombatError(f"Whirling Sword takes the whole turn: {attacker.name} has already acted.")
+        if not (whirl and situation.whirling):
+            self.check_action(situation.actions_used)
+        target = targets[0]
+        if maneuver.requires and situation.grappling != target.name:
+            raise CombatError(f"{maneuver.label} needs {target.name} grappled first.")
+        if maneuver.requires == "neck" and not situation.neck:
+            raise CombatError(f"{maneuver.label} needs {target.name} grappled by the neck.")
+        traits = maneuver.traits if maneuver.traits else self.modes[choice.mode]["traits"]
+        parts = list(trait_parts(attacker, traits))
+        if maneuver.modifier:
+            parts.append((maneuver.label.lower(), maneuver.modifier))
+        effects: list[tuple[str, str, Any]] = []
+        if whirl:
+            penalty = int(maneuver.extra.get("turn_penalty", 0)) * situation.whirl_turns
+            if penalty:
+                parts.append(("whirling, later turn", penalty))
+            if not situation.whirling:
+                effects.append(("whirling-sword", attacker.name,
+                                 {"turn": situation.whirl_turns + 1, "penalty": maneuver.modifier + penalty}))
+        elif situation.actions_used:
+            parts.append((f"{ORDINALS.get(situation.actions_used, f'{situation.actions_used + 1}th')} action",
+                          self.action_penalty(situation.actions_used)))
+        notes = []
+        limits: list[Limitation | None] = []
+        if weapon:
+            limits = [self.strength_limit(weapon, attacker.trait("Strength"), choice.hands),
+                      self.space_limit(weapon, situation.space, choice.mode)]
+        for limit in limits:
+            if limit is not None and limit.penalty:
+                notes.append(limit.line)
+                parts.append((f"{limit.kind} short", limit.penalty))
+        if situation.flipped_over and situation.flipped_over in {t.name for t in targets}:
+            parts.append(("wall flip", int(self.maneuvers["wall-flip"].extra.get("bonus", 0))))
+            effects.append(("wall-flip-spent", attacker.name, situation.flipped_over))
+        parts += self._shared_parts(attacker, situation, modifier=modifier, dice_modifier=dice_modifier)
+        honor = None
+        drawback = attacker.trait(self.honor["drawback"])
+        if maneuver.honor_check and drawback > 0:
+            honor = self.roll(trait_parts(attacker, self.honor["traits"])
+                              + ((f"{self.honor['drawback'].lower()} {drawback}", int(self.honor["per_level"]) * drawback),),
+                              roller)
+            if not honor.succeeded:
+                return tuple(EldritchAttack(attacker.name, t.name, choice, None, honor, notes=tuple(notes))
+                             for t in targets)
+        roll = self.roll(parts, roller)
+        return tuple(EldritchAttack(attacker.name, t.name, choice, roll, honor, situation.sleeper_sls,
+                                    tuple(notes), tuple(effects)) for t in targets)
+
+    def attack_from_record(self, record: Mapping[str, Any]) -> EldritchAttack:
+        """The attack from ``EldritchAttack.to_record()``."""
+        weapon = self.weapons[record["weapon"]] if record["weapon"] else None
+        choice = AttackChoice(self.maneuvers[record["maneuver"]], weapon, int(record["hands"]),
+                              record["mode"], bool(record["neck"]))
+        roll = EldritchRoll.from_record(record["roll"]) if record["roll"] else None
+        honor = EldritchRoll.from_record(record["honor"]) if record["honor"] else None
+        return EldritchAttack(record["attacker"], record["target"], choice, roll, honor,
+                              int(record["carried"]), tuple(record["notes"]),
+                              tuple((str(e), str(n), d) for e, n, d in record["effects"]))
+
+    # ------------------------------------------------------------------------ defending
+    def _defense_key(self, text: str) -> str:
+        exact, prefix = self._match(text, {k: self.maneuvers.get(k) or _Named(k) for k in self.defense_names})
+        found = exact or prefix
+        if len(found) != 1:
+            raise CombatError(f"Defend with one of: {', '.join(self.defense_names)}.")
+        return found[0]
+
+    def defend(self, attack: EldritchAttack, defender: Combatant, defense: str, roller: Roller,
+               *, modifier: int = 0, dice_modifier: int = 0, situation: Situation | None = None,
+               drama_point: bool = False) -> EldritchDefense:
+        """Roll a defense (seed: Actions, Defensive; Advanced Maneuvers): dodge (Dex +
+        Acrobatics), block (Dex + Brawl), parry (Dex + Melee, weapon in hand) or a bought
+        defensive maneuver — Damaging Block, Wall Flip, Catch Weapon, Ranged Deflection, or
+        Whirling Sword's parry while whirling. The cumulative defense penalty
+        (``situation.defenses_used``), prone, Wall Flip's +3 apply.
+
+        Raises CombatError: block/parry against a ranged attack, parry empty-handed, a
+        maneuver not bought or against the wrong attack (bullets cannot be caught or
+        deflected), Damaging Block against a weapon without ``drama_point``, Wall Flip with
+        no wall, Whirling Sword when not whirling or against a ranged attack."""
+        self.require_able(defender)
+        situation = situation if situation is not None else Situation.of(defender)
+        key = self._defense_key(defense)
+        ranged = bool(self.modes[attack.choice.mode]["ranged"])
+        mode = attack.choice.mode
+        if key in self.defenses:
+            table = self.defenses[key]
+            if table.get("close_only") and ranged:
+                raise CombatError(f"You cannot {key} a ranged attack: dodge it.")
+            if table.get("needs_weapon") and not defender.weapon:
+                raise CombatError(f"You need a weapon in hand to {key}.")
+            parts = list(trait_parts(defender, table["traits"]))
+            label = key
+        else:
+            maneuver = self.maneuvers[key]
+            self.require_bought(defender, maneuver)
+            label = maneuver.label
+            if key == "whirling-sword":
+                if not situation.whirling:
+                    raise CombatError("Whirling Sword parries only while you whirl it this turn.")
+                if ranged:
+                    raise CombatError("Whirling Sword does nothing against ranged attacks.")
+                parts = list(trait_parts(defender, maneuver.traits)) + [(maneuver.label.lower(), maneuver.modifier)]
+                later = int(maneuver.extra.get("turn_penalty", 0)) * situation.whirl_turns
+                if later:
+                    parts.append(("whirling, later turn", later))
+            else:
+                if mode == "firearm" and key in ("catch-weapon", "ranged-deflection"):
+                    raise CombatError(f"No one can {'catch' if key == 'catch-weapon' else 'deflect'} bullets.")
+                if maneuver.against and mode not in maneuver.against:
+                    wanted = " or ".join(maneuver.against)
+                    raise CombatError(f"{maneuver.label} works only against {wanted} attacks.")
+                if key == "damaging-block" and attack.weapon and not drama_point and \
+                        maneuver.extra.get("weapon_needs_drama_point", False):
+                    raise CombatError("Damaging Block against a weapon costs a Drama Point.")
+                if key == "wall-flip" and not situation.wall:
+                    raise CombatError("Wall Flip needs a wall or solid vertical surface at hand.")
+                modifier_value = maneuver.modifier
+                if mode == "launched" and "launched_modifier" in maneuver.extra:
+                    modifier_value = int(maneuver.extra["launched_modifier"])
+                parts = list(trait_parts(defender, maneuver.traits)) + [(maneuver.label.lower(), modifier_value)]
+        if situation.defenses_used:
+            parts.append((f"defense {situation.defenses_used + 1}", self.defense_penalty(situation.defenses_used)))
+        if situation.flip_defense:
+            parts.append(("wall flip", int(self.maneuvers["wall-flip"].extra.get("bonus", 0))))
+        parts += self._shared_parts(defender, situation, modifier=modifier, dice_modifier=dice_modifier)
+        roll = self.roll(parts, roller)
+        return EldritchDefense(key, label, defender.name, roll, drama_point=drama_point)
+
+    def defense_from_record(self, record: Mapping[str, Any]) -> EldritchDefense:
+        return EldritchDefense.from_record(record)
+
+    def sacrifice(self, attack: EldritchAttack, defender: Combatant, roller: Roller, *,
+                  initiative: int | None, attacker_initiative: int | None, modifier: int = 0,
+                  dice_modifier: int = 0, situation: Situation | None = None) -> EldritchDefense:
+        """Sacrifice (seed): throw oneself between ``attack`` and its target. Needs the
+        maneuver and a higher initiative than the attacker; rolls a parry or deflection
+        (Dexterity + the better of Melee/Brawl) at -3 with the defense penalty so far. More
+        SLs than the attack: "parried"; not more but a success: "takes" (pass the sacrificer
+        as ``resolve``'s target); a failed roll (8 or less): "failed" (the original target
+        must still defend). Raises CombatError."""
+        maneuver = self.maneuvers["sacrifice"]
+        self.require_bought(defender, maneuver)
+        self.require_able(defender)
+        if defender.name in (attack.attacker, attack.target):
+            raise CombatError("Sacrifice shields someone else from another's attack.")
+        if initiative is None or attacker_initiative is None or initiative <= attacker_initiative:
+            raise CombatError(f"Sacrifice needs a higher initiative than {attack.attacker}'s.")
+        situation = situation if situation is not None else Situation.of(defender)
+        parts = list(trait_parts(defender, maneuver.traits)) + [("sacrifice", maneuver.modifier)]
+        if situation.defenses_used:
+            parts.append((f"defense {situation.defenses_used + 1}", self.defense_penalty(situation.defenses_used)))
+        parts += self._shared_parts(defender, situation, modifier=modifier, dice_modifier=dice_modifier)
+        roll = self.roll(parts, roller)
+        if roll.success_levels > attack.successes:
+            outcome = "parried"
+        elif roll.succeeded:
+            outcome = "takes"
+        else:
+            outcome = "failed"
+        return EldritchDefense("sacrifice", maneuver.label, defender.name, roll, outcome)
+
+    # ---------------------------------------------------------------------- resolving
+    def soak(self, victim: Combatant, column: str, *, natural: bool = True) -> Pool:
+        """Soak against ``column`` (bash, lethal, bullets): the data's sources (Constitution 1
+        per point and Natural Toughness 2 against bash; Protection (Bullets) 6 per level
+        against bullets) and the worn armor's column. ``natural`` False leaves out natural
+        soak (Atemi Strike)."""
+        parts = []
+        for trait, source in self.soak_sources.items():
+            per = int(source.get(column, 0))
+            if per and (natural or not source.get("natural", False)) and victim.trait(trait):
+                parts.append((trait, victim.trait(trait) * per))
+        armor = int(victim.armor.get(column, 0) or 0)
+        if armor:
+            parts.append(("armor", armor))
+        return Pool(tuple(parts))
+
+    def raw_damage(self, attack: EldritchAttack, attacker: Combatant, net: int, *,
+                   extra: int = 0) -> tuple[int, str]:
+        """Damage before soak (seed: Damage), with its working: Bash (STR x Y) + net SLs;
+        Lethal (STR x Y) + 2 x net SLs; firearms Y x net SLs. ``extra`` is added to the base
+        (Catch Weapon's +5)."""
+        strength = attacker.trait("Strength")
+        spec = attack.maneuver.damage
+        weapon = attack.weapon
+        if spec is None and weapon is not None and weapon.firearm:
+            raw = weapon.multiplier * net + extra
+            bonus = f" + {extra} (missed catch)" if extra else ""
+            return raw, f"{weapon.multiplier} ({weapon.name}) x {plural(net, 'net SL')}{bonus} = {raw}"
+        if spec is not None:
+            multiplier, category, bonus_str = spec.multiplier, spec.category, spec.strength_bonus
+        else:
+            assert weapon is not None
+            multiplier, category, bonus_str = weapon.multiplier, weapon.category, 0
+        might = f"Strength {strength}" + (f" + {bonus_str}" if bonus_str else "")
+        base = (strength + bonus_str) * multiplier
+        times = 2 if category == "lethal" else 1
+        sls = net * times
+        shown = f"({might}) x {multiplier}"
+        if extra:
+            shown += f" + {extra} (missed catch)"
+        shown += f" + {'2 x ' if times == 2 else ''}{plural(net, 'net SL')}"
+        return base + extra + sls, f"{shown} = {base + extra + sls}"
+
+    def harm(self, victim: Combatant, raw: int, working: str, damage_type: str, column: str, *,
+             natural: bool = True, before: LifePoints | None = None) -> tuple[Harm, list[str]]:
+        """Soak ``raw`` damage and take the rest off ``victim``'s Life Points (never below 0);
+        ``before``: their Life Points if already harmed in this resolution."""
+        soak = self.soak(victim, column, natural=natural)
+        amount = max(0, raw - soak.size)
+        before = before or self.health(victim.health, victim)
+        after = before.with_damage(amount, damage_type)
+        soak_text = describe_parts(soak.parts) or "0"
+        if len(soak.parts) > 1:
+            soak_text += f" = {soak.size}"
+        lines = [f"damage: {working} {damage_type}",
+                 f"{victim.name}'s {column} soak{'' if natural else ' (no natural soak)'}: {soak_text}",
+                 f"{victim.name} loses {plural(amount, 'Life Point')} of {damage_type}: {after.describe()}"]
+        return Harm(victim.name, damage_type, raw, working, soak, amount, before, after), lines
+
+    def resolve(self, attack: EldritchAttack, defense: EldritchDefense | None, attacker: Combatant,
+                target: Combatant, roller: Roller) -> Resolution:
+        """Finish an attack (seed: Attacking, Damage, Advanced Maneuvers). The higher total
+        wins, ties to the defender; net SLs = attack SLs - defense SLs. Then damage and soak,
+        and the maneuvers' effects: resisted rolls (Atemi Grip, Sleeper Hold, Wrestling Hold),
+        Ear Pop's stun check, Eye Pluck's eye, Damaging Block's counter, Wall Flip's bonus or
+        fall, Catch Weapon's catch or +5, Sacrifice. Pure: the new Life Points are in ``harm``."""
+        lines = [f"{attack.attacker} {attack.describe()}"]
+        effects = list(attack.effects)
+        if attack.roll is None:
+            lines.append(f"{attack.attacker} cannot bring themselves to use the {attack.label} "
+                         "(Honorable).")
+            return Resolution(attack.attacker, attack.target, False, 0, tuple(lines), (), tuple(effects))
+        if attack.maneuver.resisted_by:
+            return self._resisted(attack, attacker, target, roller, lines, effects)
+        if defense is not None and defense.kind == "sacrifice" and defense.outcome == "failed":
+            lines.append(f"{defense.defender}'s Sacrifice fails: {defense.describe()} "
+                         f"({attack.target} must still defend).")
+            defense = None
+        if defense is not None:
+            lines.append(f"{defense.defender} {defense.describe()}")
+        roll = attack.roll
+        hit = roll.succeeded or not self.attack_table["success_needed"]
+        if defense is not None:
+            hit = hit and roll.total > defense.roll.total
+        net = max(0, roll.success_levels - (defense.roll.success_levels if defense else 0))
+        harm: list[Harm] = []
+        if defense is not None and defense.kind == "sacrifice":
+            if defense.outcome == "parried":
+                hit = False
+                lines.append(f"{defense.defender} throws themselves in the way and parries for {attack.target}.")
+            elif target.name != defense.defender:
+                raise CombatError(f"{defense.defender} took the hit: resolve it against them.")
+            else:
+                hit = True
+                lines.append(f"{defense.defender} throws themselves in the way and takes the hit.")
+        if defense is not None and defense.kind == "wall-flip":
+            flip_harm, more, flip_effects = self._wall_flip(defense, attacker, target, hit)
+            harm += flip_harm
+            lines += more
+            effects += flip_effects
+        if not hit:
+            if roll.succeeded and defense is not None and defense.kind != "sacrifice":
+                lines.append(f"{defense.defender}'s {defense.roll.total} meets or beats {roll.total}: "
+                             f"the {attack.label} misses.")
+            elif not (defense is not None and defense.kind == "sacrifice"):
+                lines.append(f"{attack.attacker}'s {attack.label} misses {attack.target}.")
+            if defense is not None and defense.kind == "damaging-block":
+                counter_harm, more = self._damaging_block(attack, defense, attacker, target)
+                harm.append(counter_harm)
+                lines += more
+            if defense is not None and defense.kind == "catch-weapon" and attack.weapon:
+                lines.append(f"{defense.defender} catches the {attack.weapon.name}!")
+                effects.append(("caught-weapon", defense.defender, attack.weapon.key))
+            return Resolution(attack.attacker, attack.target, False, net, tuple(lines), tuple(harm), tuple(effects))
+        victim_name = defense.defender if defense is not None and defense.kind == "sacrifice" else attack.target
+        lines.append(f"{attack.attacker}'s {attack.label} hits {victim_name} with {plural(net, 'net SL')}.")
+        maneuver = attack.maneuver
+        if maneuver.key == "grapple":
+            effects.append(("grappled", target.name, {"by": attack.attacker, "neck": attack.choice.neck}))
+            lines.append(f"{target.name} is grappled by {attack.attacker}"
+                         f"{' by the neck' if attack.choice.neck else ''}.")
+        if not maneuver.no_damage:
+            extra = 0
+            if defense is not None and defense.kind == "catch-weapon":
+                extra = int(self.attack_table["catch_fail_bonus"])
+            raw, working = self.raw_damage(attack, attacker, net, extra=extra)
+            column = attack.weapon.soak_column if attack.weapon and not maneuver.damage else attack.damage_type
+            earlier = [h.health_after for h in harm if h.name == target.name]
+            dealt, more = self.harm(target, raw, working, attack.damage_type, column,
+                                    natural=not maneuver.ignores_natural_soak,
+                                    before=earlier[-1] if earlier else None)
+            harm.append(dealt)
+            lines += more
+            if maneuver.key == "ear-pop":
+                more, stun = self._ear_pop(attack, target, roller)
+                lines += more
+                effects += stun
+            if maneuver.key == "eye-pluck":
+                threshold = sum(v for _, v in trait_parts(target, maneuver.extra.get("eye_threshold", [])))
+                if dealt.amount > threshold:
+                    effects.append(("eye-lost", target.name, attack.attacker))
+                    lines.append(f"{dealt.amount} is more than {threshold} (Constitution doubled): "
+                                 f"{target.name} loses an eye.")
+        return Resolution(attack.attacker, victim_name, True, net, tuple(lines), tuple(harm), tuple(effects))
+
+    def _resisted(self, attack: EldritchAttack, attacker: Combatant, target: Combatant, roller: Roller,
+                  lines: list[str], effects: list[tuple[str, str, Any]]) -> Resolution:
+        """Atemi Grip, Sleeper Hold, Wrestling Hold: the victim's roll instead of a defense."""
+        maneuver = attack.maneuver
+        assert attack.roll is not None
+        resist = self.roll(trait_parts(target, maneuver.resisted_by), roller)
+        lines.append(f"{target.name} resists: {resist.describe()}")
+        won = attack.roll.succeeded and attack.roll.total > resist.total
+        net = max(0, attack.roll.success_levels - resist.success_levels) if won else 0
+        lines.append(f"{attack.attacker} {'wins' if won else 'fails'}"
+                     + (f" with {plural(net, 'net SL')}." if won else "."))
+        if maneuver.key == "atemi-grip" and won:
+            fade = int(maneuver.extra.get("fade_per_action", 1))
+            effects.append(("atemi-grip", target.name, net))
+            lines.append(f"{target.name}'s grappled limb goes numb: -{net} to physical rolls, "
+                         f"{fade} less each action.")
+        elif maneuver.key == "wrestling-hold":
+            if won:
+                penalty = int(maneuver.extra.get("penalty_per_sl", -1)) * net
+                effects.append(("wrestling-hold", target.name, {"by": attack.attacker, "penalty": penalty}))
+                lines.append(f"{target.name} is pinned: {penalty} to all actions until free.")
+            else:
+                lines.append(f"{target.name} stays grappled.")
+        elif maneuver.key == "sleeper-hold":
+            needed = target.trait(str(maneuver.extra.get("needed", "Constitution")))
+            total = attack.carried + net
+            if total >= needed:
+                turns = int(maneuver.extra.get("out_turns", 5)) + total - needed
+                effects.append(("passed-out", target.name, turns))
+                lines.append(f"{total} SLs of {needed}: {target.name} passes out for {plural(turns, 'turn')}.")
+            else:
+                effects.append(("sleeper-hold", target.name, {"by": attack.attacker, "sls": total, "needed": needed}))
+                lines.append(f"Sleeper Hold: {total} of {needed} SLs.")
+        return Resolution(attack.attacker, attack.target, won, net, tuple(lines), (), tuple(effects))
+
+    def _ear_pop(self, attack: EldritchAttack, target: Combatant,
+                 roller: Roller) -> tuple[list[str], list[tuple[str, str, Any]]]:
+        """Constitution doubled at minus the attack's raw SLs: fewer SLs than the attack's
+        -> stunned for the rest of the turn; a failed roll -> passes out."""
+        raw = attack.successes
+        check = self.roll(trait_parts(target, attack.maneuver.extra["stun_check"]) + (("ear pop", -raw),), roller)
+        lines = [f"{target.name} shakes it off? {check.describe()} (needs {plural(raw, 'SL')})"]
+        if not check.succeeded:
+            lines.append(f"{target.name} passes out and crumples to the ground.")
+            return lines, [("passed-out", target.name, None)]
+        if check.success_levels < raw:
+            lines.append(f"{target.name} is stunned for the rest of the turn: defend only (no Full Defense).")
+            return lines, [("stunned", target.name, "rest of turn")]
+        return lines, []
+
+    def _damaging_block(self, attack: EldritchAttack, defense: EldritchDefense, attacker: Combatant,
+                        defender: Combatant) -> tuple[Harm, list[str]]:
+        """A successful Damaging Block: (STR x 2) + net SLs bash to the attacker, soaked."""
+        spec = self.maneuvers["damaging-block"].extra["counter"]
+        net = max(0, defense.roll.success_levels - attack.successes)
+        base = defender.trait("Strength") * int(spec["multiplier"])
+        working = f"(Strength {defender.trait('Strength')}) x {spec['multiplier']} + {plural(net, 'net SL')} = {base + net}"
+        dealt, lines = self.harm(attacker, base + net, working, spec["category"], spec["category"])
+        return dealt, [f"{defense.defender}'s block hurts {attack.attacker}:"] + lines
+
+    def _wall_flip(self, defense: EldritchDefense, attacker: Combatant, flipper: Combatant,
+                   hit: bool) -> tuple[list[Harm], list[str], list[tuple[str, str, Any]]]:
+        """A failed Wall Flip roll: the flipper's own (STR x 2) bash and prone by the wall. Not
+        hit: +3 to further defenses and the next attack on the one flipped over."""
+        maneuver = self.maneuvers["wall-flip"]
+        if not defense.roll.succeeded:
+            spec = maneuver.extra["fail_damage"]
+            raw = flipper.trait("Strength") * int(spec["multiplier"])
+            working = f"(Strength {flipper.trait('Strength')}) x {spec['multiplier']} = {raw}"
+            dealt, lines = self.harm(flipper, raw, working, spec["category"], spec["category"])
+            return ([dealt], [f"{flipper.name} botches the Wall Flip and lands prone by the wall:"] + lines,
+                    [("prone", flipper.name, True)])
+        if hit:
+            return [], [], []
+        bonus = int(maneuver.extra.get("bonus", 0))
+        return [], [f"{flipper.name} flips over {attacker.name}: +{bonus} to further defenses and to "
+                    f"the next attack on {attacker.name}."], [("wall-flip", flipper.name, {"over": attacker.name, "bonus": bonus})]
+
+    def escape_hold(self, escaper: Combatant, holder: Combatant, roller: Roller) -> tuple[bool, tuple[str, ...]]:
+        """Break a grapple or hold: contested Strength + Brawl (guess), higher total escapes
+        (ties to the holder)."""
+        self.require_able(escaper)
+        mine = self.roll(trait_parts(escaper, self.escape["traits"]), roller)
+        theirs = self.roll(trait_parts(holder, self.escape["traits"]), roller)
+        escaped = mine.total > theirs.total
+        return escaped, (f"{escaper.name}: {mine.describe()}", f"{holder.name}: {theirs.describe()}",
+                         f"{escaper.name} {'breaks free' if escaped else 'stays held'}.")
+
+    @staticmethod
+    def fading_penalty(penalty: int, actions_since: int, fade: int = 1) -> int:
+        """Atemi Grip's numbness after ``actions_since`` actions: ``penalty`` less ``fade``
+        each, never below 0 (returned as a negative modifier, or 0)."""
+        return -max(0, penalty - fade * max(0, actions_since))
+
+    # --------------------------------------------------------------------------- health
+    def life_points(self, actor: Combatant) -> int:
+        """(Strength + Constitution) x 4 + 10, +3 per level of Hard to Kill (data)."""
+        base = sum(actor.trait(name) for name in self.life_traits) * self.life_per_point + self.life_base
+        return base + sum(actor.trait(name) * bonus for name, bonus in self.life_bonuses.items())
+
+    def health(self, record: Mapping[str, Any] | None, actor: Combatant | None = None) -> LifePoints:
+        """Life Points from the record; the maximum from ``actor``'s sheet when given, else
+        the record's ``maximum`` (else the base, 10)."""
+        record = record or {}
+        maximum = self.life_points(actor) if actor is not None else int(record.get("maximum", self.life_base))
+        return LifePoints(maximum, int(record.get("bash", 0)), int(record.get("lethal", 0)),
+                          self.down_at, self.dead_at)
+
+    def damage_type(self, text: str) -> str:
+        """``"b"``, ``"bashing"``, ``"Lethal"`` … -> ``"bash"``/``"lethal"``. Raises CombatError."""
+        wanted = text.strip().casefold()
+        return match_damage_type("bash" if wanted.startswith("bash") else wanted, DAMAGE_TYPES)
+
+    def damage(self, actor: Combatant, amount: int, damage_type: str) -> LifePoints:
+        """Staff ``+damage``: ``amount`` Life Points, no soak. Raises CombatError."""
+        kind = self.damage_type(damage_type)
+        health = self.health(actor.health, actor)
+        if health.dead:
+            raise CombatError(f"{actor.name} is already dead.")
+        return health.with_damage(amount, kind)
+
+    def heal(self, actor: Combatant, amount: int | None, damage_type: str | None) -> LifePoints:
+        """Healing everything also raises the dead (staff fiat); other healing of the dead is
+        refused. Raises CombatError."""
+        kind = self.damage_type(damage_type) if damage_type else None
+        health = self.health(actor.health, actor)
+        if amount is None and kind is None:
+            return health.healed(None, None)
+        if health.dead:
+            raise CombatError(f"{actor.name} is dead: only '+heal {actor.name}=all' brings them back.")
+        return health.healed(amount, kind)
+
+
+@dataclass(frozen=True)
+class _Named:
+    """A plain defense's spellings for ``_match`` (dodge, block, parry)."""
+
+    key: str
+
+    @property
+    def label(self) -> str:
+        return self.key

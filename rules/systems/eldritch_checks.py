@@ -1,0 +1,349 @@
+"""Eldritch weapons, their limitations, and the out-of-attack checks: concealment and search,
+hiding, eye contact, line of sight and movement.
+
+Source: ``seeds/000_6bd8a24b61f76ef0.txt`` (Limitations; Hiding; Eye Contact; Line of Sight;
+Actions: Movement) with ``RULES.md`` §2. Every number is in ``rules/data/eldritch.toml``.
+These are mixed into :class:`rules.systems.eldritch.EldritchSystem`; each method is pure:
+values in, a frozen result with its working ``lines`` out, dice only from the roller.
+
+Fray defaults (guesses, also in the data file):
+
+- minimum Strength and space apply to hand-to-hand weapons only; a firearm has a ``size``
+  of its own, used only for conspicuousness;
+- a weapon whose wielder is more than ``too_heavy_after`` (3) Strength short for the grip
+  used is refused ("too heavy");
+- search vs concealment, hiding vs seeking: the higher total wins, ties to the one hiding;
+- a duffel bag replaces the pat-down bonus with (size - 5);
+- eye contact: a failed attempt to draw attention leaves no chance roll for that action;
+  line of sight: a target who attacked last action is in sight unless fully blocked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rules.dice import Roller
+from rules.systems.base import Combatant, CombatError, Pool, plural
+from rules.systems.eldritch_dice import DiceRules, EldritchRoll, roll_eldritch, trait_parts
+
+CATEGORIES = ("bash", "lethal", "firearm")
+GRIPS = {1: "one-handed", 2: "two-handed"}
+
+
+@dataclass(frozen=True)
+class Weapon:
+    """One row of the source's weapon tables. ``size`` drives the limitations (the damage
+    multiplier for hand-to-hand weapons); ``modes`` how it is used (the first by default)."""
+
+    key: str
+    name: str
+    category: str
+    multiplier: int
+    size: int
+    hands: int = 1
+    modes: tuple[str, ...] = ("melee",)
+    balanced: bool = False
+    aliases: tuple[str, ...] = ()
+
+    @property
+    def firearm(self) -> bool:
+        return self.category == "firearm"
+
+    @property
+    def damage_type(self) -> str:
+        """``"bash"`` or ``"lethal"`` (firearms do lethal damage)."""
+        return "bash" if self.category == "bash" else "lethal"
+
+    @property
+    def soak_column(self) -> str:
+        """The armor column that soaks it: bash, lethal or bullets."""
+        return "bullets" if self.firearm else self.category
+
+    def formula(self) -> str:
+        """``"STR x 5 bash"``, ``"10 x SLs"``."""
+        if self.firearm:
+            return f"{self.multiplier} x SLs"
+        return f"STR x {self.multiplier} {self.category}"
+
+
+@dataclass(frozen=True)
+class Limitation:
+    """A weapon limitation's working: what is ``needed``, what one ``has``, the roll penalty."""
+
+    kind: str
+    needed: int
+    has: int
+    penalty: int
+    line: str
+
+
+@dataclass(frozen=True)
+class Concealment:
+    """One Intelligence + Larceny roll hiding a weapon, kept and used against every search."""
+
+    carrier: str
+    weapon: str
+    duffel: bool
+    roll: EldritchRoll
+    lines: tuple[str, ...]
+
+    def to_record(self) -> dict[str, Any]:
+        return {"carrier": self.carrier, "weapon": self.weapon, "duffel": self.duffel,
+                "roll": self.roll.to_record()}
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any]) -> Concealment:
+        roll = EldritchRoll.from_record(record["roll"])
+        return cls(record["carrier"], record["weapon"], bool(record["duffel"]), roll,
+                   (f"{record['carrier']} hides the weapon: {roll.describe()}",))
+
+
+@dataclass(frozen=True)
+class Search:
+    """A search against a concealment: ``found`` when the search total beats it."""
+
+    searcher: str
+    carrier: str
+    weapon: str
+    bonus: int
+    patdown: bool
+    roll: EldritchRoll
+    against: int
+    found: bool
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Hiding:
+    """One hiding roll against each seeker's roll: ``hidden_from`` the ones it beat."""
+
+    hider: str
+    roll: EldritchRoll
+    seekers: tuple[tuple[str, EldritchRoll], ...]
+    hidden_from: tuple[str, ...]
+    lines: tuple[str, ...]
+
+    @property
+    def hidden(self) -> bool:
+        """Hidden from every seeker."""
+        return len(self.hidden_from) == len(self.seekers)
+
+
+@dataclass(frozen=True)
+class Sight:
+    """Eye contact or line of sight: ``established`` and the checklist step that decided it.
+    ``face`` is the chance die (``+roll 0``) when one was rolled."""
+
+    what: str
+    actor: str
+    target: str
+    established: bool
+    reason: str
+    lines: tuple[str, ...]
+    face: int | None = None
+    rolls: tuple[EldritchRoll, ...] = ()
+
+
+@dataclass(frozen=True)
+class Movement:
+    """A movement action: it spends one of the turn's actions, at the extra-action penalty."""
+
+    name: str
+    what: str
+    penalty: int
+    lines: tuple[str, ...]
+
+
+class EldritchChecks:
+    """Limitations and checks, mixed into the system (which sets the attributes used here)."""
+
+    dice_rules: DiceRules
+    weapons: Mapping[str, Weapon]
+    attack_table: Mapping[str, Any]
+    concealment: Mapping[str, Any]
+    hiding_table: Mapping[str, Any]
+    eye_table: Mapping[str, Any]
+    sight_table: Mapping[str, Any]
+    movement_table: Mapping[str, Any]
+
+    # The system also gives check_action(), action_penalty() and weapon().
+
+    def _roll(self, parts: Sequence[tuple[str, int]], roller: Roller) -> EldritchRoll:
+        return roll_eldritch(Pool(tuple(parts)), roller, self.dice_rules)
+
+    # ------------------------------------------------------------------- limitations
+    def strength_limit(self, weapon: Weapon, strength: int, hands: int) -> Limitation | None:
+        """Minimum Strength (seed: Limitations): one-handed size - 2, two-handed size - 3;
+        -2 to the roll per point short. None for firearms. Raises CombatError when more than
+        ``too_heavy_after`` points short ("too heavy")."""
+        if weapon.firearm:
+            return None
+        needed = max(0, weapon.size - (3 if hands == 2 else 2))
+        short = max(0, needed - strength)
+        limit = int(self.attack_table["too_heavy_after"])
+        if short > limit:
+            raise CombatError(f"The {weapon.name} is too heavy: {GRIPS[hands]} it needs Strength "
+                              f"{needed}, and {strength} is more than {limit} short.")
+        line = (f"{weapon.name} {GRIPS[hands]}: Strength {needed} needed, {strength} -> "
+                + (f"{short} short, {-2 * short}" if short else "no penalty"))
+        return Limitation("strength", needed, strength, -2 * short, line)
+
+    def space_limit(self, weapon: Weapon | None, yards: int | None, mode: str = "melee") -> Limitation | None:
+        """Spacial comfort (seed): a radius of size - 2 yards, -2 per yard less; both hands do
+        not help. None without a weapon used hand-to-hand (``mode`` melee or unarmed) or when
+        the ST set no space (``yards`` None)."""
+        if weapon is None or yards is None or mode not in ("melee", "unarmed"):
+            return None
+        needed = max(0, weapon.size - 2)
+        short = max(0, needed - max(0, yards))
+        line = (f"{weapon.name} needs a {plural(needed, 'yard')} radius, {plural(yards, 'yard')} here -> "
+                + (f"{short} short, {-2 * short}" if short else "no penalty"))
+        return Limitation("space", needed, yards, -2 * short, line)
+
+    def search_bonus(self, weapon: Weapon, *, duffel: bool = False, patdown: bool = False) -> int:
+        """Conspicuousness (seed): the searcher adds size - 4, +3 for a pat-down; in a duffel
+        bag the bonus becomes size - 5 (a pat-down adds nothing more: guess)."""
+        table = self.concealment
+        if duffel:
+            return weapon.size + int(table["duffel_offset"])
+        return weapon.size + int(table["search_offset"]) + (int(table["patdown_bonus"]) if patdown else 0)
+
+    # ---------------------------------------------------------------- conspicuousness
+    def conceal(self, carrier: Combatant, weapon: str, roller: Roller, *, duffel: bool = False) -> Concealment:
+        """``+conceal <weapon>[/duffel]``: one Intelligence + Larceny roll, remembered and used
+        against everyone who searches (seed: "you only roll once"). Raises CombatError for an
+        unknown weapon."""
+        found = self.weapon(weapon)
+        roll = self._roll(trait_parts(carrier, self.concealment["hide_traits"]), roller)
+        where = " in a duffel bag" if duffel else ""
+        return Concealment(carrier.name, found.key, duffel, roll,
+                           (f"{carrier.name} hides the {found.name}{where}: {roll.describe()}",))
+
+    def search(self, searcher: Combatant, concealment: Concealment, roller: Roller, *,
+               patdown: bool = False) -> Search:
+        """``+search <name>[/patdown]``: Perception + the better of Larceny/Notice + the
+        weapon's bonus (``search_bonus``) against the concealment total; higher wins, ties to
+        the carrier (guess)."""
+        weapon = self.weapons[concealment.weapon]
+        bonus = self.search_bonus(weapon, duffel=concealment.duffel, patdown=patdown)
+        label = "duffel bag" if concealment.duffel else ("pat-down" if patdown else "weapon size")
+        parts = trait_parts(searcher, self.concealment["search_traits"]) + ((label, bonus),)
+        roll = self._roll(parts, roller)
+        found = roll.total > concealment.roll.total
+        verdict = (f"{searcher.name} finds {concealment.carrier}'s {weapon.name}." if found
+                   else f"{searcher.name} finds nothing on {concealment.carrier}.")
+        lines = (f"{searcher.name} searches: {roll.describe()} vs concealment {concealment.roll.total}",
+                 verdict)
+        return Search(searcher.name, concealment.carrier, weapon.key, bonus, patdown, roll,
+                      concealment.roll.total, found, lines)
+
+    # ------------------------------------------------------------------------- hiding
+    def hide(self, hider: Combatant, seekers: Sequence[Combatant], roller: Roller, *,
+             way: int | None = None) -> Hiding:
+        """``hide`` (seed: Hiding): Dexterity + Larceny + Stealth or Dexterity + Acrobatics +
+        Sneaking (``way`` 0 or 1; None: the better for the hider) against each seeker's
+        Perception + Notice + Ambushes. A higher roll hides from that seeker."""
+        ways = self.hiding_table["ways"]
+        if way is None:
+            way = max(range(len(ways)), key=lambda i: (sum(v for _, v in trait_parts(hider, ways[i])), -i))
+        if not 0 <= way < len(ways):
+            raise CombatError(f"Hide one of {len(ways)} ways, not way {way + 1}.")
+        roll = self._roll(trait_parts(hider, ways[way]), roller)
+        lines = [f"{hider.name} hides: {roll.describe()}"]
+        results, hidden = [], []
+        for seeker in seekers:
+            seek = self._roll(trait_parts(seeker, self.hiding_table["seek"]), roller)
+            results.append((seeker.name, seek))
+            beaten = roll.total > seek.total
+            if beaten:
+                hidden.append(seeker.name)
+            lines.append(f"{seeker.name} looks: {seek.describe()} -> "
+                         + (f"does not see {hider.name}" if beaten else f"spots {hider.name}"))
+        return Hiding(hider.name, roll, tuple(results), tuple(hidden), tuple(lines))
+
+    # ------------------------------------------------------------------- eye contact
+    def chance(self, roller: Roller, low: int, high: int) -> tuple[int, bool]:
+        """``+roll 0``'s bare d10: (face, low <= face <= high)."""
+        face = roller.roll(10)
+        return face, low <= face <= high
+
+    def eye_contact(self, caster: Combatant, target: Combatant, roller: Roller, *,
+                    impaired: str = "", yards: int | None = None, attacked_last: bool = False,
+                    draw_attention: bool = False) -> Sight:
+        """``+eyecontact <name>`` (seed: Eye Contact checklist, in order):
+
+        1. the target cannot make eye contact (``impaired``: blindfolded, pitch black, trance,
+           a wall between …) or is more than 20 yards away -> no;
+        2. the target attacked the caster in their last action -> yes;
+        3. ``draw_attention``: Willpower + Influence against the target's Willpower doubled;
+           a higher total -> yes, else no;
+        4. otherwise a 30% chance: ``+roll 0`` showing 1-3.
+        """
+        table = self.eye_table
+        what = "eye contact"
+        far = yards is not None and yards > int(table["max_yards"])
+        if impaired or far:
+            why = impaired or f"{plural(yards or 0, 'yard')} away (more than {table['max_yards']})"
+            return Sight(what, caster.name, target.name, False, "impossible",
+                         (f"{target.name} cannot make eye contact: {why}.",))
+        if attacked_last:
+            return Sight(what, caster.name, target.name, True, "attacked",
+                         (f"{target.name} attacked {caster.name} last action: eye contact is made.",))
+        if draw_attention:
+            mine = self._roll(trait_parts(caster, table["attention"]), roller)
+            theirs = self._roll(trait_parts(target, table["resist"]), roller)
+            won = mine.total > theirs.total
+            lines = (f"{caster.name} draws attention: {mine.describe()}",
+                     f"{target.name} resists: {theirs.describe()}",
+                     f"Eye contact {'is made' if won else 'is not made'}.")
+            return Sight(what, caster.name, target.name, won, "attention", lines, None, (mine, theirs))
+        low, high = table["chance"]
+        face, won = self.chance(roller, int(low), int(high))
+        return Sight(what, caster.name, target.name, won, "chance",
+                     (f"30% chance: +roll 0 shows {face} ({low}-{high} makes it): "
+                      f"eye contact {'is made' if won else 'is not made'}.",), face)
+
+    def line_of_sight(self, attacker: Combatant, target: Combatant, roller: Roller, *,
+                      hidden: bool = False, blocked: bool = False, partial: bool = False,
+                      attacked_last: bool = False) -> Sight:
+        """``+los <name>[/partial]`` (seed: Line of Sight checklist, in order):
+
+        1. the target is hiding and not spotted (``hidden``) -> no;
+        2. blank walls, full cover or excessive distance (``blocked``) -> no;
+        3. the target attacked the attacker in their prior action -> yes;
+        4. partial cover (trees, fences, vehicles, windows, crowds) -> 50%: ``+roll 0`` 1-5;
+        5. otherwise -> yes. Once made it holds both ways (the game's note).
+        """
+        what = "line of sight"
+        if hidden:
+            return Sight(what, attacker.name, target.name, False, "hidden",
+                         (f"{target.name} is hidden: {attacker.name} must spot them first.",))
+        if blocked:
+            return Sight(what, attacker.name, target.name, False, "blocked",
+                         (f"Walls, full cover or distance block the line of sight to {target.name}.",))
+        if attacked_last:
+            return Sight(what, attacker.name, target.name, True, "attacked",
+                         (f"{target.name} attacked {attacker.name}: line of sight is established.",))
+        if partial:
+            low, high = self.sight_table["chance"]
+            face, won = self.chance(roller, int(low), int(high))
+            return Sight(what, attacker.name, target.name, won, "chance",
+                         (f"Partial cover, 50% chance: +roll 0 shows {face} ({low}-{high} makes it): "
+                          f"line of sight {'is established' if won else 'is not established'}.",), face)
+        return Sight(what, attacker.name, target.name, True, "open",
+                     (f"Nothing hides {target.name}: line of sight is established.",))
+
+    # ----------------------------------------------------------------------- movement
+    def movement(self, actor: Combatant, what: str, actions_used: int = 0) -> Movement:
+        """A movement action (draw a weapon, stand up, run, climb …; seed: Actions): it spends
+        one of the turn's offensive-or-movement actions. Raises CombatError past the limit."""
+        self.check_action(actions_used)
+        penalty = self.action_penalty(actions_used)
+        rolls = f" (rolls at {penalty})" if penalty else ""
+        return Movement(actor.name, what, penalty, (f"{actor.name} spends an action: {what}{rolls}.",))
+
+    def travel_is_action(self, yards: int, yards_per_turn: int) -> bool:
+        """Travel counts as a movement action at half the Yards/Turn or more (seed)."""
+        return yards * int(self.movement_table["travel_fraction"]) >= yards_per_turn

@@ -1,0 +1,212 @@
+"""Eldritch dice: 1d10 + traits and numbers, Success Levels, the Rule of 10 and the Rule of 1.
+
+Source: ``seeds/000_6bd8a24b61f76ef0.txt`` assumes the Eldritch mechanics page, which we do
+not have; the Unisystem defaults of ``RULES.md`` §2 fill it (numbers in
+``rules/data/eldritch.toml`` ``[dice]``):
+
+- a roll is 1d10 + the traits and numbers named; it succeeds at the first row of the Success
+  Level table (9);
+- Rule of 10: a natural 10 rerolls; a reroll of 6+ adds (reroll - 5) to 10 and a further 10
+  chains. Rule of 1: a natural 1 rerolls; a reroll of 5 or less makes the die (reroll - 5)
+  and a further 1 chains (each chained reroll of 5 or less adds its (reroll - 5)). A Rule of 1
+  never triggers inside a Rule-of-10 chain;
+- initiative's d10 and ``+roll 0``'s chance die are plain d10s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rules.data import RulesDataError, require
+from rules.dice import Roller
+from rules.systems.base import Combatant, Pool, plural
+
+
+@dataclass(frozen=True)
+class DiceRules:
+    """The ``[dice]`` table: the Success Level rows and the Rule of 10/1 options."""
+
+    rows: tuple[tuple[int, int], ...]
+    beyond_every: int = 3
+    rule_of_ten: bool = True
+    rule_of_one: bool = True
+    ten_reroll_min: int = 6
+    one_reroll_max: int = 5
+    reroll_offset: int = 5
+
+    @property
+    def success_at(self) -> int:
+        """The lowest successful total (the first row: 9)."""
+        return self.rows[0][0]
+
+    def success_levels(self, total: int) -> int:
+        """Success Levels of ``total``: 0 below the first row; past the last row one more
+        every ``beyond_every`` points (24-26 -> 7, 27-29 -> 8)."""
+        levels = 0
+        for at, value in self.rows:
+            if total >= at:
+                levels = value
+        last_at, last_value = self.rows[-1]
+        if total >= last_at:
+            levels = last_value + (total - last_at) // self.beyond_every
+        return levels
+
+    @classmethod
+    def from_data(cls, dice: Mapping[str, Any]) -> DiceRules:
+        """Raises RulesDataError for a bad ``[dice]`` table."""
+        rows = require(dice, "success_levels", list, "dice")
+        try:
+            parsed = tuple((int(at), int(levels)) for at, levels in rows)
+        except (TypeError, ValueError) as err:
+            raise RulesDataError("dice.success_levels: give [total, success levels] pairs.") from err
+        if not parsed or any(b[0] <= a[0] or b[1] <= a[1] for a, b in zip(parsed, parsed[1:], strict=False)) \
+                or parsed[0][1] < 1:
+            raise RulesDataError("dice.success_levels: totals and levels must rise, from at least 1 level.")
+        every = require(dice, "beyond_every", int, "dice")
+        if every < 1:
+            raise RulesDataError("dice.beyond_every: at least 1.")
+        return cls(parsed, every, require(dice, "rule_of_ten", bool, "dice"),
+                   require(dice, "rule_of_one", bool, "dice"), require(dice, "ten_reroll_min", int, "dice"),
+                   require(dice, "one_reroll_max", int, "dice"), require(dice, "reroll_offset", int, "dice"))
+
+
+def roll_die(roller: Roller, rules: DiceRules) -> tuple[tuple[int, ...], int]:
+    """One d10 with the Rule of 10 and the Rule of 1: (natural faces in order, what it counts).
+
+    ``10, 7`` -> 12; ``10, 10, 8`` -> 18; ``10, 3`` -> 10; ``10, 1`` -> 10 (no Rule of 1 in a
+    Rule-of-10 chain); ``1, 3`` -> -2; ``1, 1, 2`` -> -7; ``1, 7`` -> 1.
+    """
+    first = roller.roll(10)
+    faces = [first]
+    value = first
+    if first == 10 and rules.rule_of_ten:
+        face = 10
+        while face == 10:
+            face = roller.roll(10)
+            faces.append(face)
+            if face >= rules.ten_reroll_min:
+                value += face - rules.reroll_offset
+    elif first == 1 and rules.rule_of_one:
+        face = roller.roll(10)
+        faces.append(face)
+        if face <= rules.one_reroll_max:
+            value = face - rules.reroll_offset
+            while face == 1:
+                face = roller.roll(10)
+                faces.append(face)
+                if face <= rules.one_reroll_max:
+                    value += face - rules.reroll_offset
+    return tuple(faces), value
+
+
+def describe_parts(parts: Sequence[tuple[str, int]]) -> str:
+    """``"Dexterity 3 + Brawl 2 - 2 (ear pop) + 1"``: a capitalised label is a trait ("Name N");
+    a lower-case one (modifiers, penalties) is a signed number with the label in brackets; a
+    literal number has the label ""."""
+    pieces: list[tuple[bool, str]] = []
+    for label, value in parts:
+        if not label:
+            pieces.append((value < 0, str(abs(value))))
+        elif label[:1].isupper():
+            pieces.append((False, f"{label} {value}"))
+        else:
+            pieces.append((value < 0, f"{abs(value)} ({label})"))
+    if not pieces:
+        return ""
+    negative, first = pieces[0]
+    text = ("-" if negative else "") + first
+    return text + "".join(f" {'-' if neg else '+'} {body}" for neg, body in pieces[1:])
+
+
+@dataclass(frozen=True)
+class EldritchRoll:
+    """1d10 + ``pool``: ``faces`` are the natural faces (the die, then any rerolls), ``die``
+    what the die counts, ``total`` = pool + die, ``success_levels`` from the table (0: failed)."""
+
+    pool: Pool
+    faces: tuple[int, ...]
+    die: int
+    total: int
+    success_levels: int
+
+    @property
+    def succeeded(self) -> bool:
+        return self.success_levels > 0
+
+    @property
+    def net(self) -> int:
+        """The Success Levels (the name other systems' rolls use)."""
+        return self.success_levels
+
+    def faces_text(self) -> str:
+        """``"[7]"``, ``"[10, 8 -> 13]"``, ``"[1, 3 -> -2]"``."""
+        shown = ", ".join(str(face) for face in self.faces)
+        return f"[{shown} -> {self.die}]" if len(self.faces) > 1 else f"[{shown}]"
+
+    def verdict(self) -> str:
+        return f"{plural(self.success_levels, 'SL')}" if self.succeeded else "failure"
+
+    def describe(self) -> str:
+        """``"Dexterity 3 + Brawl 2 + d10 [10, 8 -> 13] = 18: 5 SLs"``."""
+        parts = describe_parts(self.pool.parts)
+        lead = f"{parts} + d10" if parts else "d10"
+        return f"{lead} {self.faces_text()} = {self.total}: {self.verdict()}"
+
+    def to_record(self) -> dict[str, Any]:
+        return {"parts": [list(part) for part in self.pool.parts], "faces": list(self.faces),
+                "die": self.die, "total": self.total, "success_levels": self.success_levels}
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any]) -> EldritchRoll:
+        return cls(Pool.from_parts(record["parts"]), tuple(int(face) for face in record["faces"]),
+                   int(record["die"]), int(record["total"]), int(record["success_levels"]))
+
+
+def roll_eldritch(pool: Pool, roller: Roller, rules: DiceRules) -> EldritchRoll:
+    """Roll 1d10 (Rule of 10/1 per ``rules``) + ``pool``."""
+    faces, die = roll_die(roller, rules)
+    total = pool.size + die
+    return EldritchRoll(pool, faces, die, total, rules.success_levels(total))
+
+
+def trait_parts(actor: Combatant, spec: Sequence[Any]) -> tuple[tuple[str, int], ...]:
+    """Pool parts from a data trait list: ``"Dexterity"``; ``"Constitution x2"`` (doubled);
+    a list inside picks ``actor``'s best (``["Brawl", "Thrown"]``)."""
+    parts = []
+    for entry in spec:
+        if isinstance(entry, (list, tuple)):
+            best = max(entry, key=lambda name: (_rated(actor, name), -list(entry).index(name)))
+            parts.append((_label(best), _rated(actor, best)))
+        else:
+            parts.append((_label(entry), _rated(actor, entry)))
+    return tuple(parts)
+
+
+def _label(entry: str) -> str:
+    name, times = _doubling(entry)
+    return name if times == 1 else f"{name} x{times}"
+
+
+def _doubling(entry: str) -> tuple[str, int]:
+    name, _, times = entry.rpartition(" x")
+    if name and times.isdigit():
+        return name, int(times)
+    return entry, 1
+
+
+def _rated(actor: Combatant, entry: str) -> int:
+    name, times = _doubling(entry)
+    return actor.trait(name) * times
+
+
+def trait_spec_names(spec: Sequence[Any]) -> tuple[str, ...]:
+    """The trait names a data trait list mentions (for validation)."""
+    names: list[str] = []
+    for entry in spec:
+        for item in entry if isinstance(entry, (list, tuple)) else (entry,):
+            if not isinstance(item, str):
+                raise RulesDataError(f"trait lists hold names, not {item!r}.")
+            names.append(_doubling(item)[0])
+    return tuple(names)

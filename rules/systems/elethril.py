@@ -1,0 +1,954 @@
+"""The ``elethril`` rule system: d20 against THAC0 and Armor Class, d10 segment initiative.
+
+Source: ``seeds/004_9af738c2a8a3e45b.txt`` ("Elethril - On Fighting", sections 1a–4d) on the
+AD&D 2nd-edition base of ``RULES.md`` §4. Every number lives in ``rules/data/elethril.toml``;
+the segment timeline (10 segments a round, the order inside a segment, delay, forfeit,
+spoiling) is :mod:`rules.systems.elethril_timeline`.
+
+Not yet registered in ``rules.systems.REGISTRY``: the game layer integrates it later.
+
+A round, as the game layer drives it::
+
+    carried = [a for a in actions if a.busy_in(r)]         # 3a: no roll while busy
+    start = system.start_round(r, declarations, roller, groups=sides_or_parties, carried=carried)
+    for step in start.timeline.steps(): ...                  # attack(..., hand=event.hand)
+    actions = spoil(actions, caster, r, segment, phase)[0]   # after a hit on a caster
+    start.timeline.describe()                                # the HUD, 78 columns
+
+Rules (seed section in brackets):
+
+- Initiative is lowest first. Round 1 [1a]: one d10 per side; the lowest becomes 1 and every
+  other side the difference + 1 (4 vs 7 → 1 and 4). From round 2, individuals roll; parties
+  may coordinate [1b]: one d10 for the party, and each member adds either their own
+  modifiers or the slowest member's (declared before the roll; the die carries nobody's
+  bonus). With several attacks [4b] an individual rolls one d10 per attack and keeps the
+  best (lowest) single die.
+- Final initiative = base + modifiers: the reaction adjustment, the first weapon's speed
+  factor (lowered by magical plusses only, never below 0) [2a, 2b], a magical item's
+  modifier, the standard modifiers [PHB Table 52], the ST's modifier, +1 after a forfeit
+  [3a]. Below 1 it is 1; 11–20 lands next round, 21–30 the round after [3a].
+- Attacks after the first follow by the speed factor of the weapon making them: the off-hand
+  weapon right after the first primary attack, then the primary's further attacks [4a, 4c].
+  Missiles alike; a rate of fire below one skips denominator − 1 rounds [4d].
+- Spells [3c]: casting begins at the caster's initiative segment, takes the casting time
+  in segments, and the spell takes effect at the start of the next segment. The casting time
+  is not also added to the initiative (the source's change replaces the 2e rule of adding
+  it). Instant spells (Power Words, cantrips) take effect in their own segment.
+- To hit [RULES.md §4]: d20 + plusses + Hit Probability (+ two-weapon penalties) ≥ THAC0 −
+  Armor Class (+ the ST's modifier); natural 20 hits, natural 1 misses (options). Damage:
+  the weapon's dice for the target's size (S/M or L) + plusses + Damage Adjustment.
+  No active defense. Hit points: 0 or less is down, −10 or less dead (options).
+
+Fray choices where the source is silent (``# guess:`` in the data file, or here):
+
+- The sheet's ``Reaction`` trait is the reaction adjustment (+ is better): it is subtracted.
+- Round 1: a combatant on no declared side is a side of their own. Coordinated parties
+  (round 2 on) are not normalised. A party rolls one die even for members with several
+  attacks. The slowest member is the one with the highest own modifier total; the forfeit
+  penalty stays personal.
+- Armor Class: the sheet's ``Armor Class`` trait, else the worn armor note's, else 10.
+  THAC0: the sheet's, else 20. Hit points: the sheet's ``Hit Points``, else 10.
+- Quality plusses add to hit and damage like magical ones; a hit does at least 1 damage.
+- Delay, spoiling and forfeiting: see :mod:`rules.systems.elethril_timeline`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from itertools import groupby
+from typing import Any
+
+from rules.data import RulesDataError, load_system_data, require, require_choice
+from rules.dice import DiceSyntaxError, PoolExpression, Roller, Term, parse_pool, roll_dice
+from rules.systems.base import (
+    ActionSchedule,
+    Combatant,
+    CombatError,
+    InitiativeRoll,
+    Pool,
+    Resolution,
+    RollResult,
+    RuleSystem,
+    Slot,
+    load_armor_table,
+    plural,
+)
+from rules.systems.elethril_timeline import (
+    Action,
+    Event,
+    Timeline,
+    build_timeline,
+    delay,
+    forfeit,
+    landing,
+    spoil,
+    tick_of,
+)
+
+DAMAGE_TYPES = ("hp",)
+SIZES = ("S", "M", "L")
+WEAPON_KINDS = ("melee", "missile")
+ARMOR_COLUMNS = ("armor_class",)
+
+__all__ = [
+    "Action", "Declaration", "ElethrilAttack", "ElethrilSystem", "Event", "Group", "GroupRoll",
+    "Harm", "HitPoints", "NotationRoll", "Plan", "RoundStart", "SegmentInitiative", "Spell", "Timeline",
+    "Weapon", "Wielded", "build_timeline", "delay", "forfeit", "spoil",
+]
+
+
+def signed_parts(parts: Sequence[tuple[str, int]]) -> str:
+    """``" + 3 (short sword) - 1 (Reaction)"``: each part after a base, labelled."""
+    text = ""
+    for label, value in parts:
+        text += f" {'-' if value < 0 else '+'} {abs(value)}" + (f" ({label})" if label else "")
+    return text
+
+
+# ================================================================================ dice
+@dataclass(frozen=True)
+class NotationRoll:
+    """Dice notation rolled: ``parts`` are ``(text, faces, value)`` in typed order, e.g.
+    ``(("1d20", (17,), 17), ("", (), 2))``; a trait or modifier part has its label as text."""
+
+    parts: tuple[tuple[str, tuple[int, ...], int], ...]
+
+    @property
+    def total(self) -> int:
+        return sum(value for _, _, value in self.parts)
+
+    def describe(self, with_total: bool = True) -> str:
+        """``"1d20 (17) + 2 = 19"``, ``"2d6 (3, 5) = 8"``, ``"1d20 (4) + 2 (Reaction) = 6"``."""
+        pieces = []
+        for text, faces, value in self.parts:
+            if faces:
+                pieces.append((False, f"{text} ({', '.join(str(f) for f in faces)})"))
+            else:
+                pieces.append((value < 0, f"{abs(value)}" + (f" ({text})" if text else "")))
+        body = pieces[0][1] if not pieces[0][0] else f"-{pieces[0][1]}"
+        body += "".join(f" {'-' if negative else '+'} {piece}" for negative, piece in pieces[1:])
+        return f"{body} = {self.total}" if with_total else body
+
+    def to_record(self) -> dict[str, Any]:
+        return {"parts": [[text, list(faces), value] for text, faces, value in self.parts],
+                "total": self.total}
+
+
+def roll_notation(terms: Sequence[Term], roller: Roller, actor: Combatant | None = None) -> NotationRoll:
+    """Roll parsed dice notation (``parse_pool`` terms): dice, numbers, and traits of ``actor``."""
+    parts = []
+    for term in terms:
+        if term.kind == "dice":
+            faces = roll_dice(term.number, term.sides, roller)
+            parts.append((f"{term.number}d{term.sides}", faces, sum(faces)))
+        elif term.kind == "trait":
+            parts.append((term.trait, (), actor.trait(term.trait) if actor else 0))
+        else:
+            parts.append(("", (), term.sign * term.number))
+    return NotationRoll(tuple(parts))
+
+
+def dice_notation(text: str, where: str) -> tuple[Term, ...]:
+    """The terms of a data file's damage dice (``"1d6+1"``). Raises RulesDataError."""
+    try:
+        terms = parse_pool(text).terms
+    except DiceSyntaxError as err:
+        raise RulesDataError(f"{where}: {err}") from err
+    if not any(term.kind == "dice" for term in terms):
+        raise RulesDataError(f"{where}: give dice, e.g. '1d6+1', not {text!r}.")
+    return terms
+
+
+# ============================================================================= weapons
+@dataclass(frozen=True)
+class Weapon:
+    """A row of the weapon table: ``speed`` in segments, damage notation against small or
+    medium (``damage_sm``) and large (``damage_l``) targets, missiles' rate of fire per round
+    (``"2"``, ``"1/2"``; "" for melee)."""
+
+    key: str
+    name: str
+    kind: str
+    speed: int
+    damage_sm: str
+    damage_l: str
+    rate: str = ""
+
+    @property
+    def shots(self) -> int:
+        """Attacks one action may hold: the whole rate of fire, at least 1 (1 for melee)."""
+        return max(1, int(Fraction(self.rate))) if self.rate else 1
+
+    @property
+    def reload_rounds(self) -> int:
+        """Rounds skipped after firing (seed 4d): denominator − 1 for a rate below one."""
+        rate = Fraction(self.rate) if self.rate else Fraction(1)
+        return rate.denominator - 1 if rate < 1 else 0
+
+
+@dataclass(frozen=True)
+class Wielded:
+    """A weapon in hand with its plusses. Only ``magic`` plusses lower the speed factor, never
+    below 0 (seed 2a, 2b); ``quality`` (weapon quality, metal purity) plusses never do."""
+
+    weapon: Weapon
+    magic: int = 0
+    quality: int = 0
+
+    @property
+    def speed(self) -> int:
+        """The speed factor in segments: a +1 short sword is 3 − 1 = 2."""
+        return max(0, self.weapon.speed - self.magic)
+
+    @property
+    def key(self) -> str:
+        """What ``wielded()`` reads back: ``"short-sword+1 q2"``."""
+        return (self.weapon.key + (f"+{self.magic}" if self.magic else "")
+                + (f" q{self.quality}" if self.quality else ""))
+
+    @property
+    def label(self) -> str:
+        """``"short sword +1"``, ``"long sword (quality +2)"``."""
+        return (self.weapon.name + (f" +{self.magic}" if self.magic else "")
+                + (f" (quality +{self.quality})" if self.quality else ""))
+
+    @property
+    def kind(self) -> str:
+        return self.weapon.kind
+
+    #: The ST's ``+combat/mod`` may move this attack (the game layer's maneuver protocol).
+    adjustable = True
+
+
+_WIELDED = re.compile(r"(?P<name>[a-z][a-z' -]*?)\s*(?:\+\s*(?P<magic>\d{1,2}))?"
+                      r"(?:\s*q(?:uality)?\s*\+?\s*(?P<quality>\d{1,2}))?")
+
+
+@dataclass(frozen=True)
+class Spell:
+    """A row of the spell table: ``casting_time`` in segments; ``instant`` for Power Words and
+    cantrips (effect in their own segment, seed 3c)."""
+
+    key: str
+    name: str
+    level: int
+    casting_time: int
+    instant: bool = False
+
+
+# ========================================================================== initiative
+@dataclass(frozen=True)
+class Group:
+    """A side (round 1, seed 1a) or a coordinating party (round 2 on, seed 1b): ``members``
+    share one d10; those in ``follow_slowest`` add the slowest member's modifiers instead of
+    their own (chosen before the roll)."""
+
+    name: str
+    members: tuple[str, ...]
+    follow_slowest: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """What ``actor`` does this round, declared before initiative is rolled.
+
+    - attack: ``weapon`` (as typed, e.g. ``"short sword +1"``; "" = the weapon in hand, else
+      a fist), ``off_hand`` (a second weapon, "" for none), ``attacks`` with the primary
+      weapon (0: 1 in melee, the rate of fire for missiles);
+    - ``spell``: a spell key (``cast <spell>``), or ``item``: a magical item key (wand …);
+    - ``modifiers``: standard modifier keys (``hasted``, ``higher-ground`` …);
+      ``modifier``: the ST's initiative modifier; ``forfeited``: this actor forfeited a
+      carried-over action (+1, seed 3a).
+    """
+
+    actor: Combatant
+    target: str = ""
+    weapon: str = ""
+    off_hand: str = ""
+    attacks: int = 0
+    spell: str = ""
+    item: str = ""
+    modifiers: tuple[str, ...] = ()
+    modifier: int = 0
+    forfeited: bool = False
+
+
+@dataclass(frozen=True)
+class GroupRoll:
+    """One d10 for a side or party; ``base`` = the die, or in round 1 the normalised base
+    (the lowest side 1, the others the difference + 1)."""
+
+    name: str
+    die: int
+    base: int
+
+    def describe(self) -> str:
+        shown = f" -> base {self.base}" if self.base != self.die else ""
+        return f"{self.name}: d10 {self.die}{shown}"
+
+    def to_record(self) -> dict[str, Any]:
+        return {"name": self.name, "die": self.die, "base": self.base}
+
+
+@dataclass(frozen=True)
+class SegmentInitiative:
+    """One actor's initiative for one round. ``dice``: the actor's own d10s (one per attack,
+    the best kept) — empty when the base is ``group``'s. ``total`` = base + ``parts``;
+    ``initiative`` = total, at least the minimum; it lands at ``landing`` (round, segment)."""
+
+    actor: str
+    round: int
+    base: int
+    parts: tuple[tuple[str, int], ...]
+    dice: tuple[int, ...] = ()
+    group: str = ""
+    minimum: int = 1
+
+    @property
+    def total(self) -> int:
+        return self.base + sum(value for _, value in self.parts)
+
+    @property
+    def initiative(self) -> int:
+        return max(self.minimum, self.total)
+
+    @property
+    def landing(self) -> tuple[int, int]:
+        return landing(self.round, self.initiative)
+
+    def describe(self) -> str:
+        """``"Ann: d10 7, 4 -> 4 + 3 (short sword) = 7 -> segment 7"``."""
+        if self.group:
+            base = f"{self.group} base {self.base}"
+        else:
+            base = f"d10 {', '.join(str(d) for d in self.dice)}"
+            base += f" -> {self.base}" if len(self.dice) > 1 else ""
+        text = f"{self.actor}: {base}{signed_parts(self.parts)}"
+        text += f" = {self.total}" if self.parts else ""
+        round_number, segment = self.landing
+        where = f"segment {segment}" if round_number == self.round else f"round {round_number}, segment {segment}"
+        return text + f" -> {where}" + (" (minimum)" if self.total < self.minimum else "")
+
+    def as_initiative_roll(self) -> InitiativeRoll:
+        """The base interface's value: ``total`` = the final initiative, no tiebreak (ties act
+        together)."""
+        return InitiativeRoll(self.actor, Pool(self.parts), self.base, self.initiative, 0)
+
+    def to_record(self) -> dict[str, Any]:
+        return {"actor": self.actor, "round": self.round, "base": self.base,
+                "parts": [list(part) for part in self.parts], "dice": list(self.dice),
+                "group": self.group, "minimum": self.minimum}
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any]) -> SegmentInitiative:
+        return cls(actor=record["actor"], round=int(record["round"]), base=int(record["base"]),
+                   parts=Pool.from_parts(record["parts"]).parts,
+                   dice=tuple(int(d) for d in record.get("dice", ())), group=record.get("group", ""),
+                   minimum=int(record.get("minimum", 1)))
+
+
+@dataclass(frozen=True)
+class RoundStart:
+    """A round begun: the group dice, everyone's initiative, the new actions and the round's
+    timeline (new and carried-over actions)."""
+
+    round: int
+    groups: tuple[GroupRoll, ...]
+    initiative: tuple[SegmentInitiative, ...]
+    actions: tuple[Action, ...]
+    timeline: Timeline
+
+    def describe(self) -> tuple[str, ...]:
+        return tuple(g.describe() for g in self.groups) + tuple(i.describe() for i in self.initiative)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A checked declaration (``ElethrilSystem.plan``): ``kind`` melee/missile/spell/item;
+    ``attacks`` as (weapon, hand) in acting order; ``parts`` the actor's own initiative
+    modifiers (the forfeit penalty is added when rolling)."""
+
+    declaration: Declaration
+    kind: str
+    attacks: tuple[tuple[Wielded, str], ...] = ()
+    spell: Spell | None = None
+    item: tuple[str, str, int] | None = None  # key, name, modifier
+    parts: tuple[tuple[str, int], ...] = ()   # own modifiers (no forfeit)
+
+    @property
+    def name(self) -> str:
+        return self.declaration.actor.name
+
+    @property
+    def dice(self) -> int:
+        return max(1, len(self.attacks))
+
+
+# ======================================================================== health, attack
+@dataclass(frozen=True)
+class HitPoints:
+    """Hit points: ``maximum`` from the sheet, ``damage`` taken. Down at ``down_at`` or less
+    (incapacitated), dead at ``dead_at`` or less (RULES.md §4). No wound penalty."""
+
+    maximum: int
+    damage: int = 0
+    down_at: int = 0
+    dead_at: int = -10
+
+    @property
+    def current(self) -> int:
+        return self.maximum - self.damage
+
+    @property
+    def penalty(self) -> int:
+        return 0
+
+    @property
+    def incapacitated(self) -> bool:
+        return self.current <= self.down_at
+
+    @property
+    def dead(self) -> bool:
+        return self.current <= self.dead_at
+
+    @property
+    def meter(self) -> tuple[int, int]:
+        return (self.current, self.maximum)
+
+    def describe(self) -> str:
+        """``"12/20 hp"``, ``"Down -3/20 hp"``, ``"Dead -10/20 hp"``."""
+        state = "Dead " if self.dead else "Down " if self.incapacitated else ""
+        return f"{state}{self.current}/{self.maximum} hp"
+
+    def with_damage(self, amount: int) -> HitPoints:
+        return replace(self, damage=self.damage + max(0, amount))
+
+    def healed(self, amount: int | None) -> HitPoints:
+        """After healing ``amount`` hit points (None: all), never above the maximum."""
+        return replace(self, damage=0 if amount is None else max(0, self.damage - max(0, amount)))
+
+    def to_record(self) -> dict[str, Any]:
+        return {"damage": self.damage, "maximum": self.maximum}
+
+
+@dataclass(frozen=True)
+class ElethrilAttack:
+    """A rolled attack: d20 + ``bonus`` against THAC0 − Armor Class + ``modifier``. ``hit`` was
+    decided when rolled (natural 20/1 options included). ``size``: the target's S/M/L."""
+
+    attacker: str
+    target: str
+    weapon: Wielded
+    hand: str
+    bonus: Pool
+    die: int
+    thac0: int
+    armor_class: int
+    modifier: int
+    size: str
+    hit: bool
+
+    needs_defense = False
+    successes = 0        # nothing for a defender to beat: Armor Class is the only defense
+    damage_type = "hp"
+
+    @property
+    def needed(self) -> int:
+        return self.thac0 - self.armor_class + self.modifier
+
+    @property
+    def total(self) -> int:
+        return self.die + self.bonus.size
+
+    @property
+    def label(self) -> str:
+        return self.weapon.label + (" (off-hand)" if self.hand == "off" else "")
+
+    def describe(self) -> str:
+        """``"short sword +1: d20 14 + 1 (magic) = 15 vs 15 (THAC0 20 - AC 5): hit"``."""
+        roll = f"d20 {self.die}{signed_parts(self.bonus.parts)}"
+        roll += f" = {self.total}" if self.bonus.parts else ""
+        need = f"THAC0 {self.thac0} - AC {self.armor_class}"
+        need += signed_parts((("modifier", self.modifier),)) if self.modifier else ""
+        natural = f" (natural {self.die})" if self.hit != (self.total >= self.needed) else ""
+        return f"{self.label}: {roll} vs {self.needed} ({need}): {'hit' if self.hit else 'miss'}{natural}"
+
+    def to_record(self) -> dict[str, Any]:
+        return {"attacker": self.attacker, "target": self.target, "weapon": self.weapon.key,
+                "hand": self.hand, "parts": [list(part) for part in self.bonus.parts],
+                "die": self.die, "thac0": self.thac0, "armor_class": self.armor_class,
+                "modifier": self.modifier, "size": self.size, "hit": self.hit}
+
+
+@dataclass(frozen=True)
+class Harm:
+    """Damage dealt to one combatant: the dice for its size, the added parts, the total."""
+
+    name: str
+    roll: NotationRoll
+    parts: tuple[tuple[str, int], ...]
+    amount: int
+    health_before: HitPoints
+    health_after: HitPoints
+
+
+# ============================================================================== system
+class ElethrilSystem(RuleSystem):
+    """``elethril`` — see the module docstring. Raises RulesDataError on a bad data file."""
+
+    key = "elethril"
+    title = "Elethril (d20 vs THAC0, d10 segments, lowest first)"
+    defense_names: tuple[str, ...] = ()
+    defense_uses_action = False
+    armor_columns = ARMOR_COLUMNS
+    magic = None
+
+    def __init__(self, data: Mapping[str, Any] | None = None) -> None:
+        data = data if data is not None else load_system_data(self.key)
+        to_hit = require(data, "to_hit", dict, "elethril")
+        self.to_hit_die = require(to_hit, "die", int, "to_hit")
+        self.natural_20_hits = require(to_hit, "natural_20_hits", bool, "to_hit")
+        self.natural_1_misses = require(to_hit, "natural_1_misses", bool, "to_hit")
+        self.default_thac0 = require(to_hit, "default_thac0", int, "to_hit")
+        self.default_armor_class = require(to_hit, "default_armor_class", int, "to_hit")
+        self.quality_plusses = require(to_hit, "quality_plusses", bool, "to_hit")
+        self.minimum_damage = require(to_hit, "minimum_damage", int, "to_hit")
+        if self.to_hit_die < 2:
+            raise RulesDataError("to_hit.die: at least 2 sides.")
+        two = require(data, "two_weapons", dict, "elethril")
+        self.two_weapon_penalty = {"primary": require(two, "primary", int, "two_weapons"),
+                                   "off": require(two, "off_hand", int, "two_weapons")}
+        hp = require(data, "hit_points", dict, "elethril")
+        self.default_hit_points = require(hp, "default_maximum", int, "hit_points")
+        self.down_at = require(hp, "down_at", int, "hit_points")
+        self.dead_at = require(hp, "dead_at", int, "hit_points")
+        if self.default_hit_points < 1 or self.dead_at > self.down_at:
+            raise RulesDataError("hit_points: need default_maximum >= 1 and dead_at <= down_at.")
+        init = require(data, "initiative", dict, "elethril")
+        self.initiative_die = require(init, "die", int, "initiative")
+        self.minimum_initiative = require(init, "minimum", int, "initiative")
+        self.forfeit_penalty = require(init, "forfeit_penalty", int, "initiative")
+        self.reaction_trait = require(init, "reaction_trait", str, "initiative")
+        self.max_attacks = require(init, "max_attacks", int, "initiative")
+        if self.initiative_die < 2 or self.minimum_initiative < 1 or self.max_attacks < 1:
+            raise RulesDataError("initiative: need die >= 2, minimum >= 1 and max_attacks >= 1.")
+        self.modifiers = self._named_values(data, "modifiers")
+        self.items = self._named_values(data, "items")
+        self.kinds = {}
+        for name, table in require(data, "kinds", dict, "elethril").items():
+            size = require(table, "size", str, f"kinds.{name}")
+            self.kinds[name] = require_choice(size, SIZES, f"kinds.{name}.size")
+        self.default_kind = require(data, "default_kind", str, "elethril")
+        if self.default_kind not in self.kinds:
+            raise RulesDataError(f"elethril.default_kind: {self.default_kind!r} is not among the kinds.")
+        self.weapons = {key: self._weapon(key, table)
+                        for key, table in require(data, "weapons", dict, "elethril").items()}
+        self.weapon_names = {key: weapon.name for key, weapon in self.weapons.items()}
+        if "fist" not in self.weapons:
+            raise RulesDataError("elethril.weapons: the unarmed attack 'fist' is needed.")
+        self.spells = {key: self._spell(key, table)
+                       for key, table in require(data, "spells", dict, "elethril").items()}
+        self.armor_table = load_armor_table(data, ARMOR_COLUMNS)
+        traits = require(data, "traits", dict, "elethril")
+        self.trait_names = tuple(require(traits, "names", list, "traits"))
+
+    @staticmethod
+    def _named_values(data: Mapping[str, Any], section: str) -> dict[str, tuple[str, int]]:
+        return {key: (require(table, "name", str, f"{section}.{key}"),
+                      require(table, "value", int, f"{section}.{key}"))
+                for key, table in require(data, section, dict, "elethril").items()}
+
+    @staticmethod
+    def _weapon(key: str, table: Mapping[str, Any]) -> Weapon:
+        where = f"weapons.{key}"
+        kind = require_choice(require(table, "kind", str, where), WEAPON_KINDS, f"{where}.kind")
+        speed = require(table, "speed", int, where)
+        if speed < 0:
+            raise RulesDataError(f"{where}.speed: a speed factor is 0 or more.")
+        damage = {column: require(table, column, str, where) for column in ("damage_sm", "damage_l")}
+        for column, text in damage.items():
+            dice_notation(text, f"{where}.{column}")
+        rate = ""
+        if kind == "missile":
+            rate = require(table, "rate", str, where)
+            try:
+                value = Fraction(rate)
+            except (ValueError, ZeroDivisionError) as err:
+                raise RulesDataError(f"{where}.rate: a rate of fire such as '2' or '1/2', not {rate!r}.") from err
+            if value <= 0 or (value.denominator != 1 and value.numerator != 1):
+                raise RulesDataError(f"{where}.rate: a whole number or 1/N, not {rate!r}.")
+        return Weapon(key, require(table, "name", str, where), kind, speed,
+                      damage["damage_sm"], damage["damage_l"], rate)
+
+    @staticmethod
+    def _spell(key: str, table: Mapping[str, Any]) -> Spell:
+        where = f"spells.{key}"
+        casting_time = require(table, "casting_time", int, where)
+        if casting_time < 1:
+            raise RulesDataError(f"{where}.casting_time: at least 1 segment.")
+        return Spell(key, require(table, "name", str, where), require(table, "level", int, where),
+                     casting_time, bool(table.get("instant", False)))
+
+    # ------------------------------------------------------------------------- lookups
+    @staticmethod
+    def _find(text: str, table: Mapping[str, Any], what: str) -> str:
+        wanted = "-".join(text.casefold().replace("'", "").replace(",", " ").split())
+        if wanted in table:
+            return wanted
+        found = [key for key in table if wanted and key.startswith(wanted)]
+        if len(found) == 1:
+            return found[0]
+        if found:
+            raise CombatError(f"'{text.strip()[:30]}' could be: {', '.join(found)}.")
+        raise CombatError(f"No {what} '{text.strip()[:30]}'. Choose from: {', '.join(table)}.")
+
+    def wielded(self, text: str) -> Wielded:
+        """The weapon named by ``text`` (unique key prefix, spaces as hyphens) with its
+        plusses: ``"short sword +1"``, ``"long sword +1 q2"`` (magical +1, quality +2).
+        Raises CombatError."""
+        match = _WIELDED.fullmatch(text.strip().casefold())
+        if not match:
+            raise CombatError(f"Cannot read the weapon '{text.strip()[:30]}': e.g. 'short sword +1'.")
+        weapon = self.weapons[self._find(match["name"], self.weapons, "weapon")]
+        return Wielded(weapon, int(match["magic"] or 0), int(match["quality"] or 0))
+
+    def in_hand(self, actor: Combatant, text: str = "") -> Wielded:
+        """``text``'s weapon, else the weapon in ``actor``'s hand, else a fist."""
+        return self.wielded(text or actor.weapon or "fist")
+
+    def maneuver(self, option: str, attacker: Combatant) -> Wielded:
+        """The game layer's pre-roll check of ``attack <target>/<option>``. Raises CombatError."""
+        return self.in_hand(attacker, option)
+
+    def spell(self, text: str) -> Spell:
+        """The spell named by ``text`` (``cast <spell>``). Raises CombatError for an unknown one."""
+        return self.spells[self._find(text, self.spells, "spell")]
+
+    def _value(self, actor: Combatant, trait: str, default: int) -> int:
+        return int(actor.traits[trait]) if trait in actor.traits else default
+
+    def thac0(self, actor: Combatant) -> int:
+        return self._value(actor, "THAC0", self.default_thac0)
+
+    def armor_class(self, actor: Combatant) -> int:
+        """The sheet's Armor Class, else the worn armor's, else the data's default (10)."""
+        worn = actor.armor.get("armor_class")
+        return self._value(actor, "Armor Class", self.default_armor_class if worn is None else int(worn))
+
+    def size(self, actor: Combatant) -> str:
+        return self.kinds.get(actor.kind, self.kinds[self.default_kind])
+
+    # ---------------------------------------------------------------------------- dice
+    def roll_check(self, expression: PoolExpression, actor: Combatant, roller: Roller,
+                   *, modifier: int = 0, willpower: bool = False) -> RollResult:
+        """``+roll 1d20+2``, ``+roll 2d6``: dice notation (numbers and sheet traits may be
+        added), ``vs N`` = the total to reach; ``modifier`` is added. ``parse_pool`` already
+        refuses ``1d0``, ``0d6``, ``-3d10`` and ``1d20+``. Raises DiceSyntaxError (no dice),
+        CombatError (Willpower: there is none)."""
+        if willpower:
+            raise CombatError("Elethril has no Willpower to spend.")
+        if not any(term.kind == "dice" for term in expression.terms):
+            raise DiceSyntaxError("Give dice to roll, e.g. +roll 1d20+2 or +roll 2d6.")
+        roll = roll_notation(expression.terms, roller, actor)
+        if modifier:
+            roll = NotationRoll(roll.parts + (("modifier", (), modifier),))
+        line = roll.describe()
+        summary = str(roll.total)
+        if expression.difficulty is not None:
+            made = roll.total >= expression.difficulty
+            summary = f"{roll.total} vs {expression.difficulty}: {'success' if made else 'failure'}"
+            line += f" vs {expression.difficulty}: {'success' if made else 'failure'}"
+        return RollResult(lines=(line,), summary=summary,
+                          record={**roll.to_record(), "difficulty": expression.difficulty,
+                                  "result": summary})
+
+    # ---------------------------------------------------------------------- initiative
+    def require_able(self, actor: Combatant) -> None:
+        health = self.health(actor.health, actor)
+        if health.incapacitated:
+            state = "dead" if health.dead else "down"
+            raise CombatError(f"{actor.name} is {state} and cannot act.")
+
+    def _reaction(self, actor: Combatant) -> tuple[tuple[str, int], ...]:
+        reaction = actor.trait(self.reaction_trait)
+        return ((self.reaction_trait, -reaction),) if reaction else ()
+
+    def roll_initiative(self, actor: Combatant, roller: Roller) -> InitiativeRoll:
+        """The base interface: one d10 + reaction + the speed factor of the weapon in hand
+        (no sides, no declaration). ``total`` = the final initiative (at least 1), lowest
+        first. Use ``start_round`` for the full rules. Raises CombatError."""
+        self.require_able(actor)
+        weapon = self.in_hand(actor)
+        parts = self._reaction(actor) + ((weapon.label, weapon.speed),)
+        die = roller.roll(self.initiative_die)
+        return SegmentInitiative(actor.name, 1, die, parts, (die,),
+                                 minimum=self.minimum_initiative).as_initiative_roll()
+
+    def schedule(self, rolls: Sequence[InitiativeRoll]) -> ActionSchedule:
+        """Lowest initiative first; equal totals share a slot (simultaneous), names sorted
+        case-insensitively. ``at`` is the initiative (11+ = a later round, seed 3a). For the
+        real segment order use ``start_round(...).timeline.schedule()``."""
+        ordered = sorted(rolls, key=lambda r: (r.total, r.name.casefold(), r.name))
+        return ActionSchedule(tuple(Slot(total, tuple(r.name for r in group))
+                                    for total, group in groupby(ordered, key=lambda r: r.total)))
+
+    def plan(self, declaration: Declaration) -> Plan:
+        """Check a declaration before any die is rolled. Raises CombatError."""
+        actor = declaration.actor
+        if declaration.spell and declaration.item:
+            raise CombatError("Cast a spell or use an item, not both.")
+        magic = declaration.spell or declaration.item
+        if magic and (declaration.weapon or declaration.off_hand or declaration.attacks):
+            raise CombatError("A spell or an item is the whole action: no weapon attacks with it.")
+        parts = list(self._reaction(actor))
+        spell = self.spell(declaration.spell) if declaration.spell else None
+        item = None
+        attacks: tuple[tuple[Wielded, str], ...] = ()
+        if declaration.item:
+            key = self._find(declaration.item, self.items, "magical item")
+            item = (key, *self.items[key])
+            parts.append(self.items[key])
+            kind = "item"
+        elif spell:
+            kind = "spell"
+        else:
+            primary = self.in_hand(actor, declaration.weapon)
+            count = declaration.attacks or primary.weapon.shots
+            if not 1 <= count <= self.max_attacks:
+                raise CombatError(f"Attacks per action: 1 to {self.max_attacks}, not {declaration.attacks}.")
+            if primary.kind == "missile" and count > primary.weapon.shots:
+                raise CombatError(f"A {primary.weapon.name} fires at most {primary.weapon.shots} "
+                                  f"per round (rate {primary.weapon.rate}).")
+            off = self.wielded(declaration.off_hand) if declaration.off_hand else None
+            hand = "primary" if off else ""
+            order = [(primary, hand)] + ([(off, "off")] if off else []) + [(primary, hand)] * (count - 1)
+            attacks = tuple(order)
+            parts.append((primary.label, primary.speed))
+            kind = primary.kind
+        for key in declaration.modifiers:
+            parts.append(self.modifiers[self._find(key, self.modifiers, "initiative modifier")])
+        if declaration.modifier:
+            parts.append(("modifier", declaration.modifier))
+        return Plan(declaration, kind, attacks, spell, item, tuple(parts))
+
+    def start_round(self, round_number: int, declarations: Sequence[Declaration], roller: Roller,
+                    *, groups: Sequence[Group] = (), carried: Sequence[Action] = ()) -> RoundStart:
+        """Roll initiative for ``round_number`` and schedule everyone's action (seed 1a–4d).
+
+        ``declarations``: one per actor rolling this round (actors busy with a ``carried``
+        action may not declare: ``forfeit`` first). ``groups``: in round 1 the sides (anyone
+        on none is a side of their own), normalised lowest = 1; later, coordinating parties
+        (not normalised). Dice, in order: one d10 per group (as given, then round-1 sides of
+        one in declaration order), then each individual's d10s (one per attack, keep the
+        lowest) in declaration order. Everything is checked before the first die.
+
+        Raises:
+            CombatError: a busy, down or duplicate actor; an unknown weapon, spell, item or
+            modifier; a group member not declaring; a member in two groups.
+        """
+        if round_number < 1:
+            raise CombatError("Rounds are numbered from 1.")
+        busy = {a.actor: a for a in carried if a.busy_in(round_number)}
+        plans: dict[str, Plan] = {}
+        for declaration in declarations:
+            name = declaration.actor.name
+            if name in plans:
+                raise CombatError(f"{name} declared twice.")
+            if name in busy:
+                raise CombatError(f"{name} is still acting (from round {busy[name].round}): "
+                                  f"forfeit that action to act anew.")
+            self.require_able(declaration.actor)
+            plans[name] = self.plan(declaration)
+        groups = list(groups)
+        grouped: dict[str, str] = {}
+        for group in groups:
+            if not group.members:
+                raise CombatError(f"{group.name} has no members.")
+            for member in group.members:
+                if member not in plans:
+                    raise CombatError(f"{member} declares no action this round and cannot join {group.name}.")
+                if member in grouped:
+                    raise CombatError(f"{member} is in both {grouped[member]} and {group.name}.")
+                grouped[member] = group.name
+            stray = set(group.follow_slowest) - set(group.members)
+            if stray:
+                raise CombatError(f"{', '.join(sorted(stray))} is not in {group.name}.")
+        if round_number == 1:
+            groups += [Group(name, (name,)) for name in plans if name not in grouped]
+        group_rolls = [GroupRoll(g.name, roller.roll(self.initiative_die), 0) for g in groups]
+        if round_number == 1 and group_rolls:
+            lowest = min(g.die for g in group_rolls)
+            group_rolls = [replace(g, base=g.die - lowest + 1) for g in group_rolls]
+        else:
+            group_rolls = [replace(g, base=g.die) for g in group_rolls]
+        results: dict[str, SegmentInitiative] = {}
+        for group, rolled in zip(groups, group_rolls, strict=True):
+            results.update(self._group_initiative(round_number, group, rolled, plans))
+        for name, plan in plans.items():
+            if name not in results:
+                rolled_dice = roll_dice(plan.dice, self.initiative_die, roller)
+                results[name] = SegmentInitiative(name, round_number, min(rolled_dice),
+                                                  plan.parts + self._forfeit(plan), rolled_dice,
+                                                  minimum=self.minimum_initiative)
+        initiative = tuple(results[name] for name in plans)
+        actions = tuple(self._action(plans[i.actor], i) for i in initiative)
+        timeline = build_timeline(round_number, actions + tuple(busy.values()))
+        return RoundStart(round_number, tuple(group_rolls), initiative, actions, timeline)
+
+    def _forfeit(self, plan: Plan) -> tuple[tuple[str, int], ...]:
+        return (("forfeit", self.forfeit_penalty),) if plan.declaration.forfeited else ()
+
+    def _group_initiative(self, round_number: int, group: Group, rolled: GroupRoll,
+                          plans: Mapping[str, Plan]) -> dict[str, SegmentInitiative]:
+        """Each member on the group's base with their own modifiers, or the slowest member's
+        (the highest total) for those who follow the slowest (seed 1b)."""
+        totals = {m: sum(v for _, v in plans[m].parts) for m in group.members}
+        slowest = max(group.members, key=lambda m: totals[m])
+        results = {}
+        for member in group.members:
+            plan = plans[member]
+            parts = plan.parts
+            if member in group.follow_slowest and member != slowest:
+                parts = ((f"{slowest}'s modifiers", totals[slowest]),)
+            results[member] = SegmentInitiative(member, round_number, rolled.base,
+                                                parts + self._forfeit(plan), group=group.name,
+                                                minimum=self.minimum_initiative)
+        return results
+
+    def _action(self, plan: Plan, initiative: SegmentInitiative) -> Action:
+        """The events of one action from its initiative (seed 3a–4d)."""
+        name, target = plan.name, plan.declaration.target
+        start = tick_of(initiative.round, initiative.initiative)
+
+        def event(tick: int, phase: str, label: str, **more: Any) -> Event:
+            round_number, segment = landing(1, tick)
+            return Event(name, phase, round_number, segment, label, target, **more)
+
+        if plan.spell:
+            spell = plan.spell
+            if spell.instant:
+                events = (event(start, "instant", spell.name, spell=spell.key),)
+            else:
+                events = (event(start, "casting", spell.name, spell=spell.key),
+                          event(start + spell.casting_time, "discharge", spell.name, spell=spell.key))
+            return Action(name, initiative.round, "spell", events, casting_from=start)
+        if plan.item:
+            key, label, _ = plan.item
+            return Action(name, initiative.round, "item", (event(start, "discharge", label, spell=key),))
+        events, tick = [], start
+        for number, (weapon, hand) in enumerate(plan.attacks, start=1):
+            if number > 1:
+                tick += weapon.speed
+            events.append(event(tick, weapon.kind, weapon.label, weapon=weapon.key, hand=hand,
+                                number=number, count=len(plan.attacks)))
+        reload_rounds = max(weapon.weapon.reload_rounds for weapon, _ in plan.attacks)
+        return Action(name, initiative.round, plan.kind, tuple(events), reload_rounds=reload_rounds)
+
+    # ------------------------------------------------------------------------- attacks
+    def attack_options(self) -> tuple[str, ...]:
+        return tuple(self.weapons)
+
+    def attack(self, attacker: Combatant, target: Combatant, option: str, roller: Roller,
+               *, modifier: int = 0, dice_modifier: int = 0, hand: str = "") -> ElethrilAttack:
+        """d20 + magic (+ quality) plusses + Hit Probability + two-weapon penalty (``hand``:
+        "primary" or "off"; "" for one weapon) + ``dice_modifier`` against THAC0 − the
+        target's Armor Class + ``modifier``. Raises CombatError."""
+        self.require_able(attacker)
+        if hand not in ("", "primary", "off"):
+            raise CombatError("The hand is 'primary' or 'off'.")
+        weapon = self.in_hand(attacker, option)
+        parts = [("magic", weapon.magic)]
+        if self.quality_plusses:
+            parts.append(("quality", weapon.quality))
+        parts += [("Hit Probability", attacker.trait("Hit Probability")),
+                  ("two weapons", self.two_weapon_penalty.get(hand, 0)), ("modifier", dice_modifier)]
+        bonus = Pool(tuple((label, value) for label, value in parts if value))
+        die = roller.roll(self.to_hit_die)
+        thac0, armor_class = self.thac0(attacker), self.armor_class(target)
+        hit = die + bonus.size >= thac0 - armor_class + modifier
+        if die == self.to_hit_die and self.natural_20_hits:
+            hit = True
+        if die == 1 and self.natural_1_misses:
+            hit = False
+        return ElethrilAttack(attacker.name, target.name, weapon, hand, bonus, die, thac0,
+                              armor_class, modifier, self.size(target), hit)
+
+    def attack_from_record(self, record: Mapping[str, Any]) -> ElethrilAttack:
+        return ElethrilAttack(
+            attacker=record["attacker"], target=record["target"], weapon=self.wielded(record["weapon"]),
+            hand=record.get("hand", ""), bonus=Pool.from_parts(record["parts"]), die=int(record["die"]),
+            thac0=int(record["thac0"]), armor_class=int(record["armor_class"]),
+            modifier=int(record.get("modifier", 0)), size=record["size"], hit=bool(record["hit"]))
+
+    def defend(self, attack: Any, defender: Combatant, defense: str, roller: Roller,
+               *, modifier: int = 0, dice_modifier: int = 0) -> Any:
+        """Always refused: Armor Class is the only defense (RULES.md §4)."""
+        raise CombatError("Elethril has no active defense: Armor Class is the defense.")
+
+    def resolve(self, attack: ElethrilAttack, defense: Any | None, attacker: Combatant,
+                target: Combatant, roller: Roller) -> Resolution:
+        """A miss does nothing; a hit rolls the weapon's damage for the target's size + plusses
+        + Damage Adjustment (at least the minimum) off the target's hit points."""
+        lines = [f"{attack.attacker} {attack.describe()}"]
+        if not attack.hit:
+            lines.append(f"{attack.attacker}'s {attack.label} misses {attack.target}.")
+            return Resolution(attack.attacker, attack.target, False, 0, tuple(lines), (), ())
+        weapon = attack.weapon
+        notation = weapon.weapon.damage_l if attack.size == "L" else weapon.weapon.damage_sm
+        roll = roll_notation(dice_notation(notation, "damage"), roller)
+        parts = [("magic", weapon.magic), ("quality", weapon.quality if self.quality_plusses else 0),
+                 ("Damage Adjustment", attacker.trait("Damage Adjustment"))]
+        parts = [(label, value) for label, value in parts if value]
+        total = roll.total + sum(value for _, value in parts)
+        amount = max(self.minimum_damage, total)
+        working = f"{roll.describe(with_total=not parts)}{signed_parts(parts)}"
+        working += f" = {total}" if parts else ""
+        if amount > total:
+            working += f" -> {amount} (minimum)"
+        before = self.health(target.health, target)
+        after = before.with_damage(amount)
+        size = "large" if attack.size == "L" else "small/medium"
+        lines += [f"{attack.attacker}'s {attack.label} hits {attack.target}.",
+                  f"damage ({size}): {working}",
+                  f"{attack.target} loses {plural(amount, 'hit point')}: {after.describe()}"]
+        harm = Harm(attack.target, roll, tuple(parts), amount, before, after)
+        return Resolution(attack.attacker, attack.target, True, 0, tuple(lines), (harm,), ())
+
+    # -------------------------------------------------------------------------- health
+    def health(self, record: Mapping[str, Any] | None, actor: Combatant | None = None) -> HitPoints:
+        """Hit points from the record; the maximum from ``actor``'s Hit Points when given and
+        set, else the record's, else the data's default."""
+        record = record or {}
+        maximum = int(record.get("maximum", self.default_hit_points))
+        if actor is not None and "Hit Points" in actor.traits:
+            maximum = actor.trait("Hit Points")
+        return HitPoints(maximum, int(record.get("damage", 0)), self.down_at, self.dead_at)
+
+    def damage_type(self, text: str) -> str:
+        """Elethril has one kind of damage, hit points: ``"hp"``, ``"hit points"``, ``""``.
+        Raises CombatError."""
+        wanted = text.strip().casefold()
+        if wanted and not ("hp".startswith(wanted) or "hit points".startswith(wanted)):
+            raise CombatError("Damage is in hit points: hp.")
+        return "hp"
+
+    def damage(self, actor: Combatant, amount: int, damage_type: str) -> HitPoints:
+        self.damage_type(damage_type)
+        health = self.health(actor.health, actor)
+        if health.dead:
+            raise CombatError(f"{actor.name} is already dead.")
+        return health.with_damage(amount)
+
+    def heal(self, actor: Combatant, amount: int | None, damage_type: str | None) -> HitPoints:
+        """Healing everything also raises the dead (staff fiat); other healing of the dead is
+        refused. Raises CombatError."""
+        if damage_type:
+            self.damage_type(damage_type)
+        health = self.health(actor.health, actor)
+        if health.dead and amount is not None:
+            raise CombatError(f"{actor.name} is dead: only '+heal {actor.name}=all' brings them back.")
+        return health.healed(amount)
+

@@ -1,0 +1,249 @@
+"""Command tier: an aeon fight through the real commands, with forced dice (seed 003)."""
+
+from commands import aeon, fray, npcs
+from tests.game.test_combat_commands import FrayCommandTest
+from world import encounters
+
+
+class AeonFightTest(FrayCommandTest):
+    """An aeon fight: Char2 (a Baseline) against the NPC Thug, initiative rolled, Char2 first."""
+
+    def setUp(self):
+        super().setUp()
+        self.char2.sheet = {"Dexterity": 3, "Brawl": 2, "Strength": 2, "Wits": 2, "Stamina": 2, "Stealth": 2,
+                            "Awareness": 1, "Melee": 2, "Athletics": 1, "Ride": 1}
+        self.st(fray.CmdCombat(), "/start aeon")
+        self.encounter = encounters.encounter_in(self.room1)
+        self.player(fray.CmdCombat(), "/join")
+        self.force(5)
+        self.player(fray.CmdCombat(), "/init", "<Combat> Char2 rolls initiative: Dexterity 3 + Wits 2 = 5 + 1d10 (5) = 10.")
+        self.force(1)
+        self.st(npcs.CmdNpc(), "/init Thug=2+2")
+        self.thug = encounters.find_combatant(self.encounter, "Thug")
+        self.thug.sheet = {"Wits": 2, "Dexterity": 2, "Stamina": 1, "Strength": 3, "Brawl": 1, "Athletics": 1,
+                           "Awareness": 1}
+
+    def state(self, obj):
+        return encounters._conditions(self.encounter, obj)
+
+    def health(self, obj):
+        return dict(obj.health.get("aeon", {}))
+
+
+class TestAeonAttack(AeonFightTest):
+    def test_punch_soak_and_wound_chart(self):
+        # Dexterity 3 + Brawl 2 = 5 dice at TN 7: 9 8 3 2 1 -> 2 successes; the Thug may defend.
+        self.force(9, 8, 3, 2, 1)
+        out = self.player(fray.CmdAttack(), "Thug")
+        self.assertIn("punch to hit: Dexterity 3 + Brawl 2 = 5 dice", out)
+        self.assertEqual(len(encounters.pending_attacks(self.encounter)), 1)
+        # No defense: gross = Strength 2 + 2 net = 4 bashing; soak Stamina 1 (hardness 0):
+        # 3 dice: 7 7 2 -> 2 levels.
+        self.force(7, 7, 2)
+        out = self.st(fray.CmdDefend(), "Thug=none")
+        self.assertIn("gross damage: Strength 2 + net successes 2 = 4 (bashing)", out)
+        self.assertIn("Thug takes 2 levels of bashing", out)
+        self.assertEqual(self.health(self.thug)["bashing"], 2)
+
+    def test_called_shot_by_its_short_name_and_armor_hardness(self):
+        # The Thug wears an approved Hardsuit (5/5): lethal soak 5, hardness 2.
+        self.thug.armor_notes = [{"id": 1, "system": "aeon", "soak": {"bashing": 5, "lethal": 5}}]
+        self.thug.worn_armor = 1
+        self.char2.weapon = "knife"
+        # Knife + Showing Off 2: needs 3 successes; Dexterity 3 + Melee 2: 9 9 8 1 1 -> 3.
+        self.force(9, 9, 8, 1, 1)
+        self.player(fray.CmdAttack(), "Thug/knife+showoff 2")
+        # Gross = Strength 2 + Knife 1 + net 3 = 6 lethal vs soak 5, hardness 2: 1 die, 7 -> 1 level.
+        self.force(7)
+        out = self.st(fray.CmdDefend(), "Thug=none")
+        self.assertIn("gross damage: Strength 2 + Knife 1 + net successes 3 = 6 (lethal)", out)
+        self.assertIn("armor 5", out)
+        self.assertEqual(self.health(self.thug)["lethal"], 1)
+
+    def test_gross_below_hardness_does_nothing(self):
+        self.thug.armor_notes = [{"id": 1, "system": "aeon", "soak": {"bashing": 8, "lethal": 5}}]
+        self.thug.worn_armor = 1
+        # Punch: 9 3 3 2 2 -> 1 success; gross 2 + 1 = 3 bashing vs soak 9 (Stamina 1 + armor 8), hardness 4.
+        self.force(9, 3, 3, 2, 2)
+        self.player(fray.CmdAttack(), "Thug")
+        out = self.st(fray.CmdDefend(), "Thug=none")
+        self.assertIn("gross damage 3 is below hardness 4: no effect.", out)
+        self.assertEqual(self.health(self.thug).get("bashing", 0), 0)
+
+    def test_disarm_and_pick_up(self):
+        self.thug.weapon = "club"
+        # Disarm (+2): needs 3; 9 9 9 8 1 -> 4 successes. The Thug: Wits 2 + Melee 0 vs 4: 7 2 -> 1;
+        # 3 short: the club flies 3 feet.
+        self.force(9, 9, 9, 8, 1)
+        self.player(fray.CmdAttack(), "Thug/disarm")
+        self.force(7, 2)
+        out = self.st(fray.CmdDefend(), "Thug=none")
+        self.assertIn("weapon flies 3 feet away", out)
+        self.assertEqual(self.thug.weapon, "")
+        self.assertEqual(encounters.dropped_weapons(self.encounter), [{"weapon": "club", "owner": "Thug", "feet": 3}])
+        self.assertIn("On the ground: Thug's club (3 ft)", self.player(fray.CmdCombat(), ""))
+        # The Thug's turn: Dexterity 2 + Melee 0, 1 success needed: 8 3 -> in hand.
+        self.force(8, 3)
+        out = self.st(aeon.CmdPickup(), "Thug=club")
+        self.assertIn("Thug has the Club in hand.", out)
+        self.assertEqual(self.thug.weapon, "club")
+        self.assertEqual(encounters.dropped_weapons(self.encounter), [])
+
+
+class TestAeonClinch(AeonFightTest):
+    def test_clinch_then_crush(self):
+        # Clinch: control pool Dexterity 3 + Brawl 2 = 5: 8 8 1 1 1 -> 2 successes.
+        self.force(8, 8, 1, 1, 1)
+        self.player(fray.CmdAttack(), "Thug/clinch")
+        out = self.st(fray.CmdDefend(), "Thug=none")
+        self.assertIn("clinches Thug and controls the first turn", out)
+        self.assertEqual(self.state(self.thug)["clinch_with"], self.char2.id)
+        self.assertEqual(self.state(self.thug)["held_by"], self.char2.id)
+        self.assertEqual(self.state(self.char2)["clinch_with"], self.thug.id)
+        self.assertIn("clinch:Char2", self.player(fray.CmdCombat(), ""))
+        # Clinched: no dodge, parry or block, no other attack.
+        self.st(fray.CmdAttack(), "Thug=Char2", "<Fray> Thug is in a clinch: contest control with")
+        self.st(fray.CmdCombat(), "/next")
+        # Round 2. Char2 crushes: Char2 5 dice 9 9 8 2 2 -> 3; Thug Strength 3 + Brawl 1 = 4: 7 2 2 2 -> 1.
+        # Net 2: gross = Strength 2 + 2 = 4 bashing, Armor Piercing 2: soak 1 - 2 -> 0, 4 dice: 7 7 7 1 -> 3.
+        self.force(9, 9, 8, 2, 2, 7, 2, 2, 2, 7, 7, 7, 1)
+        out = self.player(aeon.CmdClinch(), "crush")
+        self.assertIn("Thug takes 3 levels of bashing", out)
+        self.assertEqual(self.health(self.thug)["bashing"], 3)
+        # The contest used the Thug's action too.
+        self.assertEqual(encounters.open_actions(self.encounter, self.thug), [])
+
+    def test_accepted_clinch_and_both_declining(self):
+        self.force(8, 1, 1, 1, 1)
+        self.player(fray.CmdAttack(), "Thug/clinch")
+        # The Thug accepts: both roll control. Char2 9 2 2 2 2 -> 1; Thug 4 dice 9 9 2 2 -> 2.
+        self.force(9, 2, 2, 2, 2, 9, 9, 2, 2)
+        out = self.st(fray.CmdDefend(), "Thug=accept")
+        self.assertIn("Thug accepts the clinch", out)
+        self.assertEqual(self.state(self.char2)["held_by"], self.thug.id)
+        self.st(fray.CmdCombat(), "/next")
+        self.st(aeon.CmdClinch(), "/plan Thug=decline")
+        out = self.player(aeon.CmdClinch(), "decline")
+        self.assertIn("the clinch ends", out)
+        self.assertNotIn("clinch_with", self.state(self.char2))
+        self.assertNotIn("clinch_with", self.state(self.thug))
+
+    def test_clinch_refusals(self):
+        self.player(aeon.CmdClinch(), "hold", "<Fray> Char2 is not in a clinch (attack <target>/clinch starts one).")
+        self.force(8, 1, 1, 1, 1)
+        self.player(fray.CmdAttack(), "Thug/clinch")
+        self.st(fray.CmdDefend(), "Thug=block", "<Fray> A clinch can be dodged, parried or accepted, not met with block.")
+        self.st(fray.CmdDefend(), "Thug=none")
+        self.player(aeon.CmdClinch(), "squeeze", "<Fray> Choose hold, crush, break [release|ground|throw] or decline.")
+        self.player(aeon.CmdClinch(), "hold throw", "<Fray> Only break takes throw:")
+        self.player(fray.CmdEscape(), "", "<Fray> The aeon rules have no escape")
+
+
+class TestAeonSurpriseAndHiding(AeonFightTest):
+    def test_opening_ambush_leaves_no_defense(self):
+        self.st(npcs.CmdNpc(), "/create Sniper")
+        self.st(fray.CmdCombat(), "/add Sniper")
+        sniper = encounters.find_combatant(self.encounter, "Sniper")
+        sniper.sheet = {"Dexterity": 3, "Stealth": 3, "Firearms": 2}
+        # Stealth 6 dice: 9 9 8 2 2 2 -> 3; Char2 Wits 2 + Awareness 1: 7 2 2 -> 1. Sniper wins.
+        # Pistol: Dexterity 3 + Firearms 2: 9 9 2 2 2 -> 2; no defense: gross 5 + 2 = 7 lethal,
+        # no lethal soak: 7 dice 7 7 2 2 2 2 2 -> 2 levels.
+        self.force(9, 9, 8, 2, 2, 2, 7, 2, 2, 9, 9, 2, 2, 2, 7, 7, 2, 2, 2, 2, 2)
+        out = self.st(aeon.CmdAmbush(), "Sniper=Char2/pistol")
+        self.assertIn("Char2 cannot defend", out)
+        self.assertIn("caught by surprise", out)
+        self.assertEqual(encounters.pending_attacks(self.encounter), [])
+        self.assertEqual(self.health(self.char2)["lethal"], 2)
+        self.st(aeon.CmdAmbush(), "Sniper=Char2", "<Fray> Sniper has made its opening ambush")
+
+    def test_hide_then_ambush_a_witness_who_lost_track(self):
+        # Char2 hides: Dexterity 3 + Stealth 2, needs 3 (witnesses): 9 9 8 8 1 -> 4.
+        # The Thug: Wits 2 + Awareness 1: 7 2 2 -> 1 < 4: loses track.
+        self.force(9, 9, 8, 8, 1, 7, 2, 2)
+        out = self.player(aeon.CmdHide(), "")
+        self.assertEqual(self.state(self.char2)["hidden_from"], [self.thug.id])
+        self.assertIn("hidden", self.player(fray.CmdCombat(), ""))
+        self.assertIn("Thug", out)
+        self.st(fray.CmdCombat(), "/next")  # the Thug passes: round 2
+        # Ambush from hiding: Stealth 9 9 2 2 2 -> 2 vs Thug 2 2 2 -> 0: wins. Punch 9 2 2 2 2 -> 1:
+        # gross 2 + 1 = 3 bashing, soak 1: 2 dice 7 2 -> 1 level.
+        self.force(9, 9, 2, 2, 2, 2, 2, 2, 9, 2, 2, 2, 2, 7, 2)
+        self.player(aeon.CmdAmbush(), "Thug")
+        self.assertEqual(self.health(self.thug)["bashing"], 1)
+        self.assertNotIn("hidden_from", self.state(self.char2))
+
+    def test_ambush_refused_when_seen(self):
+        self.player(aeon.CmdAmbush(), "Thug", "<Fray> Thug knows where Char2 is")
+
+
+class TestAeonMounted(AeonFightTest):
+    def test_mount_caps_and_bonus(self):
+        self.char2.sheet = dict(self.char2.sheet, Ride=3, Melee=4)
+        self.player(aeon.CmdMount(), "horse", "<Combat> Char2 mounts a Horse.")
+        self.assertIn("on Horse", self.player(fray.CmdCombat(), ""))
+        self.char2.weapon = "sword"
+        # Melee 4 capped at Ride 3: Dexterity 3 + Melee 3 = 6 dice, +1 automatic success vs foes on foot.
+        self.force(2, 2, 2, 2, 2, 2)
+        out = self.player(fray.CmdAttack(), "Thug")
+        self.assertIn("Dexterity 3 + Melee 3 = 6 dice", out)
+        self.assertIn("+ 1 automatic", out)
+
+    def test_control_roll_failure_loses_the_action(self):
+        # Ride 1 < Control Rating 2: Dexterity 3 + Ride 1 needs 2: 9 2 2 2 -> 1: control lost.
+        self.player(aeon.CmdMount(), "horse")
+        self.force(9, 2, 2, 2)
+        out = self.player(fray.CmdAttack(), "Thug")
+        self.assertIn("loses control of the mount", out)
+        self.assertEqual(encounters.open_actions(self.encounter, self.char2), [])
+
+    def test_mount_refusals(self):
+        self.player(aeon.CmdMount(), "", "<Fray> Usage: +mount")
+        self.player(aeon.CmdDismount(), "", "<Fray> Char2 is on foot.")
+        self.player(aeon.CmdMount(), "unicorn", "<Fray> No mount")
+        self.player(aeon.CmdMount(), "horse/99", "<Fray>")
+        self.assertNotIn("mount", self.state(self.char2))
+        self.player(aeon.CmdMount(), "elephant")
+        self.player(aeon.CmdMount(), "horse", "<Fray> Char2 is already mounted: +dismount first.")
+        self.player(fray.CmdAttack(), "Thug", "<Fray>")  # a punch from an elephant needs reach
+        self.player(aeon.CmdDismount(), "", "<Combat> Char2 dismounts.")
+
+
+class TestAeonBleeding(AeonFightTest):
+    def test_bleeding_every_ten_rounds_until_treated(self):
+        # 3 lethal of 7 levels is more than a third: the Baseline bleeds.
+        self.char2.health = {"aeon": {"bashing": 0, "lethal": 3, "aggravated": 0}}
+        self.st(fray.CmdCombat(), "/next")
+        out = self.st(fray.CmdCombat(), "/next")
+        self.assertIn("Char2 is bleeding: 1 lethal level every 10 rounds until treated.", out)
+        self.assertEqual(self.state(self.char2)["bleeding_since"], 2)
+        for _ in range(9):
+            self.st(fray.CmdCombat(), "/next")
+            self.st(fray.CmdCombat(), "/next")
+        self.assertEqual(self.encounter.round, 11)
+        self.assertEqual(self.health(self.char2)["lethal"], 3)
+        self.st(fray.CmdCombat(), "/next")
+        out = self.st(fray.CmdCombat(), "/next")
+        self.assertEqual(self.encounter.round, 12)
+        self.assertIn("Char2 bleeds: 1 lethal level", out)
+        self.assertEqual(self.health(self.char2)["lethal"], 4)
+        self.st(fray.CmdCombat(), "/treat Char2")
+        self.assertTrue(self.state(self.char2)["treated"])
+        self.st(fray.CmdCombat(), "/treat Char2", "<Fray> Char2's wounds are already treated.")
+
+    def test_zetas_never_bleed(self):
+        self.char2.kind = "Zeta"
+        self.char2.health = {"aeon": {"bashing": 0, "lethal": 5, "aggravated": 0}}
+        self.st(fray.CmdCombat(), "/next")
+        out = self.st(fray.CmdCombat(), "/next")
+        self.assertNotIn("bleeding", out)
+
+
+class TestAeonRolls(AeonFightTest):
+    def test_roll_vs_successes_needed_and_bad_input(self):
+        self.force(9, 8, 2, 2, 2)
+        out = self.player(fray.CmdRoll(), "Dexterity+Brawl vs 2")
+        self.assertIn("needs 2", out)
+        self.assertIn("2 successes", out)
+        self.player(fray.CmdRoll(), "Dexterity vs 0", "<Fray> Difficulty is the successes needed: 1 to 10, not 0.")
+        self.player(fray.CmdRoll(), "2-5", "<Fray> The pool comes to -3 dice: it cannot be negative.")
+        self.player(fray.CmdAttack(), "Thug/disarm", "<Fray> Thug holds no weapon to disarm.")

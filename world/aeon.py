@@ -1,0 +1,293 @@
+"""The aeon fight's own actions: ambush and hide, the clinch, mounts, picking a weapon up,
+treating a bleeding wound (seed 003: Surprise Attacks, Grappling, Mounted Combat, Disarming,
+Baselines' bleeding; ``RULES.md`` §3).
+
+The dice and effects are in ``rules.systems.aeon_tactics``; this module checks whose turn it
+is, stores the states on the encounter (``conditions``) and tells the room. Every function
+raises ``CombatError`` (one player-facing line) and changes nothing when it refuses.
+"""
+
+from __future__ import annotations
+
+from rules.systems import CombatError
+from world import dice
+from world.encounters import (
+    _apply,
+    _conditions,
+    actor_for,
+    add_log,
+    announce,
+    announce_turn,
+    combatant,
+    current_slot,
+    dropped_weapons,
+    fighters,
+    find_combatant,
+    has_initiative,
+    is_storyteller,
+    modifiers_for,
+    open_actions,
+    release,
+    require_encounter,
+    require_free,
+    require_turn,
+    strike,
+    system_of,
+    update_conditions,
+    use_action,
+    use_modifiers,
+)
+from world.text import escape_for_room, quote
+
+CLINCH_CHOICES = ("hold", "crush", "break", "decline")
+THROWS = ("release", "ground", "throw")
+DEFAULT_CLINCH_PLAN = "hold"
+
+
+def tactics_of(encounter, what: str):
+    """The fight's grappling, surprise and mount rules. Raises CombatError when its system has none."""
+    system = system_of(encounter)
+    tactics = getattr(system, "tactics", None)
+    if tactics is None:
+        raise CombatError(f"The {system.key} rules have no {what}.")
+    return tactics
+
+
+def _turn_action(encounter, actor) -> None:
+    use_action(encounter, actor, current_slot(encounter)[0])
+
+
+# ------------------------------------------------------------------------ surprise, hiding
+def ambush(caller, actor_name: str | None, target_name: str, option: str, *, plain_sight: bool) -> None:
+    """``ambush <target>[/<option>]``: a surprise attack, before rolling initiative (it opens
+    the fight: a free attack) or on one's turn against someone who lost track of a hider.
+    Dexterity + Stealth against Wits + Awareness (+ the target's ``+combat/mod`` dice, -2..+1,
+    its preparedness); if the attacker wins, the target cannot defend."""
+    encounter = require_encounter(caller)
+    tactics = tactics_of(encounter, "surprise attacks")
+    actor = actor_for(caller, encounter, actor_name)
+    target = find_combatant(encounter, target_name)
+    if target == actor:
+        raise CombatError("You cannot attack yourself.")
+    state = _conditions(encounter, actor)
+    opening = not has_initiative(encounter, actor)
+    if opening and state.get("ambushed"):
+        raise CombatError(f"{actor.key} has made its opening ambush: roll initiative (+combat/init).")
+    if not opening:
+        if target.id not in (state.get("hidden_from") or []):
+            raise CombatError(f"{target.key} knows where {actor.key} is: ambush before rolling "
+                              "initiative, or hide first.")
+        require_turn(encounter, actor)
+    require_free(encounter, actor)
+    system = system_of(encounter)
+    if system.health(combatant(encounter, target, system).health).dead:
+        raise CombatError(f"{target.key} is already dead.")
+    system.difficulty_adjustable(option, combatant(encounter, actor, system))  # an unknown option fails here
+    readiness = modifiers_for(encounter, target, adjustable=False).dice
+    with dice.roller() as roller:
+        result = tactics.surprise(combatant(encounter, actor, system), combatant(encounter, target, system),
+                                  roller, target_dice=readiness, plain_sight=plain_sight)
+    if readiness:
+        use_modifiers(encounter, target, adjustable=False, difficulty=False)
+    if opening:
+        update_conditions(encounter, actor, ambushed=True)
+    add_log(encounter, actor.key, f"surprise on {target.key}", result.lines)
+    strike(encounter, actor, target, option, use_turn=not opening, defendable=not result.attacker_wins,
+           notes=result.lines)
+
+
+def hide(caller, actor_name: str | None, *, obscured: bool) -> None:
+    """``hide``: on one's turn, Dexterity + Stealth (+2 difficulty with witnesses, +2 automatic
+    successes when ``obscured``); each other fighter able to see rolls Wits + Awareness, and
+    those who fail lose track (the hider may ambush them)."""
+    encounter = require_encounter(caller)
+    tactics = tactics_of(encounter, "hiding")
+    actor = actor_for(caller, encounter, actor_name)
+    require_turn(encounter, actor)
+    require_free(encounter, actor)
+    system = system_of(encounter)
+    witnesses = [obj for obj in fighters(encounter) if obj != actor
+                 and not system.health(combatant(encounter, obj, system).health).incapacitated]
+    with dice.roller() as roller:
+        result = tactics.hide(combatant(encounter, actor, system),
+                              [combatant(encounter, obj, system) for obj in witnesses], roller, obscured=obscured)
+    _turn_action(encounter, actor)
+    lost = [obj.id for obj in witnesses if obj.key in result.lost_by]
+    update_conditions(encounter, actor, hidden_from=lost)
+    add_log(encounter, actor.key, "hide", result.lines)
+    announce(encounter, "{actor} tries to hide.", mapping={"actor": actor}, lines=result.lines)
+    announce_turn(encounter)
+
+
+# ------------------------------------------------------------------------------- clinch
+def parse_clinch_choice(text: str) -> tuple[str, str]:
+    """``"break throw"`` → ("break", "throw"); prefixes allowed. Raises CombatError."""
+    words = text.casefold().split()
+    usage = "Choose hold, crush, break [release|ground|throw] or decline."
+    if not words or len(words) > 2:
+        raise CombatError(usage)
+    choice = _one(words[0], CLINCH_CHOICES, usage)
+    throw = _one(words[1], THROWS, usage) if len(words) == 2 else ""
+    if throw and choice != "break":
+        raise CombatError(f"Only break takes {throw}: {usage}")
+    return choice, throw
+
+
+def _one(word: str, choices: tuple[str, ...], usage: str) -> str:
+    found = [choice for choice in choices if choice.startswith(word)]
+    if len(found) != 1:
+        raise CombatError(usage)
+    return found[0]
+
+
+def _partner(encounter, actor):
+    partner_id = _conditions(encounter, actor).get("clinch_with")
+    partner = next((obj for obj in fighters(encounter) if obj.id == partner_id), None)
+    if partner is None:
+        raise CombatError(f"{actor.key} is not in a clinch (attack <target>/clinch starts one).")
+    return partner
+
+
+def clinch_plan(caller, actor_name: str | None, text: str) -> None:
+    """``clinch/plan <choice>``: what you do if you win control on your partner's turn
+    (default hold); ``decline`` lets the contest go."""
+    encounter = require_encounter(caller)
+    actor = actor_for(caller, encounter, actor_name)
+    _partner(encounter, actor)
+    choice, throw = parse_clinch_choice(text)
+    update_conditions(encounter, actor, clinch_plan=" ".join(filter(None, (choice, throw))))
+    caller.msg(f"If {actor.key} wins control on the other's turn: {choice}{' ' + throw if throw else ''}.")
+
+
+def clinch(caller, actor_name: str | None, text: str) -> None:
+    """``clinch <hold|crush|break [release|ground|throw]|decline>``: on one's turn in a clinch,
+    both roll for control (the partner's plan answers for them and the contest uses their
+    next action this round; one with no action left declines). The controller's choice is
+    applied; both declining ends the clinch. Control is won anew each turn."""
+    encounter = require_encounter(caller)
+    tactics = tactics_of(encounter, "clinches")
+    actor = actor_for(caller, encounter, actor_name)
+    partner = _partner(encounter, actor)
+    choice, throw = parse_clinch_choice(text)
+    require_turn(encounter, actor)
+    plan, plan_throw = parse_clinch_choice(_conditions(encounter, partner).get("clinch_plan") or DEFAULT_CLINCH_PLAN)
+    partner_declines = plan == "decline" or not open_actions(encounter, partner)
+    system = system_of(encounter)
+    with dice.roller() as roller:
+        contest = tactics.contest(combatant(encounter, actor, system), combatant(encounter, partner, system), roller,
+                                  first_declines=choice == "decline", second_declines=partner_declines)
+        _turn_action(encounter, actor)
+        if not partner_declines:
+            use_action(encounter, partner)
+        lines = list(contest.lines)
+        for obj in (actor, partner):
+            update_conditions(encounter, obj, held_by=None)
+        if contest.ended:
+            release(encounter, actor)
+            lines.append("Both let go: the clinch ends.")
+        elif contest.controller:
+            controller, victim = (actor, partner) if contest.controller == actor.key else (partner, actor)
+            option, how = (choice, throw) if controller == actor else (plan, plan_throw)
+            outcome = tactics.control(option, combatant(encounter, controller, system),
+                                      combatant(encounter, victim, system), contest.net, roller, throw=how)
+            _apply(encounter, system, outcome)
+            lines.extend(outcome.lines)
+        else:
+            lines.append("Nobody controls the clinch this turn.")
+    add_log(encounter, actor.key, f"clinch with {partner.key}", lines)
+    announce(encounter, "{actor} and {partner} struggle in the clinch.",
+             mapping={"actor": actor, "partner": partner}, lines=lines)
+    announce_turn(encounter)
+
+
+# -------------------------------------------------------------------------------- mounts
+def mount(caller, actor_name: str | None, text: str) -> None:
+    """``+mount <mount>[/<control rating>]``: ride into the fight (no action)."""
+    encounter = require_encounter(caller)
+    tactics = tactics_of(encounter, "mounts")
+    actor = actor_for(caller, encounter, actor_name)
+    name, _, control_text = text.partition("/")
+    control = None
+    if control_text.strip():
+        digits = control_text.strip()
+        if not digits.isascii() or not digits.isdigit() or len(digits) > 2:
+            raise CombatError(f"A Control Rating is a whole number, not '{quote(digits)}'.")
+        control = int(digits)
+    ridden = tactics.mount(name, control)
+    if _conditions(encounter, actor).get("mount"):
+        raise CombatError(f"{actor.key} is already mounted: +dismount first.")
+    if _conditions(encounter, actor).get("clinch_with"):
+        raise CombatError(f"{actor.key} is in a clinch and cannot mount.")
+    update_conditions(encounter, actor, mount=ridden.to_record())
+    rider = combatant(encounter, actor, system_of(encounter))
+    needs = tactics.needs_control_roll(rider, ridden)
+    announce(encounter, "{actor} mounts a " + escape_for_room(ridden.name) + ".", mapping={"actor": actor},
+             lines=[f"Control Rating {ridden.control} ({ridden.size}), Ride {rider.trait('Ride')}: "
+                    + ("a Ride roll each turn before acting." if needs else "no control roll needed.")])
+
+
+def dismount(caller, actor_name: str | None) -> None:
+    """``+dismount``: get down (no action). Refused on foot."""
+    encounter = require_encounter(caller)
+    tactics_of(encounter, "mounts")
+    actor = actor_for(caller, encounter, actor_name)
+    if not _conditions(encounter, actor).get("mount"):
+        raise CombatError(f"{actor.key} is on foot.")
+    update_conditions(encounter, actor, mount=None)
+    announce(encounter, "{actor} dismounts.", mapping={"actor": actor})
+
+
+# ------------------------------------------------------------------- weapons, bleeding
+def pick_up(caller, actor_name: str | None, text: str) -> None:
+    """``pickup [<weapon>]``: on one's turn, Dexterity + the weapon's Ability, 1 success needed
+    (seed: Disarming); success puts it in hand."""
+    encounter = require_encounter(caller)
+    system = system_of(encounter)
+    if not hasattr(system, "pick_up"):
+        raise CombatError(f"The {system.key} rules have no dropped weapons.")
+    actor = actor_for(caller, encounter, actor_name)
+    lying = dropped_weapons(encounter)
+    if not lying:
+        raise CombatError("No weapon lies on the ground here.")
+    wanted = text.strip().casefold()
+    found = [item for item in lying if not wanted or item["weapon"].startswith(wanted)
+             or item["owner"].casefold().startswith(wanted)]
+    if not found:
+        raise CombatError(f"No dropped weapon '{quote(text.strip())}'. On the ground: "
+                          + ", ".join(f"{item['owner']}'s {item['weapon']}" for item in lying) + ".")
+    item = found[0]
+    require_turn(encounter, actor)
+    require_free(encounter, actor)
+    with dice.roller() as roller:
+        success, lines = system.pick_up(combatant(encounter, actor, system), item["weapon"], roller)
+    _turn_action(encounter, actor)
+    if success:
+        lying.remove(item)
+        encounter.dropped = lying
+        actor.weapon = item["weapon"]
+    add_log(encounter, actor.key, "pick up", lines)
+    announce(encounter, "{actor} goes for " + escape_for_room(f"{item['owner']}'s {item['weapon']}") + ".",
+             mapping={"actor": actor}, lines=lines)
+    announce_turn(encounter)
+
+
+def treat(caller, name: str) -> None:
+    """``+combat/treat <name>``: stop a bleeding wound. The ST or staff at any time; a
+    fighter on their turn, spending the action (Fray default: no roll; the source names none)."""
+    encounter = require_encounter(caller)
+    system = system_of(encounter)
+    if not hasattr(system, "bleeds"):
+        raise CombatError(f"The {system.key} rules have no bleeding.")
+    target = find_combatant(encounter, name)
+    if _conditions(encounter, target).get("treated"):
+        raise CombatError(f"{target.key}'s wounds are already treated.")
+    if not is_storyteller(caller, encounter):
+        actor = actor_for(caller, encounter, None)
+        require_turn(encounter, actor)
+        _turn_action(encounter, actor)
+    update_conditions(encounter, target, treated=True, bleeding_since=None)
+    add_log(encounter, caller.key, f"treat {target.key}", [f"{target.key}'s wounds are treated: no more bleeding."])
+    announce(encounter, "$You() $conj(treat) {target}'s wounds: no more bleeding.", actor=caller,
+             mapping={"target": target})
+    if not is_storyteller(caller, encounter):
+        announce_turn(encounter)
