@@ -27,6 +27,8 @@ class Encounter(DefaultScript):
         shields: {protected combatant's name: a magical shield's record}.
         idle: ids of combatants marked idle (link-dead, quit, or set by the ST).
         dropped: weapons lying in the fight, ``{"weapon": key, "owner": name, "feet": n}``.
+        scene: the ST's settings for the whole fight (e.g. ``{"space": yards}``), seen by the
+            rules in every fighter's ``conditions``.
     """
 
     system_key = AttributeProperty("storyteller", autocreate=False)
@@ -42,6 +44,7 @@ class Encounter(DefaultScript):
     shields = AttributeProperty(dict, autocreate=False)
     idle = AttributeProperty(list, autocreate=False)
     dropped = AttributeProperty(list, autocreate=False)
+    scene = AttributeProperty(dict, autocreate=False)
 
     def at_script_creation(self):
         self.key = "fray_encounter"

@@ -24,6 +24,7 @@ from world.encounters import (
     fighters,
     find_combatant,
     has_initiative,
+    health_of,
     is_storyteller,
     modifiers_for,
     open_actions,
@@ -80,7 +81,7 @@ def ambush(caller, actor_name: str | None, target_name: str, option: str, *, pla
         require_turn(encounter, actor)
     require_free(encounter, actor)
     system = system_of(encounter)
-    if system.health(combatant(encounter, target, system).health).dead:
+    if health_of(encounter, target, system).dead:
         raise CombatError(f"{target.key} is already dead.")
     system.difficulty_adjustable(option, combatant(encounter, actor, system))  # an unknown option fails here
     readiness = modifiers_for(encounter, target, adjustable=False).dice
@@ -107,7 +108,7 @@ def hide(caller, actor_name: str | None, *, obscured: bool) -> None:
     require_free(encounter, actor)
     system = system_of(encounter)
     witnesses = [obj for obj in fighters(encounter) if obj != actor
-                 and not system.health(combatant(encounter, obj, system).health).incapacitated]
+                 and not health_of(encounter, obj, system).incapacitated]
     with dice.roller() as roller:
         result = tactics.hide(combatant(encounter, actor, system),
                               [combatant(encounter, obj, system) for obj in witnesses], roller, obscured=obscured)

@@ -139,7 +139,7 @@ def current_slot(encounter) -> tuple[int, list]:
     used = used_actions(encounter)
     system = system_of(encounter)
     objects = {name: obj for name, obj in _by_name(encounter).items()
-               if not system.health(combatant(encounter, obj, system).health).incapacitated}
+               if system.can_act(combatant(encounter, obj, system))}
     for slot in schedule(encounter).slots:
         waiting = [objects[name] for name in slot.names
                    if name in objects and (slot.at, objects[name].id) not in used]
@@ -160,6 +160,7 @@ def use_action(encounter, obj, at: int | None = None) -> None:
         at = remaining[0] if remaining else None
     if at is not None and at in remaining:
         encounter.acted = list(encounter.acted or []) + [[at, obj.id]]
+        update_conditions(encounter, obj, actions_used=int(_conditions(encounter, obj).get("actions_used", 0)) + 1)
 
 
 def has_initiative(encounter, obj) -> bool:
@@ -175,7 +176,8 @@ ID_CONDITIONS = ("held_by", "clinch_with")
 
 
 def combatant(encounter, obj, system: RuleSystem | None = None, overrides=None) -> Combatant:
-    """``obj``'s snapshot for the rules, with its conditions in this fight (other fighters by name)."""
+    """``obj``'s snapshot for the rules, with its conditions in this fight (other fighters by
+    name) on top of the scene's settings (``Encounter.scene``, e.g. the ST's space)."""
     system = system or system_of(encounter)
     state = _conditions(encounter, obj)
     names = {other.id: other.key for other in fighters(encounter)}
@@ -183,7 +185,13 @@ def combatant(encounter, obj, system: RuleSystem | None = None, overrides=None) 
         if key in state:
             state[key] = names.get(state[key], "")
     state.pop("hidden_from", None)
-    return replace(snapshot(obj, system, overrides), conditions=state)
+    return replace(snapshot(obj, system, overrides), conditions={**deserialize(encounter.scene or {}), **state})
+
+
+def health_of(encounter, obj, system: RuleSystem | None = None):
+    """``obj``'s health value in this fight (the system's ``Health``)."""
+    fighter = combatant(encounter, obj, system)
+    return (system or system_of(encounter)).health(fighter.health, fighter)
 
 
 def update_conditions(encounter, obj, **changes) -> None:
@@ -346,7 +354,7 @@ def add_combatant(encounter, obj) -> bool:
 def join(caller) -> None:
     encounter = require_encounter(caller)
     system = system_of(encounter)
-    if system.health(combatant(encounter, caller, system).health).dead:
+    if health_of(encounter, caller, system).dead:
         raise CombatError("The dead do not fight.")
     if not add_combatant(encounter, caller):
         raise CombatError("You are already in this fight.")
@@ -471,6 +479,8 @@ def next_turn(caller) -> None:
     if not current_slot(encounter)[1]:
         encounter.round = int(encounter.round) + 1
         encounter.acted = []
+        for obj in fighters(encounter):
+            update_conditions(encounter, obj, actions_used=None, defenses_used=None)
         if getattr(system_of(encounter), "reroll_each_round", False):
             encounter.initiative = {}
         announce(encounter, f"Round {encounter.round} begins.")
@@ -509,7 +519,7 @@ def end(caller) -> str:
     encounter = require_encounter(caller)
     require_storyteller(caller, encounter, "end the fight")
     system = system_of(encounter)
-    summary = [f"{obj.key}: {system.health(combatant(encounter, obj, system).health).describe()}" for obj in fighters(encounter)]
+    summary = [f"{obj.key}: {health_of(encounter, obj, system).describe()}" for obj in fighters(encounter)]
     rounds = "1 round" if int(encounter.round) == 1 else f"{encounter.round} rounds"
     announce(encounter, f"$You() $conj(end) the fight after {rounds}.", actor=caller,
              lines=summary)
@@ -525,7 +535,7 @@ def _apply(encounter, system: RuleSystem, resolution) -> None:
     """Store a resolution: the harmed fighters' health, then each lasting effect
     ``(effect, name, detail)``: held (by detail), prone, difficulty (+detail), clinch (with
     detail), released (from every hold and clinch), disarmed (the weapon lands ``detail`` feet
-    away, see ``dropped_weapons``)."""
+    away, see ``dropped_weapons``); any other effect as the system's ``condition_after`` says."""
     store_harm(encounter, system, resolution.harm)
     objects = _by_name(encounter)
     for effect, name, detail in resolution.effects:
@@ -545,10 +555,13 @@ def _apply(encounter, system: RuleSystem, resolution) -> None:
         elif effect == "released":
             release(encounter, obj)
             continue
-        elif effect == "disarmed" and obj.weapon:
-            encounter.dropped = dropped_weapons(encounter) + [
-                {"weapon": obj.weapon, "owner": obj.key, "feet": int(detail)}]
-            obj.weapon = ""
+        elif effect == "disarmed":
+            if obj.weapon:
+                encounter.dropped = dropped_weapons(encounter) + [
+                    {"weapon": obj.weapon, "owner": obj.key, "feet": int(detail)}]
+                obj.weapon = ""
+        else:
+            state = system.condition_after(state, effect, detail)
         _set_conditions(encounter, obj, state)
 
 
@@ -651,7 +664,7 @@ def store_harm(encounter, system: RuleSystem, harmed: Iterable) -> None:
 
 def can_defend(encounter, target) -> bool:
     system = system_of(encounter)
-    able = not system.health(combatant(encounter, target, system).health).incapacitated
+    able = not health_of(encounter, target, system).incapacitated
     return able and (system.defend_after_acting or not has_acted(encounter, target))
 
 
@@ -683,7 +696,7 @@ def strike(encounter, actor, target, option: str, *, use_turn: bool = True, defe
         raise CombatError("You cannot attack yourself.")
     system = system_of(encounter)
     target_snapshot = combatant(encounter, target, system)
-    if system.health(target_snapshot.health).dead:
+    if system.health(target_snapshot.health, target_snapshot).dead:
         raise CombatError(f"{target.key} is already dead.")
     adjustable = system.difficulty_adjustable(option, combatant(encounter, actor, system))  # raises before any roll
     mods = modifiers_for(encounter, actor, adjustable)
@@ -743,6 +756,7 @@ def defend(caller, actor_name: str | None, kind: str) -> None:
             defense = system.defend(rolled, combatant(encounter, actor, system), choice, roller,
                                     modifier=mods.difficulty, dice_modifier=mods.dice)
         use_modifiers(encounter, actor, adjustable=False)
+        update_conditions(encounter, actor, defenses_used=int(_conditions(encounter, actor).get("defenses_used", 0)) + 1)
         notes = list(mods.notes)
         if system.defense_uses_action:
             use_action(encounter, actor)
@@ -805,7 +819,7 @@ def render_hud(encounter, viewer=None) -> str:
             listed.append((str(position), objects[name]))
     listed += [("-", obj) for obj in fighters(encounter) if obj.key not in rolls]
     for position, obj in listed:
-        health = system.health(combatant(encounter, obj, system).health)
+        health = health_of(encounter, obj, system)
         state = conditions.get(obj.id, {})
         status = []
         if health.incapacitated:

@@ -72,7 +72,7 @@ def change_health(target, system: RuleSystem, amount: int | None, damage_type: s
     e.g. ``"Alice: Healthy [.......] + 2 lethal -> Hurt (-1) [LL.....]"``. ``amount`` None
     heals everything. Raises CombatError for an unknown damage type."""
     combatant = snapshot(target, system)
-    before = system.health(combatant.health)
+    before = system.health(combatant.health, combatant)
     if heal:
         after = system.heal(combatant, amount, damage_type)
     else:

@@ -301,6 +301,16 @@ class RuleSystem(ABC):
         Raises CombatError for an option the system does not know."""
         return True
 
+    def can_act(self, fighter: Combatant) -> bool:
+        """Whether ``fighter`` takes its turns (not incapacitated, by default)."""
+        return not self.health(fighter.health, fighter).incapacitated
+
+    def condition_after(self, conditions: Mapping[str, Any], effect: str, detail: Any) -> dict[str, Any]:
+        """``conditions`` after a lasting effect of this system's (an effect tuple of a
+        ``Resolution``): by default the effect's name set to its detail (None or False clears
+        it). Raises nothing."""
+        return {**conditions, effect: True if detail is None else detail}
+
     def start_of_round(self, fighter: Combatant, round_number: int) -> RoundEffect | None:
         """What happens to ``fighter`` as round ``round_number`` begins; None for nothing."""
         return None
