@@ -243,6 +243,7 @@ class Soak:
     parts: tuple[tuple[str, int], ...]
     hardness_divide: int = 2
     pierced: int = 0  # Armor Piercing: the attack's net successes taken off
+    hardness_bonus: int = 0  # effects adding to hardness (never above the soak)
 
     @property
     def total(self) -> int:
@@ -250,8 +251,10 @@ class Soak:
 
     @property
     def hardness(self) -> int:
-        """floor(soak / 2), recomputed from the reduced soak under Armor Piercing."""
-        return self.total // self.hardness_divide
+        """floor(soak / 2) + the effects that add to it, never above the soak (seed: "it may
+        never be raised above the actual soak rating"); recomputed from the reduced soak
+        under Armor Piercing."""
+        return min(self.total, self.total // self.hardness_divide + self.hardness_bonus)
 
     def pierce(self, successes: int) -> Soak:
         return replace(self, pierced=max(0, successes))
@@ -263,7 +266,8 @@ class Soak:
             body += f" = {sum(value for _, value in self.parts)}"
         if self.pierced:
             body += f" - {self.pierced} (armor piercing) = {self.total}"
-        return f"{self.damage_type} soak {body}, hardness {self.hardness}"
+        bonus = f" (with +{self.hardness_bonus} from effects)" if self.hardness_bonus else ""
+        return f"{self.damage_type} soak {body}, hardness {self.hardness}{bonus}"
 
 
 # ================================================================================ attacks
@@ -443,6 +447,7 @@ class AeonSystem(RuleSystem):
         soak = require(data, "soak", dict, "aeon")
         self.aggravated_divide = require(soak, "aggravated_divide", int, "soak")
         self.hardness_divide = require(soak, "hardness_divide", int, "soak")
+        self.hardness_trait = str(soak.get("hardness_trait", ""))
         if self.aggravated_divide < 1 or self.hardness_divide < 1:
             raise RulesDataError("soak: divisors must be at least 1.")
         traits = require(data, "traits", dict, "aeon")
@@ -595,7 +600,8 @@ class AeonSystem(RuleSystem):
                                         derived_lethal // self.aggravated_divide))
         if own:
             parts["aggravated"].append(("armor", armor["aggravated"]))
-        return {t: Soak(t, tuple(parts[t]), self.hardness_divide) for t in DAMAGE_TYPES}
+        bonus = max(0, actor.trait(self.hardness_trait)) if self.hardness_trait else 0
+        return {t: Soak(t, tuple(parts[t]), self.hardness_divide, hardness_bonus=bonus) for t in DAMAGE_TYPES}
 
     def harm(self, victim: Combatant, gross: int, damage_type: str, roller: Roller,
              *, armor_piercing: int = 0) -> tuple[Harm, list[str]]:

@@ -391,6 +391,26 @@ def test_armor_piercing_reduces_soak_and_recomputes_hardness():
     assert AE.harm(TOUGH, 2, "bashing", dice())[0].damage_roll is None
 
 
+@pytest.mark.parametrize(("bonus", "hardness"), [(0, 3), (2, 5), (3, 6), (5, 6)])
+def test_effects_add_to_hardness_never_above_the_soak(bonus, hardness):
+    # Soak 6, natural hardness 3; the Hardness trait adds, capped at the soak (6).
+    soak = AE.soaks(fighter("Tuff", Stamina=6, Hardness=bonus))["bashing"]
+    assert (soak.total, soak.hardness) == (6, hardness)
+
+
+def test_added_hardness_turns_a_rolling_attack_away_and_armor_piercing_cuts_it():
+    tough = fighter("Tuff", Stamina=6, Hardness=2)  # hardness 5
+    harm, lines = AE.harm(tough, 4, "bashing", dice())
+    assert harm.damage_roll is None
+    assert lines == ["Tuff's bashing soak Stamina 6, hardness 5 (with +2 from effects)",
+                     "gross damage 4 is below hardness 5: no effect."]
+    # Armor Piercing 4: soak 2, hardness min(2, 1 + 2) = 2: gross 4 rolls 2 dice.
+    roller = dice(7, 7)
+    harm, _ = AE.harm(tough, 4, "bashing", roller, armor_piercing=4)
+    done(roller)
+    assert (harm.soak.total, harm.soak.hardness, harm.levels) == (2, 2, 2)
+
+
 def test_armor_piercing_never_below_zero_soak():
     soak = AE.soaks(TOUGH)["bashing"].pierce(9)
     assert (soak.total, soak.hardness) == (0, 0)
