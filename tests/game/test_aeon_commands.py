@@ -247,3 +247,17 @@ class TestAeonRolls(AeonFightTest):
         self.player(fray.CmdRoll(), "Dexterity vs 0", "<Fray> Difficulty is the successes needed: 1 to 10, not 0.")
         self.player(fray.CmdRoll(), "2-5", "<Fray> The pool comes to -3 dice: it cannot be negative.")
         self.player(fray.CmdAttack(), "Thug/disarm", "<Fray> Thug holds no weapon to disarm.")
+
+
+class TestAeonAsTheGameDefault(FrayCommandTest):
+    def test_default_system_setting_picks_aeon(self):
+        from django.test import override_settings
+
+        self.char2.sheet = {"Dexterity": 3, "Firearms": 2}
+        with override_settings(FRAY_DEFAULT_SYSTEM="aeon"):
+            # Outside any fight +roll follows the default: TN 7, successes needed.
+            self.force(9, 7, 6, 2, 1)
+            self.player(fray.CmdRoll(), "Dexterity+Firearms vs 2",
+                        "<Roll> Char2 rolls Dexterity 3 + Firearms 2 = 5 dice TN 7, needs 2: 9 7 6 2 1 -> 2 successes")
+            self.st(fray.CmdCombat(), "/start")
+        self.assertEqual(encounters.encounter_in(self.room1).system_key, "aeon")
