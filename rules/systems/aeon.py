@@ -752,6 +752,20 @@ class AeonSystem(RuleSystem):
         return AeonDefense(record["kind"], record["defender"], Pool.from_parts(record["parts"]),
                            AeonRoll.from_record(record["roll"]), int(record.get("difficulty", 0)))
 
+    def defense_choices(self, attack: AeonAttack, defender: Combatant) -> tuple[str, ...]:
+        """The defenses ``defend`` would allow here: none in a clinch; ``accept`` only against
+        a clinch; no block or parry against a ranged attack; parry needs a weapon in hand."""
+        if defender.conditions.get("clinch_with"):
+            return ()
+        choices = []
+        for name, table in self.defenses.items():
+            if (attack.weapon.clinch and table.get("not_against_clinch")) \
+                    or (table.get("melee_only") and attack.weapon.ranged) \
+                    or (table.get("needs_weapon") and not defender.weapon):
+                continue
+            choices.append(name)
+        return tuple(choices) + (("accept",) if attack.weapon.clinch else ())
+
     def defend(self, attack: AeonAttack, defender: Combatant, defense: str, roller: Roller,
                *, modifier: int = 0, dice_modifier: int = 0) -> AeonDefense:
         """Dodge, block or parry at TN 7; each success cancels one attack success. A defense

@@ -301,6 +301,10 @@ class RuleSystem(ABC):
         Raises CombatError for an option the system does not know."""
         return True
 
+    def defense_choices(self, attack: Any, defender: Combatant) -> tuple[str, ...]:
+        """The defenses worth offering ``defender`` against ``attack`` (all, by default)."""
+        return self.defense_names
+
     def can_act(self, fighter: Combatant) -> bool:
         """Whether ``fighter`` takes its turns (not incapacitated, by default)."""
         return not self.health(fighter.health, fighter).incapacitated

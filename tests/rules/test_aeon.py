@@ -702,3 +702,16 @@ def test_defense_dice_modifier_and_wounds_change_the_pool():
     defense = AE.defend(rolled, hurt, "dodge", roller, dice_modifier=1)
     done(roller)
     assert defense.pool.parts == (("Dexterity", 2), ("Athletics", 2), ("modifier", 1), ("wounds", -1))
+
+
+def test_defense_choices_offer_only_what_defend_allows():
+    ann, bob = fighter("Ann", Dexterity=3, Brawl=2), fighter("Bob")
+    punch = AE.attack(ann, bob, "", dice(9, 2, 2, 2, 2))
+    clinch = AE.attack(ann, bob, "clinch", dice(9, 2, 2, 2, 2))
+    pistol = AE.attack(fighter("Ann", Dexterity=3), bob, "pistol", dice(9, 2, 2))
+    assert AE.defense_choices(punch, bob) == ("dodge", "block")
+    assert AE.defense_choices(punch, fighter("Bob", weapon="sword")) == ("dodge", "block", "parry")
+    assert AE.defense_choices(clinch, fighter("Bob", weapon="sword")) == ("dodge", "parry", "accept")
+    assert AE.defense_choices(pistol, bob) == ("dodge",)
+    clinched = Combatant("Bob", conditions={"clinch_with": "Cy"})
+    assert AE.defense_choices(punch, clinched) == ()
