@@ -73,7 +73,7 @@ def ambush(caller, actor_name: str | None, target_name: str, option: str, *, pla
     state = _conditions(encounter, actor)
     opening = not has_initiative(encounter, actor)
     if opening and state.get("ambushed"):
-        raise CombatError(f"{actor.key} has made its opening ambush: roll initiative (+combat/init).")
+        raise CombatError(f"{actor.key} has already made an opening ambush: roll initiative (+combat/init).")
     if not opening:
         if target.id not in (state.get("hidden_from") or []):
             raise CombatError(f"{target.key} knows where {actor.key} is: ambush before rolling "
@@ -109,9 +109,12 @@ def hide(caller, actor_name: str | None, *, obscured: bool) -> None:
     system = system_of(encounter)
     witnesses = [obj for obj in fighters(encounter) if obj != actor
                  and not health_of(encounter, obj, system).incapacitated]
+    mods = modifiers_for(encounter, actor, adjustable=False)
     with dice.roller() as roller:
         result = tactics.hide(combatant(encounter, actor, system),
-                              [combatant(encounter, obj, system) for obj in witnesses], roller, obscured=obscured)
+                              [combatant(encounter, obj, system) for obj in witnesses], roller, obscured=obscured,
+                              dice_modifier=mods.dice)
+    use_modifiers(encounter, actor, adjustable=False, difficulty=False)
     _turn_action(encounter, actor)
     lost = [obj.id for obj in witnesses if obj.key in result.lost_by]
     update_conditions(encounter, actor, hidden_from=lost)
@@ -174,10 +177,16 @@ def clinch(caller, actor_name: str | None, text: str) -> None:
     plan, plan_throw = parse_clinch_choice(_conditions(encounter, partner).get("clinch_plan") or DEFAULT_CLINCH_PLAN)
     partner_declines = plan == "decline" or not open_actions(encounter, partner)
     system = system_of(encounter)
+    actor_dice = modifiers_for(encounter, actor, adjustable=False).dice if choice != "decline" else 0
+    partner_dice = modifiers_for(encounter, partner, adjustable=False).dice if not partner_declines else 0
     with dice.roller() as roller:
         contest = tactics.contest(combatant(encounter, actor, system), combatant(encounter, partner, system), roller,
-                                  first_declines=choice == "decline", second_declines=partner_declines)
+                                  first_declines=choice == "decline", second_declines=partner_declines,
+                                  first_dice=actor_dice, second_dice=partner_dice)
         _turn_action(encounter, actor)
+        for obj, rolled in ((actor, choice != "decline"), (partner, not partner_declines)):
+            if rolled:
+                use_modifiers(encounter, obj, adjustable=False, difficulty=False)
         if not partner_declines:
             use_action(encounter, partner)
         lines = list(contest.lines)
@@ -185,7 +194,6 @@ def clinch(caller, actor_name: str | None, text: str) -> None:
             update_conditions(encounter, obj, held_by=None)
         if contest.ended:
             release(encounter, actor)
-            lines.append("Both let go: the clinch ends.")
         elif contest.controller:
             controller, victim = (actor, partner) if contest.controller == actor.key else (partner, actor)
             option, how = (choice, throw) if controller == actor else (plan, plan_throw)
@@ -193,8 +201,6 @@ def clinch(caller, actor_name: str | None, text: str) -> None:
                                       combatant(encounter, victim, system), contest.net, roller, throw=how)
             _apply(encounter, system, outcome)
             lines.extend(outcome.lines)
-        else:
-            lines.append("Nobody controls the clinch this turn.")
     add_log(encounter, actor.key, f"clinch with {partner.key}", lines)
     announce(encounter, "{actor} and {partner} struggle in the clinch.",
              mapping={"actor": actor, "partner": partner}, lines=lines)
@@ -212,7 +218,7 @@ def mount(caller, actor_name: str | None, text: str) -> None:
     if control_text.strip():
         digits = control_text.strip()
         if not digits.isascii() or not digits.isdigit() or len(digits) > 2:
-            raise CombatError(f"A Control Rating is a whole number, not '{quote(digits)}'.")
+            raise CombatError(f"A Control Rating is a whole number from 0 to 10, not '{quote(digits)}'.")
         control = int(digits)
     ridden = tactics.mount(name, control)
     if _conditions(encounter, actor).get("mount"):
@@ -222,7 +228,7 @@ def mount(caller, actor_name: str | None, text: str) -> None:
     update_conditions(encounter, actor, mount=ridden.to_record())
     rider = combatant(encounter, actor, system_of(encounter))
     needs = tactics.needs_control_roll(rider, ridden)
-    announce(encounter, "{actor} mounts a " + escape_for_room(ridden.name) + ".", mapping={"actor": actor},
+    announce(encounter, "{actor} mounts the " + escape_for_room(ridden.name) + ".", mapping={"actor": actor},
              lines=[f"Control Rating {ridden.control} ({ridden.size}), Ride {rider.trait('Ride')}: "
                     + ("a Ride roll each turn before acting." if needs else "no control roll needed.")])
 
@@ -259,11 +265,16 @@ def pick_up(caller, actor_name: str | None, text: str) -> None:
     item = found[0]
     require_turn(encounter, actor)
     require_free(encounter, actor)
+    mods = modifiers_for(encounter, actor, adjustable=False)
     with dice.roller() as roller:
-        success, lines = system.pick_up(combatant(encounter, actor, system), item["weapon"], roller)
+        success, lines = system.pick_up(combatant(encounter, actor, system), item["weapon"], roller, mods.dice)
+    use_modifiers(encounter, actor, adjustable=False, difficulty=False)
     _turn_action(encounter, actor)
     if success:
         lying.remove(item)
+        if actor.weapon:
+            lying.append({"weapon": actor.weapon, "owner": actor.key, "feet": 0})
+            lines = (*lines, f"{actor.key} drops the {actor.weapon} to take it.")
         encounter.dropped = lying
         actor.weapon = item["weapon"]
     add_log(encounter, actor.key, "pick up", lines)
@@ -282,9 +293,13 @@ def treat(caller, name: str) -> None:
     target = find_combatant(encounter, name)
     if _conditions(encounter, target).get("treated"):
         raise CombatError(f"{target.key}'s wounds are already treated.")
+    fighter = combatant(encounter, target, system)
+    if not system.bleeds(system.health(fighter.health, fighter), fighter):
+        raise CombatError(f"{target.key} is not bleeding.")
     if not is_storyteller(caller, encounter):
         actor = actor_for(caller, encounter, None)
         require_turn(encounter, actor)
+        require_free(encounter, actor)
         _turn_action(encounter, actor)
     update_conditions(encounter, target, treated=True, bleeding_since=None)
     add_log(encounter, caller.key, f"treat {target.key}", [f"{target.key}'s wounds are treated: no more bleeding."])

@@ -143,11 +143,11 @@ def render_templates(system: RuleSystem) -> str:
     table = templates(system)
     if not table:
         return f"The {system.key} rules have no NPC templates."
-    weapons = getattr(system, "weapons", None) or {}
+    weapons = system.weapon_names
     rows = EvTable("Template", "Name", "Kind", "Weapon", "Traits", width=WIDTH, border="header")
     for key, template in table.items():
         kind = template.kind + (f" ({template.base_kind})" if template.base_kind else "")
-        weapon = weapons.get(template.weapon, {}).get("name", template.weapon) if template.weapon else "-"
+        weapon = weapons.get(template.weapon, template.weapon) if template.weapon else "-"
         rows.add_row(key, template.name, kind or "-", weapon, str(len(template.traits)))
     for column, width in enumerate((15, 22, 19, 14, 8)):
         rows.reformat_column(column, width=width)
@@ -266,7 +266,6 @@ def render_list(room, system: RuleSystem) -> str:
         return "No NPCs here. Make one with +npc/create <name>[=<template>] (+npc/templates lists them)."
     encounter = encounters.encounter_in(room)
     fighting = encounters.fighters(encounter) if encounter else []
-    weapons = getattr(system, "weapons", None) or {}
     table = EvTable("Name", "Kind", "Weapon", "Health", "Fight", width=WIDTH, border="header")
     light = False
     for npc in npcs:
@@ -275,7 +274,7 @@ def render_list(room, system: RuleSystem) -> str:
         fight = "-"
         if npc in fighting:
             fight = "init" if encounters.has_initiative(encounter, npc) else "in"
-        weapon = weapons.get(combatant.weapon, {}).get("name", combatant.weapon) if combatant.weapon else "-"
+        weapon = system.weapon_names.get(combatant.weapon, combatant.weapon) if combatant.weapon else "-"
         light = light or is_light(npc)
         table.add_row(escape(npc.key) + ("*" if is_light(npc) else ""), escape(combatant.kind),
                       escape(weapon), health.describe(), fight)

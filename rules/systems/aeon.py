@@ -284,6 +284,7 @@ class Weapon:
     armor_piercing: bool = False
     reach: bool = False   # may strike to or from a large mount (seed: Mounted Combat)
     clinch: bool = False  # starts a clinch instead of doing damage (seed: Grappling)
+    unarmed: bool = False  # a body part, always at hand (punch, kick)
 
 
 @dataclass(frozen=True)
@@ -338,9 +339,10 @@ class AeonAttack:
         return "+".join([self.weapon.key] + [f"{shot.key} {extra}" for shot, extra in self.shots])
 
     def describe(self) -> str:
+        """The to-hit roll (the ``preface`` lines are separate)."""
         if self.lost_control:
-            return "; ".join(self.preface)
-        return "; ".join(self.preface + (f"{self.label} to hit: {self.pool.dice()} {self.roll.describe()}",))
+            return "has no attack this turn."
+        return f"{self.label} to hit: {self.pool.dice()} {self.roll.describe()}"
 
     def to_record(self) -> dict[str, Any]:
         return {"attacker": self.attacker, "target": self.target, "weapon": self.weapon.key,
@@ -358,6 +360,7 @@ class AeonDefense:
     pool: Pool
     roll: AeonRoll
     difficulty: int = 0
+    dice: int = 0  # an accepted clinch: the ST's dice for the defender's control roll
 
     @property
     def net(self) -> int:
@@ -370,7 +373,7 @@ class AeonDefense:
         return text
 
     def to_record(self) -> dict[str, Any]:
-        return {"kind": self.kind, "defender": self.defender, "difficulty": self.difficulty,
+        return {"kind": self.kind, "defender": self.defender, "difficulty": self.difficulty, "dice": self.dice,
                 "parts": [list(part) for part in self.pool.parts], "roll": self.roll.to_record()}
 
 
@@ -457,7 +460,7 @@ class AeonSystem(RuleSystem):
         if not self.weapons:
             raise RulesDataError("aeon.weapons: at least one weapon (the unarmed attack) is needed.")
         self.weapon_names = {key: weapon.label for key, weapon in self.weapons.items()
-                             if not weapon.clinch and not data["weapons"][key].get("unarmed")}
+                             if not weapon.clinch and not weapon.unarmed}
         self.called_shots = {key: self._called_shot(key, table)
                              for key, table in require(data, "called_shots", dict, "aeon").items()}
         self.disarm = data["called_shots"].get("disarm", {})
@@ -481,7 +484,8 @@ class AeonSystem(RuleSystem):
             damage_type=require_choice(require(table, "damage_type", str, where), DAMAGE_TYPES, f"{where}.damage_type"),
             ranged=require(table, "ranged", bool, where),
             armor_piercing=bool(table.get("armor_piercing", False)),
-            reach=bool(table.get("reach", False)), clinch=bool(table.get("clinch", False)))
+            reach=bool(table.get("reach", False)), clinch=bool(table.get("clinch", False)),
+            unarmed=bool(table.get("unarmed", False)))
 
     def _called_shot(self, key: str, table: Mapping[str, Any]) -> CalledShot:
         where = f"called_shots.{key}"
@@ -640,7 +644,8 @@ class AeonSystem(RuleSystem):
 
     def parse_option(self, option: str, attacker: Combatant) -> tuple[Weapon, tuple[tuple[CalledShot, int], ...]]:
         """``"sword+fierce"``, ``"pistol+showing-off 3"``, ``"disarm"``: at most one weapon (the
-        one in hand, else the first in the table, when none is named) and called shots, each
+        one in hand, else the first in the table, when none is named; a named weapon must be
+        the one in hand, unless unarmed: punch, kick, clinch) and called shots, each
         at most once; a number after a ranged called shot picks its difficulty. Raises
         CombatError."""
         weapon: Weapon | None = None
@@ -652,8 +657,10 @@ class AeonSystem(RuleSystem):
                     raise CombatError(f"Cannot read '{option.strip()[:40]}': join a weapon and called shots with '+'.")
                 continue
             number = None
-            if len(words) > 1 and words[-1].isdigit():
-                number = int(words[-1][:3])
+            if len(words) > 1 and words[-1].lstrip("+-").isdigit():
+                if not words[-1].isdigit() or len(words[-1]) > 2:
+                    raise CombatError(f"'{words[-1][:12]}' is not a difficulty: give a small number, e.g. showoff 3.")
+                number = int(words[-1])
                 words = words[:-1]
             name = "-".join(words)
             key = self._find(name, self.weapons)
@@ -673,6 +680,10 @@ class AeonSystem(RuleSystem):
                         else str(shot.difficulty))
                 raise CombatError(f"{shot.label} is +{span} difficulty, not +{number}.")
             shots.append((shot, number if number is not None else shot.difficulty))
+        if weapon and not (weapon.unarmed or weapon.clinch) and weapon.key != attacker.weapon:
+            held = self.weapons.get(attacker.weapon)
+            raise CombatError(f"{attacker.name} holds no {weapon.label.lower()}"
+                              + (f" (in hand: {held.label.lower()})." if held else " (empty-handed)."))
         weapon = weapon or self.weapons.get(attacker.weapon) or next(iter(self.weapons.values()))
         resolved = []
         for shot, extra in shots:
@@ -731,7 +742,7 @@ class AeonSystem(RuleSystem):
             preface = tuple(lines) + preface
             if not controlled:
                 return AeonAttack(attacker.name, target.name, weapon, shots, Pool(()),
-                                  AeonRoll((), self.target_number, difficulty), preface, lost_control=True)
+                                  AeonRoll((), self.target_number, difficulty), tuple(lines), lost_control=True)
         if weapon.clinch:
             pool = self.tactics.control_pool(fighting, dice_modifier)
         else:
@@ -750,7 +761,8 @@ class AeonSystem(RuleSystem):
 
     def defense_from_record(self, record: Mapping[str, Any]) -> AeonDefense:
         return AeonDefense(record["kind"], record["defender"], Pool.from_parts(record["parts"]),
-                           AeonRoll.from_record(record["roll"]), int(record.get("difficulty", 0)))
+                           AeonRoll.from_record(record["roll"]), int(record.get("difficulty", 0)),
+                           int(record.get("dice", 0)))
 
     def defense_choices(self, attack: AeonAttack, defender: Combatant) -> tuple[str, ...]:
         """The defenses ``defend`` would allow here: none in a clinch; ``accept`` only against
@@ -778,7 +790,8 @@ class AeonSystem(RuleSystem):
         if defense == "accept":
             if not attack.weapon.clinch:
                 raise CombatError("Only a clinch can be accepted.")
-            return AeonDefense("accept", defender.name, Pool(()), AeonRoll((), self.target_number, 0))
+            return AeonDefense("accept", defender.name, Pool(()), AeonRoll((), self.target_number, 0),
+                               dice=dice_modifier)
         if defense not in self.defenses:
             raise CombatError(f"Defend with one of: {', '.join(self.defense_names)}.")
         if defender.conditions.get("clinch_with"):
@@ -817,16 +830,15 @@ class AeonSystem(RuleSystem):
         """Cancel attack successes with defense successes; a hit needs the net to reach the
         difficulty. Then damage (gross, hardness, soak, Armor Piercing) or, for Disarm, the
         target's Wits + wielding ability against the net successes."""
-        lines = [f"{attack.attacker} {attack.describe()}"]
+        lines = [*attack.preface, f"{attack.attacker} {attack.describe()}"]
         if attack.lost_control:
-            lines.append(f"{attack.attacker} loses control of the mount: the action is lost.")
             return Resolution(attack.attacker, attack.target, False, 0, tuple(lines), (), ())
         if attack.roll.botch:
             lines.append(f"{attack.attacker} botches the {attack.label}!")
             return Resolution(attack.attacker, attack.target, False, 0, tuple(lines), (), ())
         if defense and defense.kind == "accept":
-            lines.append(f"{attack.target} accepts the clinch: both roll for control.")
-            contest = self.tactics.accepted_clinch(attacker, target, roller)
+            contest = self.tactics.accepted_clinch(self.as_fighting(attacker), self.as_fighting(target), roller,
+                                                   defense.dice)
             lines.extend(contest.lines)
             return Resolution(attack.attacker, attack.target, True, contest.net, tuple(lines), (),
                               self.clinch_effects(attack.attacker, attack.target, contest.controller))
@@ -884,13 +896,14 @@ class AeonSystem(RuleSystem):
         lines.append(f"{target.name}'s weapon flies {plural(feet, 'foot').replace('foots', 'feet')} away.")
         return (("disarmed", target.name, feet),), lines
 
-    def pick_up(self, actor: Combatant, weapon_key: str, roller: Roller) -> tuple[bool, tuple[str, ...]]:
+    def pick_up(self, actor: Combatant, weapon_key: str, roller: Roller,
+                dice_modifier: int = 0) -> tuple[bool, tuple[str, ...]]:
         """Retrieve a dropped, unattended weapon (seed: Disarming): Dexterity + the weapon's
         Ability, difficulty 1 (data ``pick_up``). Returns (in hand, the working)."""
         self.require_able(actor)
         weapon = self.weapons.get(weapon_key)
         traits = list(self.disarm.get("pick_up", ["Dexterity"])) + ([weapon.ability] if weapon else [])
-        pool = Pool(trait_pool(actor, traits).parts + self.wound_parts(actor))
+        pool = Pool(trait_pool(actor, traits).parts + modifier_parts(dice_modifier) + self.wound_parts(actor))
         roll = roll_aeon(pool.size, roller, target_number=self.target_number,
                          difficulty=int(self.disarm.get("pick_up_difficulty", 1)))
         label = weapon.label if weapon else weapon_key
@@ -942,10 +955,14 @@ class AeonSystem(RuleSystem):
         """Bleeding in a fight (seed: Baselines past a third of their levels in lethal or
         aggravated). The first round that starts with ``fighter`` bleeding and untreated is
         remembered (``conditions["bleeding_since"]``); every ``interval_rounds`` after it they
-        lose one lethal level. ``conditions["treated"]`` (``+combat/treat``) stops it."""
+        lose one lethal level. ``conditions["treated"]`` (``+combat/treat``) stops it; both
+        marks clear once the wounds no longer bleed (healed), so a new wound bleeds again."""
         since = fighter.conditions.get("bleeding_since")
         health = self.health(fighter.health, fighter)
-        if fighter.conditions.get("treated") or not self.bleeds(health, fighter):
+        if not self.bleeds(health, fighter):
+            stale = {key: None for key in ("bleeding_since", "treated") if fighter.conditions.get(key)}
+            return RoundEffect(conditions=stale) if stale else None
+        if fighter.conditions.get("treated"):
             return RoundEffect(conditions={"bleeding_since": None}) if since is not None else None
         if since is None:
             return RoundEffect(conditions={"bleeding_since": round_number}, lines=(

@@ -260,18 +260,20 @@ class AeonTactics:
                     + modifier_parts(dice_modifier) + self.system.wound_parts(actor))
 
     def contest(self, first: Combatant, second: Combatant, roller: Roller, *,
-                first_declines: bool = False, second_declines: bool = False) -> ControlContest:
+                first_declines: bool = False, second_declines: bool = False,
+                first_dice: int = 0, second_dice: int = 0) -> ControlContest:
         """One turn's contest for control of a clinch (seed: Grappling): each participant who
         does not decline rolls its :meth:`control_pool` at TN 7. More successes controls, by
         the difference (``net``); a tie, or no success at all, controls nothing. A decliner
         rolls nothing: the other controls with ``net`` = its successes, if it has any. Both
         decline: the clinch ends (``ended``). A knocked-out or dead participant counts as
-        declining (Fray default). Never raises."""
+        declining (Fray default). ``first_dice``/``second_dice``: the ST's dice modifiers.
+        Never raises."""
         lines: list[str] = []
         rolls: list[ContestRoll] = []
         scores: list[tuple[str, int]] = []
         declined: list[str] = []
-        for actor, declines in ((first, first_declines), (second, second_declines)):
+        for actor, declines, extra in ((first, first_declines, first_dice), (second, second_declines, second_dice)):
             unable = self._unable(actor)
             if unable:
                 lines.append(f"{actor.name} is {unable} and cannot contest the clinch.")
@@ -282,7 +284,7 @@ class AeonTactics:
                 declined.append(actor.name)
                 scores.append((actor.name, 0))
             else:
-                pool = self.control_pool(actor)
+                pool = self.control_pool(actor, extra)
                 roll = roll_aeon(pool.size, roller, target_number=self.system.target_number,
                                  difficulty=self.system.default_difficulty)
                 rolls.append(ContestRoll(actor.name, pool, roll, "control"))
@@ -305,7 +307,8 @@ class AeonTactics:
                      f"({best} to {worst}).")
         return ControlContest(made, leader, net, False, tuple(lines))
 
-    def accepted_clinch(self, attacker: Combatant, defender: Combatant, roller: Roller) -> ControlContest:
+    def accepted_clinch(self, attacker: Combatant, defender: Combatant, roller: Roller,
+                        defender_dice: int = 0) -> ControlContest:
         """The defender accepted the clinch instead of dodging or parrying (seed: Grappling),
         so both roll to contest control of the first turn (:meth:`contest`, no decline).
         Without acceptance the attacker simply controls the first turn: no call needed.
@@ -316,7 +319,7 @@ class AeonTactics:
         """
         self.system.require_able(attacker)
         self.system.require_able(defender)
-        result = self.contest(attacker, defender, roller)
+        result = self.contest(attacker, defender, roller, second_dice=defender_dice)
         head = f"{defender.name} accepts {attacker.name}'s clinch: both roll for control."
         return replace(result, lines=(head,) + result.lines)
 
@@ -414,14 +417,14 @@ class AeonTactics:
         return SurpriseResult(False, (sneak, watch), tuple(lines))
 
     def hide(self, hider: Combatant, witnesses: Sequence[Combatant], roller: Roller, *,
-             obscured: bool = False) -> HideResult:
+             obscured: bool = False, dice_modifier: int = 0) -> HideResult:
         """Hiding mid-combat to surprise again (seed: Surprise Attacks): the hider's Dexterity
         + Stealth, needing 1 success, +2 difficulty (3) when there are ``witnesses``, with 2
         automatic successes when ``obscured`` (already invisible). On success each witness
         rolls Wits + Awareness: it keeps track with at least as many successes as the
         hider's total (Fray default, data ``witness_keeps_track = "match"``; ``"success"``:
         with 1 success), else it loses track. A failed hiding roll hides nothing: every
-        witness keeps track and none rolls.
+        witness keeps track and none rolls. ``dice_modifier``: the ST's dice on the hider.
 
         Raises:
             CombatError: the hider is knocked out or dead.
@@ -429,7 +432,8 @@ class AeonTactics:
         self.system.require_able(hider)
         names = tuple(witness.name for witness in witnesses)
         difficulty = self.system.default_difficulty + (self.witness_difficulty if witnesses else 0)
-        sneak = self._roll(hider, "hiding", trait_pool(hider, self.hide_traits).parts, difficulty, roller)
+        sneak = self._roll(hider, "hiding", trait_pool(hider, self.hide_traits).parts + modifier_parts(dice_modifier),
+                           difficulty, roller)
         lines = [sneak.describe()]
         total = sneak.roll.successes
         if obscured and self.obscured_successes:

@@ -87,7 +87,7 @@ def test_aeon_armor_hardness_clinch_and_reload(fray_server, fray_client, arena):
     force(st, [8, 8, 1, 1, 1])
     out = alice.command("attack Thug/clinch", r"Thug may defend\.")
     assert f"{a} clinch to hit: Dexterity 3 + Brawl 2 = 5 dice TN 7, needs 1: 8 8 1 1 1 -> 2 successes = success" in out
-    st.expect(r"Answer: defend Thug=dodge, defend Thug=block, defend Thug=parry, defend Thug=accept or defend Thug=none")
+    st.expect(r"Answer: defend Thug=dodge, defend Thug=accept or defend Thug=none")
     # The Thug takes it: Alice controls the first turn, a hold (no dice rolled).
     st.command("defend Thug=none", rf"{a} clinches Thug and controls the first turn: a hold\.")
     board = hud(alice, rf"clinch:{a},\s+held")

@@ -29,6 +29,14 @@ class AeonFightTest(FrayCommandTest):
     def health(self, obj):
         return dict(obj.health.get("aeon", {}))
 
+    def next_round(self) -> str:
+        """The ST passes everyone still to act; returns what the new round's start said."""
+        start = self.encounter.round
+        out = ""
+        while self.encounter.round == start:
+            out = self.st(fray.CmdCombat(), "/next")
+        return out
+
 
 class TestAeonAttack(AeonFightTest):
     def test_punch_soak_and_wound_chart(self):
@@ -119,7 +127,7 @@ class TestAeonClinch(AeonFightTest):
         # The Thug accepts: both roll control. Char2 9 2 2 2 2 -> 1; Thug 4 dice 9 9 2 2 -> 2.
         self.force(9, 2, 2, 2, 2, 9, 9, 2, 2)
         out = self.st(fray.CmdDefend(), "Thug=accept")
-        self.assertIn("Thug accepts the clinch", out)
+        self.assertIn("Thug accepts Char2's clinch: both roll for control.", out)
         self.assertEqual(self.state(self.char2)["held_by"], self.thug.id)
         self.st(fray.CmdCombat(), "/next")
         self.st(aeon.CmdClinch(), "/plan Thug=decline")
@@ -145,6 +153,7 @@ class TestAeonSurpriseAndHiding(AeonFightTest):
         self.st(fray.CmdCombat(), "/add Sniper")
         sniper = encounters.find_combatant(self.encounter, "Sniper")
         sniper.sheet = {"Dexterity": 3, "Stealth": 3, "Firearms": 2}
+        sniper.weapon = "pistol"
         # Stealth 6 dice: 9 9 8 2 2 2 -> 3; Char2 Wits 2 + Awareness 1: 7 2 2 -> 1. Sniper wins.
         # Pistol: Dexterity 3 + Firearms 2: 9 9 2 2 2 -> 2; no defense: gross 5 + 2 = 7 lethal,
         # no lethal soak: 7 dice 7 7 2 2 2 2 2 -> 2 levels.
@@ -154,7 +163,7 @@ class TestAeonSurpriseAndHiding(AeonFightTest):
         self.assertIn("caught by surprise", out)
         self.assertEqual(encounters.pending_attacks(self.encounter), [])
         self.assertEqual(self.health(self.char2)["lethal"], 2)
-        self.st(aeon.CmdAmbush(), "Sniper=Char2", "<Fray> Sniper has made its opening ambush")
+        self.st(aeon.CmdAmbush(), "Sniper=Char2", "<Fray> Sniper has already made an opening ambush")
 
     def test_hide_then_ambush_a_witness_who_lost_track(self):
         # Char2 hides: Dexterity 3 + Stealth 2, needs 3 (witnesses): 9 9 8 8 1 -> 4.
@@ -179,8 +188,8 @@ class TestAeonSurpriseAndHiding(AeonFightTest):
 class TestAeonMounted(AeonFightTest):
     def test_mount_caps_and_bonus(self):
         self.char2.sheet = dict(self.char2.sheet, Ride=3, Melee=4)
-        self.player(aeon.CmdMount(), "horse", "<Combat> Char2 mounts a Horse.")
-        self.assertIn("on Horse", self.player(fray.CmdCombat(), ""))
+        self.player(aeon.CmdMount(), "horse", "<Combat> Char2 mounts the Horse.")
+        self.assertIn("on horse", self.player(fray.CmdCombat(), ""))
         self.char2.weapon = "sword"
         # Melee 4 capped at Ride 3: Dexterity 3 + Melee 3 = 6 dice, +1 automatic success vs foes on foot.
         self.force(2, 2, 2, 2, 2, 2)
@@ -193,7 +202,8 @@ class TestAeonMounted(AeonFightTest):
         self.player(aeon.CmdMount(), "horse")
         self.force(9, 2, 2, 2)
         out = self.player(fray.CmdAttack(), "Thug")
-        self.assertIn("loses control of the mount", out)
+        self.assertIn("Char2 loses control of the Horse!", out)
+        self.assertIn("Char2 has no attack this turn.", out)
         self.assertEqual(encounters.open_actions(self.encounter, self.char2), [])
 
     def test_mount_refusals(self):
@@ -261,3 +271,55 @@ class TestAeonAsTheGameDefault(FrayCommandTest):
                         "<Roll> Char2 rolls Dexterity 3 + Firearms 2 = 5 dice TN 7, needs 2: 9 7 6 2 1 -> 2 successes")
             self.st(fray.CmdCombat(), "/start")
         self.assertEqual(encounters.encounter_in(self.room1).system_key, "aeon")
+
+
+class TestAdversaryFindings(AeonFightTest):
+    def test_a_weapon_not_in_hand_cannot_be_used(self):
+        self.player(fray.CmdAttack(), "Thug/rifle", "<Fray> Char2 holds no rifle (empty-handed).")
+        self.assertEqual(encounters.open_actions(self.encounter, self.char2), [10])
+
+    def test_whoever_lost_track_cannot_attack_the_hider(self):
+        self.force(9, 9, 8, 8, 1, 7, 2, 2)
+        self.player(aeon.CmdHide(), "")
+        self.st(fray.CmdAttack(), "Thug=Char2", "<Fray> Thug has lost track of Char2, who is hiding.")
+
+    def test_treat_only_the_bleeding_and_not_while_held(self):
+        self.player(fray.CmdCombat(), "/treat Thug", "<Fray> Thug is not bleeding.")
+        self.assertEqual(encounters.open_actions(self.encounter, self.char2), [10])
+        self.thug.health = {"aeon": {"bashing": 0, "lethal": 3, "aggravated": 0}}
+        encounters.update_conditions(self.encounter, self.char2, held_by=self.thug.id)
+        self.player(fray.CmdCombat(), "/treat Thug", "<Fray> Char2 is held and can only try to escape")
+        encounters.update_conditions(self.encounter, self.char2, held_by=None)
+        self.player(fray.CmdCombat(), "/treat Thug", "<Combat> You treat Thug's wounds: no more bleeding.")
+        self.assertEqual(encounters.open_actions(self.encounter, self.char2), [])
+
+    def test_treated_clears_once_healed_so_new_wounds_bleed(self):
+        self.st(fray.CmdCombat(), "/treat Char2", "<Fray> Char2 is not bleeding.")
+        self.char2.health = {"aeon": {"bashing": 0, "lethal": 3, "aggravated": 0}}
+        self.st(fray.CmdCombat(), "/treat Char2")
+        self.char2.health = {"aeon": {}}
+        self.next_round()
+        self.assertNotIn("treated", self.state(self.char2))
+        self.char2.health = {"aeon": {"bashing": 0, "lethal": 3, "aggravated": 0}}
+        self.assertIn("Char2 is bleeding", self.next_round())
+
+    def test_st_dice_apply_to_the_control_roll_of_an_accepted_clinch(self):
+        self.force(8, 1, 1, 1, 1)
+        self.player(fray.CmdAttack(), "Thug/clinch")
+        self.st(fray.CmdCombat(), "/mod Thug=+2")
+        # Thug: Strength 3 + Brawl 1 + 2 (Storyteller) = 6 dice.
+        self.force(9, 2, 2, 2, 2, 9, 9, 2, 2, 2, 2)
+        out = self.st(fray.CmdDefend(), "Thug=accept")
+        self.assertIn("Strength 3 + Brawl 1 + 2 (modifier) = 6 dice", out)
+
+    def test_picking_up_drops_what_was_in_hand(self):
+        self.thug.weapon = "club"
+        self.force(9, 9, 9, 8, 1, 7, 2)
+        self.player(fray.CmdAttack(), "Thug/disarm")
+        self.st(fray.CmdDefend(), "Thug=none")
+        self.char2.weapon = "knife"
+        self.st(fray.CmdCombat(), "/next")
+        self.force(8, 3, 1, 1, 1)
+        self.player(aeon.CmdPickup(), "club")
+        self.assertEqual(self.char2.weapon, "club")
+        self.assertEqual(encounters.dropped_weapons(self.encounter), [{"weapon": "knife", "owner": "Char2", "feet": 0}])

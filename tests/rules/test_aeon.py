@@ -9,6 +9,8 @@ were left over.
 from __future__ import annotations
 
 import copy
+import re
+from dataclasses import replace
 
 import pytest
 
@@ -457,6 +459,10 @@ BOB = fighter("Bob", Dexterity=2, Athletics=2, Brawl=1, Melee=2, Wits=2, Stamina
 
 
 def attack(option: str, *faces: int, attacker=ALICE, target=BOB, modifier: int = 0):
+    """Roll ``option``; the attacker first takes the weapon it names in hand."""
+    named = option.split("+")[0].strip()
+    if named in AE.weapon_names:
+        attacker = replace(attacker, weapon=named)
     roller = dice(*faces)
     rolled = AE.attack(attacker, target, option, roller, modifier=modifier)
     done(roller)
@@ -708,10 +714,30 @@ def test_defense_choices_offer_only_what_defend_allows():
     ann, bob = fighter("Ann", Dexterity=3, Brawl=2), fighter("Bob")
     punch = AE.attack(ann, bob, "", dice(9, 2, 2, 2, 2))
     clinch = AE.attack(ann, bob, "clinch", dice(9, 2, 2, 2, 2))
-    pistol = AE.attack(fighter("Ann", Dexterity=3), bob, "pistol", dice(9, 2, 2))
+    pistol = AE.attack(fighter("Ann", Dexterity=3, weapon="pistol"), bob, "pistol", dice(9, 2, 2))
     assert AE.defense_choices(punch, bob) == ("dodge", "block")
     assert AE.defense_choices(punch, fighter("Bob", weapon="sword")) == ("dodge", "block", "parry")
     assert AE.defense_choices(clinch, fighter("Bob", weapon="sword")) == ("dodge", "parry", "accept")
     assert AE.defense_choices(pistol, bob) == ("dodge",)
     clinched = Combatant("Bob", conditions={"clinch_with": "Cy"})
     assert AE.defense_choices(punch, clinched) == ()
+
+
+@pytest.mark.parametrize(("holding", "option", "message"), [
+    ("", "sword", "Alice holds no sword (empty-handed)."),
+    ("knife", "rifle+fierce", "Alice holds no rifle (in hand: knife)."),
+])
+def test_a_named_weapon_must_be_in_hand(holding, option, message):
+    with pytest.raises(CombatError, match=re.escape(message)):
+        AE.attack(replace(ALICE, weapon=holding), BOB, option, dice())
+
+
+def test_unarmed_attacks_need_no_weapon_in_hand():
+    rolled = attack("kick", 9, 1, 1, 1, 1)
+    assert rolled.weapon.key == "kick"
+
+
+@pytest.mark.parametrize("option", ["showoff 99999", "showoff -3"])
+def test_called_shot_numbers_are_small_whole_numbers(option):
+    with pytest.raises(CombatError, match="is not a difficulty"):
+        AE.attack(ALICE, BOB, option, dice())
