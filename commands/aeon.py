@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from commands.command import Command
 from commands.fray import split_actor
-from world import aeon
+from world import aeon, eldritch, encounters
 
 
 class CmdAmbush(Command):
@@ -47,7 +47,7 @@ class CmdAmbush(Command):
 
 class CmdHide(Command):
     """
-    Hide in the middle of a fight (aeon; uses your action).
+    Hide in the middle of a fight (aeon and eldritch; uses your action).
 
     Usage:
       hide
@@ -61,6 +61,12 @@ class CmdHide(Command):
     than yours lose track of you (the HUD marks you hidden) and you may
     'ambush' them on a later turn. Attacking anyone shows where you are.
 
+    Eldritch: Dexterity + Larceny + Stealth or Dexterity + Acrobatics +
+    Sneaking (the better) against each other fighter's Perception + Notice
+    + Ambushes; those you beat cannot see you, catch your eye or find a line
+    of sight to you. Before you roll initiative it is free (once); later it
+    is a movement action on your turn.
+
     Examples:
       hide
       hide/obscured
@@ -71,6 +77,9 @@ class CmdHide(Command):
     syntax = "hide [<npc>]"
 
     def run(self):
+        if encounters.system_here(self.caller).key == eldritch.KEY:
+            eldritch.hide(self.caller, self.args.strip() or None, obscured="obscured" in self.switches)
+            return
         aeon.hide(self.caller, self.args.strip() or None, obscured="obscured" in self.switches)
 
 
@@ -94,7 +103,10 @@ class CmdClinch(Command):
       crush    bashing = Strength + net successes, Armor Piercing
       break    let go (release), put them on the ground (prone), or throw
                them Strength yards (a knockdown check: Dexterity + Athletics)
-    If both decline the clinch ends. No dodge, parry or block while clinched.
+    If both decline the clinch ends: the one who acts first types 'clinch
+    decline', and the other must have set 'clinch/plan decline'. No dodge,
+    parry or block while clinched. The Storyteller's +combat/mod dice count
+    on the control rolls.
 
     Examples:
       clinch crush

@@ -5,9 +5,10 @@ from __future__ import annotations
 from evennia.utils.evtable import EvTable
 from evennia.utils.utils import inherits_from
 
+from commands import elethril as elethril_commands
 from commands.command import Command
 from rules.systems import CombatError
-from world import aeon, dice, encounters, magic, rolls, sheets
+from world import aeon, dice, eldritch, encounters, magic, rolls, sheets
 from world.access import NARRATOR, STAFF, require_perm
 from world.text import COMBAT, escape, quote
 
@@ -107,7 +108,8 @@ class CmdStat(Command):
     Usage:
       +stat <name>/<trait>=<value>
       +stat <name>/<trait>=            (clears the trait)
-      +stat <name>/kind=<Muggle, Wizard, Vampire or Werewolf>
+      +stat <name>/kind=<Muggle, Wizard, Vampire or Werewolf>   (storyteller)
+      +stat <name>/kind=<Baseline or Zeta>   (aeon)
       +stat <name>/base_kind=<Muggle or Wizard>   (what a Werewolf is otherwise)
       +stat <name>/transformed=<yes or no>   (Werewolves)
       +stat <name>/weapon=<weapon>     (weapon in hand; empty for none)
@@ -158,9 +160,23 @@ class CmdCombat(Command):
       +combat/treat <name>    stop a bleeding wound (aeon; ST any time, or
                               you on your turn, using your action)
       +combat/transfer <player>  hand the scene to another Narrator (ST)
+      +combat/space <yards>[ wall]  room to swing weapons here, and a wall at
+                              hand for Wall Flip; open for no limit;
+                              alone: show it (eldritch; ST)
       +combat/log [<page>]    the roll log: every roll with its inputs (ST)
       +combat/list            every fight running in the game (staff)
       +combat/end             end the fight with a summary (ST)
+      +combat/side <names>=<side>  round 1 rolls one d10 per side (elethril;
+                              ST; an empty side clears)
+      +combat/party <names>=<party>[/slowest]  from round 2 they roll one
+                              d10, with their own or (/slowest) the slowest
+                              member's modifiers (elethril; ST)
+      +combat/delay <segment> hold your action to a later segment (elethril)
+      +combat/forfeit         give up an action carried over from an earlier
+                              round to declare anew, +1 initiative (elethril)
+      +combat/init <modifier>[,<modifier>...]  standard initiative modifiers
+                              (hasted, slowed, higher-ground, set-vs-charge,
+                              wading ...; none clears) (elethril)
 
     Initiative is Wits + Dexterity + 1d10 (storyteller and aeon); the
     highest acts first (and, in storyteller, declares last). On your turn:
@@ -168,21 +184,43 @@ class CmdCombat(Command):
     if you have not acted yet this round (it uses your action), or answer
     'defend none'. Systems: storyteller (the default) and aeon.
 
+    Eldritch: initiative is (Dexterity + Perception)/2 + qualities + 1d10,
+    rolled anew each turn; a further action every 5 below it (at most 5,
+    each at -2 more); defending uses no action (each defense after the first
+    in a turn at -2 more). See help +move, +conceal, +los.
+
+    Elethril: each round everyone declares (attack, cast); then initiative is
+    rolled, lowest first: round 1 one d10 per side (the lowest becomes 1, the
+    others the difference + 1), later one each (or per party), + the weapon's
+    speed factor or nothing for a spell, - Reaction. The ST plays the round
+    segment by segment with +combat/next (spell, instant, missile, melee in
+    each); 11 or more lands in a later round. No defense: Armor Class.
+
     Examples:
       +combat/start storyteller
       +combat/start aeon
+      +combat/start eldritch
+      +combat/space 3 wall
       +combat/join
       +combat/init
+      +combat/start elethril
+      +combat/side Alice,Bob=party
+      +combat/party Thaxi,Zaxi=nag/slowest
+      +combat/delay 6
+      +combat/init hasted,higher-ground
     """
 
     key = "+combat"
     allowed_switches = ("start", "join", "leave", "init", "next", "resolve", "diff", "mod", "add", "remove",
-                        "idle", "transfer", "treat", "log", "list", "end")
+                        "idle", "transfer", "treat", "log", "list", "end", "space",
+                        *elethril_commands.SWITCHES)
     syntax = "+combat[/<switch>] -- see help +combat"
 
     def run(self):
         caller = self.caller
         switch = self.switches[0] if self.switches else ""
+        if elethril_commands.combat_switch(self, switch):
+            return
         if switch in ("diff", "mod"):
             if not self.lhs.strip() or not self.rhs:
                 self.fail(f"Usage: +combat/{switch} <name>=<+/-n>")
@@ -200,6 +238,9 @@ class CmdCombat(Command):
             return
         if switch == "log":
             caller.msg(encounters.render_log(caller, self.args))
+            return
+        if switch == "space":
+            eldritch.set_space(caller, self.args)
             return
         if switch != "start" and self.args.strip():
             self.fail_usage()
@@ -231,10 +272,26 @@ class CmdAttack(Command):
 
     Aeon: a weapon (punch, kick, clinch, knife, club, sword, spear, pistol,
     ap-pistol, rifle; default the one in hand) and called shots joined with
-    '+': pull (Pulling Blows, +1 difficulty, bashing), showoff <2-4>
-    (Showing Off), disarm (+2, ranged +4, no damage: the weapon flies),
+    '+': pull (Pulling Blows, +1 difficulty, bashing), showoff [2-4]
+    (Showing Off, +2 unless you name more), disarm (+2, ranged +4, no damage: the weapon flies),
     fierce (Fierce Blows, +1, +2 lethal or +3 bashing damage). Difficulty
     is the successes needed. See also help clinch, ambush, hide, +mount.
+
+    Eldritch: a weapon of the source's tables by name (bat, sword, 9mm,
+    .357 mag, AK-47 ...; add 2h for two hands, thrown to throw it) or a
+    maneuver: punch, kick, jump kick, grapple (grapple neck), and the
+    advanced ones your sheet has bought: atemi grip, atemi strike, ear pop,
+    eye pluck, sleeper hold, wrestling hold, whirling sword <weapon>,
+    double jump kick (two targets: attack A,B/double jump kick). Each later
+    action of the turn is at -2 more. See help +move, +sacrifice, +conceal.
+
+    Elethril: 'attack' declares your action for the round, before initiative:
+    attack <target>[/<weapon>[,<off-hand weapon>]][*<attacks>], a weapon of
+    the 2e table with its magical plusses (short sword +1, long sword +1 q2
+    for quality +2; default the one in hand, else a fist). It strikes at its
+    segment: d20 + plusses + Hit Probability against THAC0 - Armor Class,
+    then the weapon's damage for the target's size. Later attacks follow by
+    the speed factor; the off-hand weapon right after the first.
 
     If the attack hits, the target may defend before damage is rolled.
 
@@ -246,6 +303,10 @@ class CmdAttack(Command):
       attack Guard/pull
       attack Guard/pistol+showoff 3
       attack Guard/sword+fierce
+      attack Reprax/9mm
+      attack Thug,Guard/double jump kick
+      attack Orc/short sword +1,dagger
+      attack Orc/long sword*2
     """
 
     key = "attack"
@@ -260,6 +321,9 @@ class CmdAttack(Command):
             return
         if slash and not option.strip():
             self.fail("Name a maneuver or weapon after '/', e.g. attack Guard/kick.")
+            return
+        if "," in target:
+            eldritch.attack_many(self.caller, actor, target, option.strip())
             return
         encounters.attack(self.caller, actor, target, option.strip())
 
@@ -281,6 +345,13 @@ class CmdDefend(Command):
     Brawl attack with a lethal weapon can cut the attacker). Aeon: a clinch
     can be dodged, parried or accepted ('defend accept': both roll for
     control); nobody in a clinch may dodge, block or parry.
+
+    Eldritch: the higher total wins (ties to you) and your Success Levels
+    come off the attack's. dodge (Dexterity + Acrobatics), block (Dexterity
+    + Brawl) and parry (Dexterity + Melee, a weapon in hand; block and parry
+    hand-to-hand only), or a bought maneuver: damaging-block, wall-flip,
+    catch-weapon, ranged-deflection, whirling-sword (while whirling). It
+    uses no action; each defense after your first in a turn is at -2 more.
 
     Examples:
       dodge
@@ -337,11 +408,18 @@ class CmdCast(Command):
     protects) takes 1 lethal unless soaked. In a fight, casting uses your
     turn.
 
+    Elethril: cast <spell>[=<target>] declares the spell as your action for
+    the round. Casting begins at your initiative segment and lasts the
+    spell's casting time; it takes effect at the start of the next segment,
+    before the attacks there (Power Words and cantrips: in their own
+    segment). Being hit while casting spoils it. +spells lists them.
+
     Examples:
       +cast stunner=Guard
       +cast/damage reducto=Guard
       +cast protego=Bob
       +cast Guard=incendio=Alice
+      cast fireball=Orc
     """
 
     key = "+cast"
@@ -360,6 +438,8 @@ class CmdCast(Command):
         if targets is not None and not all(names) or not spell.strip() or (actor is not None and not actor.strip()):
             self.fail_usage()
             return
+        if elethril_commands.cast(self, actor, spell, names if targets is not None else []):
+            return
         magic.cast(self.caller, actor, spell, names if targets is not None else [],
                    se_to_damage="damage" in self.switches)
 
@@ -373,12 +453,16 @@ class CmdSpells(Command):
 
     Shows each spell's level (and the Power successes it needs), school,
     kind and damage type. Staff edit the list in rules/data/storyteller_spells.toml.
+    Elethril: level, casting time in segments and effect dice (staff edit
+    rules/data/elethril.toml).
     """
 
     key = "+spells"
     syntax = "+spells"
 
     def run(self):
+        if elethril_commands.spells(self):
+            return
         spellbook = encounters.spells_of(encounters.system_here(self.caller))
         table = EvTable("Spell", "Incantation", "Level (Power)", "Kind", "Damage", width=78, border="header")
         for column, width in enumerate((20, 18, 18, 8)):

@@ -27,6 +27,9 @@ class Character(ObjectParent, DefaultCharacter):
         worn_armor: the id of the note worn, or None.
         pending_notices: staff answers (armor requests, revoked notes) kept while the player
             was away, shown and cleared at the next login (``world.armor.deliver_notices``).
+        concealed: the weapons hidden on the character (Eldritch ``+conceal``):
+            ``{"roll": EldritchRoll record, "weapons": [{"weapon": key, "duffel": bool}]}``,
+            one roll for them all, used against every ``+search``.
     """
 
     sheet = AttributeProperty(dict, category="fray", autocreate=False)
@@ -39,6 +42,7 @@ class Character(ObjectParent, DefaultCharacter):
     armor_notes = AttributeProperty(list, category="fray", autocreate=False)
     worn_armor = AttributeProperty(None, category="fray", autocreate=False)
     pending_notices = AttributeProperty(list, category="fray", autocreate=False)
+    concealed = AttributeProperty(dict, category="fray", autocreate=False)
 
     def at_post_puppet(self, **kwargs):
         """On (re)connect: no longer idle in a fight still going on, and shown its HUD."""

@@ -29,6 +29,11 @@ class Encounter(DefaultScript):
         dropped: weapons lying in the fight, ``{"weapon": key, "owner": name, "feet": n}``.
         scene: the ST's settings for the whole fight (e.g. ``{"space": yards}``), seen by the
             rules in every fighter's ``conditions``.
+        declarations, sides, parties, segment, segment_actions, segment_initiative: an
+            elethril fight's round (``world.elethril``): {id: declared action}, {id: side},
+            {id: [party, follows the slowest]}, the next segment to play (0 = declaring),
+            ``Action.to_record()`` of the actions holding this or a later round, and
+            {name: ``SegmentInitiative.to_record()``} of this round.
     """
 
     system_key = AttributeProperty("storyteller", autocreate=False)
@@ -45,6 +50,12 @@ class Encounter(DefaultScript):
     idle = AttributeProperty(list, autocreate=False)
     dropped = AttributeProperty(list, autocreate=False)
     scene = AttributeProperty(dict, autocreate=False)
+    declarations = AttributeProperty(dict, autocreate=False)
+    sides = AttributeProperty(dict, autocreate=False)
+    parties = AttributeProperty(dict, autocreate=False)
+    segment = AttributeProperty(0, autocreate=False)
+    segment_actions = AttributeProperty(list, autocreate=False)
+    segment_initiative = AttributeProperty(dict, autocreate=False)
 
     def at_script_creation(self):
         self.key = "fray_encounter"

@@ -53,6 +53,16 @@ def system_of(encounter) -> RuleSystem:
     return get_system(encounter.system_key)
 
 
+def elethril_flow(encounter):
+    """``world.elethril`` when ``encounter`` is an elethril fight (declared rounds played by
+    segment, not turns), else None."""
+    if encounter is None or encounter.system_key != "elethril":
+        return None
+    from world import elethril  # it imports this module
+
+    return elethril
+
+
 def system_here(caller) -> RuleSystem:
     """The system of the fight in ``caller``'s room, else the game default."""
     encounter = encounter_in(caller.location)
@@ -153,14 +163,16 @@ def has_acted(encounter, obj) -> bool:
     return has_initiative(encounter, obj) and not open_actions(encounter, obj)
 
 
-def use_action(encounter, obj, at: int | None = None) -> None:
-    """Spend ``obj``'s action at slot ``at`` (default: its next unused one)."""
+def use_action(encounter, obj, at: int | None = None, *, counts: bool = True) -> None:
+    """Spend ``obj``'s action at slot ``at`` (default: its next unused one); ``counts`` False
+    (a pass) leaves ``actions_used`` (what later actions are penalised by) as it was."""
     remaining = open_actions(encounter, obj)
     if at is None:
         at = remaining[0] if remaining else None
     if at is not None and at in remaining:
         encounter.acted = list(encounter.acted or []) + [[at, obj.id]]
-        update_conditions(encounter, obj, actions_used=int(_conditions(encounter, obj).get("actions_used", 0)) + 1)
+        if counts:
+            update_conditions(encounter, obj, actions_used=int(_conditions(encounter, obj).get("actions_used", 0)) + 1)
 
 
 def has_initiative(encounter, obj) -> bool:
@@ -327,7 +339,7 @@ def start(caller, system_key: str | None):
     encounter.storyteller = caller
     encounter.round = 1
     announce(encounter, f"$You() $conj(start) a fight ({system.key}). Join with +combat/join, "
-             f"then roll +combat/init.", actor=caller)
+             f"then {getattr(system, 'how_to_act', 'roll +combat/init')}.", actor=caller)
     return encounter
 
 
@@ -358,7 +370,8 @@ def join(caller) -> None:
         raise CombatError("The dead do not fight.")
     if not add_combatant(encounter, caller):
         raise CombatError("You are already in this fight.")
-    announce(encounter, "$You() $conj(join) the fight. Roll initiative with +combat/init.", actor=caller)
+    hint = getattr(system, "how_to_act", "roll initiative with +combat/init")
+    announce(encounter, f"$You() $conj(join) the fight. {hint[:1].upper()}{hint[1:]}.", actor=caller)
 
 
 def remove_combatant(encounter, obj) -> list[str]:
@@ -395,6 +408,8 @@ def leave(caller) -> None:
 def roll_initiative(caller, encounter=None, actor=None, overrides: dict | None = None) -> InitiativeRoll:
     """Roll and store ``actor``'s initiative (default: the caller). Raises CombatError."""
     encounter = encounter or require_encounter(caller)
+    if flow := elethril_flow(encounter):
+        return flow.no_initiative()
     actor = actor or caller
     if actor not in fighters(encounter):
         raise CombatError("You are not in this fight. Join it with +combat/join.")
@@ -409,7 +424,7 @@ def roll_initiative(caller, encounter=None, actor=None, overrides: dict | None =
     add_log(encounter, actor.key, "initiative", [roll.describe()])
     announce(encounter, "{actor} rolls initiative: " + escape_for_room(roll.describe()) + ".",
              mapping={"actor": actor})
-    if encounter.round == 1 and not encounter.acted:
+    if not encounter.acted:  # the first rolls of a round (eldritch rolls anew each round)
         announce_turn(encounter)
     return roll
 
@@ -439,6 +454,8 @@ def npc_init(caller, name: str, wits_dex: str | None) -> InitiativeRoll:
     """``+npc/init <name>=<wits>+<dex>`` / ``+npc/init <name>``. Raises CombatError."""
     encounter = require_encounter(caller)
     require_storyteller(caller, encounter, "roll initiative for NPCs")
+    if flow := elethril_flow(encounter):
+        return flow.no_npc_initiative()
     name = validate_npc_name(name)
     numbers = parse_wits_dex(wits_dex) if wits_dex is not None else None
     room = caller.location
@@ -466,6 +483,8 @@ def next_turn(caller) -> None:
     """ST: those still to act in the current slot pass; a new round starts after the last."""
     encounter = require_encounter(caller)
     require_storyteller(caller, encounter, "advance the fight")
+    if flow := elethril_flow(encounter):
+        return flow.next_step(caller)
     if pending_attacks(encounter):
         raise CombatError("Attacks are waiting for defenses: let them answer or +combat/resolve.")
     if not initiative_rolls(encounter):
@@ -473,7 +492,7 @@ def next_turn(caller) -> None:
     at, waiting = current_slot(encounter)
     if waiting:
         for obj in waiting:
-            use_action(encounter, obj, at)
+            use_action(encounter, obj, at, counts=False)  # a pass is no action taken
         passed = ", ".join(obj.key for obj in waiting)
         announce(encounter, f"{escape_for_room(passed)} {'passes' if len(waiting) == 1 else 'pass'}.")
     if not current_slot(encounter)[1]:
@@ -509,7 +528,11 @@ def announce_turn(encounter) -> None:
         names = ", ".join(obj.key for obj in waiting)
         announce(encounter, f"Round {encounter.round}: {escape_for_room(names)} to act.")
         for obj in waiting:
-            notify_controller(encounter, obj, f"It is {escape(obj.key)}'s turn: attack <target>[/<maneuver>].")
+            what = ("clinch <hold, crush, break or decline>" if _conditions(encounter, obj).get("clinch_with")
+                    else "attack <target>[/<maneuver>]")
+            notify_controller(encounter, obj, f"It is {escape(obj.key)}'s turn: {what}.")
+    elif not initiative_rolls(encounter):
+        announce(encounter, f"Round {encounter.round}: roll initiative (+combat/init; NPCs: +npc/init <name>).")
     else:
         announce(encounter, f"Round {encounter.round}: everyone has acted; the ST moves on with +combat/next.")
 
@@ -637,12 +660,14 @@ def deliver(encounter, actor, target, rolled, *, defendable: bool = True, notes:
              "round": encounter.round}]
         announce(encounter, "{attacker} attacks {target} with " + escape_for_room(rolled.label) + ".",
                  mapping={"attacker": actor, "target": target},
-                 lines=[*notes, f"{actor.key} {rolled.describe()}", f"{target.key} may defend."])
+                 lines=[*notes, *getattr(rolled, "preface", ()), f"{actor.key} {rolled.describe()}",
+                        f"{target.key} may defend."])
         prefix = f"defend {target.key}=" if is_npc(target) else "defend "
-        answers = ", ".join(escape(prefix + choice) for choice in system.defense_names)
+        answers = ", ".join(escape(prefix + choice)
+                            for choice in system.defense_choices(rolled, combatant(encounter, target, system)))
         notify_controller(encounter, target,
                           f"{escape(actor.key)}'s {escape(rolled.label)} is coming at {escape(target.key)} "
-                          f"with {plural(rolled.successes, 'success')}. Answer: {answers} or "
+                          f"with {plural(rolled.successes, 'success')}. Answer: {answers + ' or ' if answers else ''}"
                           f"{escape(prefix)}none" + ("; a defense uses up this round's action."
                                                     if system.defense_uses_action else "."))
         return
@@ -671,6 +696,8 @@ def can_defend(encounter, target) -> bool:
 def attack(caller, actor_name: str | None, target_name: str, option: str) -> None:
     """``attack <target>[/<option>]`` (or ``<npc>=<target>[/<option>]``). Raises CombatError."""
     encounter = require_encounter(caller)
+    if flow := elethril_flow(encounter):
+        return flow.declare_attack(caller, actor_name, target_name, option)
     actor = actor_for(caller, encounter, actor_name)
     target = find_combatant(encounter, target_name)
     require_turn(encounter, actor)
@@ -694,6 +721,8 @@ def strike(encounter, actor, target, option: str, *, use_turn: bool = True, defe
     action). Validates everything before the dice. Raises CombatError."""
     if target == actor:
         raise CombatError("You cannot attack yourself.")
+    if actor.id in (_conditions(encounter, target).get("hidden_from") or []):
+        raise CombatError(f"{actor.key} has lost track of {target.key}, who is hiding.")
     system = system_of(encounter)
     target_snapshot = combatant(encounter, target, system)
     if system.health(target_snapshot.health, target_snapshot).dead:
@@ -738,7 +767,7 @@ def defend(caller, actor_name: str | None, kind: str) -> None:
     actor = actor_for(caller, encounter, actor_name)
     pending = pending_for(encounter, actor)
     system = system_of(encounter)
-    wanted = kind.strip().casefold()
+    wanted = "-".join(kind.casefold().split())  # "wall flip" -> "wall-flip"
     choices = system.defense_names + ("none",)
     found = [choice for choice in choices if wanted and choice.startswith(wanted)]
     if len(found) != 1:
@@ -805,9 +834,12 @@ def escape_hold(caller, actor_name: str | None) -> None:
 # ------------------------------------------------------------------------------------ HUD
 def render_hud(encounter, viewer=None) -> str:
     """The 78-column combat HUD: system, round, acting order, turn, health, pending attacks."""
+    if flow := elethril_flow(encounter):
+        return flow.render_hud(encounter, viewer)
     system = system_of(encounter)
     order = schedule(encounter)
-    _, waiting = current_slot(encounter)
+    at_now, waiting = current_slot(encounter)
+    used = used_actions(encounter)
     objects = _by_name(encounter)
     rolls = {roll.name: roll for roll in initiative_rolls(encounter)}
     conditions = deserialize(encounter.conditions or {})
@@ -816,17 +848,17 @@ def render_hud(encounter, viewer=None) -> str:
     listed = []
     for position, slot in enumerate(order.slots, start=1):
         for name in slot.names:
-            listed.append((str(position), objects[name]))
-    listed += [("-", obj) for obj in fighters(encounter) if obj.key not in rolls]
-    for position, obj in listed:
+            listed.append((str(position), objects[name], slot.at))  # a name in each of its slots
+    listed += [("-", obj, None) for obj in fighters(encounter) if obj.key not in rolls]
+    for position, obj, at in listed:
         health = health_of(encounter, obj, system)
         state = conditions.get(obj.id, {})
         status = []
         if health.incapacitated:
             status.append("down")
-        elif obj in waiting:
+        elif obj in waiting and at == at_now:
             status.append("|gTO ACT|n")
-        elif has_acted(encounter, obj):
+        elif has_acted(encounter, obj) or (at, obj.id) in used:
             status.append("acted")
         elif obj.key not in rolls:
             status.append("no init")
@@ -839,7 +871,7 @@ def render_hud(encounter, viewer=None) -> str:
             status.append(f"ST{state['adjust']:+d}")
         if state.get("mod"):
             status.append(f"{state['mod']:+d}d")
-        init = str(rolls[obj.key].total) if obj.key in rolls else "-"
+        init = str(at) if at is not None else "-"
         name = escape(obj.key) + (" (NPC)" if is_npc(obj) else "")
         table.add_row(position, name, init, health.describe(), ", ".join(status))
     for column, width in enumerate((4, 20, 6, 25)):
@@ -851,6 +883,10 @@ def render_hud(encounter, viewer=None) -> str:
              str(table)]
     if order.declare:
         lines.append("Declare (low to high): " + escape(", ".join(order.declare)))
+    from world.eldritch import space_text
+
+    if space_text(deserialize(encounter.scene or {})):
+        lines.append("Space: " + space_text(deserialize(encounter.scene or {})))
     for name, shield in sorted(shields_in(encounter).items()):
         lines.append(f"Shield on {escape(name)}: {escape(shield.describe())}")
     lying = dropped_weapons(encounter)
@@ -873,13 +909,16 @@ def condition_marks(state: dict, names: dict) -> list[str]:
     if state.get("prone"):
         marks.append("prone")
     if state.get("mount"):
-        marks.append(f"on {escape(state['mount'].get('name', 'mount'))}")
+        marks.append(f"on {escape(state['mount'].get('key', 'mount'))}")
     if state.get("hidden_from"):
         marks.append("hidden")
     if state.get("bleeding_since") and not state.get("treated"):
         marks.append("bleeding")
     if state.get("treated"):
         marks.append("treated")
+    from world.eldritch import condition_marks as eldritch_marks
+
+    marks.extend(eldritch_marks(state))
     return marks
 
 

@@ -7,12 +7,16 @@ from functools import cache
 
 from rules.systems.aeon import AeonSystem
 from rules.systems.base import CombatError, RuleSystem
+from rules.systems.eldritch import EldritchSystem
+from rules.systems.elethril import ElethrilSystem
 from rules.systems.storyteller import StorytellerSystem
 
 #: key -> factory. Systems not built yet are absent; ``get_system`` names the ones there are.
 REGISTRY: dict[str, Callable[[], RuleSystem]] = {
     StorytellerSystem.key: StorytellerSystem,
     AeonSystem.key: AeonSystem,
+    EldritchSystem.key: EldritchSystem,
+    ElethrilSystem.key: ElethrilSystem,
 }
 
 

@@ -6,7 +6,8 @@ tables) with the Unisystem defaults of ``RULES.md`` §2. Every number lives in
 ``rules/data/eldritch.toml``; dice in :mod:`rules.systems.eldritch_dice`; limitations,
 concealment, hiding, eye contact and line of sight in :mod:`rules.systems.eldritch_checks`.
 
-Not registered in ``rules.systems.REGISTRY``: the game layer integrates it.
+Registered in ``rules.systems.REGISTRY``; the game layer's own actions are in
+``world/eldritch.py``.
 
 Shapes the game layer uses (beyond :class:`RuleSystem`):
 
@@ -14,12 +15,17 @@ Shapes the game layer uses (beyond :class:`RuleSystem`):
   defenses used, the ST's space, prone, grapple, Sleeper Hold SLs, Whirling Sword, Wall Flip).
   ``attack``/``defend``/``sacrifice`` take ``situation=``; without it they read
   ``Combatant.conditions`` (when the snapshot has that field) with the same keys.
-- ``Resolution.effects`` — lasting states as ``(effect, name, detail)``: ``grappled``
-  (detail ``{"by", "neck"}``), ``atemi-grip`` (the penalty; it fades by 1 each action),
+- ``Resolution.effects`` — lasting states as ``(effect, name, detail)``: ``held`` (by whom:
+  the game's generic hold) and ``grappled`` (detail ``{"by", "neck"}``), ``atemi-grip`` (the
+  penalty; it fades by 1 each action: an attack or defense of the numb one sets it lower),
   ``stunned`` (``"rest of turn"``), ``passed-out`` (turns, or None: until woken),
   ``eye-lost`` (by whom), ``sleeper-hold`` (``{"by", "sls", "needed"}``), ``wrestling-hold``
   (``{"by", "penalty"}``), ``wall-flip`` (``{"over", "bonus"}``), ``wall-flip-spent`` (over
-  whom), ``prone`` (True), ``whirling-sword`` (``{"turn", "penalty"}``), ``caught-weapon``.
+  whom), ``prone`` (True), ``whirling-sword`` (``{"turn", "penalty"}``), ``caught-weapon``,
+  ``drama-point`` (False: spent). ``condition_after`` turns each into the conditions
+  :class:`Situation` reads back; ``start_of_round`` ends a stun, counts down passing out,
+  ends Wall Flip's defense bonus and counts Whirling Sword's turns; ``can_act`` passes over
+  the stunned and the unconscious.
 
 Fray defaults where the source is silent (guesses, also marked in the data file):
 
@@ -35,7 +41,12 @@ Fray defaults where the source is silent (guesses, also marked in the data file)
 - Wall Flip's fall (a failed roll) is STR x 2 bash against the flipper's own bash soak;
   its +3 to defenses lasts while the game keeps ``flip_defense`` set (the rest of the turn);
 - Ear Pop passing out lasts until woken (detail None);
-- Whirling Sword's parry still takes the cumulative defense penalty.
+- Whirling Sword's parry still takes the cumulative defense penalty;
+- initiative is rolled anew each turn (seed) — ``reroll_each_round`` in the data;
+- a stun (Ear Pop) lasts the rest of the turn it lands in; passing out for N turns counts
+  the turn it happens in as the first; any attack on one out cold wakes them (seed: "being
+  attacked") and they cannot defend it; the grappled may only try to escape (the game's
+  hold); Atemi Grip's numbness and a Wrestling Hold's pin also weigh on escaping.
 """
 
 from __future__ import annotations
@@ -54,6 +65,7 @@ from rules.systems.base import (
     Pool,
     Resolution,
     RollResult,
+    RoundEffect,
     RuleSystem,
     highest_first,
     load_armor_table,
@@ -106,6 +118,12 @@ class Situation:
     accumulated on them; ``whirl_turns``: earlier consecutive turns of Whirling Sword;
     ``whirling``: already whirling this turn; ``flipped_over``: Wall Flip's +3 to the next
     attack on that one; ``flip_defense``: Wall Flip's +3 to defenses.
+
+    The states the game keeps on the one they befall (``condition_after``), read the same
+    way: ``held_by`` (who grapples this fighter) and ``by_neck``; ``atemi_grip`` (the
+    numbness penalty left); ``wrestling_hold`` (``{"by", "penalty"}``, while still held by
+    them); ``sleeper_hold`` (``{"by", "sls", "needed"}``); ``stunned``; ``passed_out``
+    (turns left, or True: until woken); ``drama_point`` (spent on the next defense).
     """
 
     actions_used: int = 0
@@ -120,6 +138,20 @@ class Situation:
     whirling: bool = False
     flipped_over: str = ""
     flip_defense: bool = False
+    held_by: str = ""
+    by_neck: bool = False
+    atemi_grip: int = 0
+    wrestling_hold: Mapping[str, Any] | None = None
+    sleeper_hold: Mapping[str, Any] | None = None
+    stunned: str = ""
+    passed_out: int | bool = False
+    drama_point: bool = False
+
+    @property
+    def pinned(self) -> int:
+        """Wrestling Hold's penalty (negative), while the one who applied it still holds."""
+        hold = self.wrestling_hold or {}
+        return int(hold.get("penalty", 0)) if self.held_by and hold.get("by") == self.held_by else 0
 
     @classmethod
     def of(cls, fighter: Combatant) -> Situation:
@@ -162,12 +194,13 @@ class LifePoints:
         return (self.current, self.maximum)
 
     def describe(self) -> str:
-        """``"Life Points 21/32"``, ``"Down (unconscious): Life Points -3/32"``, ``"Dead: …"``."""
+        """``"Life Points 21/32"``, ``"Down: Life Points -3/32"`` (unconscious), ``"Dead: …"``
+        (short enough for the HUD's health column)."""
         points = f"Life Points {self.current}/{self.maximum}"
         if self.dead:
             return f"Dead: {points}"
         if self.incapacitated:
-            return f"Down (unconscious): {points}"
+            return f"Down: {points}"
         return points
 
     def with_damage(self, amount: int, damage_type: str) -> LifePoints:
@@ -279,7 +312,8 @@ class AttackChoice:
 class EldritchAttack:
     """A rolled attack. ``roll`` None: the Honorable check (``honor``) failed and the attack
     was not made. ``carried``: Sleeper Hold SLs accumulated before this roll. ``notes``: the
-    limitations' working; ``effects``: states it sets as it is made (Whirling Sword …)."""
+    limitations' working; ``effects``: states it sets as it is made (Whirling Sword …).
+    ``defenseless``: why the target cannot defend (passed out), or ""."""
 
     attacker: str
     target: str
@@ -289,6 +323,7 @@ class EldritchAttack:
     carried: int = 0
     notes: tuple[str, ...] = ()
     effects: tuple[tuple[str, str, Any], ...] = ()
+    defenseless: str = ""
 
     @property
     def maneuver(self) -> Maneuver:
@@ -301,8 +336,10 @@ class EldritchAttack:
     @property
     def needs_defense(self) -> bool:
         """A successful attack (total 9+) opens a defense window, except a resisted maneuver
-        (Atemi Grip, Sleeper Hold, Wrestling Hold: the victim's roll comes in ``resolve``)."""
-        return self.roll is not None and self.roll.succeeded and not self.maneuver.resisted_by
+        (Atemi Grip, Sleeper Hold, Wrestling Hold: the victim's roll comes in ``resolve``) and
+        one on a target who cannot defend (``defenseless``)."""
+        return (self.roll is not None and self.roll.succeeded and not self.maneuver.resisted_by
+                and not self.defenseless)
 
     @property
     def successes(self) -> int:
@@ -338,14 +375,15 @@ class EldritchAttack:
                 "roll": self.roll.to_record() if self.roll else None,
                 "honor": self.honor.to_record() if self.honor else None,
                 "carried": self.carried, "notes": list(self.notes),
-                "effects": [list(effect) for effect in self.effects]}
+                "effects": [list(effect) for effect in self.effects], "defenseless": self.defenseless}
 
 
 @dataclass(frozen=True)
 class EldritchDefense:
     """A rolled defense (dodge, block, parry or a defensive maneuver). ``outcome`` is set for
     a Sacrifice: "parried", "takes" (the sacrificer takes the hit) or "failed" (the original
-    target must still defend)."""
+    target must still defend). ``numb``: the Atemi Grip numbness it was rolled with (it fades
+    by one with this defense)."""
 
     kind: str
     label: str
@@ -353,19 +391,21 @@ class EldritchDefense:
     roll: EldritchRoll
     outcome: str = ""
     drama_point: bool = False
+    numb: int = 0
 
     def describe(self) -> str:
         return f"{self.label}: {self.roll.describe()}"
 
     def to_record(self) -> dict[str, Any]:
         return {"kind": self.kind, "label": self.label, "defender": self.defender,
-                "roll": self.roll.to_record(), "outcome": self.outcome, "drama_point": self.drama_point}
+                "roll": self.roll.to_record(), "outcome": self.outcome, "drama_point": self.drama_point,
+                "numb": self.numb}
 
     @classmethod
     def from_record(cls, record: Mapping[str, Any]) -> EldritchDefense:
         return cls(record["kind"], record["label"], record["defender"],
                    EldritchRoll.from_record(record["roll"]), record.get("outcome", ""),
-                   bool(record.get("drama_point", False)))
+                   bool(record.get("drama_point", False)), int(record.get("numb", 0)))
 
 
 @dataclass(frozen=True)
@@ -404,6 +444,9 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         self.max_actions = require(init, "max_actions", int, "initiative")
         self.per_action = require(init, "action_penalty", int, "initiative")
         self.per_defense = require(init, "defense_penalty", int, "initiative")
+        #: seed: "Once everyone has exhausted their actions, the round is over and Initiative
+        #: is rolled once more" (the game clears initiative when a round begins).
+        self.reroll_each_round = require(init, "reroll_each_round", bool, "initiative")
         if self.step < 1 or self.max_actions < 1:
             raise RulesDataError("initiative: step and max_actions must be at least 1.")
         life = require(data, "life_points", dict, "eldritch")
@@ -766,10 +809,15 @@ class EldritchSystem(EldritchChecks, RuleSystem):
 
     def _shared_parts(self, actor: Combatant, situation: Situation, *, modifier: int,
                       dice_modifier: int) -> list[tuple[str, int]]:
-        """Prone (unless Prone Fighting is bought), and the ST's shifts."""
+        """Prone (unless Prone Fighting is bought), Atemi Grip's numbness, a Wrestling Hold's
+        pin, and the ST's shifts."""
         parts: list[tuple[str, int]] = []
         if situation.prone and not self.bought(actor, self.maneuvers["prone-fighting"]):
             parts.append(("prone", int(self.attack_table["prone_penalty"])))
+        if situation.atemi_grip > 0:
+            parts.append(("numb, atemi grip", -int(situation.atemi_grip)))
+        if situation.pinned:
+            parts.append(("wrestling hold", situation.pinned))
         if dice_modifier:
             parts.append(("modifier", dice_modifier))
         if modifier:
@@ -803,7 +851,8 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         choice = self.choose(option, attacker)
         wanted = choice.maneuver.targets
         if len(targets) != wanted or len({t.name for t in targets}) != len(targets):
-            raise CombatError(f"{choice.maneuver.label} takes {plural(wanted, 'target')}, each named once.")
+            label = choice.maneuver.label
+            raise CombatError(f"{label[:1].upper() + label[1:]} takes {plural(wanted, 'target')}, each named once.")
         situation = situation if situation is not None else Situation.of(attacker)
         return self._attack(attacker, tuple(targets), choice, roller, modifier, dice_modifier, situation)
 
@@ -811,6 +860,7 @@ class EldritchSystem(EldritchChecks, RuleSystem):
                 roller: Roller, modifier: int, dice_modifier: int,
                 situation: Situation) -> tuple[EldritchAttack, ...]:
         self.require_able(attacker)
+        self.require_awake(attacker, situation)
         maneuver, weapon = choice.maneuver, choice.weapon
         whirl = maneuver.key == "whirling-sword"
         if situation.whirling and not whirl:
@@ -820,10 +870,15 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         if not (whirl and situation.whirling):
             self.check_action(situation.actions_used)
         target = targets[0]
-        if maneuver.requires and situation.grappling != target.name:
+        held, neck = self.holds(attacker, target, situation)
+        if maneuver.requires and not held:
             raise CombatError(f"{maneuver.label} needs {target.name} grappled first.")
-        if maneuver.requires == "neck" and not situation.neck:
+        if maneuver.requires == "neck" and not neck:
             raise CombatError(f"{maneuver.label} needs {target.name} grappled by the neck.")
+        carried = situation.sleeper_sls
+        victim = Situation.of(target)
+        if held and victim.sleeper_hold and victim.sleeper_hold.get("by") == attacker.name:
+            carried = int(victim.sleeper_hold.get("sls", 0))
         traits = maneuver.traits if maneuver.traits else self.modes[choice.mode]["traits"]
         parts = list(trait_parts(attacker, traits))
         if maneuver.modifier:
@@ -852,6 +907,8 @@ class EldritchSystem(EldritchChecks, RuleSystem):
             parts.append(("wall flip", int(self.maneuvers["wall-flip"].extra.get("bonus", 0))))
             effects.append(("wall-flip-spent", attacker.name, situation.flipped_over))
         parts += self._shared_parts(attacker, situation, modifier=modifier, dice_modifier=dice_modifier)
+        if situation.atemi_grip > 0:
+            effects.append(("atemi-grip", attacker.name, self.numb_after(situation.atemi_grip)))
         honor = None
         drawback = attacker.trait(self.honor["drawback"])
         if maneuver.honor_check and drawback > 0:
@@ -862,8 +919,35 @@ class EldritchSystem(EldritchChecks, RuleSystem):
                 return tuple(EldritchAttack(attacker.name, t.name, choice, None, honor, notes=tuple(notes))
                              for t in targets)
         roll = self.roll(parts, roller)
-        return tuple(EldritchAttack(attacker.name, t.name, choice, roll, honor, situation.sleeper_sls,
-                                    tuple(notes), tuple(effects)) for t in targets)
+        return tuple(EldritchAttack(attacker.name, t.name, choice, roll, honor, carried,
+                                    tuple(notes), tuple(effects),
+                                    f"{t.name} is out cold and cannot defend." if Situation.of(t).passed_out else "")
+                     for t in targets)
+
+    def holds(self, attacker: Combatant, target: Combatant, situation: Situation) -> tuple[bool, bool]:
+        """(whether ``attacker`` holds ``target`` grappled, and by the neck): from the
+        attacker's ``situation`` (``grappling``/``neck``) or the target's own conditions
+        (``held_by``/``by_neck``, as the game keeps them)."""
+        if situation.grappling and situation.grappling == target.name:
+            return True, situation.neck
+        victim = Situation.of(target)
+        if victim.held_by and victim.held_by == attacker.name:
+            return True, victim.by_neck
+        return False, False
+
+    def require_awake(self, actor: Combatant, situation: Situation | None = None) -> None:
+        """Raises CombatError when ``actor`` is out cold (passes out) or stunned (Ear Pop:
+        "capable only of defending")."""
+        situation = situation if situation is not None else Situation.of(actor)
+        if situation.passed_out:
+            raise CombatError(f"{actor.name} is out cold.")
+        if situation.stunned:
+            raise CombatError(f"{actor.name} is stunned and can only defend this turn.")
+
+    def numb_after(self, numb: int) -> int:
+        """Atemi Grip's numbness after one more action (seed: "Each consecutive action, the
+        penalty is reduced by 1")."""
+        return max(0, int(numb) - int(self.maneuvers["atemi-grip"].extra.get("fade_per_action", 1)))
 
     def attack_from_record(self, record: Mapping[str, Any]) -> EldritchAttack:
         """The attack from ``EldritchAttack.to_record()``."""
@@ -874,7 +958,8 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         honor = EldritchRoll.from_record(record["honor"]) if record["honor"] else None
         return EldritchAttack(record["attacker"], record["target"], choice, roll, honor,
                               int(record["carried"]), tuple(record["notes"]),
-                              tuple((str(e), str(n), d) for e, n, d in record["effects"]))
+                              tuple((str(e), str(n), d) for e, n, d in record["effects"]),
+                              str(record.get("defenseless", "")))
 
     # ------------------------------------------------------------------------ defending
     def _defense_key(self, text: str) -> str:
@@ -899,7 +984,25 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         no wall, Whirling Sword when not whirling or against a ranged attack."""
         self.require_able(defender)
         situation = situation if situation is not None else Situation.of(defender)
+        if situation.passed_out:
+            raise CombatError(f"{defender.name} is out cold and cannot defend.")
+        drama_point = drama_point or situation.drama_point
         key = self._defense_key(defense)
+        parts, label = self._defense_parts(attack, defender, key, situation, drama_point)
+        if situation.defenses_used:
+            parts.append((f"defense {situation.defenses_used + 1}", self.defense_penalty(situation.defenses_used)))
+        if situation.flip_defense:
+            parts.append(("wall flip", int(self.maneuvers["wall-flip"].extra.get("bonus", 0))))
+        parts += self._shared_parts(defender, situation, modifier=modifier, dice_modifier=dice_modifier)
+        roll = self.roll(parts, roller)
+        spent = drama_point and key == "damaging-block" and attack.weapon is not None
+        return EldritchDefense(key, label, defender.name, roll, drama_point=spent,
+                               numb=max(0, int(situation.atemi_grip)))
+
+    def _defense_parts(self, attack: EldritchAttack, defender: Combatant, key: str, situation: Situation,
+                       drama_point: bool) -> tuple[list[tuple[str, int]], str]:
+        """The roll of defense ``key`` before the shared penalties, and its label. Raises
+        CombatError when that defense is not allowed against ``attack`` (``defend``)."""
         ranged = bool(self.modes[attack.choice.mode]["ranged"])
         mode = attack.choice.mode
         if key in self.defenses:
@@ -938,13 +1041,22 @@ class EldritchSystem(EldritchChecks, RuleSystem):
                 if mode == "launched" and "launched_modifier" in maneuver.extra:
                     modifier_value = int(maneuver.extra["launched_modifier"])
                 parts = list(trait_parts(defender, maneuver.traits)) + [(maneuver.label.lower(), modifier_value)]
-        if situation.defenses_used:
-            parts.append((f"defense {situation.defenses_used + 1}", self.defense_penalty(situation.defenses_used)))
-        if situation.flip_defense:
-            parts.append(("wall flip", int(self.maneuvers["wall-flip"].extra.get("bonus", 0))))
-        parts += self._shared_parts(defender, situation, modifier=modifier, dice_modifier=dice_modifier)
-        roll = self.roll(parts, roller)
-        return EldritchDefense(key, label, defender.name, roll, drama_point=drama_point)
+        return parts, label
+
+    def defense_choices(self, attack: EldritchAttack, defender: Combatant) -> tuple[str, ...]:
+        """The defenses ``defend`` would allow ``defender`` against ``attack`` (a Damaging
+        Block against a weapon is offered: ``+drama`` pays for it); none for one out cold."""
+        situation = Situation.of(defender)
+        if situation.passed_out:
+            return ()
+        allowed = []
+        for key in self.defense_names:
+            try:
+                self._defense_parts(attack, defender, key, situation, True)
+            except CombatError:
+                continue
+            allowed.append(key)
+        return tuple(allowed)
 
     def defense_from_record(self, record: Mapping[str, Any]) -> EldritchDefense:
         return EldritchDefense.from_record(record)
@@ -966,6 +1078,8 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         if initiative is None or attacker_initiative is None or initiative <= attacker_initiative:
             raise CombatError(f"Sacrifice needs a higher initiative than {attack.attacker}'s.")
         situation = situation if situation is not None else Situation.of(defender)
+        if situation.passed_out:
+            raise CombatError(f"{defender.name} is out cold.")
         parts = list(trait_parts(defender, maneuver.traits)) + [("sacrifice", maneuver.modifier)]
         if situation.defenses_used:
             parts.append((f"defense {situation.defenses_used + 1}", self.defense_penalty(situation.defenses_used)))
@@ -977,7 +1091,8 @@ class EldritchSystem(EldritchChecks, RuleSystem):
             outcome = "takes"
         else:
             outcome = "failed"
-        return EldritchDefense("sacrifice", maneuver.label, defender.name, roll, outcome)
+        return EldritchDefense("sacrifice", maneuver.label, defender.name, roll, outcome,
+                               numb=max(0, int(situation.atemi_grip)))
 
     # ---------------------------------------------------------------------- resolving
     def soak(self, victim: Combatant, column: str, *, natural: bool = True) -> Pool:
@@ -1059,6 +1174,15 @@ class EldritchSystem(EldritchChecks, RuleSystem):
             defense = None
         if defense is not None:
             lines.append(f"{defense.defender} {defense.describe()}")
+            if defense.numb:
+                effects.append(("atemi-grip", defense.defender, self.numb_after(defense.numb)))
+            if defense.drama_point:
+                effects.append(("drama-point", defense.defender, False))
+        if attack.defenseless:
+            lines.append(attack.defenseless)
+        if Situation.of(target).passed_out:
+            effects.append(("passed-out", target.name, False))
+            lines.append(f"Being attacked wakes {target.name}.")
         roll = attack.roll
         hit = roll.succeeded or not self.attack_table["success_needed"]
         if defense is not None:
@@ -1097,6 +1221,7 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         lines.append(f"{attack.attacker}'s {attack.label} hits {victim_name} with {plural(net, 'net SL')}.")
         maneuver = attack.maneuver
         if maneuver.key == "grapple":
+            effects.append(("held", target.name, attack.attacker))
             effects.append(("grappled", target.name, {"by": attack.attacker, "neck": attack.choice.neck}))
             lines.append(f"{target.name} is grappled by {attack.attacker}"
                          f"{' by the neck' if attack.choice.neck else ''}.")
@@ -1204,13 +1329,81 @@ class EldritchSystem(EldritchChecks, RuleSystem):
 
     def escape_hold(self, escaper: Combatant, holder: Combatant, roller: Roller) -> tuple[bool, tuple[str, ...]]:
         """Break a grapple or hold: contested Strength + Brawl (guess), higher total escapes
-        (ties to the holder)."""
+        (ties to the holder). The escaper's roll takes the extra-action penalty, Atemi Grip's
+        numbness and a Wrestling Hold's pin."""
         self.require_able(escaper)
-        mine = self.roll(trait_parts(escaper, self.escape["traits"]), roller)
+        situation = Situation.of(escaper)
+        self.require_awake(escaper, situation)
+        parts = list(trait_parts(escaper, self.escape["traits"]))
+        if situation.actions_used:
+            parts.append((f"{ORDINALS.get(situation.actions_used, f'{situation.actions_used + 1}th')} action",
+                          self.action_penalty(situation.actions_used)))
+        parts += self._shared_parts(escaper, situation, modifier=0, dice_modifier=0)
+        mine = self.roll(parts, roller)
         theirs = self.roll(trait_parts(holder, self.escape["traits"]), roller)
         escaped = mine.total > theirs.total
         return escaped, (f"{escaper.name}: {mine.describe()}", f"{holder.name}: {theirs.describe()}",
                          f"{escaper.name} {'breaks free' if escaped else 'stays held'}.")
+
+    # ------------------------------------------------------------ lasting conditions
+    #: Effect name -> the condition it sets on the one it befalls (as ``Situation`` reads it).
+    CONDITION_KEYS = {"atemi-grip": "atemi_grip", "stunned": "stunned", "eye-lost": "eye_lost",
+                      "sleeper-hold": "sleeper_hold", "wrestling-hold": "wrestling_hold",
+                      "caught-weapon": "caught_weapon", "drama-point": "drama_point"}
+
+    def condition_after(self, conditions: Mapping[str, Any], effect: str, detail: Any) -> dict[str, Any]:
+        """The fighter's conditions after one of this system's effects (``Resolution.effects``),
+        under the keys :class:`Situation` reads: ``grappled`` -> ``by_neck`` (a new grapple
+        starts Sleeper Hold and Wrestling Hold afresh); ``passed-out`` -> ``passed_out`` (turns,
+        True until woken, False: awake); ``wall-flip`` -> ``flipped_over`` + ``flip_defense``;
+        ``wall-flip-spent`` clears ``flipped_over``; ``whirling-sword`` -> ``whirling`` +
+        ``whirl_turns`` (earlier turns); the rest by ``CONDITION_KEYS`` (a falsy detail clears)."""
+        state = dict(conditions)
+        if effect == "grappled":
+            state.update(by_neck=bool(detail.get("neck")), sleeper_hold=None, wrestling_hold=None)
+        elif effect == "passed-out":
+            state.update(passed_out=True if detail is None else detail, sleeper_hold=None, stunned=None)
+        elif effect == "wall-flip":
+            state.update(flipped_over=detail["over"], flip_defense=True)
+        elif effect == "wall-flip-spent":
+            state["flipped_over"] = None
+        elif effect == "whirling-sword":
+            state.update(whirling=True, whirl_turns=int(detail["turn"]) - 1)
+        elif effect in self.CONDITION_KEYS:
+            state[self.CONDITION_KEYS[effect]] = detail
+        else:
+            return super().condition_after(conditions, effect, detail)
+        return state
+
+    def can_act(self, fighter: Combatant) -> bool:
+        """Not down, not out cold, not stunned (the stunned only defend): the schedule passes
+        the others over."""
+        situation = Situation.of(fighter)
+        return super().can_act(fighter) and not situation.passed_out and not situation.stunned
+
+    def start_of_round(self, fighter: Combatant, round_number: int) -> RoundEffect | None:
+        """A new turn: a stun ends (Fray default: it lasts the rest of the turn it lands in);
+        one turn of passing out goes by (Sleeper Hold: 5 + SLs over; until woken stays);
+        Wall Flip's +3 to defenses ends; Whirling Sword's turn counts (another turn of it is at
+        a further -2) or, not whirled last turn, starts from scratch."""
+        situation = Situation.of(fighter)
+        changes: dict[str, Any] = {}
+        lines = []
+        if situation.stunned:
+            changes["stunned"] = None
+            lines.append(f"{fighter.name} is no longer stunned.")
+        if situation.passed_out is not True and situation.passed_out:
+            left = int(situation.passed_out) - 1
+            changes["passed_out"] = left or None
+            lines.append(f"{fighter.name} is out for {plural(left, 'more turn')}." if left
+                         else f"{fighter.name} comes to.")
+        if situation.flip_defense:
+            changes["flip_defense"] = None
+        if situation.whirling:
+            changes.update(whirling=None, whirl_turns=situation.whirl_turns + 1)
+        elif situation.whirl_turns:
+            changes["whirl_turns"] = None
+        return RoundEffect(conditions=changes, lines=tuple(lines)) if changes else None
 
     @staticmethod
     def fading_penalty(penalty: int, actions_since: int, fade: int = 1) -> int:

@@ -168,7 +168,7 @@ class EldritchChecks:
     sight_table: Mapping[str, Any]
     movement_table: Mapping[str, Any]
 
-    # The system also gives check_action(), action_penalty() and weapon().
+    # The system also gives check_action(), action_penalty(), require_awake() and weapon().
 
     def _roll(self, parts: Sequence[tuple[str, int]], roller: Roller) -> EldritchRoll:
         return roll_eldritch(Pool(tuple(parts)), roller, self.dice_rules)
@@ -221,6 +221,34 @@ class EldritchChecks:
         return Concealment(carrier.name, found.key, duffel, roll,
                            (f"{carrier.name} hides the {found.name}{where}: {roll.describe()}",))
 
+    def search_all(self, searcher: Combatant, carrier: str, concealments: Sequence[Concealment],
+                   roller: Roller, *, patdown: bool = False) -> tuple[tuple[Search, ...], tuple[str, ...]]:
+        """``+search <name>[/patdown]`` against everything ``carrier`` hides: one Perception +
+        the better of Larceny/Notice roll, each weapon's bonus added to it (``search_bonus``)
+        against the carrier's one concealment roll; higher wins, ties to the carrier. With
+        nothing hidden the roll is still made (the searcher cannot tell). Returns the
+        searches and the working."""
+        roll = self._roll(trait_parts(searcher, self.concealment["search_traits"]), roller)
+        how = "pats down" if patdown else "searches"
+        lines = [f"{searcher.name} {how} {carrier}: {roll.describe()}"]
+        found = []
+        for concealment in concealments:
+            weapon = self.weapons[concealment.weapon]
+            bonus = self.search_bonus(weapon, duffel=concealment.duffel, patdown=patdown)
+            label = "duffel bag" if concealment.duffel else ("pat-down" if patdown else "weapon size")
+            total = roll.total + bonus
+            spotted = total > concealment.roll.total
+            where = " in a duffel bag" if concealment.duffel else ""
+            lines.append(f"{weapon.name}{where}: {roll.total} {'-' if bonus < 0 else '+'} {abs(bonus)} ({label}) "
+                         f"= {total} vs concealment {concealment.roll.total}: "
+                         + ("found" if spotted else "not found"))
+            found.append(Search(searcher.name, carrier, weapon.key, bonus, patdown, roll,
+                                concealment.roll.total, spotted, ()))
+        spotted_names = [self.weapons[s.weapon].name for s in found if s.found]
+        lines.append(f"{searcher.name} finds {carrier}'s {', '.join(spotted_names)}." if spotted_names
+                     else f"{searcher.name} finds nothing on {carrier}.")
+        return tuple(found), tuple(lines)
+
     def search(self, searcher: Combatant, concealment: Concealment, roller: Roller, *,
                patdown: bool = False) -> Search:
         """``+search <name>[/patdown]``: Perception + the better of Larceny/Notice + the
@@ -241,16 +269,18 @@ class EldritchChecks:
 
     # ------------------------------------------------------------------------- hiding
     def hide(self, hider: Combatant, seekers: Sequence[Combatant], roller: Roller, *,
-             way: int | None = None) -> Hiding:
+             way: int | None = None, penalty: int = 0) -> Hiding:
         """``hide`` (seed: Hiding): Dexterity + Larceny + Stealth or Dexterity + Acrobatics +
         Sneaking (``way`` 0 or 1; None: the better for the hider) against each seeker's
-        Perception + Notice + Ambushes. A higher roll hides from that seeker."""
+        Perception + Notice + Ambushes. A higher roll hides from that seeker. ``penalty``: the
+        extra-action penalty when hiding is a later action of the turn."""
         ways = self.hiding_table["ways"]
         if way is None:
             way = max(range(len(ways)), key=lambda i: (sum(v for _, v in trait_parts(hider, ways[i])), -i))
         if not 0 <= way < len(ways):
             raise CombatError(f"Hide one of {len(ways)} ways, not way {way + 1}.")
-        roll = self._roll(trait_parts(hider, ways[way]), roller)
+        roll = self._roll(trait_parts(hider, ways[way]) + ((("extra action", penalty),) if penalty else ()),
+                          roller)
         lines = [f"{hider.name} hides: {roll.describe()}"]
         results, hidden = [], []
         for seeker in seekers:
@@ -271,9 +301,11 @@ class EldritchChecks:
 
     def eye_contact(self, caster: Combatant, target: Combatant, roller: Roller, *,
                     impaired: str = "", yards: int | None = None, attacked_last: bool = False,
-                    draw_attention: bool = False) -> Sight:
+                    draw_attention: bool = False, hidden: bool = False) -> Sight:
         """``+eyecontact <name>`` (seed: Eye Contact checklist, in order):
 
+        0. the target hides from the caster (``hidden``; seed, Hiding: it "eliminates the
+           opponent's ability to establish line of sight or eye contact") -> no;
         1. the target cannot make eye contact (``impaired``: blindfolded, pitch black, trance,
            a wall between …) or is more than 20 yards away -> no;
         2. the target attacked the caster in their last action -> yes;
@@ -284,6 +316,9 @@ class EldritchChecks:
         table = self.eye_table
         what = "eye contact"
         far = yards is not None and yards > int(table["max_yards"])
+        if hidden:
+            return Sight(what, caster.name, target.name, False, "hidden",
+                         (f"{target.name} is hidden: {caster.name} must spot them first.",))
         if impaired or far:
             why = impaired or f"{plural(yards or 0, 'yard')} away (more than {table['max_yards']})"
             return Sight(what, caster.name, target.name, False, "impossible",
@@ -338,7 +373,14 @@ class EldritchChecks:
     # ----------------------------------------------------------------------- movement
     def movement(self, actor: Combatant, what: str, actions_used: int = 0) -> Movement:
         """A movement action (draw a weapon, stand up, run, climb …; seed: Actions): it spends
-        one of the turn's offensive-or-movement actions. Raises CombatError past the limit."""
+        one of the turn's offensive-or-movement actions. Raises CombatError past the limit,
+        and for one out cold, stunned, or whirling a sword (its only action that turn)."""
+        from rules.systems.eldritch import Situation  # the system module imports this one
+
+        situation = Situation.of(actor)
+        self.require_awake(actor, situation)
+        if situation.whirling:
+            raise CombatError(f"{actor.name} is whirling their sword: it is their only action this turn.")
         self.check_action(actions_used)
         penalty = self.action_penalty(actions_used)
         rolls = f" (rolls at {penalty})" if penalty else ""

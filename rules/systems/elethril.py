@@ -5,7 +5,7 @@ AD&D 2nd-edition base of ``RULES.md`` §4. Every number lives in ``rules/data/el
 the segment timeline (10 segments a round, the order inside a segment, delay, forfeit,
 spoiling) is :mod:`rules.systems.elethril_timeline`.
 
-Not yet registered in ``rules.systems.REGISTRY``: the game layer integrates it later.
+Registered in ``rules.systems.REGISTRY``; the game layer is ``world/elethril.py``.
 
 A round, as the game layer drives it::
 
@@ -230,13 +230,17 @@ _WIELDED = re.compile(r"(?P<name>[a-z][a-z' -]*?)\s*(?:\+\s*(?P<magic>\d{1,2}))?
 @dataclass(frozen=True)
 class Spell:
     """A row of the spell table: ``casting_time`` in segments; ``instant`` for Power Words and
-    cantrips (effect in their own segment, seed 3c)."""
+    cantrips (effect in their own segment, seed 3c). When it takes effect, ``damage`` dice come
+    off the target's hit points, or ``heal`` dice go back on (dice notation, "" for none);
+    a spell with neither is narrated by the Storyteller."""
 
     key: str
     name: str
     level: int
     casting_time: int
     instant: bool = False
+    damage: str = ""
+    heal: str = ""
 
 
 # ========================================================================== initiative
@@ -505,6 +509,9 @@ class ElethrilSystem(RuleSystem):
     defense_uses_action = False
     armor_columns = ARMOR_COLUMNS
     magic = None
+    #: What a fighter does to get going (the game layer's join and start lines): no
+    #: initiative command, everyone declares an action each round.
+    how_to_act = "declare an action: attack <target>[/<weapon>] or cast <spell>[=<target>]"
 
     def __init__(self, data: Mapping[str, Any] | None = None) -> None:
         data = data if data is not None else load_system_data(self.key)
@@ -540,7 +547,7 @@ class ElethrilSystem(RuleSystem):
         self.kinds = {}
         for name, table in require(data, "kinds", dict, "elethril").items():
             size = require(table, "size", str, f"kinds.{name}")
-            self.kinds[name] = require_choice(size, SIZES, f"kinds.{name}.size")
+            self.kinds[name] = {"size": require_choice(size, SIZES, f"kinds.{name}.size")}
         self.default_kind = require(data, "default_kind", str, "elethril")
         if self.default_kind not in self.kinds:
             raise RulesDataError(f"elethril.default_kind: {self.default_kind!r} is not among the kinds.")
@@ -589,8 +596,18 @@ class ElethrilSystem(RuleSystem):
         casting_time = require(table, "casting_time", int, where)
         if casting_time < 1:
             raise RulesDataError(f"{where}.casting_time: at least 1 segment.")
+        effects = {}
+        for column in ("damage", "heal"):
+            text = table.get(column, "")
+            if not isinstance(text, str):
+                raise RulesDataError(f"{where}.{column}: dice as text, e.g. '1d4+1'.")
+            if text:
+                dice_notation(text, f"{where}.{column}")
+            effects[column] = text
+        if effects["damage"] and effects["heal"]:
+            raise RulesDataError(f"{where}: a spell does damage or heals, not both.")
         return Spell(key, require(table, "name", str, where), require(table, "level", int, where),
-                     casting_time, bool(table.get("instant", False)))
+                     casting_time, bool(table.get("instant", False)), **effects)
 
     # ------------------------------------------------------------------------- lookups
     @staticmethod
@@ -627,6 +644,11 @@ class ElethrilSystem(RuleSystem):
         """The spell named by ``text`` (``cast <spell>``). Raises CombatError for an unknown one."""
         return self.spells[self._find(text, self.spells, "spell")]
 
+    def initiative_modifier(self, text: str) -> str:
+        """The key of the standard initiative modifier named by ``text`` (``"hasted"``,
+        ``"higher ground"``; a unique prefix will do). Raises CombatError."""
+        return self._find(text, self.modifiers, "initiative modifier")
+
     def _value(self, actor: Combatant, trait: str, default: int) -> int:
         return int(actor.traits[trait]) if trait in actor.traits else default
 
@@ -639,7 +661,7 @@ class ElethrilSystem(RuleSystem):
         return self._value(actor, "Armor Class", self.default_armor_class if worn is None else int(worn))
 
     def size(self, actor: Combatant) -> str:
-        return self.kinds.get(actor.kind, self.kinds[self.default_kind])
+        return self.kinds.get(actor.kind, self.kinds[self.default_kind])["size"]
 
     # ---------------------------------------------------------------------------- dice
     def roll_check(self, expression: PoolExpression, actor: Combatant, roller: Roller,
@@ -916,6 +938,43 @@ class ElethrilSystem(RuleSystem):
                   f"{attack.target} loses {plural(amount, 'hit point')}: {after.describe()}"]
         harm = Harm(attack.target, roll, tuple(parts), amount, before, after)
         return Resolution(attack.attacker, attack.target, True, 0, tuple(lines), (harm,), ())
+
+    # -------------------------------------------------------------------------- spells
+    def spell_effect(self, spell: str, caster: Combatant, target: Combatant | None,
+                     roller: Roller) -> Resolution:
+        """What spell ``spell`` (a key) does as it takes effect (seed 3c): its ``damage`` dice
+        off ``target``'s hit points — no attack roll, Armor Class does not stop a spell — or
+        its ``heal`` dice back onto the target (the caster when there is none), never above
+        the maximum; otherwise the Storyteller narrates it. ``Resolution.hit`` is whether the
+        target took damage (a hit on a caster spoils their spell). Raises CombatError when a
+        damaging spell has no target."""
+        found = self.spell(spell)
+        if found.heal:
+            target = target or caster
+        if found.damage and target is None:
+            raise CombatError(f"{found.name} needs a target: cast {found.key}=<target>")
+        aim = f" on {target.name}" if target is not None else ""
+        lines = [f"{caster.name}'s {found.name} takes effect{aim}."]
+        if not (found.damage or found.heal):
+            lines.append("The Storyteller narrates what it does.")
+            return Resolution(caster.name, target.name if target else "", False, 0, tuple(lines), (), ())
+        before = self.health(target.health, target)
+        if before.dead:
+            lines.append(f"{target.name} is dead: nothing happens.")
+            return Resolution(caster.name, target.name, False, 0, tuple(lines), (), ())
+        roll = roll_notation(dice_notation(found.damage or found.heal, "spell"), roller)
+        if found.damage:
+            after = before.with_damage(roll.total)
+            lines += [f"damage: {roll.describe()}",
+                      f"{target.name} loses {plural(roll.total, 'hit point')}: {after.describe()}"]
+        else:
+            after = before.healed(roll.total)
+            lines += [f"healing: {roll.describe()}",
+                      f"{target.name} regains {plural(before.damage - after.damage, 'hit point')}: "
+                      f"{after.describe()}"]
+        harm = Harm(target.name, roll, (), after.damage - before.damage, before, after)
+        return Resolution(caster.name, target.name, bool(found.damage and roll.total > 0), 0,
+                          tuple(lines), (harm,), ())
 
     # -------------------------------------------------------------------------- health
     def health(self, record: Mapping[str, Any] | None, actor: Combatant | None = None) -> HitPoints:

@@ -222,12 +222,13 @@ class Timeline:
             Slot(step[0].segment, tuple(dict.fromkeys(event.actor for event in step)))
             for step in self.steps()))
 
-    def describe(self, width: int = WIDTH) -> str:
-        """The HUD's segment timeline, every line at most ``width`` columns::
+    def describe(self, width: int = WIDTH, now: int = 0) -> str:
+        """The HUD's segment timeline, every line at most ``width`` columns; ``now`` (1-10)
+        marks the segment to be played next with ``>``::
 
             Round 2 segments (lowest first; spell > instant > missile > melee)
              1  .
-             3  [melee] Ann short sword > Orc (1/2)
+             3> [melee] Ann short sword > Orc (1/2)
              ...
             Later: r3 s4 Bob two-handed sword > Ann
         """
@@ -235,7 +236,8 @@ class Timeline:
         for segment in range(1, SEGMENTS_PER_ROUND + 1):
             events = self.at(segment)
             body = "; ".join(f"[{PHASE_TAGS[e.phase]}] {e.describe()}" for e in events) or "."
-            lines.extend(textwrap.wrap(body, width=width, initial_indent=f"{segment:>2}  ",
+            mark = ">" if segment == now else " "
+            lines.extend(textwrap.wrap(body, width=width, initial_indent=f"{segment:>2}{mark} ",
                                        subsequent_indent="    ", break_on_hyphens=False))
         if self.busy:
             lines.extend(textwrap.wrap("Carried over: " + ", ".join(self.busy), width=width,

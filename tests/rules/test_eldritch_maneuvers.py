@@ -86,7 +86,7 @@ def test_grapple_sets_the_grappled_state():
     resolution = EL.resolve(attack, None, GUS, VIC, roller)
     done(roller)
     assert resolution.hit and resolution.harm == ()
-    assert resolution.effects == (("grappled", "Vic", {"by": "Gus", "neck": True}),)
+    assert resolution.effects == (("held", "Vic", "Gus"), ("grappled", "Vic", {"by": "Gus", "neck": True}))
 
 
 def test_atemi_grip_needs_a_grapple():

@@ -52,13 +52,13 @@ def resolve(attack: ElethrilAttack, attacker: Combatant, target: Combatant, *fac
 # ============================================================================ loading
 
 
-def test_loads_from_data_and_is_not_registered_yet():
+def test_loads_from_data_and_is_registered():
     assert EL.key == "elethril"
-    assert "elethril" not in system_keys()  # the game layer integrates it later
+    assert "elethril" in system_keys()
     assert EL.weapons["short-sword"].speed == 3
     assert EL.defense_names == () and EL.magic is None
     assert EL.weapon_names["two-handed-sword"] == "two-handed sword"
-    assert EL.kinds["Ogre"] == "L"
+    assert EL.kinds["Ogre"] == {"size": "L"}   # tables, like every system's kinds
 
 
 @pytest.mark.parametrize(("key", "speed", "small", "large"), [
@@ -79,6 +79,9 @@ def test_weapon_table_is_the_phb_table(key, speed, small, large):
     (("weapons", "short-bow", "rate"), "3/2", "weapons.short-bow.rate"),
     (("weapons", "short-bow", "rate"), "fast", "weapons.short-bow.rate"),
     (("spells", "fireball", "casting_time"), 0, "spells.fireball.casting_time"),
+    (("spells", "fireball", "damage"), "5d", "spells.fireball.damage"),
+    (("spells", "fireball", "damage"), 6, "spells.fireball.damage"),
+    (("spells", "fireball", "heal"), "1d8", "spells.fireball: a spell does damage or heals"),
     (("kinds", "Ogre", "size"), "H", "kinds.Ogre.size"),
     (("default_kind",), "Dragon", "default_kind"),
     (("hit_points", "dead_at"), 1, "hit_points"),
@@ -318,3 +321,52 @@ def test_schedule_is_lowest_first_ties_together():
     schedule = EL.schedule([init("cid", 7), init("Bea", 3), init("amy", 7), init("Dan", 14)])
     assert [(s.at, s.names) for s in schedule.slots] == [
         (3, ("Bea",)), (7, ("amy", "cid")), (14, ("Dan",))]
+
+
+# ====================================================================== spell effects
+
+
+def effect(spell: str, caster: Combatant, target: Combatant | None, *faces: int):
+    roller = dice(*faces)
+    result = EL.spell_effect(spell, caster, target, roller)
+    done(roller)
+    return result
+
+
+def test_a_damaging_spell_needs_no_attack_roll_and_ignores_armor_class():
+    orc = fighter("Orc", Hit_Points=12, Armor_Class=0)
+    result = effect("magic missile", fighter("Zed"), orc, 3)          # 1d4+1: no d20
+    assert result.lines == ("Zed's Magic Missile takes effect on Orc.", "damage: 1d4 (3) + 1 = 4",
+                            "Orc loses 4 hit points: 8/12 hp")
+    assert result.hit and result.harm[0].health_after == HitPoints(12, 4)
+
+
+def test_fireball_is_5d6_at_the_lowest_casting_level():
+    result = effect("fireball", fighter("Zed"), fighter("Ann"), 6, 5, 4, 3, 2)
+    assert "damage: 5d6 (6, 5, 4, 3, 2) = 20" in result.lines
+    assert result.lines[-1] == "Ann loses 20 hit points: Dead -10/10 hp"
+
+
+def test_a_healing_spell_heals_the_caster_by_default_never_above_the_maximum():
+    zed = fighter("Zed", health={"damage": 3, "maximum": 10})
+    result = effect("cure light wounds", zed, None, 7)
+    assert result.lines == ("Zed's Cure Light Wounds takes effect on Zed.", "healing: 1d8 (7) = 7",
+                            "Zed regains 3 hit points: 10/10 hp")
+    assert not result.hit and result.harm[0].health_after == HitPoints(10, 0)
+
+
+def test_a_spell_without_dice_is_narrated_and_the_dead_are_left_alone():
+    result = effect("sleep", fighter("Zed"), fighter("Orc"))
+    assert result.lines == ("Zed's Sleep takes effect on Orc.", "The Storyteller narrates what it does.")
+    assert not result.hit and result.harm == ()
+    dead = fighter("Orc", health={"damage": 20, "maximum": 10})
+    assert effect("fireball", fighter("Zed"), dead).lines[-1] == "Orc is dead: nothing happens."
+    with pytest.raises(CombatError, match="Fireball needs a target: cast fireball=<target>"):
+        effect("fireball", fighter("Zed"), None)
+
+
+def test_initiative_modifiers_by_name_or_prefix():
+    assert EL.initiative_modifier("higher ground") == "higher-ground"
+    assert EL.initiative_modifier("hast") == "hasted"
+    with pytest.raises(CombatError, match="No initiative modifier 'flying'"):
+        EL.initiative_modifier("flying")

@@ -458,6 +458,8 @@ def test_timeline_describe_fits_78_columns():
         " 4  .", " 5  .", " 6  .", " 7  .", " 8  .", " 9  .", "10  .",
         "Later: r2 s4 Bob two-handed sword > Ann",
     ]
+    marked = first.timeline.describe(now=3).splitlines()
+    assert marked[3] == " 3> [melee] Ann dagger > Bob" and marked[2] == " 2  ."
     crowded = everyone_at_five().timeline.describe()
     assert all(len(line) <= 78 for line in crowded.splitlines())
     assert " 2  [casting] Dee begins Fireball" in crowded.splitlines()

@@ -1,0 +1,311 @@
+"""The eldritch fight's own commands (seed 000): +conceal, +search, +eyecontact, +los,
++move, +sacrifice, +wake, +drama. Each docstring is the in-game help."""
+
+from __future__ import annotations
+
+from commands.command import Command
+from commands.fray import split_actor
+from world import eldritch
+
+
+def suffix_switch(text: str, allowed: tuple[str, ...]) -> tuple[str, str]:
+    """``"sword/duffel"`` -> ("sword", "duffel") when the part after the last ``/`` is one of
+    ``allowed`` (a unique prefix will do); otherwise (text, "")."""
+    head, slash, tail = text.rpartition("/")
+    wanted = tail.strip().casefold()
+    found = [name for name in allowed if wanted and name.startswith(wanted)]
+    if slash and len(found) == 1:
+        return head.strip(), found[0]
+    return text.strip(), ""
+
+
+class CmdConceal(Command):
+    """
+    Hide weapons on you (eldritch).
+
+    Usage:
+      +conceal                       what you hide, and your concealment roll
+      +conceal <weapon>[/duffel]     hide a weapon (in a duffel bag)
+      +conceal <npc>=<weapon>        (Storytellers)
+
+    Switches:
+      /duffel   the weapon is in a duffel bag (or the like)
+      /clear    you no longer hide anything; the next weapon rolls anew
+
+    The first weapon you hide rolls Intelligence + Larceny once. That roll
+    stands for every weapon you hide after it and against everyone who
+    searches you (+search): they add the weapon's size - 4 (+3 more for a
+    pat-down; in a duffel bag the weapon's size - 5 instead), and find it
+    with a higher total. Drawing it (+move draw <weapon>) takes it out.
+    Only you (and the scene's Storyteller) see the roll.
+
+    Examples:
+      +conceal small knife
+      +conceal big sword/duffel
+      +conceal/duffel shotgun
+      +conceal/clear
+    """
+
+    key = "+conceal"
+    allowed_switches = ("duffel", "clear")
+    syntax = "+conceal <weapon>[/duffel]"
+
+    def run(self):
+        actor, text = split_actor(self)
+        if actor == "":
+            self.fail_usage()
+            return
+        if "clear" in self.switches:
+            if text and actor is None and self.rhs is None:
+                actor = text
+            eldritch.clear_concealed(self.caller, actor or None)
+            return
+        weapon, suffix = suffix_switch(text, ("duffel",))
+        if not weapon and (suffix or "duffel" in self.switches):
+            self.fail_usage()
+            return
+        if not weapon:
+            eldritch.show_concealed(self.caller, actor)
+            return
+        eldritch.conceal(self.caller, actor, weapon, duffel="duffel" in self.switches or suffix == "duffel")
+
+
+class CmdSearch(Command):
+    """
+    Search someone for hidden weapons (eldritch).
+
+    Usage:
+      +search <name>[/patdown]
+      +search <npc>=<name>[/patdown]     (Storytellers)
+
+    Switches:
+      /patdown   a pat-down: +3 to find each weapon (not one in a duffel bag)
+
+    One Perception + Larceny (or Notice, the better) roll; each weapon the
+    other hides (+conceal) adds its size - 4, or size - 5 in a duffel bag,
+    and is found when the total beats their concealment roll (a tie keeps it
+    hidden). You and the one you search see the working; finding nothing
+    tells you nothing more.
+
+    Examples:
+      +search Ann
+      +search Ann/patdown
+      +search/patdown Ann
+    """
+
+    key = "+search"
+    allowed_switches = ("patdown",)
+    syntax = "+search <name>[/patdown]"
+
+    def run(self):
+        actor, text = split_actor(self)
+        name, suffix = suffix_switch(text, ("patdown",))
+        if not name or actor == "":
+            self.fail_usage()
+            return
+        eldritch.search(self.caller, actor, name, patdown="patdown" in self.switches or suffix == "patdown")
+
+
+class CmdEyeContact(Command):
+    """
+    Try to catch someone's eye (eldritch; psionics and some spells need it).
+
+    Usage:
+      +eyecontact <name>[=<yards>]
+      +eyecontact <npc>=<name>[=<yards>]     (Storytellers)
+
+    Switches:
+      /attention   draw their attention on purpose: your Willpower +
+                   Influence against their Willpower doubled
+      /impaired    they cannot make eye contact (blind, blindfolded, pitch
+                   dark, in a trance, a wall between you)
+
+    The source's checklist, in order: none when they are impaired, more
+    than 20 yards away, or hidden from you; made when they attacked you in
+    their last action; with /attention the higher total makes it; otherwise
+    a 30% chance: +roll 0 showing 1, 2 or 3. Not an action.
+
+    Examples:
+      +eyecontact Reprax
+      +eyecontact Reprax=25
+      +eyecontact/attention Reprax
+    """
+
+    key = "+eyecontact"
+    aliases = ["+eye"]
+    allowed_switches = ("attention", "impaired")
+    syntax = "+eyecontact <name>[=<yards>]"
+
+    def run(self):
+        actor, name, yards = None, self.args.strip(), None
+        if self.rhs is not None:
+            if self.rhs.strip().isdigit():
+                name, yards = self.lhs.strip(), self.rhs
+            else:
+                actor = self.lhs.strip()
+                name, eq, yards_text = self.rhs.partition("=")
+                name, yards = name.strip(), (yards_text if eq else None)
+        if not name or actor == "" or (yards is not None and not yards.strip()):
+            self.fail_usage()
+            return
+        eldritch.eye_contact(self.caller, actor, name, yards_text=yards, attention="attention" in self.switches,
+                             impaired="impaired" in self.switches)
+
+
+class CmdLos(Command):
+    """
+    Find a line of sight to someone (eldritch; some spells need it).
+
+    Usage:
+      +los <name>[/partial]
+      +los <npc>=<name>[/partial]     (Storytellers)
+
+    Switches:
+      /partial   partial cover is in the way (trees, fences, vehicles,
+                 windows, crowds): a 50% chance, +roll 0 showing 1 to 5
+      /blocked   blank walls, full cover or great distance: no line
+
+    The source's checklist: none to someone hidden from you (spot them
+    first); none when /blocked; made when they attacked you in their last
+    action, or with nothing in the way. Moving for a line past partial cover
+    is a movement action: in a fight, on your turn, it spends one.
+
+    Examples:
+      +los Reprax
+      +los Reprax/partial
+      +los/blocked Reprax
+    """
+
+    key = "+los"
+    allowed_switches = ("partial", "blocked")
+    syntax = "+los <name>[/partial]"
+
+    def run(self):
+        actor, text = split_actor(self)
+        name, suffix = suffix_switch(text, ("partial", "blocked"))
+        if not name or actor == "":
+            self.fail_usage()
+            return
+        switches = set(self.switches) | ({suffix} if suffix else set())
+        eldritch.line_of_sight(self.caller, actor, name, partial="partial" in switches,
+                               blocked="blocked" in switches)
+
+
+class CmdMove(Command):
+    """
+    Take a movement action on your turn (eldritch; it uses an action).
+
+    Usage:
+      +move draw <weapon>     put a weapon in hand (out of hiding too)
+      +move stand             get up from prone
+      +move release           let go of whoever you hold
+      +move <run, climb, leap, swing, catch, crawl, transform or go> [...]
+      +move <npc>=<move>      (Storytellers)
+
+    A movement action is any physical action that is neither an attack nor
+    a defense. It counts against your actions this turn like an attack (at
+    most 5), and a later action of the turn rolls at -2 for each before it.
+    Travel counts only at half your Yards/Turn or more: pose shorter steps.
+
+    Examples:
+      +move draw 9mm
+      +move stand
+      +move run to the door
+      +move Thug=release
+    """
+
+    key = "+move"
+    syntax = "+move <draw <weapon>, stand, release, run ...>"
+
+    def run(self):
+        actor, text = split_actor(self)
+        if not text or actor == "":
+            self.fail_usage()
+            return
+        eldritch.move(self.caller, actor, text)
+
+
+class CmdSacrifice(Command):
+    """
+    Throw yourself in the way of an attack on someone else (eldritch
+    advanced maneuver Sacrifice; it must be bought).
+
+    Usage:
+      +sacrifice <name>
+      +sacrifice <npc>=<name>     (Storytellers)
+
+    Answer the attack waiting on <name> for them: you need a higher
+    initiative than the attacker this turn. You roll Dexterity + Melee or
+    Brawl (the better) at -3, and at -2 for each defense you made before
+    this turn. More Success Levels than the attack: you parry it for them.
+    A success that is not more: you take the hit. A failure: they must
+    still defend. It counts as one of your defenses this turn.
+
+    Examples:
+      +sacrifice Ann
+      +sacrifice Guard=Boss
+    """
+
+    key = "+sacrifice"
+    syntax = "+sacrifice <name>"
+
+    def run(self):
+        actor, name = split_actor(self)
+        if not name or actor == "":
+            self.fail_usage()
+            return
+        eldritch.sacrifice(self.caller, actor, name)
+
+
+class CmdWake(Command):
+    """
+    Bring round someone out cold (eldritch: medical attention, smelling
+    salts).
+
+    Usage:
+      +wake <name>
+      +wake <npc>=<name>     (Storytellers, for an NPC's action)
+
+    A fighter does it on their turn, spending an action; the scene's
+    Storyteller may do it at any time. Being attacked also wakes them.
+
+    Examples:
+      +wake Vic
+    """
+
+    key = "+wake"
+    syntax = "+wake <name>"
+
+    def run(self):
+        actor, name = split_actor(self)
+        if not name or actor == "":
+            self.fail_usage()
+            return
+        eldritch.wake(self.caller, actor, name)
+
+
+class CmdDrama(Command):
+    """
+    Spend a Drama Point on your next defense (eldritch).
+
+    Usage:
+      +drama
+      +drama <npc>     (Storytellers)
+
+    A Damaging Block against someone wielding a weapon costs a Drama Point:
+    spend it first, then defend damaging-block. Fray does not count your
+    Drama Points; the Storyteller does.
+
+    Examples:
+      +drama
+      +drama Boss
+    """
+
+    key = "+drama"
+    syntax = "+drama [<npc>]"
+
+    def run(self):
+        if self.rhs is not None:
+            self.fail_usage()
+            return
+        eldritch.drama_point(self.caller, self.args.strip() or None)

@@ -1,0 +1,74 @@
+"""The elethril fight's command parsing (seed 004): the ``+combat`` switches ``/side``,
+``/party``, ``/delay``, ``/forfeit`` and ``/init <modifiers>``, and ``cast``/``+spells`` in an
+elethril fight. The shared commands of ``commands/fray.py`` hand over to these in one line;
+their help texts (``help +combat``, ``help attack``, ``help +cast``) describe the switches.
+Each helper returns False when the input is not elethril's to handle.
+"""
+
+from __future__ import annotations
+
+from world import elethril
+from world.text import COMBAT
+
+#: The +combat switches only an elethril fight has.
+SWITCHES = ("side", "party", "delay", "forfeit")
+
+
+def _actor_and_text(command) -> tuple[str | None, str]:
+    """``<npc>=<rest>`` → (npc, rest); no ``=`` → (None, args)."""
+    if command.rhs is not None:
+        return command.lhs.strip(), command.rhs.strip()
+    return None, command.args.strip()
+
+
+def combat_switch(command, switch: str) -> bool:
+    """Run ``+combat/<switch>`` when it is an elethril switch (or ``/init`` with modifiers in
+    an elethril fight); False otherwise. Raises CombatError."""
+    caller = command.caller
+    if switch == "init":
+        if not command.args.strip() or not elethril.here(caller):
+            return False
+        actor, text = _actor_and_text(command)
+        if not text or actor == "":
+            command.fail("Usage: +combat/init <modifier>[,<modifier>...] (or none)")
+            return True
+        elethril.set_modifiers(caller, actor, text)
+        return True
+    if switch not in SWITCHES:
+        return False
+    if switch in ("side", "party"):
+        if command.rhs is None or not command.lhs.strip():
+            more = "[/slowest]" if switch == "party" else ""
+            command.fail(f"Usage: +combat/{switch} <name>[,<name>...]=<{switch}>{more}")
+            return True
+        change = elethril.set_side if switch == "side" else elethril.set_party
+        change(caller, command.lhs, command.rhs)
+    elif switch == "delay":
+        actor, text = _actor_and_text(command)
+        if not text or actor == "":
+            command.fail("Usage: +combat/delay <segment>  (Storytellers: +combat/delay <npc>=<segment>)")
+            return True
+        elethril.delay_action(caller, actor, text)
+    else:
+        if command.rhs is not None:
+            command.fail("Usage: +combat/forfeit  (Storytellers: +combat/forfeit <npc>)")
+            return True
+        elethril.forfeit_action(caller, command.args.strip() or None)
+    return True
+
+
+def cast(command, actor: str | None, spell: str, targets: list[str]) -> bool:
+    """``cast <spell>[=<target>]`` where the fight (or the game default) is elethril: the
+    spell is declared as the round's action. False elsewhere."""
+    if not elethril.here(command.caller):
+        return False
+    elethril.declare_spell(command.caller, actor, spell, targets, special="damage" in command.switches)
+    return True
+
+
+def spells(command) -> bool:
+    """``+spells`` under elethril: the spell table. False elsewhere."""
+    if not elethril.here(command.caller):
+        return False
+    command.caller.msg(f"{COMBAT} Elethril spells\n" + elethril.render_spells(elethril.system_here(command.caller)))
+    return True

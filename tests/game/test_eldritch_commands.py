@@ -1,0 +1,686 @@
+"""Command tier: an eldritch fight through the real commands, with forced dice (seed 000).
+
+Eldritch dice: 1d10 + traits, 9+ succeeds; a forced 10 or 1 rerolls (Rule of 10 / Rule of 1),
+so the faces below avoid them unless a test says so. Initiative is a plain d10.
+"""
+
+import re
+
+from commands import aeon, eldritch, fray, npcs
+from tests.game.test_combat_commands import FrayCommandTest
+from world import encounters
+
+#: Char2: Life Points (3 + 3) x 4 + 10 = 34; initiative score (3 + 2) / 2 = 2.
+CHAR2 = {"Dexterity": 3, "Perception": 2, "Strength": 3, "Constitution": 3, "Brawl": 2, "Melee": 2,
+         "Firearms": 3, "Acrobatics": 2, "Intelligence": 2, "Larceny": 1, "Stealth": 2}
+#: The Thug: Life Points (2 + 2) x 4 + 10 = 26; initiative score 2.
+THUG = {"Dexterity": 2, "Perception": 2, "Strength": 2, "Constitution": 2, "Brawl": 1, "Acrobatics": 1}
+
+
+def folded(text: str) -> str:
+    """``text`` with every run of whitespace made one space (the HUD wraps long statuses)."""
+    return " ".join(text.split())
+
+
+class EldritchFightTest(FrayCommandTest):
+    """An eldritch fight: Char2 and the NPC Thug, no initiative rolled yet."""
+
+    def setUp(self):
+        super().setUp()
+        self.char2.sheet = dict(CHAR2)
+        self.st(fray.CmdCombat(), "/start eldritch")
+        self.encounter = encounters.encounter_in(self.room1)
+        self.player(fray.CmdCombat(), "/join")
+        self.thug = self.npc("Thug", THUG)
+
+    def npc(self, name, sheet):
+        self.st(npcs.CmdNpc(), f"/create {name}")
+        npc = next(obj for obj in self.room1.contents if obj.key == name)
+        npc.sheet = dict(sheet)
+        self.st(fray.CmdCombat(), f"/add {name}")
+        return npc
+
+    def initiative(self, char2_face, thug_face=None):
+        self.force(char2_face)
+        self.player(fray.CmdCombat(), "/init")
+        if thug_face is not None:
+            self.force(thug_face)
+            self.st(npcs.CmdNpc(), "/init Thug")
+
+    def state(self, obj):
+        return encounters._conditions(self.encounter, obj)
+
+    def life(self, obj):
+        return encounters.health_of(self.encounter, obj).current
+
+    def hud(self):
+        return self.player(fray.CmdCombat(), "")
+
+    def buy(self, obj, maneuver):
+        self.st(fray.CmdStat(), f"{obj.key}/{maneuver}=1")
+
+
+class TestScheduleAndActions(EldritchFightTest):
+    def test_extra_actions_interleave_and_each_later_action_is_at_minus_two(self):
+        self.force(9)
+        self.player(fray.CmdCombat(), "/init",
+                    "<Combat> Char2 rolls initiative: (Dexterity 3 + Perception 2)/2 2 + 1d10 (9) = 11.")
+        self.force(5)
+        self.st(npcs.CmdNpc(), "/init Thug", "<Combat> Thug rolls initiative: (Dexterity 2 + Perception 2)/2 2 + 1d10 (5) = 7.")
+        # 11 -> 11, 6, 1; 7 -> 7, 2: C11, T7, C6, T2, C1, each slot its own HUD row.
+        rows = [line.split()[:3] for line in self.hud().splitlines() if re.match(r"\s+\d+\s", line)]
+        self.assertEqual(rows, [["1", "Char2", "11"], ["2", "Thug", "(NPC)"], ["3", "Char2", "6"],
+                                ["4", "Thug", "(NPC)"], ["5", "Char2", "1"]])
+        self.assertRegex(self.hud(), r"1\s+Char2\s+11\s+Life Points 34/34\s+TO ACT\s*\n")
+        self.assertRegex(self.hud(), r"3\s+Char2\s+6\s+Life Points 34/34\s*\n")
+        # First action: Dexterity 3 + Brawl 2 + 6 = 11: 2 SLs. The Thug dodges (Dex 2 + Acrobatics 1
+        # + 4 = 7: a failure): (Strength 3) x 2 + 2 net SLs = 8 bash - Constitution 2 = 6.
+        self.force(6)
+        self.player(fray.CmdAttack(), "Thug")
+        self.force(4)
+        out = self.st(fray.CmdDefend(), "Thug=dodge")
+        self.assertIn("Char2 punch: Dexterity 3 + Brawl 2 + d10 [6] = 11: 2 SLs", out)
+        self.assertIn("Thug dodge: Dexterity 2 + Acrobatics 1 + d10 [4] = 7: failure", out)
+        self.assertIn("damage: (Strength 3) x 2 + 2 net SLs = 8 bash", out)
+        self.assertIn("Thug loses 6 Life Points of bash: Life Points 20/26", out)
+        self.assertIn("Round 1: Thug to act.", out)
+        # The Thug passes at 7 (a pass is no action: no penalty later). Char2's second action at 6 is
+        # at -2, and the Thug's second defense of the turn is at -2: 3 + 2 - 2 + 8 = 11: 2 SLs
+        # against 2 + 1 - 2 + 7 = 8; again 6 Life Points.
+        self.st(fray.CmdCombat(), "/next", "<Combat> Thug passes.")
+        self.force(8, 7)
+        self.player(fray.CmdAttack(), "Thug")
+        out = self.st(fray.CmdDefend(), "Thug=dodge")
+        self.assertIn("Char2 punch: Dexterity 3 + Brawl 2 - 2 (2nd action) + d10 [8] = 11: 2 SLs", out)
+        self.assertIn("Thug dodge: Dexterity 2 + Acrobatics 1 - 2 (defense 2) + d10 [7] = 8: failure", out)
+        self.assertEqual(self.life(self.thug), 14)
+        self.assertEqual(self.state(self.char2)["actions_used"], 2)
+        self.assertEqual(self.state(self.thug)["defenses_used"], 2)
+        self.assertNotIn("actions_used", self.state(self.thug))
+        # The Thug passes at 2; Char2's third action at 1 is at -4.
+        self.st(fray.CmdCombat(), "/next")
+        self.force(9)
+        out = self.player(fray.CmdAttack(), "Thug")
+        self.assertIn("Dexterity 3 + Brawl 2 - 4 (3rd action) + d10 [9] = 10: 1 SL", out)
+        self.st(fray.CmdDefend(), "Thug=none")
+        # The round is over: initiative is rolled anew (seed), the counters start again.
+        out = self.st(fray.CmdCombat(), "/next")
+        self.assertIn("Round 2 begins.", out)
+        self.assertIn("Round 2: roll initiative (+combat/init; NPCs: +npc/init <name>).", out)
+        self.assertEqual(dict(self.encounter.initiative), {})
+        self.assertNotIn("actions_used", self.state(self.char2))
+        self.assertNotIn("defenses_used", self.state(self.thug))
+        self.force(3)
+        self.player(fray.CmdCombat(), "/init", "<Combat> Char2 rolls initiative: (Dexterity 3 + Perception 2)/2 2 + 1d10 (3) = 5.")
+
+    def test_five_actions_at_most_and_a_sixth_is_refused(self):
+        # Daisy's numbers (seed): Dexterity 9, Perception 4, Acute Senses, Fast Reaction Time,
+        # Situational Awareness: 7 + 3 + 1 = 11; + 10 = 21 -> 21, 16, 11, 6, 1.
+        self.char2.sheet = {"Dexterity": 9, "Perception": 4, "Acute Senses": 1, "Fast Reaction Time": 1,
+                            "Situational Awareness": 1}
+        self.initiative(10, 5)
+        hud = self.hud()
+        self.assertEqual(re.findall(r"Char2\s+(\d+)", hud), ["21", "16", "11", "6", "1"])
+        for number, penalty in enumerate((0, 2, 4, 6, 8), start=1):
+            if number == 4:
+                self.st(fray.CmdCombat(), "/next", "<Combat> Thug passes.")  # the Thug at 7
+            if number == 5:
+                self.st(fray.CmdCombat(), "/next", "<Combat> Thug passes.")  # the Thug at 2
+            rolls = f" (rolls at -{penalty})" if penalty else ""
+            self.player(eldritch.CmdMove(), "run", f"<Combat> Char2 moves.|  Char2 spends an action: run{rolls}.")
+        before = (list(self.encounter.acted), dict(self.state(self.char2)), list(self.encounter.pending))
+        self.player(fray.CmdAttack(), "Thug", "<Fray> Char2 has already acted this round.")
+        self.player(eldritch.CmdMove(), "run", "<Fray> Char2 has already acted this round.")
+        self.assertEqual((list(self.encounter.acted), dict(self.state(self.char2)), list(self.encounter.pending)),
+                         before)
+        self.assertEqual(self.state(self.char2)["actions_used"], 5)
+
+    def test_defenses_do_not_use_actions(self):
+        self.initiative(2, 9)  # Char2 4, Thug 11 (11, 6, 1)
+        # The Thug punches: Dexterity 2 + Brawl 1 + 8 = 11: 2 SLs; Char2 dodges (Dex 3 + Acrobatics 2
+        # + 6 = 11: a tie goes to the defender).
+        self.force(8, 6)
+        self.st(fray.CmdAttack(), "Thug=Char2")
+        out = self.player(fray.CmdDefend(), "dodge")
+        self.assertIn("Char2's 11 meets or beats 11: the punch misses.", out)
+        self.assertEqual(encounters.open_actions(self.encounter, self.char2), [4])
+        self.assertNotIn("actions_used", self.state(self.char2))
+
+
+class TestWorkedExamples(EldritchFightTest):
+    def test_hanks_bat_does_11(self):
+        # Human Hank (STR 3, bat STR x 5) rolls 4 SLs; Henry (CON 4, Natural Toughness) dodges 2 SLs.
+        self.char2.sheet = {"Strength": 3, "Dexterity": 4, "Melee": 2}
+        self.char2.weapon = "bat"
+        henry = self.npc("Henry", {"Constitution": 4, "Natural Toughness": 1, "Dexterity": 3, "Acrobatics": 2})
+        self.initiative(9)
+        self.force(2)
+        self.st(npcs.CmdNpc(), "/init Henry")
+        self.force(9, 6)  # Dexterity 4 + Melee 2 + 9 = 15: 4 SLs; Dexterity 3 + Acrobatics 2 + 6 = 11: 2 SLs
+        self.player(fray.CmdAttack(), "Henry")
+        out = self.st(fray.CmdDefend(), "Henry=dodge")
+        self.assertIn("Char2 bat: Dexterity 4 + Melee 2 + d10 [9] = 15: 4 SLs", out)
+        self.assertIn("Henry dodge: Dexterity 3 + Acrobatics 2 + d10 [6] = 11: 2 SLs", out)
+        self.assertIn("damage: (Strength 3) x 5 + 2 net SLs = 17 bash", out)
+        self.assertIn("Henry's bash soak: Constitution 4 + Natural Toughness 2 = 6", out)
+        self.assertIn("Henry loses 11 Life Points of bash: Life Points 15/26", out)
+        self.assertEqual(henry.health["eldritch"], {"maximum": 26, "bash": 11, "lethal": 0})
+
+    def test_dinas_9mm_does_18(self):
+        # Deadshot Dina (9mm: 10 x net SLs) rolls 7 SLs; Reprax (Protection (Bullets) 2) dodges 4.
+        self.char2.sheet = {"Dexterity": 6, "Firearms": 5, "Perception": 2}
+        self.char2.weapon = "9mm"
+        reprax = self.npc("Reprax", {"Protection (Bullets)": 2, "Dexterity": 5, "Acrobatics": 3})
+        self.initiative(9)
+        self.force(2)
+        self.st(npcs.CmdNpc(), "/init Reprax")
+        # Dexterity 6 + Firearms 5 + (10, then 8: 10 + 3 = 13) = 24: 7 SLs; 5 + 3 + 7 = 15: 4 SLs.
+        self.force(10, 8, 7)
+        self.player(fray.CmdAttack(), "Reprax")
+        out = self.st(fray.CmdDefend(), "Reprax=dodge")
+        self.assertIn("Char2 9mm: Dexterity 6 + Firearms 5 + d10 [10, 8 -> 13] = 24: 7 SLs", out)
+        self.assertIn("damage: 10 (9mm) x 3 net SLs = 30 lethal", out)
+        self.assertIn("Reprax's bullets soak: Protection (Bullets) 12", out)
+        self.assertIn("Reprax loses 18 Life Points of lethal: Down: Life Points -8/10", out)
+        self.assertEqual(reprax.health["eldritch"]["lethal"], 18)
+        self.assertIn("Reprax (NPC) 4 Down: Life Points -8/10 down", folded(self.hud()))
+
+    def test_approved_armor_soaks_by_column(self):
+        # The Thug wears an approved Bulletproof Vest note (bash 8, lethal 5, bullets 12).
+        self.thug.armor_notes = [{"id": 1, "system": "eldritch", "soak": {"bash": 8, "lethal": 5, "bullets": 12}}]
+        self.thug.worn_armor = 1
+        self.char2.weapon = "9mm"
+        self.initiative(9, 2)
+        # Dexterity 3 + Firearms 3 + 9 = 15: 4 SLs; no defense: 10 x 4 = 40 - bullets 12 = 28 lethal.
+        self.force(9)
+        self.player(fray.CmdAttack(), "Thug")
+        out = self.st(fray.CmdDefend(), "Thug=none")
+        self.assertIn("damage: 10 (9mm) x 4 net SLs = 40 lethal", out)
+        self.assertIn("Thug's bullets soak: 12 (armor)", out)
+        self.assertIn("Thug loses 28 Life Points of lethal: Down: Life Points -2/26", out)
+        # A punch meets the vest's bash column: (3 x 2) + 2 = 8 - (Constitution 2 + armor 8) = 0.
+        self.thug.health = {}
+        self.force(6)
+        self.player(fray.CmdAttack(), "Thug/punch")
+        out = self.st(fray.CmdDefend(), "Thug=none")
+        self.assertIn("Thug's bash soak: Constitution 2 + 8 (armor) = 10", out)
+        self.assertIn("Thug loses 0 Life Points of bash", out)
+
+
+class TestBadInput(EldritchFightTest):
+    """The issue's bad input: one clear line each, nothing changed."""
+
+    def snapshot(self):
+        enc = self.encounter
+        return (list(enc.combatants), dict(enc.initiative), list(enc.pending), list(enc.acted), enc.round,
+                {k: dict(v) for k, v in dict(enc.conditions).items()}, dict(enc.scene), len(enc.log),
+                dict(self.char2.health), dict(self.char2.concealed), self.char2.weapon, dict(self.thug.health))
+
+    def test_each_refusal_is_one_line_and_changes_nothing(self):
+        self.npc("Boss", {"Dexterity": 1})
+        self.initiative(2, 9)  # Char2 4, Thug 11 (11, 6, 1)
+        self.force(8)
+        self.st(fray.CmdAttack(), "Thug=Boss")  # Dexterity 2 + Brawl 1 + 8 = 11: waiting on the Boss
+        self.st(fray.CmdCombat(), "/diff Char2=+1")
+        before = self.snapshot()
+        cases = [
+            (fray.CmdAttack, "Thug/ear pop", "It is not Char2's turn: waiting on"),
+            (eldritch.CmdSacrifice, "Boss", "Char2 has not bought the Sacrifice maneuver."),
+            (eldritch.CmdConceal, "laser", "No weapon 'laser' in the Eldritch tables."),
+            (eldritch.CmdConceal, "big", "'big' could be: big-knife, big-sword."),
+            (eldritch.CmdMove, "fly", "Move how? draw, stand, release, run,"),
+            (fray.CmdRoll, "0.5", "Not a whole number: '0.5'."),
+            (fray.CmdRoll, "1d10+", "Incomplete roll: '1d10+' ends with an operator."),
+            (fray.CmdRoll, "dex vs 6", "Eldritch rolls take no 'vs': a total of 9 or more succeeds."),
+            (fray.CmdRoll, "2d10", "An Eldritch roll is one d10 plus traits and numbers: '2d10' is not allowed."),
+            (fray.CmdCombat, "/space 3", "Only this scene's Storyteller or staff can set the space."),
+            (eldritch.CmdWake, "Thug", "Thug is not out cold."),
+            (eldritch.CmdEyeContact, "Char2", "Eye contact is made with someone else."),
+            (eldritch.CmdLos, "Nobody", "No combatant 'Nobody' in this fight."),
+        ]
+        for command, args, expected in cases:
+            with self.subTest(args=args):
+                out = self.player(command(), " " + args if not args.startswith("/") else args)
+                self.assertTrue(out.startswith("<Fray> " + expected), out)
+                self.assertEqual(len(out.splitlines()), 1)
+                self.assertEqual(self.snapshot(), before)
+        self.buy(self.char2, "Sacrifice")
+        before = self.snapshot()
+        # Char2 (4) is slower than the Thug (11): no Sacrifice. Nor with no initiative at all.
+        self.player(eldritch.CmdSacrifice(), "Boss", "<Fray> Sacrifice needs a higher initiative than Thug's.")
+        self.assertEqual(self.snapshot(), before)
+
+    def test_maneuvers_weapons_and_space_refused(self):
+        self.initiative(9, 2)
+        before = self.snapshot()
+        self.char2.sheet = dict(CHAR2, Strength=0)
+        cases = [
+            ("Thug/ear pop", "Char2 has not bought the Ear Pop maneuver."),
+            ("Thug/laser", "No weapon 'laser' in the Eldritch tables."),
+            ("Thug/warhammer", "The warhammer is too heavy: two-handed it needs Strength 4, and 0 is more "
+                               "than 3 short."),
+            ("Thug/bat neck", "Only a grapple takes an opponent by the neck."),
+            ("Thug/wall flip", "Wall Flip is a defense: defend wall-flip."),
+        ]
+        for args, expected in cases:
+            with self.subTest(args=args):
+                self.player(fray.CmdAttack(), args, "<Fray> " + expected)
+                self.assertEqual(self.snapshot(), before)
+        self.buy(self.char2, "Sleeper Hold")
+        self.buy(self.char2, "Double Jump Kick")
+        before = self.snapshot()
+        self.player(fray.CmdAttack(), "Thug/sleeper hold", "<Fray> Sleeper Hold needs Thug grappled first.")
+        self.player(fray.CmdAttack(), "Thug,Thug/double jump kick", "<Fray> Double Jump Kick needs Dexterity 4 or better.")
+        self.st(fray.CmdCombat(), "/space lots", "<Fray> Give the space as whole yards from 0 to 99, or open")
+        self.st(fray.CmdCombat(), "/space 3 door", "<Fray> Usage: +combat/space <yards>")
+        self.st(fray.CmdCombat(), "/space -1", "<Fray> Give the space as whole yards from 0 to 99, or open")
+        self.player(eldritch.CmdMove(), "stand", "<Fray> Char2 is not prone.")
+        self.player(eldritch.CmdMove(), "release", "<Fray> Char2 holds nobody.")
+        self.assertEqual(self.snapshot(), before)
+
+
+class TestSpaceAndLimitations(EldritchFightTest):
+    def test_space_and_minimum_strength_weigh_on_the_sword(self):
+        self.st(fray.CmdCombat(), "/space", "<Combat> Space here: open, no wall at hand.")
+        self.st(fray.CmdCombat(), "/space 1 wall", "<Combat> You set the space: 1 yard of room, a wall at hand.")
+        self.assertEqual(dict(self.encounter.scene), {"space": 1, "wall": True})
+        self.assertIn("Space: 1 yard of room, a wall at hand", self.hud())
+        self.char2.weapon = "sword"
+        self.initiative(9, 2)
+        # The sword (STR x 6): one-handed Strength 4, 3 -> -2; a 4-yard radius, 1 yard -> -6.
+        # Dexterity 3 + Melee 2 - 2 - 6 + 9 = 6: a miss.
+        self.force(9)
+        out = self.player(fray.CmdAttack(), "Thug")
+        self.assertIn("sword: Dexterity 3 + Melee 2 - 2 (strength short) - 6 (space short) + d10 [9] = 6: failure "
+                      "(sword one-handed: Strength 4 needed, 3 -> 1 short, -2; sword needs a 4 yards radius, "
+                      "1 yard here -> 3 short, -6)", out)
+        self.st(fray.CmdCombat(), "/space open", "<Combat> You set the space: open, no wall at hand.")
+        self.assertEqual(dict(self.encounter.scene), {})
+
+
+class TestLastingEffects(EldritchFightTest):
+    def test_ear_pop_stuns_for_the_rest_of_the_turn(self):
+        self.buy(self.char2, "Ear Pop")
+        self.initiative(9, 5)  # Char2 11, 6, 1; Thug 7, 2
+        # Dexterity 3 + Brawl 2 - 3 + 9 = 11: 2 SLs. No defense: (3 x 2) + 2 = 8 - 2 = 6.
+        # The Thug's Constitution doubled 4 - 2 (the attack's SLs) + 7 = 9: 1 SL, fewer than 2: stunned.
+        self.force(9, 7)
+        self.player(fray.CmdAttack(), "Thug/ear pop")
+        out = self.st(fray.CmdDefend(), "Thug=none")
+        self.assertIn("Char2 Ear Pop: Dexterity 3 + Brawl 2 - 3 (ear pop) + d10 [9] = 11: 2 SLs", out)
+        self.assertIn("Thug shakes it off? Constitution x2 4 - 2 (ear pop) + d10 [7] = 9: 1 SL (needs 2 SLs)", out)
+        self.assertIn("Thug is stunned for the rest of the turn", out)
+        self.assertEqual(self.state(self.thug)["stunned"], "rest of turn")
+        # The stunned Thug is passed over: Char2 acts again at 6.
+        self.assertIn("Round 1: Char2 to act.", out)
+        self.assertRegex(self.hud(), r"Thug \(NPC\)\s+7\s+Life Points 20/26\s+stunned")
+        self.st(fray.CmdAttack(), "Thug=Char2", "<Fray> It is not Thug's turn: waiting on Char2.")
+        # It can still defend: 2 + 1 - 2 (defense 2) + 8 = 9 vs 3 + 2 - 2 + 6 = 9: a tie, missed.
+        self.force(6, 8)
+        self.player(fray.CmdAttack(), "Thug")
+        out = self.st(fray.CmdDefend(), "Thug=dodge")
+        self.assertIn("the punch misses", out)
+        self.player(fray.CmdCombat(), "/next", "<Fray> Only this scene's Storyteller")
+        self.st(fray.CmdCombat(), "/next")  # Char2 passes at 1: the round ends
+        self.assertNotIn("stunned", self.state(self.thug))
+        self.assertIn("Thug is no longer stunned.", "\n".join(str(e["lines"]) for e in self.encounter.log))
+
+    def test_ear_pop_knocks_out_until_an_attack_wakes(self):
+        self.buy(self.char2, "Ear Pop")
+        self.initiative(9, 5)
+        # The check fails outright: 4 - 2 + 3 = 5: the Thug passes out until woken.
+        self.force(9, 3)
+        self.player(fray.CmdAttack(), "Thug/ear pop")
+        out = self.st(fray.CmdDefend(), "Thug=none")
+        self.assertIn("Thug passes out and crumples to the ground.", out)
+        self.assertIs(self.state(self.thug)["passed_out"], True)
+        self.assertRegex(self.hud(), r"Thug \(NPC\)\s+7\s+Life Points 20/26\s+out cold")
+        # Out cold it cannot defend; being attacked wakes it. 3 + 2 - 2 + 6 = 9: 1 SL, 6 + 1 - 2 = 5.
+        self.force(6)
+        out = self.player(fray.CmdAttack(), "Thug")
+        self.assertEqual(encounters.pending_attacks(self.encounter), [])
+        self.assertIn("Thug is out cold and cannot defend.", out)
+        self.assertIn("Being attacked wakes Thug.", out)
+        self.assertIn("Thug loses 5 Life Points of bash: Life Points 15/26", out)
+        self.assertNotIn("passed_out", self.state(self.thug))
+
+    def test_grapple_by_the_neck_then_sleeper_hold_puts_out_for_turns(self):
+        self.buy(self.char2, "Sleeper Hold")
+        self.initiative(9, 5)  # Char2 11, 6, 1; Thug 7, 2
+        # Grapple: Dexterity 3 + Brawl 2 + 2 + 5 = 12: 2 SLs; the Thug's dodge 2 + 1 + 3 = 6 fails.
+        self.force(5, 3)
+        self.player(fray.CmdAttack(), "Thug/grapple neck")
+        out = self.st(fray.CmdDefend(), "Thug=dodge")
+        self.assertIn("Thug is grappled by Char2 by the neck.", out)
+        self.assertEqual(self.state(self.thug)["held_by"], self.char2.id)
+        self.assertIn("Thug (NPC) 7 Life Points 26/26 TO ACT, held, by the neck", folded(self.hud()))
+        # Held, the Thug can only try to escape: Strength 2 + Brawl 1 + 4 = 7 against 3 + 2 + 5 = 10.
+        self.st(fray.CmdAttack(), "Thug=Char2", "<Fray> Thug is held and can only try to escape (escape).")
+        self.force(4, 5)
+        self.st(fray.CmdEscape(), "Thug", "<Combat> Thug struggles against Char2's hold.")
+        self.assertEqual(self.state(self.thug)["held_by"], self.char2.id)
+        # Sleeper Hold at 6: Strength 3 + Brawl 2 - 2 - 2 (2nd action) + 8 = 9: 1 SL against the
+        # Thug's Constitution doubled 4 + 2 = 6: 1 net SL of the 2 needed (Constitution 2).
+        self.force(8, 2)
+        out = self.player(fray.CmdAttack(), "Thug/sleeper hold")
+        self.assertIn("Sleeper Hold: 1 of 2 SLs.", out)
+        self.assertEqual(self.state(self.thug)["sleeper_hold"], {"by": "Char2", "sls": 1, "needed": 2})
+        self.assertIn("sleeper 1/2", self.hud())
+        self.st(fray.CmdCombat(), "/next")  # the Thug passes at 2
+        # At 1: 3 + 2 - 2 - 4 (3rd action) + (10, then 9: 14) = 13: 3 SLs; 4 + 3 = 7 fails.
+        # 1 + 3 = 4 of 2: out for 5 turns + 2 over = 7 (the turn it happens in is the first).
+        self.force(10, 9, 3)
+        out = self.player(fray.CmdAttack(), "Thug/sleeper hold")
+        self.assertIn("4 SLs of 2: Thug passes out for 7 turns.", out)
+        self.assertEqual(self.state(self.thug)["passed_out"], 7)
+        self.assertNotIn("sleeper_hold", self.state(self.thug))
+        self.assertIn("out 7 turns", self.hud())
+        out = self.st(fray.CmdCombat(), "/next")
+        self.assertIn("Thug is out for 6 more turns.", out)
+        self.assertEqual(self.state(self.thug)["passed_out"], 6)
+        # Initiative: the Thug out cold is passed over.
+        self.initiative(9, 9)
+        self.assertIn("Turn: Char2", self.hud())
+        self.player(eldritch.CmdWake(), "Thug", "<Combat> Char2 brings Thug round.")  # smelling salts: an action
+        self.assertNotIn("passed_out", self.state(self.thug))
+        self.assertEqual(self.state(self.char2)["actions_used"], 1)
+
+    def test_letting_go_and_the_storytellers_wake(self):
+        self.initiative(9, 5)
+        self.force(5, 3)
+        self.player(fray.CmdAttack(), "Thug/grapple neck")
+        self.st(fray.CmdDefend(), "Thug=dodge")
+        self.st(fray.CmdCombat(), "/next")  # the held Thug passes at 7
+        self.player(eldritch.CmdMove(), "release", "<Combat> Char2 moves.|  Char2 spends an action: let go of Thug (rolls at -2).")
+        self.assertEqual(self.state(self.thug), {"defenses_used": 1})
+        self.assertNotIn("held", self.hud())
+        encounters.update_conditions(self.encounter, self.thug, passed_out=True)
+        self.player(eldritch.CmdWake(), "Char2", "<Fray> Char2 is not out cold.")
+        self.st(eldritch.CmdWake(), "Thug", "<Combat> Char brings Thug round.")  # the ST: any time, no action
+        self.assertNotIn("passed_out", self.state(self.thug))
+
+    def test_atemi_grip_numbs_and_fades_by_one_each_action(self):
+        self.buy(self.char2, "Atemi Grip")
+        self.initiative(9, 5)
+        self.force(5, 3)
+        self.player(fray.CmdAttack(), "Thug/grapple")
+        self.st(fray.CmdDefend(), "Thug=dodge")
+        self.st(fray.CmdCombat(), "/next")  # the held Thug passes at 7
+        # Strength 3 + Brawl 2 - 2 - 2 + (10, then 9: 14) = 15: 4 SLs against Constitution 2 +
+        # Willpower 0 + 5 = 7 (no SL): numb -4.
+        self.force(10, 9, 5)
+        out = self.player(fray.CmdAttack(), "Thug/atemi grip")
+        self.assertIn("Thug's grappled limb goes numb: -4 to physical rolls, 1 less each action.", out)
+        self.assertEqual(self.state(self.thug)["atemi_grip"], 4)
+        self.assertIn("numb -4", self.hud())
+        self.st(fray.CmdCombat(), "/next")  # the Thug passes at 2
+        # Char2 punches at 1 (-4): 3 + 2 - 4 + 9 = 10: 1 SL. The Thug's second defense, numb:
+        # 2 + 1 - 2 (defense 2) - 4 (numb) + 8 = 5. The numbness fades to 3.
+        self.force(9, 8)
+        self.player(fray.CmdAttack(), "Thug")
+        out = self.st(fray.CmdDefend(), "Thug=dodge")
+        self.assertIn("Thug dodge: Dexterity 2 + Acrobatics 1 - 2 (defense 2) - 4 (numb, atemi grip) + d10 [8] = 5",
+                      out)
+        self.assertEqual(self.state(self.thug)["atemi_grip"], 3)
+        self.assertIn("numb -3", self.hud())
+
+    def test_whirling_sword_takes_the_whole_turn_and_tires(self):
+        self.buy(self.char2, "Whirling Sword")
+        self.char2.weapon = "short-sword"
+        self.initiative(9, 5)
+        # Dexterity 3 + Melee 2 - 4 + 9 = 10: 1 SL; no defense: (3 x 5) + 2 x 1 = 17 lethal.
+        self.force(9)
+        self.player(fray.CmdAttack(), "Thug/whirling sword")
+        out = self.st(fray.CmdDefend(), "Thug=none")
+        self.assertIn("Whirling Sword (short sword): Dexterity 3 + Melee 2 - 4 (whirling sword) + d10 [9] = 10: 1 SL",
+                      out)
+        self.assertIn("Thug loses 17 Life Points of lethal", out)
+        self.assertEqual(self.state(self.char2)["whirling"], True)
+        self.assertIn("whirling (turn 1)", self.hud())
+        self.st(fray.CmdCombat(), "/next")  # the Thug passes at 7
+        self.player(fray.CmdAttack(), "Thug/punch", "<Fray> Char2 is whirling their sword: it is their only action this turn.")
+        self.player(eldritch.CmdMove(), "run", "<Fray> Char2 is whirling their sword: it is their only action this turn.")
+        # Another whirl this turn is no new action and no extra-action penalty.
+        self.force(3)
+        out = self.player(fray.CmdAttack(), "Thug/whirling sword")
+        self.assertIn("Dexterity 3 + Melee 2 - 4 (whirling sword) + d10 [3] = 4: failure", out)
+        self.st(fray.CmdCombat(), "/next")
+        self.st(fray.CmdCombat(), "/next")
+        self.assertEqual(self.encounter.round, 2)
+        self.assertEqual(self.state(self.char2)["whirl_turns"], 1)
+        self.assertNotIn("whirling", self.state(self.char2))
+        # The second turn of it is at a further -2.
+        self.initiative(9, 5)
+        self.force(9)
+        out = self.player(fray.CmdAttack(), "Thug/whirling sword")
+        self.assertIn("- 4 (whirling sword) - 2 (whirling, later turn) + d10 [9] = 8: failure", out)
+        self.assertIn("whirling (turn 2)", self.hud())
+
+    def test_wall_flip_gives_plus_three(self):
+        self.buy(self.char2, "Wall Flip")
+        self.st(fray.CmdCombat(), "/space 5 wall")
+        self.initiative(2, 9)  # Thug 11, 6, 1; Char2 4
+        # The Thug punches: 2 + 1 + 8 = 11: 2 SLs. Wall Flip: Dexterity 3 + Acrobatics 2 - 3 + 9 = 11:
+        # a tie: not hit -> +3 to further defenses and to the next attack on the Thug.
+        self.force(8, 9)
+        self.st(fray.CmdAttack(), "Thug=Char2")
+        out = self.player(fray.CmdDefend(), "wall flip")
+        self.assertIn("Char2 flips over Thug: +3 to further defenses and to the next attack on Thug.", out)
+        self.assertEqual(self.state(self.char2)["flipped_over"], "Thug")
+        self.assertIn("wall flip +3", self.hud())
+        # The next defense: 3 + 2 - 2 (defense 2) + 3 (wall flip) + 4 = 10.
+        self.force(9, 4)
+        self.st(fray.CmdAttack(), "Thug=Char2")
+        out = self.player(fray.CmdDefend(), "dodge")
+        self.assertIn("Char2 dodge: Dexterity 3 + Acrobatics 2 - 2 (defense 2) + 3 (wall flip) + d10 [4] = 10", out)
+        # Char2's attack on the Thug at 4: + 3 (wall flip), then spent.
+        self.force(4)
+        out = self.player(fray.CmdAttack(), "Thug")
+        self.assertIn("Dexterity 3 + Brawl 2 + 3 (wall flip) + d10 [4] = 12: 2 SLs", out)
+        self.st(fray.CmdDefend(), "Thug=none")
+        self.assertNotIn("flipped_over", self.state(self.char2))
+
+
+class TestSacrificeAndDoubleJumpKick(EldritchFightTest):
+    def test_sacrifice_parries_for_another(self):
+        boss = self.npc("Boss", {"Dexterity": 1})
+        self.buy(self.char2, "Sacrifice")
+        self.char2.weapon = "bat"
+        self.initiative(9, 5)  # Char2 11; Thug 7
+        self.st(fray.CmdCombat(), "/next")  # Char2 passes at 11
+        # The Thug punches the Boss: 2 + 1 + 8 = 11: 2 SLs. Char2 throws himself in: Dexterity 3 +
+        # Melee 2 - 3 + 9 = 11: 2 SLs, not more: he takes the hit: (2 x 2) + 0 = 4 - 3 = 1.
+        self.force(8)
+        self.st(fray.CmdAttack(), "Thug=Boss")
+        self.force(9)
+        out = self.player(eldritch.CmdSacrifice(), "Boss")
+        self.assertIn("Char2 Sacrifice: Dexterity 3 + Melee 2 - 3 (sacrifice) + d10 [9] = 11: 2 SLs", out)
+        self.assertIn("Char2 throws themselves in the way and takes the hit.", out)
+        self.assertIn("Char2 loses 1 Life Point of bash", out)
+        self.assertEqual(boss.health, {})
+        self.assertEqual(self.state(self.char2)["defenses_used"], 1)
+
+    def test_a_failed_sacrifice_leaves_the_target_to_defend(self):
+        self.npc("Boss", {"Dexterity": 1})
+        self.buy(self.char2, "Sacrifice")
+        self.initiative(9, 5)
+        self.st(fray.CmdCombat(), "/next")  # Char2 passes at 11
+        self.force(8, 2)                    # the Thug: 11, 2 SLs; Char2: 3 + 2 - 3 + 2 = 4, a failure
+        self.st(fray.CmdAttack(), "Thug=Boss")
+        out = self.player(eldritch.CmdSacrifice(), "Boss")
+        self.assertIn("The Sacrifice fails: Boss must still defend.", out)
+        self.assertEqual(len(encounters.pending_attacks(self.encounter)), 1)
+        self.assertEqual(self.state(self.char2)["defenses_used"], 1)
+        self.force(2)
+        out = self.st(fray.CmdDefend(), "Boss=dodge")  # Dexterity 1 + 2 = 3: hit for (2 x 2) + 2 = 6
+        self.assertIn("Boss loses 6 Life Points of bash", out)
+
+    def test_double_jump_kick_hits_two(self):
+        self.npc("Boss", {"Dexterity": 1})
+        self.char2.sheet = dict(CHAR2, Dexterity=4)
+        self.buy(self.char2, "Double Jump Kick")
+        self.initiative(9, 5)
+        self.player(fray.CmdAttack(), "Thug/double jump kick",
+                    "<Fray> Double Jump Kick strikes 2 opponents at once: name them all.")
+        self.player(fray.CmdAttack(), "Thug,thug/double jump kick",
+                    "<Fray> Double Jump Kick takes 2 targets, each named once.")
+        self.player(fray.CmdAttack(), "Thug,Boss/punch", "<Fray> Punch takes 1 target, each named once.")
+        # One roll: Dexterity 4 + Brawl 2 - 4 + 9 = 11: 2 SLs; each target may defend on its own.
+        self.force(9)
+        out = self.player(fray.CmdAttack(), "Thug,Boss/double jump kick")
+        self.assertIn("Char2 attacks Thug with Double Jump Kick.", out)
+        self.assertIn("Char2 attacks Boss with Double Jump Kick.", out)
+        self.assertEqual(len(encounters.pending_attacks(self.encounter)), 2)
+        self.assertEqual(len(self.encounter.acted), 1)  # one action for both
+        # (Strength 3 + 1) x 3 + 2 net SLs = 14 bash - Constitution 2 = 12.
+        out = self.st(fray.CmdDefend(), "Thug=none")
+        self.assertIn("damage: (Strength 3 + 1) x 3 + 2 net SLs = 14 bash", out)
+        self.assertEqual(self.life(self.thug), 14)
+
+
+class TestConcealAndSearch(EldritchFightTest):
+    def test_one_roll_remembered_and_searched_with_each_weapons_bonus(self):
+        # Intelligence 2 + Larceny 1 + 8 = 11: the one roll for every weapon hidden.
+        self.force(8)
+        out = self.player(eldritch.CmdConceal(), "big knife")
+        self.assertIn("Char2 hides the big knife: Intelligence 2 + Larceny 1 + d10 [8] = 11: 2 SLs", out)
+        out = self.player(eldritch.CmdConceal(), "big sword/duffel")
+        self.assertIn("Char2 hides the big sword in a duffel bag as well: the concealment roll of 11 stands", out)
+        self.assertEqual(self.char2.concealed["weapons"], [{"weapon": "big-knife", "duffel": False},
+                                                           {"weapon": "big-sword", "duffel": True}])
+        self.player(eldritch.CmdConceal(), "big knife", "<Fray> Char2 already hides a big knife")
+        # The Thug pats Char2 down: Perception 2 + Larceny 0 + 6 = 8. Big knife: size 4 - 4 + 3 = +3
+        # -> 11, a tie: not found. Big sword in the duffel: 7 - 5 = +2 -> 10: not found.
+        self.force(6)
+        out = self.st(eldritch.CmdSearch(), "Thug=Char2/patdown")
+        self.assertIn("Thug pats down Char2: Perception 2 + Larceny 0 + d10 [6] = 8: failure", out)
+        self.assertIn("big knife: 8 + 3 (pat-down) = 11 vs concealment 11: not found", out)
+        self.assertIn("big sword in a duffel bag: 8 + 2 (duffel bag) = 10 vs concealment 11: not found", out)
+        self.assertIn("Thug finds nothing on Char2.", out)
+        # A plain search: (10, then 6: 11) + 2 = 13; the knife + 0 = 13 is found, the sword + 2 = 15.
+        self.force(10, 6)
+        out = self.st(eldritch.CmdSearch(), "Thug=Char2")
+        self.assertIn("big knife: 13 + 0 (weapon size) = 13 vs concealment 11: found", out)
+        self.assertIn("Thug finds Char2's big knife, big sword.", out)
+        # Drawn, a weapon is no longer hidden.
+        self.initiative(9, 5)
+        self.player(eldritch.CmdMove(), "draw big knife", "<Combat> Char2 moves.|  Char2 spends an action: draw the big knife.")
+        self.assertEqual(self.char2.weapon, "big-knife")
+        self.assertEqual(self.char2.concealed["weapons"], [{"weapon": "big-sword", "duffel": True}])
+        self.player(eldritch.CmdConceal(), "/clear", "<Combat> Char2 no longer hides any weapon.")
+        self.assertEqual(self.char2.concealed, {})
+
+
+class TestHidingAndSight(EldritchFightTest):
+    def test_hiding_blocks_sight_and_the_chance_dice(self):
+        # Before initiative: free. Dexterity 3 + Larceny 1 + Stealth 2 + 7 = 13 against the Thug's
+        # Perception 2 + Notice 0 + Ambushes 0 + 5 = 7: hidden from it.
+        self.force(7, 5)
+        out = self.player(aeon.CmdHide(), "")
+        self.assertIn("Char2 hides: Dexterity 3 + Larceny 1 + Stealth 2 + d10 [7] = 13: 3 SLs", out)
+        self.assertIn("Thug looks: Perception 2 + Notice 0 + Ambushes 0 + d10 [5] = 7: failure -> does not see Char2", out)
+        self.assertEqual(self.state(self.char2)["hidden_from"], [self.thug.id])
+        self.assertIn("hidden", self.hud())
+        self.player(aeon.CmdHide(), "", "<Fray> Char2 has hidden before the fight once")
+        self.player(aeon.CmdHide(), "/obscured", "<Fray> /obscured is an aeon switch")
+        self.st(eldritch.CmdLos(), "Thug=Char2", "<Combat> Thug looks for a line of sight to Char2.|"
+                "  Char2 is hidden: Thug must spot them first.")
+        self.st(eldritch.CmdEyeContact(), "Thug=Char2", "<Combat> Thug tries to catch Char2's eye.|"
+                "  Char2 is hidden: Thug must spot them first.")
+        # Char2 looks at the Thug past partial cover: +roll 0 shows 3 (1-5 makes it).
+        self.force(3)
+        self.player(eldritch.CmdLos(), "Thug/partial", "<Combat> Char2 looks for a line of sight to Thug.|"
+                    "  Partial cover, 50% chance: +roll 0 shows 3 (1-5 makes it): line of sight is established.")
+        # Eye contact: a 30% chance, +roll 0 shows 4: not made; 21 yards: impossible.
+        self.force(4)
+        out = self.player(eldritch.CmdEyeContact(), "Thug")
+        self.assertIn("30% chance: +roll 0 shows 4 (1-3 makes it): eye contact is not made.", out)
+        self.player(eldritch.CmdEyeContact(), "Thug=21", "<Combat> Char2 tries to catch Thug's eye.|"
+                    "  Thug cannot make eye contact: 21 yards away (more than 20).")
+        # The Thug cannot attack one hidden from it; Char2's attack shows where she is.
+        self.initiative(9, 5)  # Char2 11, 6, 1; Thug 7, 2
+        self.force(2)
+        self.player(fray.CmdAttack(), "Thug")  # 3 + 2 + 2 = 7: a miss
+        self.assertNotIn("hidden_from", self.state(self.char2))
+        # The Thug attacks Char2 (a miss): in its last action, so eye contact is made, no dice.
+        self.force(2)
+        self.st(fray.CmdAttack(), "Thug=Char2")  # 2 + 1 + 2 = 5
+        out = self.player(eldritch.CmdEyeContact(), "Thug")
+        self.assertIn("Thug attacked Char2 last action: eye contact is made.", out)
+        self.assertEqual(self.encounter.log[-1]["what"], "eye contact with Thug")
+
+    def test_one_hidden_cannot_be_attacked_by_those_who_lost_track(self):
+        self.initiative(2, 9)  # Thug first
+        self.force(7, 5)
+        self.player(aeon.CmdHide(), "", "<Fray> It is not Char2's turn: waiting on Thug.")
+        self.st(fray.CmdCombat(), "/next")
+        self.st(fray.CmdCombat(), "/next")  # the Thug passes at 11 and 6: Char2 at 4
+        # On her turn hiding is a movement action: Dexterity 3 + Larceny 1 + Stealth 2 + 7 = 13
+        # against the Thug's 2 + 5 = 7.
+        out = self.player(aeon.CmdHide(), "")
+        self.assertIn("Thug looks: Perception 2 + Notice 0 + Ambushes 0 + d10 [5] = 7: failure -> does not see Char2", out)
+        self.assertEqual(self.state(self.char2)["actions_used"], 1)
+        self.st(fray.CmdAttack(), "Thug=Char2", "<Fray> Thug has lost track of Char2, who is hiding.")
+
+    def test_partial_cover_in_the_fight_is_a_movement_action(self):
+        self.initiative(9, 5)
+        self.force(7)
+        out = self.player(eldritch.CmdLos(), "Thug/partial")
+        self.assertIn("line of sight is not established", out)
+        self.assertEqual(self.state(self.char2)["actions_used"], 1)
+        self.assertIn("Round 1: Thug to act.", out)
+
+
+class TestRoll(EldritchFightTest):
+    def test_roll_zero_is_a_bare_d10_and_a_roll_shows_faces_total_and_sls(self):
+        self.force(7)
+        self.player(fray.CmdRoll(), "0", "<Roll> Char2 rolls +roll 0: a bare d10 shows 7.")
+        self.force(10, 7)
+        self.player(fray.CmdRoll(), "Dexterity+Brawl",
+                    "<Roll> Char2 rolls Dexterity 3 + Brawl 2 + d10 [10, 7 -> 12] = 17: 5 SLs")
+        self.force(1, 3)
+        self.player(fray.CmdRoll(), "dex+brawl+1", "<Roll> Char2 rolls Dexterity 3 + Brawl 2 + 1 + d10 [1, 3 -> -2] = 4: failure")
+
+
+class TestDramaAndWake(EldritchFightTest):
+    def test_damaging_block_against_a_weapon_needs_a_drama_point(self):
+        self.buy(self.char2, "Damaging Block")
+        self.thug.weapon = "club"
+        self.thug.sheet = dict(THUG, Melee=2)
+        self.initiative(2, 9)
+        # The club: Dexterity 2 + Melee 2 + 5 = 9: 1 SL.
+        self.force(5)
+        self.st(fray.CmdAttack(), "Thug=Char2")
+        self.player(fray.CmdDefend(), "damaging block", "<Fray> Damaging Block against a weapon costs a Drama Point.")
+        self.player(eldritch.CmdDrama(), "", "<Combat> Char2 spends a Drama Point on the next defense.")
+        self.assertIn("drama point", self.hud())
+        # Dexterity 3 + Brawl 2 - 2 + 8 = 11: 2 SLs beats 9: the block hurts the Thug:
+        # (Strength 3 x 2) + 1 net SL = 7 bash - Constitution 2 = 5.
+        self.force(8)
+        out = self.player(fray.CmdDefend(), "damaging block")
+        self.assertIn("Char2's block hurts Thug:", out)
+        self.assertIn("Thug loses 5 Life Points of bash", out)
+        self.assertNotIn("drama_point", self.state(self.char2))
+
+
+class TestOutsideAFight(FrayCommandTest):
+    """Concealing, searching and eye contact need no fight: they use the Eldritch rules."""
+
+    def test_conceal_search_and_eye_contact_before_any_fight(self):
+        self.char2.sheet = dict(CHAR2)
+        self.char1.sheet = {"Perception": 3, "Notice": 2}
+        self.force(5)  # Intelligence 2 + Larceny 1 + 5 = 8: a failure, and still the roll that stands
+        self.player(eldritch.CmdConceal(), "/duffel shotgun",
+                    "<Combat> Char2 hides the shotgun (12-gauge) in a duffel bag: Intelligence 2 + Larceny 1 + d10 [5] = 8")
+        self.player(eldritch.CmdConceal(), "", "<Combat> Char2 hides: shotgun (12-gauge) (duffel bag); concealment 8")
+        # Perception 3 + Notice 2 + 2 = 7; the shotgun (size 7) in a duffel: + 2 = 9 > 8: found.
+        self.force(2)
+        out = self.st(eldritch.CmdSearch(), "Char2")
+        self.assertIn("Char searches Char2: Perception 3 + Notice 2 + d10 [2] = 7: failure", out)
+        self.assertIn("shotgun (12-gauge) in a duffel bag: 7 + 2 (duffel bag) = 9 vs concealment 8: found", out)
+        self.st(eldritch.CmdSearch(), "Char", "<Fray> You know what you carry: +conceal shows it.")
+        self.force(2)
+        self.player(eldritch.CmdEyeContact(), "Char", "<Combat> Char2 tries to catch Char's eye.|"
+                    "  30% chance: +roll 0 shows 2 (1-3 makes it): eye contact is made.")
+        self.player(eldritch.CmdMove(), "run", "<Fray> There is no fight here.")
+        self.player(eldritch.CmdConceal(), "Char=knife", "<Fray> Only a Narrator or staff can act for NPCs.")

@@ -1,0 +1,585 @@
+"""The eldritch fight's own actions (seed 000): the ST's space, concealing and searching for
+weapons, hiding, eye contact, line of sight, movement actions, Sacrifice, Double Jump Kick's
+two targets, waking the unconscious and spending a Drama Point (``RULES.md`` §2).
+
+The dice and effects are in ``rules.systems.eldritch`` and ``eldritch_checks``; this module
+checks whose turn it is, stores the states (the encounter's ``conditions`` and ``scene``, the
+character's ``concealed``) and tells the room. Every function raises ``CombatError`` (one
+player-facing line) and changes nothing when it refuses.
+"""
+
+from __future__ import annotations
+
+from evennia.utils.dbserialize import deserialize
+
+from rules.systems import CombatError, get_system
+from rules.systems.eldritch_checks import Concealment
+from rules.systems.eldritch_dice import EldritchRoll
+from world import dice
+from world.access import NARRATOR, require_perm
+from world.encounters import (
+    _conditions,
+    actor_for,
+    add_log,
+    announce,
+    announce_turn,
+    close_pending,
+    combatant,
+    current_slot,
+    deliver,
+    encounter_in,
+    fighters,
+    find_combatant,
+    finish_attack,
+    has_initiative,
+    health_of,
+    initiative_rolls,
+    is_storyteller,
+    modifiers_for,
+    notify_controller,
+    pending_for,
+    rebuild_attack,
+    require_encounter,
+    require_free,
+    require_storyteller,
+    require_turn,
+    system_of,
+    update_conditions,
+    use_action,
+    use_modifiers,
+)
+from world.sheets import is_npc, snapshot
+from world.text import COMBAT, escape, escape_for_room, quote
+
+KEY = "eldritch"
+MAX_YARDS = 99
+MAX_MOVE_TEXT = 60
+#: ``+move`` verbs; draw, stand and release change the fight, the others are posed.
+MOVES = ("draw", "stand", "release", "run", "climb", "leap", "swing", "catch", "crawl",
+         "transform", "go")
+#: Log entries that are not a fighter's action (for "attacked in their last action").
+NOT_ACTIONS = ("initiative", "roll", "private roll", "start of round", "attack on ", "shield zap",
+               "eye contact", "line of sight", "drama point", "conceal", "search")
+
+
+# ---------------------------------------------------------------------------- helpers
+def rules_of(encounter, what: str, needs: str):
+    """The fight's rules, when they have ``needs`` (e.g. ``"space_limit"``). Raises
+    CombatError naming ``what`` for a fight under other rules."""
+    system = system_of(encounter)
+    if not hasattr(system, needs):
+        raise CombatError(f"The {system.key} rules have no {what}.")
+    return system
+
+
+def rules_here(caller, what: str):
+    """(encounter or None, rules) for a check that also works outside a fight: the fight's
+    rules here (refused when they are not Eldritch's), else Eldritch's whatever the game's
+    default."""
+    encounter = encounter_in(caller.location)
+    if encounter is None:
+        return None, get_system(KEY)
+    return encounter, rules_of(encounter, what, "conceal")
+
+
+def _in_room(caller, name: str):
+    """A character or NPC in ``caller``'s room by name (exact, else a unique prefix)."""
+    wanted = name.strip().casefold()
+    if not wanted:
+        raise CombatError("Name someone here.")
+    here = [obj for obj in (caller.location.contents if caller.location else []) if hasattr(obj, "sheet")]
+    found = [obj for obj in here if obj.key.casefold() == wanted] or \
+        [obj for obj in here if obj.key.casefold().startswith(wanted)]
+    if len(found) == 1:
+        return found[0]
+    if found:
+        raise CombatError(f"'{quote(name)}' could be: {', '.join(obj.key for obj in found)}.")
+    raise CombatError(f"No one called '{quote(name)}' here.")
+
+
+def _actor_here(caller, encounter, name: str | None):
+    """Who acts outside the turn order: the caller, or (``<npc>=``) an NPC — in the fight,
+    one the scene's Storyteller runs; outside a fight, one here, for Narrators."""
+    if not name:
+        return caller
+    if encounter is not None:
+        return actor_for(caller, encounter, name)
+    require_perm(caller, NARRATOR, "act for NPCs")
+    npc = _in_room(caller, name)
+    if not is_npc(npc):
+        raise CombatError(f"{npc.key} is a player character: only they can act for themselves.")
+    return npc
+
+
+def _snap(encounter, obj, system):
+    """``obj``'s snapshot: with its fight conditions when it is fighting here."""
+    if encounter is not None and obj in fighters(encounter):
+        return combatant(encounter, obj, system)
+    return snapshot(obj, system)
+
+
+def _tell(caller, encounter, lines: list[str], *others) -> None:
+    """Private working: to the caller, ``others`` (e.g. the one searched) and the scene's ST
+    (an NPC's lines go to whoever runs it)."""
+    text = "\n".join([f"{COMBAT} {escape(lines[0])}"] + [f"  {escape(line)}" for line in lines[1:]])
+    told = set()
+    for who in (caller, *others, encounter.storyteller if encounter is not None else None):
+        if who is None or who.id in told or is_npc(who):
+            continue
+        told.add(who.id)
+        who.msg(text)
+
+
+def _turn_action(encounter, actor) -> None:
+    use_action(encounter, actor, current_slot(encounter)[0])
+
+
+def _hidden_from(encounter, hider, seeker) -> bool:
+    return seeker.id in (_conditions(encounter, hider).get("hidden_from") or [])
+
+
+def attacked_last(encounter, attacker, victim) -> bool:
+    """Whether ``attacker``'s last action in the fight was an attack on ``victim`` (read
+    from the roll log: seed, Eye Contact and Line of Sight)."""
+    if encounter is None:
+        return False
+    for entry in reversed(deserialize(encounter.log or [])):
+        if entry.get("actor") != attacker.key or str(entry.get("what", "")).startswith(NOT_ACTIONS):
+            continue
+        what = str(entry["what"])
+        return " at " in what and victim.key in what.rpartition(" at ")[2].split(", ")
+    return False
+
+
+# ------------------------------------------------------------------------------ HUD
+def condition_marks(state) -> list[str]:
+    """Short HUD marks for the eldritch lasting states of one fighter (``state``: its stored
+    conditions): the holds (only while still held), numbness, stun, passing out, Whirling
+    Sword, Wall Flip, an eye lost, a Drama Point spent on the next defense."""
+    marks = []
+    if state.get("held_by"):
+        if state.get("by_neck"):
+            marks.append("by the neck")
+        hold = state.get("wrestling_hold") or {}
+        if hold:
+            marks.append(f"pinned {int(hold.get('penalty', 0)):+d}")
+        sleeper = state.get("sleeper_hold") or {}
+        if sleeper:
+            marks.append(f"sleeper {sleeper.get('sls', 0)}/{sleeper.get('needed', 0)}")
+    if state.get("atemi_grip"):
+        marks.append(f"numb -{state['atemi_grip']}")
+    if state.get("stunned"):
+        marks.append("stunned")
+    out = state.get("passed_out")
+    if out:
+        marks.append("out cold" if out is True else f"out {out} turn{'' if out == 1 else 's'}")
+    if state.get("whirling"):
+        marks.append(f"whirling (turn {int(state.get('whirl_turns', 0) or 0) + 1})")
+    if state.get("flip_defense"):
+        marks.append("wall flip +3")
+    if state.get("flipped_over"):
+        marks.append(f"flipped over {escape(str(state['flipped_over']))}")
+    if state.get("eye_lost"):
+        marks.append("one eye")
+    if state.get("drama_point"):
+        marks.append("drama point")
+    return marks
+
+
+# ---------------------------------------------------------------------------- space
+def parse_space(text: str) -> tuple[int | None, bool]:
+    """``"3"``, ``"3 wall"``, ``"open"``, ``"open wall"`` -> (yards or None, wall). Raises CombatError."""
+    words = text.casefold().split()
+    usage = "Usage: +combat/space <yards>|open[ wall], e.g. +combat/space 3 wall"
+    if not words or len(words) > 2 or (len(words) == 2 and words[1] != "wall"):
+        raise CombatError(usage)
+    if words[0] == "open":
+        return None, len(words) == 2
+    if not words[0].isascii() or not words[0].isdigit() or int(words[0]) > MAX_YARDS:
+        raise CombatError(f"Give the space as whole yards from 0 to {MAX_YARDS}, or open: {usage[7:]}")
+    return int(words[0]), len(words) == 2
+
+
+def space_text(scene) -> str:
+    """``"3 yards of room, a wall at hand"`` from the scene's settings ("" for none)."""
+    parts = []
+    if scene.get("space") is not None:
+        parts.append(f"{scene['space']} yard{'' if scene['space'] == 1 else 's'} of room")
+    if scene.get("wall"):
+        parts.append("a wall at hand")
+    return ", ".join(parts)
+
+
+def set_space(caller, text: str) -> None:
+    """ST: ``+combat/space <yards>|open[ wall]`` — the room weapons have here (seed:
+    Spacial Comfort, -2 per yard short of size - 2) and whether a wall is at hand (Wall
+    Flip); ``+combat/space`` alone shows it."""
+    encounter = require_encounter(caller)
+    if not text.strip():
+        scene = deserialize(encounter.scene or {})
+        caller.msg(f"{COMBAT} Space here: {space_text(scene) or 'open, no wall at hand'}.")
+        return
+    require_storyteller(caller, encounter, "set the space")
+    rules_of(encounter, "weapon space", "space_limit")
+    yards, wall = parse_space(text)
+    scene = dict(deserialize(encounter.scene or {}))
+    scene.pop("space", None)
+    scene.pop("wall", None)
+    if yards is not None:
+        scene["space"] = yards
+    if wall:
+        scene["wall"] = True
+    encounter.scene = scene
+    announce(encounter, "$You() $conj(set) the space: " + (space_text(scene) or "open, no wall at hand") + ".",
+             actor=caller)
+
+
+# ----------------------------------------------------------------- conspicuousness
+def concealments(obj) -> list[Concealment]:
+    """What ``obj`` hides: one Concealment per weapon, all sharing its one roll."""
+    stored = deserialize(getattr(obj, "concealed", None) or {})
+    if not stored:
+        return []
+    roll = EldritchRoll.from_record(stored["roll"])
+    return [Concealment(obj.key, item["weapon"], bool(item["duffel"]), roll, ()) for item in stored["weapons"]]
+
+
+def conceal(caller, actor_name: str | None, text: str, *, duffel: bool) -> None:
+    """``+conceal <weapon>[/duffel]``: the first weapon hidden rolls Intelligence + Larceny
+    once; every weapon hidden after it uses the same roll (seed: "you only roll once")."""
+    encounter, system = rules_here(caller, "concealment")
+    actor = _actor_here(caller, encounter, actor_name)
+    weapon = system.weapon(text)
+    stored = dict(deserialize(actor.concealed or {}))
+    hidden = list(stored.get("weapons", []))
+    if any(item["weapon"] == weapon.key for item in hidden):
+        raise CombatError(f"{actor.key} already hides a {weapon.name} (+conceal/clear to start over).")
+    where = " in a duffel bag" if duffel else ""
+    if stored:
+        roll = EldritchRoll.from_record(stored["roll"])
+        lines = [f"{actor.key} hides the {weapon.name}{where} as well: the concealment roll of "
+                 f"{roll.total} stands (one roll for every weapon)."]
+    else:
+        with dice.roller() as roller:
+            found = system.conceal(_snap(encounter, actor, system), weapon.key, roller, duffel=duffel)
+        stored["roll"] = found.roll.to_record()
+        lines = list(found.lines)
+    stored["weapons"] = hidden + [{"weapon": weapon.key, "duffel": duffel}]
+    actor.concealed = stored
+    if encounter is not None:
+        add_log(encounter, actor.key, "conceal", lines)
+    _tell(caller, encounter, lines, actor)
+
+
+def clear_concealed(caller, actor_name: str | None) -> None:
+    """``+conceal/clear``: forget what is hidden (the next ``+conceal`` rolls anew)."""
+    encounter, _ = rules_here(caller, "concealment")
+    actor = _actor_here(caller, encounter, actor_name)
+    if not actor.concealed:
+        raise CombatError(f"{actor.key} hides no weapon.")
+    actor.concealed = {}
+    _tell(caller, encounter, [f"{actor.key} no longer hides any weapon."], actor)
+
+
+def show_concealed(caller, actor_name: str | None) -> None:
+    """``+conceal``: what the actor hides, and the roll."""
+    encounter, system = rules_here(caller, "concealment")
+    actor = _actor_here(caller, encounter, actor_name)
+    hidden = concealments(actor)
+    if not hidden:
+        raise CombatError(f"{actor.key} hides no weapon. +conceal <weapon> hides one.")
+    names = ", ".join(system.weapons[c.weapon].name + (" (duffel bag)" if c.duffel else "") for c in hidden)
+    _tell(caller, encounter, [f"{actor.key} hides: {names}; concealment {hidden[0].roll.total} "
+                              f"({hidden[0].roll.describe()})."])
+
+
+def search(caller, actor_name: str | None, name: str, *, patdown: bool) -> None:
+    """``+search <name>[/patdown]``: Perception + Larceny or Notice, + each hidden weapon's
+    size - 4 (+3 for a pat-down; size - 5 in a duffel bag), against its carrier's one
+    concealment roll. The searcher and the one searched see the working."""
+    encounter, system = rules_here(caller, "concealment")
+    actor = _actor_here(caller, encounter, actor_name)
+    target = _in_room(caller, name)
+    if target == actor:
+        raise CombatError("You know what you carry: +conceal shows it.")
+    hidden = concealments(target)
+    with dice.roller() as roller:
+        _, lines = system.search_all(_snap(encounter, actor, system), target.key, hidden, roller, patdown=patdown)
+    if encounter is not None:
+        add_log(encounter, actor.key, f"search of {target.key}", lines)
+    _tell(caller, encounter, list(lines), actor, target)
+
+
+# ------------------------------------------------------------------------- hiding
+def hide(caller, actor_name: str | None, *, obscured: bool = False) -> None:
+    """``hide`` in an eldritch fight (seed: Hiding): Dexterity + Larceny + Stealth or
+    Dexterity + Acrobatics + Sneaking (the better) against each other fighter's Perception +
+    Notice + Ambushes; a higher roll hides from that one. Before rolling initiative it is
+    free (once); later it is a movement action on one's turn."""
+    encounter = require_encounter(caller)
+    system = rules_of(encounter, "hiding", "hiding_table")
+    if obscured:
+        raise CombatError("/obscured is an aeon switch: an Eldritch hider just rolls (hide).")
+    actor = actor_for(caller, encounter, actor_name)
+    require_free(encounter, actor)
+    opening = not has_initiative(encounter, actor)
+    fighter = combatant(encounter, actor, system)
+    used = int(fighter.conditions.get("actions_used", 0) or 0)
+    if opening:
+        if _conditions(encounter, actor).get("hid_early"):
+            raise CombatError(f"{actor.key} has hidden before the fight once: roll initiative (+combat/init).")
+    else:
+        require_turn(encounter, actor)
+        system.movement(fighter, "hide", used)  # refuses past the limit, out cold, whirling
+    seekers = [obj for obj in fighters(encounter) if obj != actor  # the down and the out cold see nothing
+               and not health_of(encounter, obj, system).incapacitated
+               and not _conditions(encounter, obj).get("passed_out")]
+    with dice.roller() as roller:
+        result = system.hide(fighter, [combatant(encounter, obj, system) for obj in seekers], roller,
+                             penalty=0 if opening else system.action_penalty(used))
+    if not opening:
+        _turn_action(encounter, actor)
+    beaten = [obj.id for obj in seekers if obj.key in result.hidden_from]
+    update_conditions(encounter, actor, hidden_from=beaten, hid_early=opening or None)
+    add_log(encounter, actor.key, "hide", result.lines)
+    announce(encounter, "{actor} tries to hide.", mapping={"actor": actor}, lines=result.lines)
+    if not opening:
+        announce_turn(encounter)
+
+
+# ------------------------------------------------------------- eye contact, sight
+def eye_contact(caller, actor_name: str | None, name: str, *, yards_text: str | None,
+                attention: bool, impaired: bool) -> None:
+    """``+eyecontact <name>[=<yards>]`` (seed: Eye Contact): impossible when the target
+    cannot (``impaired``), is further than 20 yards, or hides from the caster; made when the
+    target attacked the caster in their last action; with ``attention`` Willpower +
+    Influence against the target's Willpower doubled; else a 30% chance (+roll 0: 1-3)."""
+    encounter, system = rules_here(caller, "eye contact")
+    actor = _actor_here(caller, encounter, actor_name)
+    target = find_combatant(encounter, name) if encounter is not None else _in_room(caller, name)
+    if target == actor:
+        raise CombatError("Eye contact is made with someone else.")
+    yards = None
+    if yards_text is not None:
+        text = yards_text.strip()
+        if not text.isascii() or not text.isdigit() or len(text) > 4:
+            raise CombatError(f"Give the distance in whole yards, not '{quote(text)}'.")
+        yards = int(text)
+    hidden = encounter is not None and _hidden_from(encounter, target, actor)
+    with dice.roller() as roller:
+        sight = system.eye_contact(_snap(encounter, actor, system), _snap(encounter, target, system), roller,
+                                   impaired="blinded or cut off" if impaired else "", yards=yards,
+                                   attacked_last=attacked_last(encounter, target, actor),
+                                   draw_attention=attention, hidden=hidden)
+    _sighting(caller, encounter, actor, target, sight, "tries to catch {target}'s eye.")
+
+
+def line_of_sight(caller, actor_name: str | None, name: str, *, partial: bool, blocked: bool) -> None:
+    """``+los <name>[/partial]`` (seed: Line of Sight): none to one hiding from the caller or
+    behind blank walls, full cover or great distance (``blocked``); made when the target
+    attacked the caller in their prior action, or with nothing in the way; behind partial
+    cover a 50% chance (+roll 0: 1-5), gained by moving: in a fight, a movement action on
+    one's turn."""
+    encounter, system = rules_here(caller, "line of sight")
+    actor = _actor_here(caller, encounter, actor_name)
+    target = find_combatant(encounter, name) if encounter is not None else _in_room(caller, name)
+    if target == actor:
+        raise CombatError("Line of sight is to someone else.")
+    hidden = encounter is not None and _hidden_from(encounter, target, actor)
+    last = attacked_last(encounter, target, actor)
+    moving = partial and not hidden and not blocked and not last and encounter is not None \
+        and has_initiative(encounter, actor)
+    fighter = _snap(encounter, actor, system)
+    if moving:
+        require_turn(encounter, actor)
+        require_free(encounter, actor)
+        system.movement(fighter, "move for a line of sight", int(fighter.conditions.get("actions_used", 0) or 0))
+    with dice.roller() as roller:
+        sight = system.line_of_sight(fighter, _snap(encounter, target, system), roller, hidden=hidden,
+                                     blocked=blocked, partial=partial, attacked_last=last)
+    if moving:
+        _turn_action(encounter, actor)
+    _sighting(caller, encounter, actor, target, sight, "looks for a line of sight to {target}.")
+    if moving:
+        announce_turn(encounter)
+
+
+def _sighting(caller, encounter, actor, target, sight, template: str) -> None:
+    if encounter is None:
+        caller.location.msg_contents(f"{COMBAT} " + escape_for_room(f"{actor.key} " + template.replace(
+            "{target}", target.key)))
+        caller.location.msg_contents("\n".join(f"  {escape_for_room(line)}" for line in sight.lines))
+        return
+    add_log(encounter, actor.key, f"{sight.what} with {target.key}", sight.lines)
+    announce(encounter, "{actor} " + template, mapping={"actor": actor, "target": target}, lines=sight.lines)
+
+
+# ----------------------------------------------------------------------- movement
+def parse_move(text: str) -> tuple[str, str]:
+    """``"draw sword"`` -> ("draw", "sword"); a unique prefix of a verb will do. Raises CombatError."""
+    words = text.split(None, 1)
+    usage = f"Move how? {', '.join(MOVES)} (e.g. +move draw sword, +move stand, +move run to the door)."
+    if not words:
+        raise CombatError(usage)
+    found = [verb for verb in MOVES if verb.startswith(words[0].casefold())]
+    if len(found) != 1:
+        raise CombatError(usage)
+    rest = words[1].strip() if len(words) == 2 else ""
+    if len(rest) > MAX_MOVE_TEXT:
+        raise CombatError(f"Describe the move in at most {MAX_MOVE_TEXT} characters.")
+    return found[0], rest
+
+
+def move(caller, actor_name: str | None, text: str) -> None:
+    """``+move <verb> [...]`` (seed: Movement actions): on one's turn, spends an action (the
+    extra-action penalty applies as to any action). ``draw <weapon>`` puts it in hand (out of
+    hiding, if hidden), ``stand`` gets up from prone, ``release`` lets go of whoever one
+    holds; run, climb, leap, swing, catch, crawl, transform and go are posed."""
+    encounter = require_encounter(caller)
+    system = rules_of(encounter, "movement actions", "movement")
+    actor = actor_for(caller, encounter, actor_name)
+    verb, rest = parse_move(text)
+    require_turn(encounter, actor)
+    require_free(encounter, actor)
+    fighter = combatant(encounter, actor, system)
+    weapon = None
+    victims = []
+    if verb == "draw":
+        hidden = concealments(actor)
+        if not rest and len(hidden) != 1:
+            raise CombatError("Draw which weapon? +move draw <weapon>")
+        weapon = system.weapon(rest) if rest else system.weapons[hidden[0].weapon]
+        what = f"draw the {weapon.name}"
+    elif verb == "stand":
+        if not fighter.conditions.get("prone"):
+            raise CombatError(f"{actor.key} is not prone.")
+        what = "stand up"
+    elif verb == "release":
+        victims = [obj for obj in fighters(encounter) if _conditions(encounter, obj).get("held_by") == actor.id]
+        if not victims:
+            raise CombatError(f"{actor.key} holds nobody.")
+        what = f"let go of {', '.join(obj.key for obj in victims)}"
+    else:
+        what = f"{verb} {rest}".strip()
+    movement = system.movement(fighter, what, int(fighter.conditions.get("actions_used", 0) or 0))
+    _turn_action(encounter, actor)
+    if weapon is not None:
+        actor.weapon = weapon.key
+        stored = dict(deserialize(actor.concealed or {}))
+        if stored:
+            stored["weapons"] = [item for item in stored.get("weapons", []) if item["weapon"] != weapon.key]
+            actor.concealed = stored if stored["weapons"] else {}
+    if verb == "stand":
+        update_conditions(encounter, actor, prone=None)
+    for victim in victims:
+        update_conditions(encounter, victim, held_by=None, by_neck=None, wrestling_hold=None, sleeper_hold=None)
+    add_log(encounter, actor.key, "move", movement.lines)
+    announce(encounter, "{actor} moves.", mapping={"actor": actor}, lines=movement.lines)
+    announce_turn(encounter)
+
+
+# --------------------------------------------------------- maneuvers beyond attack
+def attack_many(caller, actor_name: str | None, names_text: str, option: str) -> None:
+    """``attack <target>,<target>/double jump kick``: one roll, one attack on each, each
+    defended on its own (seed: Double Jump Kick)."""
+    encounter = require_encounter(caller)
+    system = rules_of(encounter, "attacks on several targets", "attack_many")
+    actor = actor_for(caller, encounter, actor_name)
+    names = [name.strip() for name in names_text.split(",")]
+    if not all(names):
+        raise CombatError("Name each target once, e.g. attack Thug,Guard/double jump kick.")
+    targets = [find_combatant(encounter, name) for name in names]
+    if actor in targets:
+        raise CombatError("You cannot attack yourself.")
+    for target in targets:
+        if health_of(encounter, target, system).dead:
+            raise CombatError(f"{target.key} is already dead.")
+    require_turn(encounter, actor)
+    require_free(encounter, actor)
+    system.difficulty_adjustable(option, combatant(encounter, actor, system))  # an unknown option fails here
+    mods = modifiers_for(encounter, actor)
+    with dice.roller() as roller:
+        rolled = system.attack_many(combatant(encounter, actor, system),
+                                    [combatant(encounter, obj, system) for obj in targets], option, roller,
+                                    modifier=mods.difficulty, dice_modifier=mods.dice)
+    use_modifiers(encounter, actor)
+    _turn_action(encounter, actor)
+    update_conditions(encounter, actor, hidden_from=None)
+    add_log(encounter, actor.key, f"{rolled[0].label} at {', '.join(obj.key for obj in targets)}",
+            [rolled[0].describe(), *mods.notes])
+    for target, attack in zip(targets, rolled, strict=True):
+        deliver(encounter, actor, target, attack)
+
+
+def sacrifice(caller, actor_name: str | None, name: str) -> None:
+    """``+sacrifice <name>``: throw oneself between the attack waiting on ``name`` and them
+    (seed: Sacrifice). Needs the maneuver and a higher initiative than the attacker this
+    turn; a parry at -3 (and the defenses already made). More SLs than the attack: parried
+    for them; a success: the sacrificer takes the hit; a failure: ``name`` must still defend.
+    It counts as one of the sacrificer's defenses this turn."""
+    encounter = require_encounter(caller)
+    system = rules_of(encounter, "Sacrifice", "sacrifice")
+    actor = actor_for(caller, encounter, actor_name)
+    target = find_combatant(encounter, name)
+    pending = pending_for(encounter, target)
+    attacker = pending["attacker"]
+    rolled = rebuild_attack(system, pending["attack"])
+    initiative = {roll.name: roll.total for roll in initiative_rolls(encounter)}
+    mods = modifiers_for(encounter, actor, adjustable=False)
+    with dice.roller() as roller:
+        defense = system.sacrifice(rolled, combatant(encounter, actor, system), roller,
+                                   initiative=initiative.get(actor.key), attacker_initiative=initiative.get(attacker.key),
+                                   modifier=mods.difficulty, dice_modifier=mods.dice)
+    use_modifiers(encounter, actor, adjustable=False)
+    update_conditions(encounter, actor, defenses_used=int(_conditions(encounter, actor).get("defenses_used", 0)) + 1)
+    if defense.outcome == "failed":
+        lines = [f"{actor.key} {defense.describe()}",
+                 f"The Sacrifice fails: {target.key} must still defend."]
+        add_log(encounter, actor.key, f"sacrifice for {target.key}", lines)
+        announce(encounter, "{actor} dives in front of {attacker}'s attack on {target}.",
+                 mapping={"actor": actor, "attacker": attacker, "target": target}, lines=lines)
+        notify_controller(encounter, target, f"{escape(target.key)} must still answer {escape(attacker.key)}'s attack.")
+        return
+    close_pending(encounter, pending)
+    victim = actor if defense.outcome == "takes" else target
+    finish_attack(encounter, attacker, victim, rolled, defense, list(mods.notes))
+
+
+def wake(caller, actor_name: str | None, name: str) -> None:
+    """``+wake <name>``: medical attention or smelling salts bring round one out cold (seed:
+    Sleeper Hold). The ST at any time; a fighter on their turn, spending an action."""
+    encounter = require_encounter(caller)
+    system = rules_of(encounter, "waking", "movement")
+    target = find_combatant(encounter, name)
+    if not _conditions(encounter, target).get("passed_out"):
+        raise CombatError(f"{target.key} is not out cold.")
+    if actor_name or not is_storyteller(caller, encounter):
+        actor = actor_for(caller, encounter, actor_name)
+        if actor == target:
+            raise CombatError(f"{actor.key} is out cold: someone else must wake them.")
+        require_turn(encounter, actor)
+        require_free(encounter, actor)
+        fighter = combatant(encounter, actor, system)
+        system.movement(fighter, f"wake {target.key}", int(fighter.conditions.get("actions_used", 0) or 0))
+        _turn_action(encounter, actor)
+        who = actor
+    else:
+        actor, who = None, caller
+    update_conditions(encounter, target, passed_out=None)
+    add_log(encounter, who.key, f"wake {target.key}", [f"{who.key} brings {target.key} round."])
+    announce(encounter, "{who} brings {target} round.", mapping={"who": who, "target": target})
+    if actor is not None:
+        announce_turn(encounter)
+
+
+def drama_point(caller, actor_name: str | None) -> None:
+    """``+drama``: spend a Drama Point on the next defense (seed: Damaging Block against a
+    weapon). Fray does not count Drama Points: the Storyteller does."""
+    encounter = require_encounter(caller)
+    rules_of(encounter, "Drama Points", "sacrifice")
+    actor = actor_for(caller, encounter, actor_name)
+    if _conditions(encounter, actor).get("drama_point"):
+        raise CombatError(f"{actor.key} has already spent a Drama Point on the next defense.")
+    update_conditions(encounter, actor, drama_point=True)
+    add_log(encounter, actor.key, "drama point", [f"{actor.key} spends a Drama Point on the next defense."])
+    announce(encounter, "{actor} spends a Drama Point on the next defense.", mapping={"actor": actor})

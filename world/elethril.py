@@ -1,0 +1,790 @@
+"""The elethril fight (seed 004, ``RULES.md`` §4): declare, roll initiative, play the segments.
+
+An elethril round is not a turn order: it has two phases, stored on the Encounter script.
+
+1. **Declaring** (``Encounter.segment`` 0). Every fighter able to act, and not still busy
+   with an action from an earlier round, declares one: ``attack <target>[/<weapon>]`` or
+   ``cast <spell>[=<target>]`` (the Storyteller for NPCs, ``attack Orc=Ann``). Declaring
+   again replaces it; the room only learns that someone declared. ``+combat/forfeit`` gives
+   up a carried-over action to declare anew (+1 on the new roll, seed 3a). When the last one
+   has declared (idle fighters are not waited for), or the ST types ``+combat/next``,
+   initiative is rolled (``ElethrilSystem.start_round``): in round 1 one d10 per side
+   (``+combat/side``), the lowest normalised to 1 (seed 1a); later each fighter rolls, or a
+   coordinating party (``+combat/party``) rolls one die (seed 1b).
+2. **Playing** (``segment`` 1-10 = the next segment to play). Each ``+combat/next`` (ST)
+   plays the next segment that has something in it: casting that begins, then the steps in
+   the seed's order (spell discharge, instant casting, missiles, melee; seed 3b), every roll
+   announced to the room. A hit — or a damaging spell — on a caster inside the casting
+   window spoils the spell (seed 3c). ``+combat/delay <segment>`` holds one's action to a
+   later segment of the round (seed 1c). After the last segment with something in it the
+   round is over and the next round's declaring begins (rolled at once when nobody needs
+   to declare: everyone busy with carried-over actions).
+
+Everything lives in Attributes (``declarations``, ``sides``, ``parties``, ``segment``,
+``segment_actions``, ``segment_initiative``); the timeline is rebuilt from the stored actions
+on every call (``build_timeline``), so the HUD is identical after a reload, a restart or a
+killed process. Every function raises ``CombatError`` (one player-facing line) and changes
+nothing when it refuses.
+
+Fray defaults where the source is silent: the Storyteller sets sides and parties; sides roll
+in alphabetical order, then fighters on no side in joining order; a party needs two declared
+members (one alone rolls as an individual); declarations are secret until initiative is
+rolled (the ST and the declarer see them on the HUD); attacks on a fighter who is down go
+ahead (only the dead are spared); a fighter down when their moment comes loses the action.
+"""
+
+from __future__ import annotations
+
+from evennia.utils.dbserialize import deserialize
+from evennia.utils.evtable import EvTable
+
+from rules.systems import CombatError
+from rules.systems.elethril import (
+    Action,
+    Declaration,
+    Event,
+    Group,
+    Plan,
+    SegmentInitiative,
+    Timeline,
+    build_timeline,
+    delay,
+    forfeit,
+    signed_parts,
+    spoil,
+)
+from rules.systems.elethril_timeline import SEGMENTS_PER_ROUND, tick_of
+from world import dice
+from world.encounters import (
+    _apply,
+    _by_name,
+    _conditions,
+    actor_for,
+    add_log,
+    announce,
+    combatant,
+    encounter_in,
+    fighters,
+    find_combatant,
+    is_idle,
+    is_storyteller,
+    modifiers_for,
+    notify_controller,
+    require_encounter,
+    require_storyteller,
+    system_here,
+    system_of,
+    update_conditions,
+    use_modifiers,
+)
+from world.sheets import WIDTH, is_npc
+from world.text import COMBAT, escape, escape_for_room, quote
+
+KEY = "elethril"
+GROUP_NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 '-")
+MAX_GROUP_NAME = 20
+HOW_TO_DECLARE = "attack <target>[/<weapon>] or cast <spell>[=<target>]"
+NO_INITIATIVE = ("Elethril rolls initiative for everyone each round, once all have declared: "
+                 f"{HOW_TO_DECLARE}. +combat/init <modifier>[,...] sets standard modifiers.")
+NO_NPC_INITIATIVE = ("Elethril NPCs join with +npc/create <name>=<template> and +combat/add "
+                     "<name>, then declare like everyone: attack <npc>=<target>.")
+
+
+# ------------------------------------------------------------------------------ finding
+def is_elethril(encounter) -> bool:
+    return encounter is not None and encounter.system_key == KEY
+
+
+def here(caller) -> bool:
+    """Whether ``caller``'s room has an elethril fight (or, with none, elethril is the default)."""
+    return system_here(caller).key == KEY
+
+
+def _fight(caller, rule: str):
+    """The elethril fight here and its system. Raises CombatError when the fight is another's."""
+    encounter = require_encounter(caller)
+    if not is_elethril(encounter):
+        raise CombatError(f"{rule}: an elethril rule; this fight uses {encounter.system_key}.")
+    return encounter, system_of(encounter)
+
+
+def no_initiative(*_args, **_kwargs):
+    """``+combat/init`` and ``+npc/init`` in an elethril fight: there is nothing to roll alone."""
+    raise CombatError(NO_INITIATIVE)
+
+
+def no_npc_initiative(*_args, **_kwargs):
+    raise CombatError(NO_NPC_INITIATIVE)
+
+
+# ------------------------------------------------------------------------------ storage
+def _round(encounter) -> int:
+    return int(encounter.round or 1)
+
+
+def _now(encounter) -> int:
+    """The next segment to play; 0 while the round is being declared."""
+    return int(encounter.segment or 0)
+
+
+def stored_actions(encounter) -> list[Action]:
+    return [Action.from_record(record) for record in deserialize(encounter.segment_actions or [])]
+
+
+def _store_actions(encounter, actions) -> None:
+    encounter.segment_actions = [action.to_record() for action in actions]
+
+
+def live_actions(encounter) -> list[Action]:
+    """The stored actions of those still in the fight (one who left and rejoins resumes)."""
+    names = {obj.key for obj in fighters(encounter)}
+    return [action for action in stored_actions(encounter) if action.actor in names]
+
+
+def timeline(encounter) -> Timeline:
+    """This round's segment timeline, rebuilt from the stored actions."""
+    return build_timeline(_round(encounter), live_actions(encounter))
+
+
+def _holding(encounter, obj) -> Action | None:
+    """``obj``'s action holding this round (declared in it, or carried over into it)."""
+    r = _round(encounter)
+    return next((a for a in live_actions(encounter)
+                 if a.actor == obj.key and (a.round == r or a.busy_in(r))), None)
+
+
+def _carried(encounter, obj) -> Action | None:
+    """``obj``'s action from an earlier round still holding this one (seed 3a, 4c, 4d)."""
+    action = _holding(encounter, obj)
+    return action if action is not None and action.round < _round(encounter) else None
+
+
+def _declarations(encounter) -> dict[int, dict]:
+    return {int(key): dict(value) for key, value in deserialize(encounter.declarations or {}).items()}
+
+
+def _declaration(encounter, system, obj, record: dict) -> Declaration:
+    state = _conditions(encounter, obj)
+    return Declaration(actor=combatant(encounter, obj, system), target=record.get("target", ""),
+                       weapon=record.get("weapon", ""), off_hand=record.get("off_hand", ""),
+                       attacks=int(record.get("attacks", 0)), spell=record.get("spell", ""),
+                       modifiers=tuple(state.get("initiative_modifiers") or ()),
+                       forfeited=state.get("forfeited_in") == _round(encounter))
+
+
+def _to_declare(encounter, system) -> list:
+    """Those the round waits on: able, not idle, not busy with a carried action, undeclared."""
+    if _now(encounter):
+        return []
+    declared = _declarations(encounter)
+    return [obj for obj in fighters(encounter)
+            if obj.id not in declared and not is_idle(encounter, obj) and _carried(encounter, obj) is None
+            and system.can_act(combatant(encounter, obj, system))]
+
+
+# ----------------------------------------------------------------------------- wording
+def describe_plan(plan: Plan) -> str:
+    """``"attack Orc with short sword and dagger (off-hand); initiative d10 + 3 (short sword)"``."""
+    declaration = plan.declaration
+    if plan.spell is not None:
+        what = f"cast {plan.spell.name}" + (f" at {declaration.target}" if declaration.target else "")
+    else:
+        primary = plan.attacks[0][0]
+        what = f"attack {declaration.target} with {primary.label}"
+        off = [weapon for weapon, hand in plan.attacks if hand == "off"]
+        if off:
+            what += f" and {off[0].label} (off-hand)"
+        count = len(plan.attacks) - len(off)
+        if count > 1:
+            what += f", {count} attacks"
+    return f"{what}; initiative d10{signed_parts(plan.parts)}"
+
+
+def _short(action: Action) -> str:
+    """An action for the HUD: ``"short sword, dagger > Orc"``, ``"long sword x2 > Orc"``."""
+    events = [event for event in action.events if event.phase != "casting"]
+    if not events:
+        return "reloading" if action.reload_rounds else "-"
+    labels = list(dict.fromkeys(event.label for event in events))
+    text = ", ".join(labels) + (f" x{len(events)}" if len(labels) == 1 and len(events) > 1 else "")
+    text += f" > {events[0].target}" if events[0].target else ""
+    return text + (" (spoiled)" if any(event.spoiled for event in events) else "")
+
+
+def _plan_short(plan: Plan) -> str:
+    """A declared plan for the HUD, in the words of :func:`_short`."""
+    target = plan.declaration.target
+    if plan.spell is not None:
+        return plan.spell.name + (f" > {target}" if target else "")
+    labels = list(dict.fromkeys(weapon.label for weapon, _ in plan.attacks))
+    count = len(plan.attacks)
+    return ", ".join(labels) + (f" x{count}" if len(labels) == 1 and count > 1 else "") + f" > {target}"
+
+
+def _where(r: int, event: Event) -> str:
+    return f"segment {event.segment}" if event.round == r else f"round {event.round}, segment {event.segment}"
+
+
+# ------------------------------------------------------------------------------ declaring
+def _require_declaring(encounter, system, actor) -> None:
+    r = _round(encounter)
+    if _now(encounter):
+        raise CombatError(f"Round {r}'s initiative is rolled: actions are set until the round ends "
+                          "(+combat/delay <segment> holds yours).")
+    carried = _carried(encounter, actor)
+    if carried is not None:
+        if any(event.round >= r for event in carried.events):
+            raise CombatError(f"{actor.key} is still acting (from round {carried.round}): "
+                              "+combat/forfeit gives that up to act anew (+1 initiative).")
+        raise CombatError(f"{actor.key} is reloading until round {carried.next_initiative_round}.")
+    system.require_able(combatant(encounter, actor, system))
+
+
+def parse_weapons(option: str) -> dict:
+    """``"short sword +1,dagger"`` (primary, off-hand), ``"long sword*2"`` (attacks); an
+    empty primary is the weapon in hand. Raises CombatError."""
+    text, count = option.strip(), 0
+    if "*" in text:
+        text, _, number = text.rpartition("*")
+        number = number.strip()
+        if not number.isascii() or not number.isdigit() or len(number) > 2 or int(number) < 1:
+            raise CombatError(f"Give the number of attacks after '*', e.g. attack Orc/long sword*2, "
+                              f"not '{quote(number)}'.")
+        count = int(number)
+    primary, comma, off_hand = (part.strip() for part in text.partition(","))
+    if comma and not off_hand:
+        raise CombatError("Name the off-hand weapon after ',', e.g. attack Orc/short sword,dagger.")
+    return {"weapon": primary, "off_hand": off_hand, "attacks": count}
+
+
+def declare_attack(caller, actor_name: str | None, target_name: str, option: str) -> None:
+    """``attack <target>[/<weapon>[,<off-hand>]][*<attacks>]``: the actor's action this round."""
+    encounter = require_encounter(caller)
+    system = system_of(encounter)
+    actor = actor_for(caller, encounter, actor_name)
+    target = find_combatant(encounter, target_name)
+    if target == actor:
+        raise CombatError("You cannot attack yourself.")
+    fighter = combatant(encounter, target, system)
+    if system.health(fighter.health, fighter).dead:
+        raise CombatError(f"{target.key} is already dead.")
+    _declare(caller, encounter, system, actor, {"target": target.key, **parse_weapons(option)})
+
+
+def declare_spell(caller, actor_name: str | None, spell_name: str, targets: list[str], *,
+                  special: bool = False) -> None:
+    """``cast <spell>[=<target>]``: the spell as the actor's action this round (its casting
+    begins at their segment and lasts its casting time, seed 3c)."""
+    encounter = encounter_in(caller.location)
+    if encounter is None:
+        raise CombatError(f"Elethril spells are cast in a fight: {HOW_TO_DECLARE} once it starts.")
+    system = system_of(encounter)
+    actor = actor_for(caller, encounter, actor_name)
+    spell = system.spell(spell_name)
+    if special:
+        raise CombatError("Elethril spells have no Special Effect successes: cast without /damage.")
+    if len(targets) > 1:
+        raise CombatError(f"Name one target: cast {spell.key}=<target>")
+    target = find_combatant(encounter, targets[0]) if targets else None
+    if spell.damage and target is None:
+        raise CombatError(f"{spell.name} needs a target: cast {spell.key}=<target>")
+    if spell.damage and target == actor:
+        raise CombatError("You cannot aim a spell at yourself.")
+    _declare(caller, encounter, system, actor, {"target": target.key if target else "", "spell": spell.key})
+
+
+def _declare(caller, encounter, system, actor, record: dict) -> None:
+    _require_declaring(encounter, system, actor)
+    plan = system.plan(_declaration(encounter, system, actor, record))  # every check, no dice
+    declarations = _declarations(encounter)
+    again = actor.id in declarations
+    declarations[actor.id] = record
+    encounter.declarations = declarations
+    text = describe_plan(plan)
+    add_log(encounter, actor.key, "declares", [text])
+    caller.msg(f"{COMBAT} {escape(actor.key)} will {escape(text)}.")
+    verb = "changes the declared action" if again else "declares an action"
+    announce(encounter, "{actor} " + f"{verb} for round {_round(encounter)}.", mapping={"actor": actor})
+    roll_when_ready(encounter)
+
+
+def forfeit_action(caller, actor_name: str | None) -> None:
+    """``+combat/forfeit``: give up an action carried over from an earlier round (or attacks
+    spilling past segment 10) to declare anew, +1 on the new initiative roll (seed 3a, 4c)."""
+    encounter, system = _fight(caller, "Forfeiting")
+    actor = actor_for(caller, encounter, actor_name)
+    r = _round(encounter)
+    if _now(encounter):
+        raise CombatError(f"Round {r}'s initiative is rolled: forfeit while the next round is declared.")
+    carried = _carried(encounter, actor)
+    if carried is None:
+        raise CombatError(f"{actor.key} has no action carried into round {r} to forfeit.")
+    given_up = forfeit(carried, r)
+    _store_actions(encounter, [given_up if action == carried else action for action in stored_actions(encounter)])
+    update_conditions(encounter, actor, forfeited_in=r)
+    lines = [f"{actor.key} declares anew with +{system.forfeit_penalty} on the initiative roll."]
+    add_log(encounter, actor.key, "forfeits", lines)
+    announce(encounter, "{actor} forfeits the action from round " + f"{carried.round}.",
+             mapping={"actor": actor}, lines=lines)
+    notify_controller(encounter, actor, f"Declare {escape(actor.key)}'s action for round {r}: {HOW_TO_DECLARE}.")
+
+
+def set_modifiers(caller, actor_name: str | None, text: str) -> None:
+    """``+combat/init <modifier>[,<modifier>...]``: standard initiative modifiers (hasted,
+    higher ground …, PHB Table 52) for one's rolls from now on; ``none`` clears them. The
+    ST sets anyone's with ``<name>=``."""
+    encounter, system = _fight(caller, "Standard initiative modifiers")
+    if actor_name is None:
+        actor = actor_for(caller, encounter, None)
+    else:
+        require_storyteller(caller, encounter, "set someone else's initiative modifiers")
+        actor = find_combatant(encounter, actor_name)
+    words = [word.strip() for word in text.split(",")]
+    if not all(words):
+        raise CombatError("Usage: +combat/init <modifier>[,<modifier>...] (or none)")
+    keys = [] if [w.casefold() for w in words] == ["none"] else \
+        list(dict.fromkeys(system.initiative_modifier(word) for word in words))
+    update_conditions(encounter, actor, initiative_modifiers=keys)
+    named = ", ".join(f"{system.modifiers[key][0]} {system.modifiers[key][1]:+d}" for key in keys)
+    what = f"initiative modifiers: {named}" if keys else "no initiative modifiers"
+    announce(encounter, "{actor} has " + escape_for_room(what) + " (from the next initiative roll).",
+             mapping={"actor": actor})
+
+
+# ------------------------------------------------------------------------- sides, parties
+def _names_and_group(encounter, names_text: str, group_text: str, what: str) -> tuple[list, str]:
+    names = [name.strip() for name in names_text.split(",")]
+    if not all(names):
+        raise CombatError(f"Usage: +combat/{what} <name>[,<name>...]=<{what}>")
+    objs = list(dict.fromkeys(find_combatant(encounter, name) for name in names))
+    group = " ".join(group_text.split())
+    if group and (len(group) > MAX_GROUP_NAME or not set(group) <= GROUP_NAME_CHARS or not group[0].isalnum()):
+        raise CombatError(f"A {what} is named with 1-{MAX_GROUP_NAME} letters, digits, spaces, hyphens or "
+                          f"apostrophes, not '{quote(group)}'.")
+    return objs, group
+
+
+def set_side(caller, names_text: str, side_text: str) -> None:
+    """ST: ``+combat/side <names>=<side>`` — round 1 rolls one d10 per side (seed 1a); an
+    empty side takes them off theirs (each is then a side of their own)."""
+    encounter, _ = _fight(caller, "Sides (round-1 group initiative)")
+    require_storyteller(caller, encounter, "set sides")
+    objs, side = _names_and_group(encounter, names_text, side_text, "side")
+    sides = {int(key): value for key, value in deserialize(encounter.sides or {}).items()}
+    for obj in objs:
+        if side:
+            sides[obj.id] = side
+        else:
+            sides.pop(obj.id, None)
+    encounter.sides = sides
+    who = ", ".join(obj.key for obj in objs)
+    text = f"{who}: side {side}." if side else f"{who}: no side (a side of their own in round 1)."
+    if side and _round(encounter) > 1:
+        text += " Sides roll together in round 1 only (+combat/party coordinates later rounds)."
+    announce(encounter, escape_for_room(text))
+
+
+def set_party(caller, names_text: str, party_text: str) -> None:
+    """ST: ``+combat/party <names>=<party>[/slowest]`` — from round 2 those named coordinate:
+    one d10 for the party, each adding their own modifiers or, with ``/slowest``, the slowest
+    member's (seed 1b); an empty party lets them roll alone again."""
+    encounter, _ = _fight(caller, "Coordinating parties")
+    require_storyteller(caller, encounter, "set parties")
+    party, slash, how = party_text.partition("/")
+    if slash and how.strip().casefold() != "slowest":
+        raise CombatError("After the party name only /slowest may follow, e.g. +combat/party Ann,Bob=nag/slowest.")
+    if slash and not party.strip():
+        raise CombatError("Name the party before /slowest.")
+    objs, party = _names_and_group(encounter, names_text, party, "party")
+    parties = {int(key): list(value) for key, value in deserialize(encounter.parties or {}).items()}
+    for obj in objs:
+        if party:
+            parties[obj.id] = [party, bool(slash)]
+        else:
+            parties.pop(obj.id, None)
+    encounter.parties = parties
+    who = ", ".join(obj.key for obj in objs)
+    if not party:
+        text = f"{who}: no party (each rolls their own initiative)."
+    else:
+        how = "the slowest member's modifiers" if slash else "their own modifiers"
+        text = f"{who}: party {party}, one d10 from round 2 on, with {how}."
+    announce(encounter, escape_for_room(text))
+
+
+def _groups(encounter, r: int, names: set[str]) -> list[Group]:
+    """Round 1: the sides; later: the parties with at least two members declaring."""
+    by_id = {obj.id: obj.key for obj in fighters(encounter)}
+    if r == 1:
+        sides: dict[str, list[str]] = {}
+        for obj_id, side in deserialize(encounter.sides or {}).items():
+            name = by_id.get(int(obj_id))
+            if name in names:
+                sides.setdefault(side, []).append(name)
+        return [Group(side, tuple(members)) for side, members in sorted(sides.items(), key=lambda s: s[0].casefold())]
+    parties: dict[str, list[tuple[str, bool]]] = {}
+    for obj_id, (party, slowest) in deserialize(encounter.parties or {}).items():
+        name = by_id.get(int(obj_id))
+        if name in names:
+            parties.setdefault(party, []).append((name, bool(slowest)))
+    return [Group(party, tuple(name for name, _ in members), tuple(name for name, slow in members if slow))
+            for party, members in sorted(parties.items(), key=lambda p: p[0].casefold()) if len(members) >= 2]
+
+
+# ------------------------------------------------------------------------------- rolling
+def _anything_to_roll(encounter) -> bool:
+    """Whether someone in the fight declared, or holds this round with a carried action."""
+    present = {obj.id for obj in fighters(encounter)}
+    r = _round(encounter)
+    return (any(obj_id in present for obj_id in _declarations(encounter))
+            or any(action.busy_in(r) for action in live_actions(encounter)))
+
+
+def roll_when_ready(encounter) -> None:
+    """Roll initiative once nobody is left to declare (and someone does something)."""
+    system = system_of(encounter)
+    if not _now(encounter) and not _to_declare(encounter, system) and _anything_to_roll(encounter):
+        roll_round(encounter)
+
+
+def roll_round(encounter) -> None:
+    """Roll this round's initiative for the declared actions and announce the timeline."""
+    system = system_of(encounter)
+    r = _round(encounter)
+    declared = _declarations(encounter)
+    declarations, lapsed = [], []
+    for obj in fighters(encounter):  # joining order: the order of the individual dice
+        if obj.id not in declared:
+            continue
+        if not system.can_act(combatant(encounter, obj, system)):
+            lapsed.append(f"{obj.key} is down: the declared action lapses.")
+            continue
+        declarations.append(_declaration(encounter, system, obj, declared[obj.id]))
+    groups = _groups(encounter, r, {d.actor.name for d in declarations})
+    carried = [action for action in live_actions(encounter) if action.busy_in(r)]
+    with dice.roller() as roller:
+        start = system.start_round(r, declarations, roller, groups=groups, carried=carried)
+    _store_actions(encounter, stored_actions(encounter) + list(start.actions))
+    encounter.segment_initiative = {i.actor: i.to_record() for i in start.initiative}
+    encounter.segment = 1
+    lines = [*start.describe(), *lapsed]
+    add_log(encounter, "initiative", f"round {r}", lines)
+    board = timeline(encounter).describe(width=WIDTH - 2, now=_next_segment(encounter)).splitlines()
+    announce(encounter, f"Round {r} initiative (lowest acts first):", lines=[*lines, *board])
+    announce(encounter, "The ST plays the segments (+combat/next); hold yours with +combat/delay.")
+
+
+# ------------------------------------------------------------------------------- playing
+def next_step(caller) -> None:
+    """ST ``+combat/next``: roll initiative with whoever has declared, or play the next
+    segment that has something in it (ending the round after the last)."""
+    encounter = require_encounter(caller)
+    require_storyteller(caller, encounter, "advance the fight")
+    system = system_of(encounter)
+    if _now(encounter):
+        play_segment(encounter)
+        return
+    if not _anything_to_roll(encounter):
+        raise CombatError(f"Nobody has declared an action yet ({HOW_TO_DECLARE}).")
+    waiting = _to_declare(encounter, system)
+    if waiting:
+        names = ", ".join(obj.key for obj in waiting)
+        announce(encounter, escape_for_room(f"{names} {'declares' if len(waiting) == 1 else 'declare'} "
+                                            f"nothing: no action this round."))
+    roll_round(encounter)
+
+
+def _pending(encounter, after: int) -> list[Event]:
+    return [e for e in timeline(encounter).events if e.segment >= after and not e.spoiled]
+
+
+def _next_segment(encounter) -> int:
+    """The segment the next ``+combat/next`` plays (0: none, or still declaring)."""
+    upcoming = _pending(encounter, _now(encounter)) if _now(encounter) else []
+    return upcoming[0].segment if upcoming else 0
+
+
+def play_segment(encounter) -> None:
+    upcoming = _pending(encounter, _now(encounter))
+    if not upcoming:
+        end_round(encounter)
+        return
+    segment = upcoming[0].segment
+    _play(encounter, segment)
+    encounter.segment = segment + 1
+    if segment >= SEGMENTS_PER_ROUND or not _pending(encounter, segment + 1):
+        end_round(encounter)
+
+
+def _play(encounter, segment: int) -> None:
+    system = system_of(encounter)
+    r = _round(encounter)
+    announce(encounter, f"Round {r}, segment {segment}:")
+    objects = _by_name(encounter)
+    for event in timeline(encounter).at(segment):
+        if event.phase != "casting" or event.spoiled or event.actor not in objects:
+            continue
+        caster = objects[event.actor]
+        if not system.can_act(combatant(encounter, caster, system)):
+            _spoil(encounter, caster, event)
+            announce(encounter, "{caster} is down: " + escape_for_room(f"{event.label} is lost."),
+                     mapping={"caster": caster})
+            continue
+        action = _holding(encounter, caster)
+        effect = action.effect if action is not None else None
+        when = f": it takes effect at {_where(r, effect)}" if effect is not None else ""
+        add_log(encounter, caster.key, "begins casting", [f"{event.label}{when}."])
+        announce(encounter, "{caster} begins casting " + escape_for_room(f"{event.label}{when}."),
+                 mapping={"caster": caster})
+    done = None
+    while True:
+        steps = [step for step in timeline(encounter).steps()
+                 if step[0].segment == segment and (done is None or step[0].position > done)]
+        if not steps:
+            break
+        done = steps[0][0].position
+        _play_step(encounter, system, steps[0])
+
+
+def _play_step(encounter, system, step) -> None:
+    """One step: simultaneous events (same segment and phase). Who may act is settled before
+    any of them resolves, so those who fall in the step still strike in it."""
+    objects = _by_name(encounter)
+    before = {name: combatant(encounter, obj, system) for name, obj in objects.items()}
+    for event in step:
+        actor = objects.get(event.actor)
+        if actor is None:
+            continue
+        if not system.can_act(before[event.actor]):
+            what = f"{event.label} ({event.number}/{event.count})" if event.count > 1 else event.label
+            state = "dead" if system.health(before[event.actor].health, before[event.actor]).dead else "down"
+            announce(encounter, "{actor} is " + escape_for_room(f"{state}: {what} is lost."), mapping={"actor": actor})
+            continue
+        if event.phase in ("discharge", "instant"):
+            _discharge(encounter, system, event, actor, objects, before)
+        else:
+            _strike(encounter, system, event, actor, objects, before)
+
+
+def _target(encounter, system, event: Event, actor, objects, before, label: str):
+    """The event's target object, or None (announced) when it is gone or was already dead as
+    the step began (the step is simultaneous: one falling in it is still struck in it)."""
+    target = objects.get(event.target)
+    if target is None:
+        announce(encounter, "{actor}'s " + escape_for_room(f"{label}: {event.target} is no longer in the fight."),
+                 mapping={"actor": actor})
+        return None
+    fighter = before[target.key]
+    if system.health(fighter.health, fighter).dead:
+        announce(encounter, "{actor}'s " + escape_for_room(label) + ": {target} is already dead.",
+                 mapping={"actor": actor, "target": target})
+        return None
+    return target
+
+
+def _spoil(encounter, victim, event: Event) -> Event | None:
+    """Spoil ``victim``'s spell if they are casting at ``event``'s moment (seed 3c)."""
+    actions, spoiled = spoil(stored_actions(encounter), victim.key, event.round, event.segment, event.phase)
+    if spoiled is not None:
+        _store_actions(encounter, actions)
+    return spoiled
+
+
+def _strike(encounter, system, event: Event, actor, objects, before) -> None:
+    """A melee or missile attack at its segment: d20 against THAC0 - Armor Class, damage."""
+    attacker = before[actor.key]
+    count = f" ({event.number}/{event.count})" if event.count > 1 else ""
+    target = _target(encounter, system, event, actor, objects, before, event.label + count)
+    if target is None:
+        return
+    mods = modifiers_for(encounter, actor)
+    with dice.roller() as roller:
+        victim = combatant(encounter, target, system)
+        rolled = system.attack(attacker, victim, event.weapon, roller, modifier=mods.difficulty,
+                               dice_modifier=mods.dice, hand=event.hand)
+        resolution = system.resolve(rolled, None, attacker, victim, roller)
+    use_modifiers(encounter, actor)
+    _apply(encounter, system, resolution)
+    lines = [*resolution.lines, *mods.notes]
+    if resolution.hit:
+        spoiled = _spoil(encounter, target, event)
+        if spoiled is not None:
+            lines.append(f"{target.key} is hit while casting: {spoiled.label} is spoiled.")
+    add_log(encounter, actor.key, f"{rolled.label}{count} at {target.key}", lines)
+    announce(encounter, "{attacker}'s " + escape_for_room(rolled.label + count) + " at {target}:",
+             mapping={"attacker": actor, "target": target}, lines=lines)
+
+
+def _discharge(encounter, system, event: Event, caster, objects, before) -> None:
+    """A spell taking effect (seed 3c): its damage or healing; a damaged caster's own
+    casting is spoiled."""
+    snapshot = before[caster.key]
+    target = None
+    if event.target:
+        target = _target(encounter, system, event, caster, objects, before, event.label)
+        if target is None:
+            return
+    with dice.roller() as roller:
+        resolution = system.spell_effect(event.spell, snapshot, combatant(encounter, target, system)
+                                         if target is not None else None, roller)
+    _apply(encounter, system, resolution)
+    lines = list(resolution.lines[1:])
+    if resolution.hit and target is not None:
+        spoiled = _spoil(encounter, target, event)
+        if spoiled is not None:
+            lines.append(f"{target.key} is hit while casting: {spoiled.label} is spoiled.")
+    add_log(encounter, caster.key, f"{event.label} takes effect", [resolution.lines[0], *lines])
+    aim = " on {target}" if target is not None else ""
+    announce(encounter, "{caster}'s " + escape_for_room(event.label) + " takes effect" + aim + ":",
+             mapping={"caster": caster, "target": target} if target is not None else {"caster": caster},
+             lines=lines)
+
+
+def end_round(encounter) -> None:
+    """The round is over: the next one's declaring begins (carried actions stay)."""
+    system = system_of(encounter)
+    r = _round(encounter) + 1
+    encounter.round = r
+    encounter.segment = 0
+    encounter.declarations = {}
+    encounter.segment_initiative = {}
+    kept = [action for action in stored_actions(encounter) if action.busy_in(r)]
+    _store_actions(encounter, kept)
+    names = {obj.key for obj in fighters(encounter)}
+    lines = []
+    for action in kept:
+        if action.actor not in names:
+            continue
+        coming = [e for e in action.events if e.round >= r and e.phase != "casting"]
+        if coming:
+            lines.append(f"{action.actor} is still acting: {_short(action)} at {_where(r, coming[0])}.")
+        else:
+            lines.append(f"{action.actor} is reloading until round {action.next_initiative_round}.")
+    announce(encounter, f"Round {r - 1} is over. Round {r}: declare your actions.", lines=lines)
+    waiting = _to_declare(encounter, system)
+    npcs = [obj.key for obj in waiting if is_npc(obj)]
+    for obj in waiting:
+        if not is_npc(obj):
+            obj.msg(f"{COMBAT} Declare your action for round {r}: {HOW_TO_DECLARE}.")
+    if npcs and encounter.storyteller is not None:
+        encounter.storyteller.msg(f"{COMBAT} Declare for {escape(', '.join(npcs))}: attack <npc>=<target>, "
+                                  "cast <npc>=<spell>=<target>.")
+    roll_when_ready(encounter)
+
+
+def delay_action(caller, actor_name: str | None, segment_text: str) -> None:
+    """``+combat/delay <segment>``: hold the actor's action to a later segment of this round
+    (seed 1c); later attacks keep their spacing."""
+    encounter, _ = _fight(caller, "Delaying to a segment")
+    actor = actor_for(caller, encounter, actor_name)
+    text = segment_text.strip()
+    if not text.isascii() or not text.isdigit() or len(text) > 2:
+        raise CombatError(f"Give a segment number, e.g. +combat/delay 6, not '{quote(text)}'.")
+    r, now = _round(encounter), _now(encounter)
+    if not now:
+        raise CombatError(f"Round {r}'s initiative is not rolled yet: delay once the segments are known.")
+    action = _holding(encounter, actor)
+    if action is None:
+        raise CombatError(f"{actor.key} has no action this round.")
+    held = delay(action, r, int(text), now)
+    _store_actions(encounter, [held if stored == action else stored for stored in stored_actions(encounter)])
+    moved = [e for e in held.events if e.tick >= tick_of(r, now) and e.phase != "casting"]
+    lines = [f"{actor.key}: {_short(held)} at {_where(r, moved[0])}."] if moved else []
+    add_log(encounter, actor.key, f"delays to segment {int(text)}", lines)
+    announce(encounter, "{actor} holds the action to segment " + f"{int(text)}.", mapping={"actor": actor},
+             lines=lines)
+
+
+# ------------------------------------------------------------------------------------ HUD
+def render_hud(encounter, viewer=None) -> str:
+    """The 78-column elethril HUD: round and phase, each fighter's side, initiative, action,
+    hit points and status, then the round's segment timeline (``>`` marks the next)."""
+    system = system_of(encounter)
+    r, now = _round(encounter), _now(encounter)
+    board = timeline(encounter)
+    declared = _declarations(encounter)
+    initiative = {name: SegmentInitiative.from_record(record)
+                  for name, record in deserialize(encounter.segment_initiative or {}).items()}
+    sides = {int(key): value for key, value in deserialize(encounter.sides or {}).items()}
+    waiting = _to_declare(encounter, system)
+    sees_all = viewer is not None and is_storyteller(viewer, encounter)
+    table = EvTable("Name", "Side", "Init", "Action", "Health", "Status", width=WIDTH, border="header",
+                    valign="t")
+    modifiers = []
+    for obj in fighters(encounter):
+        fighter = combatant(encounter, obj, system)
+        health = system.health(fighter.health, fighter)
+        action = _holding(encounter, obj)
+        status = []
+        if obj in waiting:
+            status.append("|gto declare|n")
+        elif action is not None and action.round < r:
+            status.append("busy")
+        if is_idle(encounter, obj):
+            status.append("idle")
+        if action is not None and action.round < r and not any(e.round >= r for e in action.events):
+            shown = "reloading"   # a missile rate below one (seed 4d)
+        elif action is not None and (now or action.round < r):
+            shown = _short(action)
+        elif obj.id in declared:
+            shown = "declared"
+            if sees_all or viewer == obj:
+                try:
+                    plan = system.plan(_declaration(encounter, system, obj, declared[obj.id]))
+                    shown = _plan_short(plan)
+                except CombatError:
+                    pass
+        else:
+            shown = "-"
+        init = str(initiative[obj.key].initiative) if obj.key in initiative else "-"
+        name = escape(obj.key) + (" (NPC)" if is_npc(obj) else "")
+        table.add_row(name, escape(sides.get(obj.id, "-")), init, escape(shown), health.describe(), ", ".join(status))
+        keys = _conditions(encounter, obj).get("initiative_modifiers") or ()
+        if keys:
+            modifiers.append(f"{obj.key} {', '.join(keys)}")
+    for column, width in enumerate((14, 7, 6, 24, 15)):
+        table.reformat_column(column, width=width)
+    if now:
+        upcoming = _pending(encounter, now)
+        phase = f"next: segment {upcoming[0].segment} (+combat/next)" if upcoming else "round over (+combat/next)"
+    elif waiting:
+        phase = "declaring, waiting on " + ", ".join(obj.key for obj in waiting)
+    else:
+        phase = "declaring (+combat/next rolls initiative)"
+    storyteller = encounter.storyteller.key if encounter.storyteller else "nobody"
+    lines = [f"|w{COMBAT} {system.title}|n",
+             escape(f"Round {r}   Storyteller: {storyteller}   {phase}"),
+             str(table)]
+    parties = _party_lines(encounter)
+    if parties:
+        lines.append(escape(parties))
+    if modifiers:
+        lines.append(escape("Initiative modifiers: " + "; ".join(modifiers)))
+    lines.extend(escape(line) for line in board.describe(width=WIDTH, now=_next_segment(encounter)).splitlines())
+    return "\n".join(lines)
+
+
+def _party_lines(encounter) -> str:
+    by_id = {obj.id: obj.key for obj in fighters(encounter)}
+    parties: dict[str, list[str]] = {}
+    for obj_id, (party, slowest) in deserialize(encounter.parties or {}).items():
+        if int(obj_id) in by_id:
+            parties.setdefault(party, []).append(by_id[int(obj_id)] + ("*" if slowest else ""))
+    if not parties:
+        return ""
+    return ("Parties (round 2 on, * the slowest's modifiers): "
+            + "; ".join(f"{party}: {', '.join(names)}" for party, names in sorted(parties.items())))
+
+
+def render_spells(system) -> str:
+    """``+spells`` under elethril: casting time in segments, instant spells, effect dice."""
+    table = EvTable("Spell", "Name", "Level", "Casting", "Effect", width=WIDTH, border="header")
+    for column, width in enumerate((20, 20, 7, 13)):
+        table.reformat_column(column, width=width)
+    for spell in system.spells.values():
+        casting = "instant" if spell.instant else f"{spell.casting_time} segment{'s' if spell.casting_time > 1 else ''}"
+        effect = f"{spell.damage} damage" if spell.damage else f"heals {spell.heal}" if spell.heal else "ST narrates"
+        table.add_row(spell.key, spell.name, spell.level, casting, effect)
+    return (f"{table}\nCasting begins at your initiative segment; the spell takes effect at the start\n"
+            "of the segment after its casting time (instant: in its own segment, before\n"
+            "missiles and melee). A hit while casting spoils it.")
