@@ -56,16 +56,19 @@ class CmdHide(Command):
     Switches:
       /obscured   you are already invisible or obscured: +2 automatic successes
 
-    Dexterity + Stealth, +2 difficulty because the others are watching. If it
-    works, everyone else rolls Wits + Awareness: those with fewer successes
-    than yours lose track of you (the HUD marks you hidden) and you may
-    'ambush' them on a later turn. Attacking anyone shows where you are.
+    Aeon: Dexterity + Stealth, +2 difficulty because the others are
+    watching. If it works, everyone else rolls Wits + Awareness: those with
+    fewer successes than yours lose track of you (the HUD marks you hidden)
+    and you may 'ambush' them on a later turn. Attacking anyone shows where
+    you are.
 
     Eldritch: Dexterity + Larceny + Stealth or Dexterity + Acrobatics +
     Sneaking (the better) against each other fighter's Perception + Notice
-    + Ambushes; those you beat cannot see you, catch your eye or find a line
-    of sight to you. Before you roll initiative it is free (once); later it
-    is a movement action on your turn.
+    + Ambushes; those you beat cannot see you, attack you, search you, catch
+    your eye or find a line of sight to you, until they spot you (+spot:
+    their Perception + Notice + Ambushes against your roll, once a turn) or
+    you attack. Before you roll initiative it is free (once); later it is a
+    movement action on your turn. /obscured is aeon's only.
 
     Examples:
       hide

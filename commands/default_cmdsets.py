@@ -21,7 +21,7 @@ from commands import account, aeon, armor, eldritch, fray, npcs
 FRAY_COMMANDS = (fray.CmdRoll, fray.CmdSheet, fray.CmdStat, fray.CmdCombat, npcs.CmdNpc, fray.CmdAttack,
                  fray.CmdDefend, fray.CmdEscape, fray.CmdCast, fray.CmdSpells, fray.CmdDamage, fray.CmdHeal, fray.CmdDice,
                  armor.CmdRequest, armor.CmdArmor, aeon.CmdAmbush, aeon.CmdHide, aeon.CmdClinch, aeon.CmdMount,
-                 aeon.CmdDismount, aeon.CmdPickup, eldritch.CmdConceal, eldritch.CmdSearch,
+                 aeon.CmdDismount, aeon.CmdPickup, eldritch.CmdConceal, eldritch.CmdSearch, eldritch.CmdSpot,
                  eldritch.CmdEyeContact, eldritch.CmdLos, eldritch.CmdMove, eldritch.CmdSacrifice,
                  eldritch.CmdWake, eldritch.CmdDrama)
 

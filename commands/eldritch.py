@@ -1,5 +1,5 @@
-"""The eldritch fight's own commands (seed 000): +conceal, +search, +eyecontact, +los,
-+move, +sacrifice, +wake, +drama. Each docstring is the in-game help."""
+"""The eldritch fight's own commands (seed 000): +conceal, +search, +spot, +eyecontact,
++los, +move, +sacrifice, +wake, +drama. Each docstring is the in-game help."""
 
 from __future__ import annotations
 
@@ -84,8 +84,14 @@ class CmdSearch(Command):
     One Perception + Larceny (or Notice, the better) roll; each weapon the
     other hides (+conceal) adds its size - 4, or size - 5 in a duffel bag,
     and is found when the total beats their concealment roll (a tie keeps it
-    hidden). You and the one you search see the working; finding nothing
-    tells you nothing more.
+    hidden). You see your roll and what you find; the one you search and
+    the Storyteller see the whole working.
+
+    Like their concealment, your search is rolled once: searching them
+    again, or patting them down (+3), uses the same roll, until they hide
+    their weapons anew. Looking someone over is no action. A pat-down lays
+    hands on them: in a fight, once you have initiative, it is a movement
+    action on your turn. You cannot search someone hiding from you (+spot).
 
     Examples:
       +search Ann
@@ -106,6 +112,37 @@ class CmdSearch(Command):
         eldritch.search(self.caller, actor, name, patdown="patdown" in self.switches or suffix == "patdown")
 
 
+class CmdSpot(Command):
+    """
+    Look for someone hiding from you (eldritch).
+
+    Usage:
+      +spot <name>
+      +spot <npc>=<name>     (Storytellers)
+
+    The source: before you can find a line of sight to someone hiding,
+    Perception rolls must be made. You roll Perception + Notice + Ambushes
+    against the roll they hid with; as high or higher and you spot them:
+    they are no longer hidden from you, so you can attack them, catch their
+    eye, find a line of sight or search them. Looking is no action, but you
+    get one try at each hider a turn (and another when they hide again).
+
+    Examples:
+      +spot Reprax
+      +spot Thug=Ann
+    """
+
+    key = "+spot"
+    syntax = "+spot <name>"
+
+    def run(self):
+        actor, name = split_actor(self)
+        if not name or actor == "":
+            self.fail_usage()
+            return
+        eldritch.spot(self.caller, actor, name)
+
+
 class CmdEyeContact(Command):
     """
     Try to catch someone's eye (eldritch; psionics and some spells need it).
@@ -121,8 +158,9 @@ class CmdEyeContact(Command):
                    dark, in a trance, a wall between you)
 
     The source's checklist, in order: none when they are impaired, more
-    than 20 yards away, or hidden from you; made when they attacked you in
-    their last action; with /attention the higher total makes it; otherwise
+    than 20 yards away, or hidden from you (+spot them first); made when
+    they attacked you in their last action (this turn, with no other action
+    of theirs since); with /attention the higher total makes it; otherwise
     a 30% chance: +roll 0 showing 1, 2 or 3. Not an action.
 
     Examples:
@@ -165,10 +203,11 @@ class CmdLos(Command):
                  windows, crowds): a 50% chance, +roll 0 showing 1 to 5
       /blocked   blank walls, full cover or great distance: no line
 
-    The source's checklist: none to someone hidden from you (spot them
+    The source's checklist: none to someone hidden from you (+spot them
     first); none when /blocked; made when they attacked you in their last
-    action, or with nothing in the way. Moving for a line past partial cover
-    is a movement action: in a fight, on your turn, it spends one.
+    action (this turn, with no other action of theirs since), or with
+    nothing in the way. Moving for a line past partial cover is a movement
+    action: in a fight, on your turn, it spends one.
 
     Examples:
       +los Reprax
@@ -236,7 +275,7 @@ class CmdSacrifice(Command):
 
     Answer the attack waiting on <name> for them: you need a higher
     initiative than the attacker this turn. You roll Dexterity + Melee or
-    Brawl (the better) at -3, and at -2 for each defense you made before
+    Brawl (the better) at -3, and at -2 for each defense you made earlier
     this turn. More Success Levels than the attack: you parry it for them.
     A success that is not more: you take the hit. A failure: they must
     still defend. It counts as one of your defenses this turn.

@@ -1,6 +1,6 @@
 """The elethril fight's command parsing (seed 004): the ``+combat`` switches ``/side``,
-``/party``, ``/delay``, ``/forfeit`` and ``/init <modifiers>``, and ``cast``/``+spells`` in an
-elethril fight. The shared commands of ``commands/fray.py`` hand over to these in one line;
+``/party``, ``/offhand``, ``/delay``, ``/forfeit`` and ``/init <modifiers>``, and
+``cast``/``+spells`` in an elethril fight. The shared commands of ``commands/fray.py`` hand over to these in one line;
 their help texts (``help +combat``, ``help attack``, ``help +cast``) describe the switches.
 Each helper returns False when the input is not elethril's to handle.
 """
@@ -11,7 +11,8 @@ from world import elethril
 from world.text import COMBAT
 
 #: The +combat switches only an elethril fight has.
-SWITCHES = ("side", "party", "delay", "forfeit")
+SWITCHES = ("side", "party", "delay", "forfeit", "offhand")
+CAST_USAGE = "Usage: cast <spell>[=<target>]  (Storytellers: cast <npc>=<spell>[=<target>])"
 
 
 def _actor_and_text(command) -> tuple[str | None, str]:
@@ -36,12 +37,12 @@ def combat_switch(command, switch: str) -> bool:
         return True
     if switch not in SWITCHES:
         return False
-    if switch in ("side", "party"):
+    if switch in ("side", "party", "offhand"):
         if command.rhs is None or not command.lhs.strip():
-            more = "[/slowest]" if switch == "party" else ""
-            command.fail(f"Usage: +combat/{switch} <name>[,<name>...]=<{switch}>{more}")
+            what = {"side": "<side>", "party": "<party>[/slowest]", "offhand": "<weapon>"}[switch]
+            command.fail(f"Usage: +combat/{switch} <name>[,<name>...]={what}")
             return True
-        change = elethril.set_side if switch == "side" else elethril.set_party
+        change = {"side": elethril.set_side, "party": elethril.set_party, "offhand": elethril.set_off_hand}[switch]
         change(caller, command.lhs, command.rhs)
     elif switch == "delay":
         actor, text = _actor_and_text(command)
@@ -63,6 +64,15 @@ def cast(command, actor: str | None, spell: str, targets: list[str]) -> bool:
     if not elethril.here(command.caller):
         return False
     elethril.declare_spell(command.caller, actor, spell, targets, special="damage" in command.switches)
+    return True
+
+
+def cast_usage(command) -> bool:
+    """``cast`` typed wrong where the fight (or the game default) is elethril: its own usage
+    line (one target, no /damage). False elsewhere."""
+    if not elethril.here(command.caller):
+        return False
+    command.fail(CAST_USAGE)
     return True
 
 

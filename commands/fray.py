@@ -171,6 +171,8 @@ class CmdCombat(Command):
       +combat/party <names>=<party>[/slowest]  from round 2 they roll one
                               d10, with their own or (/slowest) the slowest
                               member's modifiers (elethril; ST)
+      +combat/offhand <names>=<weapon>  the off-hand weapon they may fight
+                              with this fight (elethril; ST; empty clears)
       +combat/delay <segment> hold your action to a later segment (elethril)
       +combat/forfeit         give up an action carried over from an earlier
                               round to declare anew, +1 initiative (elethril)
@@ -182,7 +184,8 @@ class CmdCombat(Command):
     highest acts first (and, in storyteller, declares last). On your turn:
     attack <target>[/<maneuver>]. When attacked you may dodge, block or parry
     if you have not acted yet this round (it uses your action), or answer
-    'defend none'. Systems: storyteller (the default) and aeon.
+    'defend none'. Systems: storyteller (the default), aeon, eldritch and
+    elethril (+combat/start <system>; staff may make another the default).
 
     Eldritch: initiative is (Dexterity + Perception)/2 + qualities + 1d10,
     rolled anew each turn; a further action every 5 below it (at most 5,
@@ -195,6 +198,10 @@ class CmdCombat(Command):
     speed factor or nothing for a spell, - Reaction. The ST plays the round
     segment by segment with +combat/next (spell, instant, missile, melee in
     each); 11 or more lands in a later round. No defense: Armor Class.
+    What strengthens an action comes from the sheet (staff +stat: weapon,
+    Weapon Plus, Weapon Quality, Attacks, Caster Level) or the ST (the
+    off-hand weapon, +combat/offhand; anything for NPCs), never from what a
+    player types. One who falls loses the rest of the action.
 
     Examples:
       +combat/start storyteller
@@ -277,23 +284,36 @@ class CmdAttack(Command):
     fierce (Fierce Blows, +1, +2 lethal or +3 bashing damage). Difficulty
     is the successes needed. See also help clinch, ambush, hide, +mount.
 
-    Eldritch: a weapon of the source's tables by name (bat, sword, 9mm,
-    .357 mag, AK-47 ...; add 2h for two hands, thrown to throw it) or a
-    maneuver: punch, kick, jump kick, grapple (grapple neck), and the
-    advanced ones your sheet has bought: atemi grip, atemi strike, ear pop,
-    eye pluck, sleeper hold, wrestling hold, whirling sword <weapon>,
-    double jump kick (two targets: attack A,B/double jump kick). Each later
-    action of the turn is at -2 more. See help +move, +sacrifice, +conceal.
+    Eldritch: the weapon in hand (set by staff with +stat <name>/weapon=,
+    or +move draw), named or not (bat, sword, 9mm, .357 mag, AK-47 ...;
+    thrown to throw it); a weapon you do not hold is refused. Some weapons
+    (staff, spear, big sword, halberd, rifles ...) are used two-handed
+    unless you add 1h; 2h uses another with both hands (for minimum
+    Strength; not a firearm). Or a maneuver: punch (Dexterity + Brawl, Strength x 2 bash),
+    kick (-1, (Strength + 1) x 2), jump kick (-3, (Strength + 1) x 3),
+    grapple (+2, no damage; grapple neck) (Fray defaults: the source's
+    basic maneuvers page is missing), and the advanced ones your sheet has
+    bought: atemi grip, atemi strike, ear pop, eye pluck, sleeper hold,
+    wrestling hold, whirling sword, double jump kick (two targets: attack
+    A,B/double jump kick). Each later action of the turn is at -2 more.
+    See help +move, +sacrifice, +conceal, +spot.
+
+    Storyteller, aeon and eldritch: the target may defend (help defend)
+    before damage is rolled.
 
     Elethril: 'attack' declares your action for the round, before initiative:
-    attack <target>[/<weapon>[,<off-hand weapon>]][*<attacks>], a weapon of
-    the 2e table with its magical plusses (short sword +1, long sword +1 q2
-    for quality +2; default the one in hand, else a fist). It strikes at its
-    segment: d20 + plusses + Hit Probability against THAC0 - Armor Class,
-    then the weapon's damage for the target's size. Later attacks follow by
-    the speed factor; the off-hand weapon right after the first.
-
-    If the attack hits, the target may defend before damage is rolled.
+    attack <target>[/<weapon>[,<off-hand weapon>]][*<attacks>]. The weapon
+    is the one in hand (staff: +stat <name>/weapon=) or fist; its plusses
+    are the sheet's Weapon Plus (to hit, damage, -1 speed each) and Weapon
+    Quality (to hit, damage); you make the sheet's Attacks a round (unset:
+    1; *1 for fewer), a missile its rate of fire; an off-hand weapon only
+    the one the Storyteller granted (+combat/offhand). The Storyteller may
+    give an NPC any weapon, plusses (attack Orc=Ann/short sword +1 q2) and
+    attacks. It strikes at its segment: d20 + plusses + Hit Probability
+    against THAC0 - Armor Class, then the weapon's damage for the target's
+    size. There is no defense: Armor Class is it. The off-hand weapon
+    strikes its own speed factor after the first attack, then the primary's
+    further attacks follow by its speed factor.
 
     Examples:
       attack Guard
@@ -305,8 +325,9 @@ class CmdAttack(Command):
       attack Guard/sword+fierce
       attack Reprax/9mm
       attack Thug,Guard/double jump kick
-      attack Orc/short sword +1,dagger
+      attack Orc/short sword,dagger
       attack Orc/long sword*2
+      attack Orc=Ann/long sword +2*3
     """
 
     key = "attack"
@@ -340,7 +361,8 @@ class CmdDefend(Command):
 
     Each defense success cancels one success of the attack. Dodging, blocking
     or parrying uses your action for the round, so you can only do it before
-    you have acted; 'defend none' takes the attack as it is. You cannot block
+    you have acted (not in eldritch: see below); 'defend none' takes the
+    attack as it is. You cannot block
     damage you cannot soak; parrying needs a weapon in hand (and parrying a
     Brawl attack with a lethal weapon can cut the attacker). Aeon: a clinch
     can be dodged, parried or accepted ('defend accept': both roll for
@@ -350,8 +372,9 @@ class CmdDefend(Command):
     come off the attack's. dodge (Dexterity + Acrobatics), block (Dexterity
     + Brawl) and parry (Dexterity + Melee, a weapon in hand; block and parry
     hand-to-hand only), or a bought maneuver: damaging-block, wall-flip,
-    catch-weapon, ranged-deflection, whirling-sword (while whirling). It
-    uses no action; each defense after your first in a turn is at -2 more.
+    catch-weapon, ranged-deflection, whirling-sword (while whirling). In
+    eldritch a defense uses no action, even after you have acted; each
+    defense after your first in a turn is at -2 more.
 
     Examples:
       dodge
@@ -412,7 +435,10 @@ class CmdCast(Command):
     the round. Casting begins at your initiative segment and lasts the
     spell's casting time; it takes effect at the start of the next segment,
     before the attacks there (Power Words and cantrips: in their own
-    segment). Being hit while casting spoils it. +spells lists them.
+    segment). Being hit while casting spoils it. +spells lists them. You
+    cast spells up to the level your sheet's Caster Level reaches (the 2e
+    wizard table: level 1 casts 1st-level spells, 3 2nd, 5 3rd ... 18 9th);
+    the Storyteller may cast anything for NPCs: cast Zed=fireball=Ann.
 
     Examples:
       +cast stunner=Guard
@@ -436,7 +462,8 @@ class CmdCast(Command):
             spell, targets = (part.strip() for part in self.rhs.split("=", 1))
         names = [name.strip() for name in (targets or "").split(",")]
         if targets is not None and not all(names) or not spell.strip() or (actor is not None and not actor.strip()):
-            self.fail_usage()
+            if not elethril_commands.cast_usage(self):
+                self.fail_usage()
             return
         if elethril_commands.cast(self, actor, spell, names if targets is not None else []):
             return
@@ -512,9 +539,12 @@ class HealthCommand(Command):
             self.fail_usage()
             return
         target = find_character(self.caller, self.lhs)
-        amount, damage_type = (None, None) if heal_all else (sheets.parse_rating(parts[0], "Levels"), parts[1])
-        system = encounters.system_here(target)
-        tell_change(self.caller, target, sheets.change_health(target, system, amount, damage_type, heal=self.heal))
+        amount, damage_type = (None, None) if heal_all else (sheets.parse_rating(parts[0], "The amount", 0, sheets.MAX_AMOUNT), parts[1])
+        systems = [encounters.system_here(target)]
+        if heal_all and encounters.encounter_in(target.location) is None:
+            systems = sheets.systems_with_health(target) or systems  # out of a fight: every system's wounds
+        for system in systems:
+            tell_change(self.caller, target, sheets.change_health(target, system, amount, damage_type, heal=self.heal))
 
 
 class CmdDamage(HealthCommand):
@@ -523,6 +553,8 @@ class CmdDamage(HealthCommand):
 
     Usage:
       +damage <name>=<levels> <bashing, lethal or aggravated>
+      +damage <name>=<points> <bash or lethal>    (eldritch Life Points)
+      +damage <name>=<points> hp                  (elethril hit points)
 
     No soak is rolled: this is the Storyteller's fiat. Uses the fight's
     rule system where the character is (or the game's default).
@@ -532,7 +564,7 @@ class CmdDamage(HealthCommand):
     """
 
     key = "+damage"
-    syntax = "+damage <name>=<levels> <bashing|lethal|aggravated>"
+    syntax = "+damage <name>=<amount> <damage type>"
 
 
 class CmdHeal(HealthCommand):
@@ -541,7 +573,13 @@ class CmdHeal(HealthCommand):
 
     Usage:
       +heal <name>=<levels> <bashing, lethal or aggravated>
+      +heal <name>=<points> <bash or lethal>      (eldritch Life Points)
+      +heal <name>=<points> hp                    (elethril hit points)
       +heal <name>=all
+
+    Uses the rule system of the fight where the character is (or the game's
+    default). Out of a fight, +heal <name>=all heals the wounds of every
+    system; +sheet lists each system's health.
 
     Example:
       +heal Alice=1 bashing

@@ -33,6 +33,8 @@ class CmdNpc(Command):
       +npc/remove <name>                  take it out of any fight and delete it
       +npc/templates                      the templates of this game's rules
       +npc/init <name>=<wits>+<dex>       put an NPC into this fight's initiative
+                                          (eldritch: <dex>+<per>, Dexterity and
+                                          Perception)
       +npc/init <name>                    ... with its own sheet
 
     /create makes an NPC in your room; with a template it gets the

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 
 from evennia.server.models import ServerConfig
 
-from rules.dice import QueuedRoller, RandomRoller, Roller
+from rules.dice import ForcedFaceError, QueuedRoller, RandomRoller, Roller
 from rules.systems import CombatError
 
 TEST_DICE_ENABLED = os.environ.get("FRAY_TEST_DICE") == "1"
@@ -64,7 +64,8 @@ def roller() -> Iterator[Roller]:
     """A roller for one command: queued faces first (test hook), then real randomness.
 
     The faces consumed are removed from the stored queue when the block ends, even when a
-    rule refused the action part-way (those dice were rolled).
+    rule refused the action part-way (those dice were rolled). A forced face that does not
+    fit its die raises CombatError.
     """
     if not TEST_DICE_ENABLED:
         yield _SYSTEM_RANDOM
@@ -73,6 +74,8 @@ def roller() -> Iterator[Roller]:
     start = len(queue)
     try:
         yield QueuedRoller(queue, _SYSTEM_RANDOM)
+    except ForcedFaceError as err:
+        raise CombatError(f"{err} Clear the queue with @dice/clear.") from err
     finally:
         if len(queue) != start:
             _store(queue)

@@ -1,6 +1,7 @@
 """The eldritch fight's own actions (seed 000): the ST's space, concealing and searching for
-weapons, hiding, eye contact, line of sight, movement actions, Sacrifice, Double Jump Kick's
-two targets, waking the unconscious and spending a Drama Point (``RULES.md`` §2).
+weapons, hiding and spotting the hidden, eye contact, line of sight, movement actions,
+Sacrifice, Double Jump Kick's two targets, waking the unconscious and spending a Drama Point
+(``RULES.md`` §2).
 
 The dice and effects are in ``rules.systems.eldritch`` and ``eldritch_checks``; this module
 checks whose turn it is, stores the states (the encounter's ``conditions`` and ``scene``, the
@@ -57,9 +58,11 @@ MAX_MOVE_TEXT = 60
 #: ``+move`` verbs; draw, stand and release change the fight, the others are posed.
 MOVES = ("draw", "stand", "release", "run", "climb", "leap", "swing", "catch", "crawl",
          "transform", "go")
-#: Log entries that are not a fighter's action (for "attacked in their last action").
+#: Log entries that are not a fighter's action (for "attacked in their last action"): rolls,
+#: defenses (logged as the attacker's "attack on …"; a Sacrifice is a defense too), looking.
 NOT_ACTIONS = ("initiative", "roll", "private roll", "start of round", "attack on ", "shield zap",
-               "eye contact", "line of sight", "drama point", "conceal", "search")
+               "eye contact", "line of sight", "drama point", "conceal", "search", "sacrifice",
+               "spot", "hide before")
 
 
 # ---------------------------------------------------------------------------- helpers
@@ -121,13 +124,20 @@ def _snap(encounter, obj, system):
 def _tell(caller, encounter, lines: list[str], *others) -> None:
     """Private working: to the caller, ``others`` (e.g. the one searched) and the scene's ST
     (an NPC's lines go to whoever runs it)."""
+    _send(lines, [caller, *others, encounter.storyteller if encounter is not None else None])
+
+
+def _send(lines, recipients, told: set | None = None) -> set:
+    """``lines`` to each of ``recipients`` once (NPCs and None skipped; ids in ``told`` too);
+    returns the ids told."""
     text = "\n".join([f"{COMBAT} {escape(lines[0])}"] + [f"  {escape(line)}" for line in lines[1:]])
-    told = set()
-    for who in (caller, *others, encounter.storyteller if encounter is not None else None):
+    told = set() if told is None else told
+    for who in recipients:
         if who is None or who.id in told or is_npc(who):
             continue
         told.add(who.id)
         who.msg(text)
+    return told
 
 
 def _turn_action(encounter, actor) -> None:
@@ -139,13 +149,19 @@ def _hidden_from(encounter, hider, seeker) -> bool:
 
 
 def attacked_last(encounter, attacker, victim) -> bool:
-    """Whether ``attacker``'s last action in the fight was an attack on ``victim`` (read
-    from the roll log: seed, Eye Contact and Line of Sight)."""
+    """Whether ``attacker``'s last action was an attack on ``victim`` (seed, Eye Contact: "in
+    their last action"; Line of Sight: "in their prior action"), read from the roll log: the
+    attacker's latest action (an attack, a movement action, hiding, escaping, waking someone,
+    a pat-down …; not a defense, a roll or a look) must be that attack, made this turn. Any
+    other action clears it, and so does the end of the turn (Fray default: initiative is
+    rolled anew and every fighter's actions start again; a pass is no action)."""
     if encounter is None:
         return False
     for entry in reversed(deserialize(encounter.log or [])):
         if entry.get("actor") != attacker.key or str(entry.get("what", "")).startswith(NOT_ACTIONS):
             continue
+        if int(entry.get("round", 0) or 0) != int(encounter.round):
+            return False
         what = str(entry["what"])
         return " at " in what and victim.key in what.rpartition(" at ")[2].split(", ")
     return False
@@ -238,7 +254,7 @@ def set_space(caller, text: str) -> None:
 def concealments(obj) -> list[Concealment]:
     """What ``obj`` hides: one Concealment per weapon, all sharing its one roll."""
     stored = deserialize(getattr(obj, "concealed", None) or {})
-    if not stored:
+    if not stored.get("roll"):
         return []
     roll = EldritchRoll.from_record(stored["roll"])
     return [Concealment(obj.key, item["weapon"], bool(item["duffel"]), roll, ()) for item in stored["weapons"]]
@@ -255,14 +271,14 @@ def conceal(caller, actor_name: str | None, text: str, *, duffel: bool) -> None:
     if any(item["weapon"] == weapon.key for item in hidden):
         raise CombatError(f"{actor.key} already hides a {weapon.name} (+conceal/clear to start over).")
     where = " in a duffel bag" if duffel else ""
-    if stored:
+    if stored.get("roll"):
         roll = EldritchRoll.from_record(stored["roll"])
         lines = [f"{actor.key} hides the {weapon.name}{where} as well: the concealment roll of "
                  f"{roll.total} stands (one roll for every weapon)."]
     else:
         with dice.roller() as roller:
             found = system.conceal(_snap(encounter, actor, system), weapon.key, roller, duffel=duffel)
-        stored["roll"] = found.roll.to_record()
+        stored = {"roll": found.roll.to_record()}  # a new concealment: searchers roll anew
         lines = list(found.lines)
     stored["weapons"] = hidden + [{"weapon": weapon.key, "duffel": duffel}]
     actor.concealed = stored
@@ -275,7 +291,7 @@ def clear_concealed(caller, actor_name: str | None) -> None:
     """``+conceal/clear``: forget what is hidden (the next ``+conceal`` rolls anew)."""
     encounter, _ = rules_here(caller, "concealment")
     actor = _actor_here(caller, encounter, actor_name)
-    if not actor.concealed:
+    if not concealments(actor):
         raise CombatError(f"{actor.key} hides no weapon.")
     actor.concealed = {}
     _tell(caller, encounter, [f"{actor.key} no longer hides any weapon."], actor)
@@ -296,18 +312,56 @@ def show_concealed(caller, actor_name: str | None) -> None:
 def search(caller, actor_name: str | None, name: str, *, patdown: bool) -> None:
     """``+search <name>[/patdown]``: Perception + Larceny or Notice, + each hidden weapon's
     size - 4 (+3 for a pat-down; size - 5 in a duffel bag), against its carrier's one
-    concealment roll. The searcher and the one searched see the working."""
+    concealment roll.
+
+    Fray's reading of the source (Conspicuousness): like the concealment ("you only roll
+    once"), each searcher rolls once against a carrier: searching them again, or patting them
+    down, reuses that roll (+3 for the pat-down) until the carrier conceals anew (after
+    ``+conceal/clear``, or drawing all they hid). Looking someone over is no action; a
+    pat-down lays hands on them, a movement action (seed: "any physical action that is
+    neither Offensive nor Defensive"): in a fight, once the searcher has initiative, it is
+    made on their turn and spends an action. One hidden from the searcher cannot be searched.
+    The searcher sees their roll and what they find; the one searched and the scene's
+    Storyteller (and whoever acts for an NPC) see the whole working."""
     encounter, system = rules_here(caller, "concealment")
     actor = _actor_here(caller, encounter, actor_name)
     target = _in_room(caller, name)
     if target == actor:
         raise CombatError("You know what you carry: +conceal shows it.")
-    hidden = concealments(target)
+    fighting = encounter is not None and actor in fighters(encounter)
+    if fighting and target in fighters(encounter) and _hidden_from(encounter, target, actor):
+        raise CombatError(f"{actor.key} cannot see {target.key}, who is hiding (+spot {target.key} first).")
+    fighter = _snap(encounter, actor, system)
+    movement = None
+    if patdown and fighting and has_initiative(encounter, actor):
+        require_turn(encounter, actor)
+        require_free(encounter, actor)
+        movement = system.movement(fighter, f"pat down {target.key}",
+                                   int(fighter.conditions.get("actions_used", 0) or 0))
+    stored = dict(deserialize(target.concealed or {}))
+    searched = dict(stored.get("searched") or {})
+    kept = searched.get(str(actor.id))
     with dice.roller() as roller:
-        _, lines = system.search_all(_snap(encounter, actor, system), target.key, hidden, roller, patdown=patdown)
+        roll = EldritchRoll.from_record(kept) if kept else system.search_roll(fighter, roller)
+        found, lines = system.search_all(fighter, target.key, concealments(target), roller, patdown=patdown,
+                                         roll=roll, again=bool(kept))
+    if not kept:
+        searched[str(actor.id)] = roll.to_record()
+        target.concealed = {**stored, "searched": searched}
+    if movement is not None:
+        _turn_action(encounter, actor)
+        lines = (*movement.lines, *lines)
     if encounter is not None:
-        add_log(encounter, actor.key, f"search of {target.key}", lines)
-    _tell(caller, encounter, list(lines), actor, target)
+        add_log(encounter, actor.key, f"{'pat-down' if movement else 'search'} of {target.key}", lines)
+    shown = len(movement.lines) if movement else 0
+    seen = [*lines[:shown + 1], *(line for line, item in zip(lines[shown + 1:-1], found, strict=True) if item.found),
+            lines[-1]]
+    storyteller = encounter.storyteller if encounter is not None else None
+    told = _send(list(lines), [target, storyteller] + ([] if caller == actor else [caller]))
+    _send(seen, [caller], told)
+    if movement is not None:
+        announce(encounter, "{actor} pats down {target}.", mapping={"actor": actor, "target": target})
+        announce_turn(encounter)
 
 
 # ------------------------------------------------------------------------- hiding
@@ -315,7 +369,7 @@ def hide(caller, actor_name: str | None, *, obscured: bool = False) -> None:
     """``hide`` in an eldritch fight (seed: Hiding): Dexterity + Larceny + Stealth or
     Dexterity + Acrobatics + Sneaking (the better) against each other fighter's Perception +
     Notice + Ambushes; a higher roll hides from that one. Before rolling initiative it is
-    free (once); later it is a movement action on one's turn."""
+    free (once); later it is a movement action on one's turn. The roll is kept for ``+spot``."""
     encounter = require_encounter(caller)
     system = rules_of(encounter, "hiding", "hiding_table")
     if obscured:
@@ -340,11 +394,43 @@ def hide(caller, actor_name: str | None, *, obscured: bool = False) -> None:
     if not opening:
         _turn_action(encounter, actor)
     beaten = [obj.id for obj in seekers if obj.key in result.hidden_from]
-    update_conditions(encounter, actor, hidden_from=beaten, hid_early=opening or None)
-    add_log(encounter, actor.key, "hide", result.lines)
+    update_conditions(encounter, actor, hidden_from=beaten, hid_early=opening or None,
+                      hide_total=result.roll.total if beaten else None, spot_tries=None)
+    add_log(encounter, actor.key, "hide before the fight" if opening else "hide", result.lines)
     announce(encounter, "{actor} tries to hide.", mapping={"actor": actor}, lines=result.lines)
     if not opening:
         announce_turn(encounter)
+
+
+def spot(caller, actor_name: str | None, name: str) -> None:
+    """``+spot <name>``: look for one hiding from the actor (seed, Line of Sight: "If the
+    target is hiding, Perception rolls need to be made to have any idea of their presence"):
+    Perception + Notice + Ambushes against the hider's kept hiding roll; not lower spots them
+    (they are no longer hidden from the actor: attack, eye contact and line of sight become
+    possible). Looking is no action; one try per hider each turn (and again after they hide
+    anew)."""
+    encounter = require_encounter(caller)
+    system = rules_of(encounter, "spotting", "spot")
+    actor = actor_for(caller, encounter, actor_name)
+    target = find_combatant(encounter, name)
+    if target == actor:
+        raise CombatError("You know where you are.")
+    state = _conditions(encounter, target)
+    if not _hidden_from(encounter, target, actor):
+        raise CombatError(f"{target.key} is not hidden from {actor.key}.")
+    if health_of(encounter, actor, system).incapacitated or _conditions(encounter, actor).get("passed_out"):
+        raise CombatError(f"{actor.key} is in no state to look for anyone.")
+    if actor.id in (state.get("spot_tries") or []):
+        raise CombatError(f"{actor.key} has already looked for {target.key} this turn.")
+    with dice.roller() as roller:
+        sight = system.spot(combatant(encounter, actor, system), target.key, int(state.get("hide_total", 0) or 0),
+                            roller)
+    tries = [*(state.get("spot_tries") or []), actor.id]
+    hidden = [obj_id for obj_id in state.get("hidden_from") or [] if not (sight.established and obj_id == actor.id)]
+    update_conditions(encounter, target, spot_tries=tries, hidden_from=hidden)
+    add_log(encounter, actor.key, f"spot {target.key}", sight.lines)
+    announce(encounter, "{actor} looks around for {target}.", mapping={"actor": actor, "target": target},
+             lines=sight.lines)
 
 
 # ------------------------------------------------------------- eye contact, sight
@@ -352,7 +438,8 @@ def eye_contact(caller, actor_name: str | None, name: str, *, yards_text: str | 
                 attention: bool, impaired: bool) -> None:
     """``+eyecontact <name>[=<yards>]`` (seed: Eye Contact): impossible when the target
     cannot (``impaired``), is further than 20 yards, or hides from the caster; made when the
-    target attacked the caster in their last action; with ``attention`` Willpower +
+    target attacked the caster in their last action (``attacked_last``: this turn, nothing
+    since); with ``attention`` Willpower +
     Influence against the target's Willpower doubled; else a 30% chance (+roll 0: 1-3)."""
     encounter, system = rules_here(caller, "eye contact")
     actor = _actor_here(caller, encounter, actor_name)
@@ -390,15 +477,18 @@ def line_of_sight(caller, actor_name: str | None, name: str, *, partial: bool, b
     moving = partial and not hidden and not blocked and not last and encounter is not None \
         and has_initiative(encounter, actor)
     fighter = _snap(encounter, actor, system)
+    movement = None
     if moving:
         require_turn(encounter, actor)
         require_free(encounter, actor)
-        system.movement(fighter, "move for a line of sight", int(fighter.conditions.get("actions_used", 0) or 0))
+        movement = system.movement(fighter, f"move for a line of sight to {target.key}",
+                                   int(fighter.conditions.get("actions_used", 0) or 0))
     with dice.roller() as roller:
         sight = system.line_of_sight(fighter, _snap(encounter, target, system), roller, hidden=hidden,
                                      blocked=blocked, partial=partial, attacked_last=last)
-    if moving:
+    if movement is not None:
         _turn_action(encounter, actor)
+        add_log(encounter, actor.key, "move", movement.lines)  # an action: "their last action" moves on
     _sighting(caller, encounter, actor, target, sight, "looks for a line of sight to {target}.")
     if moving:
         announce_turn(encounter)

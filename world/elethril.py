@@ -30,10 +30,20 @@ Fray defaults where the source is silent: the Storyteller sets sides and parties
 in alphabetical order, then fighters on no side in joining order; a party needs two declared
 members (one alone rolls as an individual); declarations are secret until initiative is
 rolled (the ST and the declarer see them on the HUD); attacks on a fighter who is down go
-ahead (only the dead are spared); a fighter down when their moment comes loses the action.
+ahead (only the dead are spared); one who falls (down or dead) loses the rest of the action
+at once — later attacks, a spell not yet cast, anything carried into later rounds —
+announced once (``_cancel_fallen``), and is not asked to declare or forfeit.
+
+What makes an action stronger comes from the sheet or the Storyteller, never from a player's
+typed option (``ElethrilSystem.plan``): a player attacks with the weapon in hand (or a fist)
+and its sheet plusses, makes the sheet's number of attacks, fights with the off-hand weapon
+the ST granted (``+combat/offhand``), and casts only what the sheet's Caster Level allows.
+The ST declaring for an NPC may name any weapon, plusses, attacks and spell.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from evennia.utils.dbserialize import deserialize
 from evennia.utils.evtable import EvTable
@@ -53,7 +63,13 @@ from rules.systems.elethril import (
     signed_parts,
     spoil,
 )
-from rules.systems.elethril_timeline import SEGMENTS_PER_ROUND, tick_of
+from rules.systems.elethril_timeline import (
+    PHASES,
+    SEGMENTS_PER_ROUND,
+    cancel,
+    delay_range_error,
+    tick_of,
+)
 from world import dice
 from world.encounters import (
     _apply,
@@ -117,6 +133,14 @@ def no_npc_initiative(*_args, **_kwargs):
     raise CombatError(NO_NPC_INITIATIVE)
 
 
+def how_to_declare(obj) -> str:
+    """The declaring commands for ``obj``: the player's own, or the Storyteller's for an NPC
+    (``attack Ogre=<target>[/<weapon>] or cast Ogre=<spell>[=<target>]``)."""
+    if is_npc(obj):
+        return f"attack {obj.key}=<target>[/<weapon>] or cast {obj.key}=<spell>[=<target>]"
+    return HOW_TO_DECLARE
+
+
 # ------------------------------------------------------------------------------ storage
 def _round(encounter) -> int:
     return int(encounter.round or 1)
@@ -169,7 +193,13 @@ def _declaration(encounter, system, obj, record: dict) -> Declaration:
                        weapon=record.get("weapon", ""), off_hand=record.get("off_hand", ""),
                        attacks=int(record.get("attacks", 0)), spell=record.get("spell", ""),
                        modifiers=tuple(state.get("initiative_modifiers") or ()),
-                       forfeited=state.get("forfeited_in") == _round(encounter))
+                       forfeited=state.get("forfeited_in") == _round(encounter),
+                       storyteller=bool(record.get("storyteller", False)))
+
+
+def _by_storyteller(caller, encounter, actor) -> bool:
+    """Whether the Storyteller declares for an NPC (whose typed choices are the ST's fiat)."""
+    return is_npc(actor) and is_storyteller(caller, encounter)
 
 
 def _to_declare(encounter, system) -> list:
@@ -183,8 +213,10 @@ def _to_declare(encounter, system) -> list:
 
 
 # ----------------------------------------------------------------------------- wording
-def describe_plan(plan: Plan) -> str:
-    """``"attack Orc with short sword and dagger (off-hand); initiative d10 + 3 (short sword)"``."""
+def describe_plan(plan: Plan, die: str = "d10", own_modifiers: bool = True) -> str:
+    """``"attack Orc with short sword and dagger (off-hand); initiative d10 + 3 (short sword)"``;
+    ``die`` names what the modifiers are added to (``"party base"`` in round 1); without
+    ``own_modifiers`` the slowest party member's are added instead (seed 1b)."""
     declaration = plan.declaration
     if plan.spell is not None:
         what = f"cast {plan.spell.name}" + (f" at {declaration.target}" if declaration.target else "")
@@ -197,7 +229,22 @@ def describe_plan(plan: Plan) -> str:
         count = len(plan.attacks) - len(off)
         if count > 1:
             what += f", {count} attacks"
-    return f"{what}; initiative d10{signed_parts(plan.parts)}"
+    modifiers = signed_parts(plan.parts) if own_modifiers else " + the slowest member's modifiers"
+    return f"{what}; initiative {die}{modifiers}"
+
+
+def _initiative_base(encounter, actor, plan: Plan) -> tuple[str, bool]:
+    """What ``actor``'s initiative modifiers will be added to this round — in round 1 their
+    side's base (seed 1a), later their party's d10 or their own (one per attack, seed 4b) —
+    and whether they are their own modifiers (not the slowest party member's)."""
+    if _round(encounter) == 1:
+        side = {int(key): value for key, value in deserialize(encounter.sides or {}).items()}.get(actor.id)
+        return (f"{side} base" if side else "own side base"), True
+    party = {int(key): value for key, value in deserialize(encounter.parties or {}).items()}.get(actor.id)
+    if party:
+        name, slowest = party
+        return f"{name} d10", not slowest
+    return ("d10" if plan.dice == 1 else f"best of {plan.dice} d10"), True
 
 
 def _short(action: Action) -> str:
@@ -231,13 +278,14 @@ def _require_declaring(encounter, system, actor) -> None:
     if _now(encounter):
         raise CombatError(f"Round {r}'s initiative is rolled: actions are set until the round ends "
                           "(+combat/delay <segment> holds yours).")
+    system.require_able(combatant(encounter, actor, system))   # the fallen are not sent to forfeit
     carried = _carried(encounter, actor)
     if carried is not None:
         if any(event.round >= r for event in carried.events):
+            forfeit_command = f"+combat/forfeit {actor.key}" if is_npc(actor) else "+combat/forfeit"
             raise CombatError(f"{actor.key} is still acting (from round {carried.round}): "
-                              "+combat/forfeit gives that up to act anew (+1 initiative).")
+                              f"{forfeit_command} gives that up to act anew (+1 initiative).")
         raise CombatError(f"{actor.key} is reloading until round {carried.next_initiative_round}.")
-    system.require_able(combatant(encounter, actor, system))
 
 
 def parse_weapons(option: str) -> dict:
@@ -268,7 +316,8 @@ def declare_attack(caller, actor_name: str | None, target_name: str, option: str
     fighter = combatant(encounter, target, system)
     if system.health(fighter.health, fighter).dead:
         raise CombatError(f"{target.key} is already dead.")
-    _declare(caller, encounter, system, actor, {"target": target.key, **parse_weapons(option)})
+    _declare(caller, encounter, system, actor, {"target": target.key, **parse_weapons(option),
+                                                 "storyteller": _by_storyteller(caller, encounter, actor)})
 
 
 def declare_spell(caller, actor_name: str | None, spell_name: str, targets: list[str], *,
@@ -283,14 +332,16 @@ def declare_spell(caller, actor_name: str | None, spell_name: str, targets: list
     spell = system.spell(spell_name)
     if special:
         raise CombatError("Elethril spells have no Special Effect successes: cast without /damage.")
+    usage = f"cast {actor.key + '=' if actor != caller else ''}{spell.key}=<target>"
     if len(targets) > 1:
-        raise CombatError(f"Name one target: cast {spell.key}=<target>")
+        raise CombatError(f"Name one target: {usage}")
     target = find_combatant(encounter, targets[0]) if targets else None
     if spell.damage and target is None:
-        raise CombatError(f"{spell.name} needs a target: cast {spell.key}=<target>")
+        raise CombatError(f"{spell.name} needs a target: {usage}")
     if spell.damage and target == actor:
         raise CombatError("You cannot aim a spell at yourself.")
-    _declare(caller, encounter, system, actor, {"target": target.key if target else "", "spell": spell.key})
+    _declare(caller, encounter, system, actor, {"target": target.key if target else "", "spell": spell.key,
+                                                 "storyteller": _by_storyteller(caller, encounter, actor)})
 
 
 def _declare(caller, encounter, system, actor, record: dict) -> None:
@@ -300,7 +351,7 @@ def _declare(caller, encounter, system, actor, record: dict) -> None:
     again = actor.id in declarations
     declarations[actor.id] = record
     encounter.declarations = declarations
-    text = describe_plan(plan)
+    text = describe_plan(plan, *_initiative_base(encounter, actor, plan))
     add_log(encounter, actor.key, "declares", [text])
     caller.msg(f"{COMBAT} {escape(actor.key)} will {escape(text)}.")
     verb = "changes the declared action" if again else "declares an action"
@@ -314,6 +365,7 @@ def forfeit_action(caller, actor_name: str | None) -> None:
     encounter, system = _fight(caller, "Forfeiting")
     actor = actor_for(caller, encounter, actor_name)
     r = _round(encounter)
+    system.require_able(combatant(encounter, actor, system))   # the fallen have nothing to forfeit
     if _now(encounter):
         raise CombatError(f"Round {r}'s initiative is rolled: forfeit while the next round is declared.")
     carried = _carried(encounter, actor)
@@ -326,7 +378,8 @@ def forfeit_action(caller, actor_name: str | None) -> None:
     add_log(encounter, actor.key, "forfeits", lines)
     announce(encounter, "{actor} forfeits the action from round " + f"{carried.round}.",
              mapping={"actor": actor}, lines=lines)
-    notify_controller(encounter, actor, f"Declare {escape(actor.key)}'s action for round {r}: {HOW_TO_DECLARE}.")
+    notify_controller(encounter, actor, escape(f"Declare {actor.key}'s action for round {r}: "
+                                               f"{how_to_declare(actor)}."))
 
 
 def set_modifiers(caller, actor_name: str | None, text: str) -> None:
@@ -349,6 +402,28 @@ def set_modifiers(caller, actor_name: str | None, text: str) -> None:
     what = f"initiative modifiers: {named}" if keys else "no initiative modifiers"
     announce(encounter, "{actor} has " + escape_for_room(what) + " (from the next initiative roll).",
              mapping={"actor": actor})
+
+
+def set_off_hand(caller, names_text: str, weapon_text: str) -> None:
+    """ST: ``+combat/offhand <names>=<weapon>`` — the off-hand weapon those named may fight
+    with in this fight (``attack Orc/short sword,dagger``; seed 4c). A player cannot name one
+    of their own: what makes an action stronger comes from the sheet or the Storyteller. The
+    ST may type plusses (``dagger +1``); an empty weapon takes it away."""
+    encounter, system = _fight(caller, "Off-hand weapons")
+    require_storyteller(caller, encounter, "grant off-hand weapons")
+    names = [name.strip() for name in names_text.split(",")]
+    if not all(names):
+        raise CombatError("Usage: +combat/offhand <name>[,<name>...]=<weapon>")
+    objs = list(dict.fromkeys(find_combatant(encounter, name) for name in names))
+    weapon = system.off_hand_grant(weapon_text) if weapon_text.strip() else None
+    for obj in objs:
+        update_conditions(encounter, obj, off_hand=weapon.key if weapon else None)
+    who = ", ".join(obj.key for obj in objs)
+    if weapon:
+        text = f"{who}: off-hand {weapon.label} (attack <target>/,{weapon.weapon.name} fights with both)."
+    else:
+        text = f"{who}: no off-hand weapon."
+    announce(encounter, escape_for_room(text))
 
 
 # ------------------------------------------------------------------------- sides, parties
@@ -451,15 +526,24 @@ def roll_round(encounter) -> None:
     """Roll this round's initiative for the declared actions and announce the timeline."""
     system = system_of(encounter)
     r = _round(encounter)
+    lapsed = _cancel_fallen(encounter, system, (tick_of(r, 0), len(PHASES)))
     declared = _declarations(encounter)
-    declarations, lapsed = [], []
+    declarations = []
     for obj in fighters(encounter):  # joining order: the order of the individual dice
         if obj.id not in declared:
             continue
-        if not system.can_act(combatant(encounter, obj, system)):
-            lapsed.append(f"{obj.key} is down: the declared action lapses.")
+        fighter = combatant(encounter, obj, system)
+        if not system.can_act(fighter):
+            state = "dead" if system.health(fighter.health, fighter).dead else "down"
+            lapsed.append(f"{obj.key} is {state}: the declared action lapses.")
             continue
-        declarations.append(_declaration(encounter, system, obj, declared[obj.id]))
+        declaration = _declaration(encounter, system, obj, declared[obj.id])
+        try:
+            system.plan(declaration)   # the sheet or the ST's grant may have changed since
+        except CombatError as err:
+            lapsed.append(f"{obj.key}'s declared action lapses: {err}")
+            continue
+        declarations.append(declaration)
     groups = _groups(encounter, r, {d.actor.name for d in declarations})
     carried = [action for action in live_actions(encounter) if action.busy_in(r)]
     with dice.roller() as roller:
@@ -520,6 +604,7 @@ def _play(encounter, segment: int) -> None:
     system = system_of(encounter)
     r = _round(encounter)
     announce(encounter, f"Round {r}, segment {segment}:")
+    _announce_fallen(encounter, _cancel_fallen(encounter, system, (tick_of(r, segment), -1)))
     objects = _by_name(encounter)
     for event in timeline(encounter).at(segment):
         if event.phase != "casting" or event.spoiled or event.actor not in objects:
@@ -544,6 +629,42 @@ def _play(encounter, segment: int) -> None:
             break
         done = steps[0][0].position
         _play_step(encounter, system, steps[0])
+        _announce_fallen(encounter, _cancel_fallen(encounter, system, done))
+
+
+def _cancel_fallen(encounter, system, position: tuple[int, int]) -> list[str]:
+    """Cancel what those who have fallen (down or dead) would still do after ``position``
+    (``(tick, phase index)``): later attacks, a spell not yet cast, anything carried into
+    later rounds. Returns one line per fighter whose action was cut short (each is said once:
+    a cancelled action is ended)."""
+    objects = _by_name(encounter)
+    actions = stored_actions(encounter)
+    changed, lines = False, []
+    for index, action in enumerate(actions):
+        obj = objects.get(action.actor)
+        if obj is None or action.ended:
+            continue
+        fighter = combatant(encounter, obj, system)
+        if system.can_act(fighter):
+            continue
+        cut, dropped = cancel(action, position)
+        if cut == action:
+            continue
+        actions[index], changed = cut, True
+        if dropped:
+            state = "dead" if system.health(fighter.health, fighter).dead else "down"
+            when = f"{'from' if len(dropped) > 1 else 'at'} {_where(_round(encounter), dropped[0])}"
+            lines.append(f"{obj.key} is {state}: {_short(replace(action, events=dropped))} {when} "
+                         "is cancelled.")
+    if changed:
+        _store_actions(encounter, actions)
+    return lines
+
+
+def _announce_fallen(encounter, lines: list[str]) -> None:
+    for line in lines:
+        add_log(encounter, line.split(" is ", 1)[0], "falls", [line])
+        announce(encounter, escape_for_room(line))
 
 
 def _play_step(encounter, system, step) -> None:
@@ -593,8 +714,8 @@ def _spoil(encounter, victim, event: Event) -> Event | None:
 def _strike(encounter, system, event: Event, actor, objects, before) -> None:
     """A melee or missile attack at its segment: d20 against THAC0 - Armor Class, damage."""
     attacker = before[actor.key]
-    count = f" ({event.number}/{event.count})" if event.count > 1 else ""
-    target = _target(encounter, system, event, actor, objects, before, event.label + count)
+    label = event.label + event.notes     # "dagger (2/2, off-hand)"
+    target = _target(encounter, system, event, actor, objects, before, label)
     if target is None:
         return
     mods = modifiers_for(encounter, actor)
@@ -610,8 +731,8 @@ def _strike(encounter, system, event: Event, actor, objects, before) -> None:
         spoiled = _spoil(encounter, target, event)
         if spoiled is not None:
             lines.append(f"{target.key} is hit while casting: {spoiled.label} is spoiled.")
-    add_log(encounter, actor.key, f"{rolled.label}{count} at {target.key}", lines)
-    announce(encounter, "{attacker}'s " + escape_for_room(rolled.label + count) + " at {target}:",
+    add_log(encounter, actor.key, f"{label} at {target.key}", lines)
+    announce(encounter, "{attacker}'s " + escape_for_room(label) + " at {target}:",
              mapping={"attacker": actor, "target": target}, lines=lines)
 
 
@@ -644,6 +765,7 @@ def end_round(encounter) -> None:
     """The round is over: the next one's declaring begins (carried actions stay)."""
     system = system_of(encounter)
     r = _round(encounter) + 1
+    fallen = _cancel_fallen(encounter, system, (tick_of(r, 0), len(PHASES)))
     encounter.round = r
     encounter.segment = 0
     encounter.declarations = {}
@@ -660,7 +782,7 @@ def end_round(encounter) -> None:
             lines.append(f"{action.actor} is still acting: {_short(action)} at {_where(r, coming[0])}.")
         else:
             lines.append(f"{action.actor} is reloading until round {action.next_initiative_round}.")
-    announce(encounter, f"Round {r - 1} is over. Round {r}: declare your actions.", lines=lines)
+    announce(encounter, f"Round {r - 1} is over. Round {r}: declare your actions.", lines=fallen + lines)
     waiting = _to_declare(encounter, system)
     npcs = [obj.key for obj in waiting if is_npc(obj)]
     for obj in waiting:
@@ -678,8 +800,8 @@ def delay_action(caller, actor_name: str | None, segment_text: str) -> None:
     encounter, _ = _fight(caller, "Delaying to a segment")
     actor = actor_for(caller, encounter, actor_name)
     text = segment_text.strip()
-    if not text.isascii() or not text.isdigit() or len(text) > 2:
-        raise CombatError(f"Give a segment number, e.g. +combat/delay 6, not '{quote(text)}'.")
+    if not text.isascii() or not text.isdigit() or not 1 <= int(text[:3]) <= SEGMENTS_PER_ROUND:
+        raise CombatError(delay_range_error(quote(text[:20])))
     r, now = _round(encounter), _now(encounter)
     if not now:
         raise CombatError(f"Round {r}'s initiative is not rolled yet: delay once the segments are known.")
@@ -710,7 +832,7 @@ def render_hud(encounter, viewer=None) -> str:
     sees_all = viewer is not None and is_storyteller(viewer, encounter)
     table = EvTable("Name", "Side", "Init", "Action", "Health", "Status", width=WIDTH, border="header",
                     valign="t")
-    modifiers = []
+    modifiers, off_hands = [], []
     for obj in fighters(encounter):
         fighter = combatant(encounter, obj, system)
         health = system.health(fighter.health, fighter)
@@ -718,7 +840,7 @@ def render_hud(encounter, viewer=None) -> str:
         status = []
         if obj in waiting:
             status.append("|gto declare|n")
-        elif action is not None and action.round < r:
+        elif action is not None and action.round < r and system.can_act(fighter):
             status.append("busy")
         if is_idle(encounter, obj):
             status.append("idle")
@@ -737,11 +859,17 @@ def render_hud(encounter, viewer=None) -> str:
         else:
             shown = "-"
         init = str(initiative[obj.key].initiative) if obj.key in initiative else "-"
+        if action is not None and action.delayed_to and tick_of(r, 1) <= action.delayed_to <= tick_of(r, 10):
+            init = f"{'' if init == '-' else init}>{action.delayed_to - tick_of(r, 0)}"   # held: 6>8
         name = escape(obj.key) + (" (NPC)" if is_npc(obj) else "")
-        table.add_row(name, escape(sides.get(obj.id, "-")), init, escape(shown), health.describe(), ", ".join(status))
-        keys = _conditions(encounter, obj).get("initiative_modifiers") or ()
+        table.add_row(name, escape(sides.get(obj.id, "-")), init, escape(shown), hud_health(health),
+                      ", ".join(status))
+        state = _conditions(encounter, obj)
+        keys = state.get("initiative_modifiers") or ()
         if keys:
             modifiers.append(f"{obj.key} {', '.join(keys)}")
+        if state.get("off_hand"):
+            off_hands.append(f"{obj.key} {system.wielded(state['off_hand']).label}")
     for column, width in enumerate((14, 7, 6, 24, 15)):
         table.reformat_column(column, width=width)
     if now:
@@ -760,8 +888,16 @@ def render_hud(encounter, viewer=None) -> str:
         lines.append(escape(parties))
     if modifiers:
         lines.append(escape("Initiative modifiers: " + "; ".join(modifiers)))
+    if off_hands:
+        lines.append(escape("Off-hand weapons (+combat/offhand): " + "; ".join(off_hands)))
     lines.extend(escape(line) for line in board.describe(width=WIDTH, now=_next_segment(encounter)).splitlines())
     return "\n".join(lines)
+
+
+def hud_health(health) -> str:
+    """Hit points for the HUD's narrow column: ``"12/20 hp"``, ``"Down -3/20"``, ``"Dead -14/20"``."""
+    text = health.describe()
+    return text.removesuffix(" hp") if health.incapacitated else text
 
 
 def _party_lines(encounter) -> str:

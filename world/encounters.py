@@ -172,7 +172,12 @@ def use_action(encounter, obj, at: int | None = None, *, counts: bool = True) ->
     if at is not None and at in remaining:
         encounter.acted = list(encounter.acted or []) + [[at, obj.id]]
         if counts:
-            update_conditions(encounter, obj, actions_used=int(_conditions(encounter, obj).get("actions_used", 0)) + 1)
+            changes = {"actions_used": int(_conditions(encounter, obj).get("actions_used", 0)) + 1}
+            system = system_of(encounter)
+            after = getattr(system, "after_action", None)  # eldritch: Atemi Grip's numbness fades
+            if after is not None:
+                changes.update(after(combatant(encounter, obj, system)))
+            update_conditions(encounter, obj, **changes)
 
 
 def has_initiative(encounter, obj) -> bool:
@@ -414,7 +419,8 @@ def roll_initiative(caller, encounter=None, actor=None, overrides: dict | None =
     if actor not in fighters(encounter):
         raise CombatError("You are not in this fight. Join it with +combat/join.")
     if has_initiative(encounter, actor):
-        raise CombatError(f"{actor.key} already has initiative this fight.")
+        when = "round" if getattr(system_of(encounter), "reroll_each_round", False) else "fight"
+        raise CombatError(f"{actor.key} already has initiative this {when}.")
     system = system_of(encounter)
     with dice.roller() as roller:
         roll = system.roll_initiative(combatant(encounter, actor, system, overrides), roller)
@@ -440,24 +446,27 @@ def validate_npc_name(name: str) -> str:
     return name
 
 
-def parse_wits_dex(text: str) -> tuple[int, int]:
-    """``"2+3"`` → (2, 3). Raises CombatError."""
+def parse_init_traits(text: str, traits: tuple[str, str]) -> dict[str, int]:
+    """``"2+3"`` → {traits[0]: 2, traits[1]: 3}. Raises CombatError."""
     parts = [part.strip() for part in text.split("+")]
     if len(parts) != 2 or not all(p.isascii() and p.isdigit() and len(p) <= 2 for p in parts) \
             or any(int(p) > MAX_INIT_TRAIT for p in parts):
-        raise CombatError(f"Give Wits and Dexterity as two numbers 0-{MAX_INIT_TRAIT}: "
-                          "+npc/init <name>=<wits>+<dex>")
-    return int(parts[0]), int(parts[1])
+        first, second = (trait.casefold() for trait in traits)
+        raise CombatError(f"Give {traits[0]} and {traits[1]} as two numbers 0-{MAX_INIT_TRAIT}: "
+                          f"+npc/init <name>=<{first}>+<{second}>")
+    return {traits[0]: int(parts[0]), traits[1]: int(parts[1])}
 
 
-def npc_init(caller, name: str, wits_dex: str | None) -> InitiativeRoll:
-    """``+npc/init <name>=<wits>+<dex>`` / ``+npc/init <name>``. Raises CombatError."""
+def npc_init(caller, name: str, numbers_text: str | None) -> InitiativeRoll:
+    """``+npc/init <name>=<a>+<b>`` (the system's ``npc_initiative_traits``, e.g. Wits and
+    Dexterity) / ``+npc/init <name>``. Raises CombatError."""
     encounter = require_encounter(caller)
     require_storyteller(caller, encounter, "roll initiative for NPCs")
     if flow := elethril_flow(encounter):
         return flow.no_npc_initiative()
     name = validate_npc_name(name)
-    numbers = parse_wits_dex(wits_dex) if wits_dex is not None else None
+    traits = system_of(encounter).npc_initiative_traits
+    numbers = parse_init_traits(numbers_text, traits) if numbers_text is not None else None
     room = caller.location
     existing = [obj for obj in room.contents if is_npc(obj) and obj.key.casefold() == name.casefold()]
     others = [obj for obj in room.contents if not is_npc(obj) and obj.key.casefold() == name.casefold()]
@@ -466,13 +475,13 @@ def npc_init(caller, name: str, wits_dex: str | None) -> InitiativeRoll:
     if existing:
         npc = existing[0]
     elif numbers is None:
-        raise CombatError(f"No NPC '{quote(name)}' here. Give its numbers: +npc/init {quote(name)}=<wits>+<dex>")
+        first, second = (trait.casefold() for trait in traits)
+        raise CombatError(f"No NPC '{quote(name)}' here. Give its numbers: +npc/init {quote(name)}=<{first}>+<{second}>")
     else:
         npc = create_object(NPC_TYPECLASS, key=name, location=room)
-        npc.sheet = {"Wits": numbers[0], "Dexterity": numbers[1]}
-    overrides = {"Wits": numbers[0], "Dexterity": numbers[1]} if numbers else None
+        npc.sheet = dict(numbers)
     add_combatant(encounter, npc)
-    return roll_initiative(caller, encounter, npc, overrides)
+    return roll_initiative(caller, encounter, npc, numbers)
 
 
 def pending_attacks(encounter) -> list[dict]:
@@ -522,7 +531,25 @@ def start_round(encounter) -> None:
             announce(encounter, "{target}:", mapping={"target": obj}, lines=effect.lines)
 
 
+def pass_over_unable(encounter) -> None:
+    """Spend, as passes, the actions the turn has moved past of those who could not act then
+    (down, stunned …), so that healing or waking them later does not take the turn back."""
+    at, _ = current_slot(encounter)
+    system = system_of(encounter)
+    objects = _by_name(encounter)
+    used = used_actions(encounter)
+    for slot in schedule(encounter).slots:
+        for name in slot.names:
+            obj = objects.get(name)
+            if obj is not None and (slot.at, obj.id) not in used \
+                    and not system.can_act(combatant(encounter, obj, system)):
+                use_action(encounter, obj, slot.at, counts=False)
+        if slot.at == at:
+            return
+
+
 def announce_turn(encounter) -> None:
+    pass_over_unable(encounter)
     _, waiting = current_slot(encounter)
     if waiting:
         names = ", ".join(obj.key for obj in waiting)
@@ -844,7 +871,7 @@ def render_hud(encounter, viewer=None) -> str:
     rolls = {roll.name: roll for roll in initiative_rolls(encounter)}
     conditions = deserialize(encounter.conditions or {})
     objects_by_id = {obj.id: obj.key for obj in fighters(encounter)}
-    table = EvTable("#", "Name", "Init", "Health", "Status", width=WIDTH, border="header")
+    table = EvTable("#", "Name", "Init", "Health", "Status", width=WIDTH, border="header", valign="t")
     listed = []
     for position, slot in enumerate(order.slots, start=1):
         for name in slot.names:

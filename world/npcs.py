@@ -24,7 +24,7 @@ from rules.data.templates import NpcTemplate, load_templates
 from rules.systems import CombatError, RuleSystem, get_system
 from world import encounters
 from world.access import NARRATOR, require_perm
-from world.sheets import WIDTH, is_npc, set_stat, snapshot
+from world.sheets import WIDTH, is_npc, set_stat, snapshot, weapon_name
 from world.text import COMBAT, escape, quote
 
 NPC_TYPECLASS = encounters.NPC_TYPECLASS
@@ -274,7 +274,7 @@ def render_list(room, system: RuleSystem) -> str:
         fight = "-"
         if npc in fighting:
             fight = "init" if encounters.has_initiative(encounter, npc) else "in"
-        weapon = system.weapon_names.get(combatant.weapon, combatant.weapon) if combatant.weapon else "-"
+        weapon = weapon_name(system, combatant.weapon) if combatant.weapon else "-"
         light = light or is_light(npc)
         table.add_row(escape(npc.key) + ("*" if is_light(npc) else ""), escape(combatant.kind),
                       escape(weapon), health.describe(), fight)

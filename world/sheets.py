@@ -14,6 +14,7 @@ from rules.systems.base import Combatant
 from world.text import escape, quote
 
 MAX_RATING = 20
+MAX_AMOUNT = 200  # +damage/+heal: health levels, Life Points or hit points
 TRUE_WORDS = ("yes", "y", "true", "on", "1")
 FALSE_WORDS = ("no", "n", "false", "off", "0", "")
 #: Sheet fields that are not traits: +stat <name>/<field>=<value>.
@@ -82,12 +83,20 @@ def change_health(target, system: RuleSystem, amount: int | None, damage_type: s
     return f"{target.key}: {before.describe()} {'-' if heal else '+'} {what} -> {after.describe()}"
 
 
-def parse_rating(text: str, what: str = "A rating") -> int:
-    """A whole number 0..20 from player text (``what`` names it in the error). Raises CombatError."""
+def parse_rating(text: str, what: str = "A rating", low: int = 0, high: int = MAX_RATING) -> int:
+    """A whole number ``low``..``high`` from player text (``what`` names it in the error).
+    Raises CombatError."""
     text = text.strip()
-    if not text.isascii() or not text.isdigit() or len(text) > 3 or int(text) > MAX_RATING:
-        raise CombatError(f"{what} must be a whole number from 0 to {MAX_RATING}, not '{quote(text)}'.")
+    digits = text[1:] if text.startswith("-") else text
+    if not digits.isascii() or not digits.isdigit() or len(digits) > 4 or not low <= int(text) <= high:
+        raise CombatError(f"{what} must be a whole number from {low} to {high}, not '{quote(text)}'.")
     return int(text)
+
+
+def trait_range(trait: str) -> tuple[int, int]:
+    """The ratings allowed for ``trait``: the widest range of the systems that know it."""
+    ranges = [system.trait_range(trait) for system in every_system() if trait in system.trait_names]
+    return (min(low for low, _ in ranges), max(high for _, high in ranges)) if ranges else (0, MAX_RATING)
 
 
 def set_stat(target, field: str, value: str) -> str:
@@ -106,7 +115,7 @@ def set_stat(target, field: str, value: str) -> str:
         sheet.pop(trait, None)
         target.sheet = sheet
         return f"{target.key}'s {trait} is cleared."
-    sheet[trait] = parse_rating(value)
+    sheet[trait] = parse_rating(value, f"{trait}", *trait_range(trait))
     target.sheet = sheet
     return f"{target.key}'s {trait} is now {sheet[trait]}."
 
@@ -152,6 +161,15 @@ def _set_field(target, field: str, value: str) -> str:
     return f"{target.key} now holds a {weapons[found[0]]}."
 
 
+def weapon_name(system: RuleSystem, key: str) -> str:
+    """The name of the weapon ``key`` (``long-sword`` → ``long sword``): ``system``'s, else the
+    first system that has it, else the key itself."""
+    for each in (system, *every_system()):
+        if key in each.weapon_names:
+            return each.weapon_names[key]
+    return key
+
+
 def render_sheet(obj, system: RuleSystem) -> str:
     """The 78-column ``+sheet`` of ``obj`` under ``system``."""
     combatant = snapshot(obj, system)
@@ -168,6 +186,17 @@ def render_sheet(obj, system: RuleSystem) -> str:
     per_column = -(-len(cells) // columns)
     table = EvTable(table=[cells[i:i + per_column] for i in range(0, len(cells), per_column)],
                     width=WIDTH, border="table")
-    weapon = combatant.weapon or "none"
-    return "\n".join([header, str(table), f"Weapon in hand: {escape(weapon)}",
-                      f"Health ({system.key}): {health.describe()}"])
+    weapon = weapon_name(system, combatant.weapon) if combatant.weapon else "none"
+    lines = [header, str(table), f"Weapon in hand: {escape(weapon)}",
+             f"Health ({system.key}): {health.describe()}"]
+    for other in systems_with_health(obj):
+        if other != system:
+            fighter = snapshot(obj, other)
+            lines.append(f"Health ({other.key}): {other.health(fighter.health, fighter).describe()}")
+    return "\n".join(lines)
+
+
+def systems_with_health(obj) -> list[RuleSystem]:
+    """The systems ``obj`` has a health record under (wounds taken in their fights)."""
+    records = deserialize(getattr(obj, "health", None) or {})
+    return [system for system in every_system() if records.get(system.key)]

@@ -17,12 +17,13 @@ from rules.dice.pool import (
     match_trait,
     parse_pool,
 )
-from rules.dice.rollers import QueuedRoller, RandomRoller, Roller, roll_dice
+from rules.dice.rollers import ForcedFaceError, QueuedRoller, RandomRoller, Roller, roll_dice
 
 __all__ = [
     "DEFAULT_LIMITS",
     "DiceLimits",
     "DiceSyntaxError",
+    "ForcedFaceError",
     "PoolExpression",
     "QueuedRoller",
     "RandomRoller",

@@ -72,7 +72,7 @@ class PoolExpression:
 _POOL_EXAMPLE = "e.g. +roll Dexterity+Brawl vs 6."
 _ALLOWED = frozenset(string.ascii_letters + string.digits + " +-'_.")
 _MAX_DIGITS = 7  # longer digit strings are over any sane limit; skip int()
-_WORD = r"[A-Za-z]+(?:['_][A-Za-z]+)*"
+_WORD = r"[A-Za-z][A-Za-z0-9]*(?:['_][A-Za-z][A-Za-z0-9]*)*"  # THAC0; "d10" is dice, read first
 _NAME = re.compile(rf"{_WORD}(?:[ -]{_WORD})*")
 _NUMBER = re.compile(r"[0-9]+")
 _DICE = re.compile(r"([0-9]+)[dD]([0-9]*)")

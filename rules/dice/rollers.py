@@ -30,6 +30,10 @@ class RandomRoller:
         return self._rng.randint(1, sides)
 
 
+class ForcedFaceError(ValueError):
+    """A queued face that does not fit the die being rolled (a tester's mistake)."""
+
+
 class QueuedRoller:
     """Roller that returns forced faces first, then defers to `fallback`.
 
@@ -44,7 +48,7 @@ class QueuedRoller:
     def roll(self, sides: int) -> int:
         """Pop and return faces[0] if any are queued, else fallback.roll(sides).
 
-        Raises ValueError("Forced face 12 does not fit a d10.") when the queued
+        Raises ForcedFaceError("Forced face 12 does not fit a d10.") when the queued
         face is outside 1..sides; that face is still consumed, so a bad entry
         cannot jam every later roll.
         """
@@ -52,7 +56,7 @@ class QueuedRoller:
             return self.fallback.roll(sides)
         face = self.faces.pop(0)
         if not 1 <= face <= sides:
-            raise ValueError(f"Forced face {face} does not fit a d{sides}.")
+            raise ForcedFaceError(f"Forced face {face} does not fit a d{sides}.")
         return face
 
 

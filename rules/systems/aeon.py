@@ -933,24 +933,6 @@ class AeonSystem(RuleSystem):
         """``"l"``, ``"Lethal"`` … → ``"lethal"``. Raises CombatError."""
         return match_damage_type(text, DAMAGE_TYPES)
 
-    def damage(self, actor: Combatant, amount: int, damage_type: str) -> AeonHealth:
-        kind = self.damage_type(damage_type)
-        health = self.health(actor.health, actor)
-        if health.dead:
-            raise CombatError(f"{actor.name} is already dead.")
-        return health.with_damage(amount, kind)
-
-    def heal(self, actor: Combatant, amount: int | None, damage_type: str | None) -> AeonHealth:
-        """Healing everything also raises the dead (staff fiat); other healing of the dead is
-        refused. Raises CombatError."""
-        kind = self.damage_type(damage_type) if damage_type else None
-        health = self.health(actor.health, actor)
-        if amount is None and kind is None:
-            return health.healed(None, None)
-        if health.dead:
-            raise CombatError(f"{actor.name} is dead: only '+heal {actor.name}=all' brings them back.")
-        return health.healed(amount, kind)
-
     def start_of_round(self, fighter: Combatant, round_number: int) -> RoundEffect | None:
         """Bleeding in a fight (seed: Baselines past a third of their levels in lethal or
         aggravated). The first round that starts with ``fighter`` bleeding and untreated is

@@ -163,7 +163,36 @@ class Health(Protocol):
 
     def describe(self) -> str: ...  # one short line, e.g. "Hurt (-1) [LB.....]"
 
+    def with_damage(self, amount: int, damage_type: str) -> Health: ...  # no soak
+
+    def healed(self, amount: int | None, damage_type: str | None) -> Health: ...  # None: all / any
+
     def to_record(self) -> dict[str, Any]: ...
+
+
+class PointsHealth:
+    """Health as points counting down from ``maximum`` (eldritch Life Points, elethril hit
+    points): down at ``down_at`` or less, dead at ``dead_at`` or less; no wound penalty.
+    Subclasses are frozen dataclasses giving ``maximum``, ``down_at``, ``dead_at`` and a
+    ``current`` property."""
+
+    maximum: int
+    down_at: int
+    dead_at: int
+    current: int
+    penalty = 0
+
+    @property
+    def incapacitated(self) -> bool:
+        return self.current <= self.down_at
+
+    @property
+    def dead(self) -> bool:
+        return self.current <= self.dead_at
+
+    @property
+    def meter(self) -> tuple[int, int]:
+        return (self.current, self.maximum)
 
 
 @dataclass(frozen=True)
@@ -269,6 +298,8 @@ class RuleSystem(ABC):
     magic: Any = None
     #: {kind: its table}: the creature kinds this system's soak knows (``+stat <name>/kind``).
     kinds: Mapping[str, Any] = {}
+    #: The two traits ``+npc/init <name>=<a>+<b>`` gives a light NPC (its initiative's).
+    npc_initiative_traits: tuple[str, str] = ("Wits", "Dexterity")
     #: {weapon key: its name}: what ``+stat <name>/weapon`` may put in hand.
     weapon_names: Mapping[str, str] = {}
 
@@ -295,6 +326,11 @@ class RuleSystem(ABC):
         """Roll an attack; ``modifier`` moves the difficulty, ``dice_modifier`` the pool (the ST's
         ``+combat/mod``). The result has ``needs_defense``, ``successes`` (what the defender must
         beat), ``label``, ``damage_type``, ``describe()`` and ``to_record()``."""
+
+    def trait_range(self, name: str) -> tuple[int, int]:
+        """The lowest and highest rating ``+stat`` allows for trait ``name`` (0 to 20, by
+        default; e.g. elethril's Armor Class runs negative)."""
+        return (0, 20)
 
     def difficulty_adjustable(self, option: str, attacker: Combatant) -> bool:
         """Whether the ST's ``+combat/diff`` moves this attack's difficulty (all, by default).
@@ -341,10 +377,30 @@ class RuleSystem(ABC):
     def damage_type(self, text: str) -> str:
         """The canonical damage type named by player text (prefix allowed). Raises CombatError."""
 
-    @abstractmethod
     def damage(self, actor: Combatant, amount: int, damage_type: str) -> Health:
-        """``actor``'s health after ``amount`` levels of ``damage_type`` (no soak). Staff ``+damage``."""
+        """``actor``'s health after ``amount`` of ``damage_type`` (no soak): staff ``+damage``.
 
-    @abstractmethod
+        Raises:
+            CombatError: an unknown damage type, or ``actor`` is already dead.
+        """
+        kind = self.damage_type(damage_type)
+        health = self.health(actor.health, actor)
+        if health.dead:
+            raise CombatError(f"{actor.name} is already dead.")
+        return health.with_damage(amount, kind)
+
     def heal(self, actor: Combatant, amount: int | None, damage_type: str | None) -> Health:
-        """``actor``'s health after healing ``amount`` levels (None = all) of a type (None = any)."""
+        """``actor``'s health after healing ``amount`` (None: all) of ``damage_type`` (None: the
+        least serious first): staff ``+heal``. Healing everything gives a fresh health, which
+        also raises the dead (staff fiat).
+
+        Raises:
+            CombatError: an unknown damage type, or other healing of the dead.
+        """
+        kind = self.damage_type(damage_type) if damage_type else None
+        if amount is None and kind is None:
+            return self.health(None, actor)
+        health = self.health(actor.health, actor)
+        if health.dead:
+            raise CombatError(f"{actor.name} is dead: only '+heal {actor.name}=all' brings them back.")
+        return health.healed(amount, kind)

@@ -17,12 +17,14 @@ Shapes the game layer uses (beyond :class:`RuleSystem`):
   ``Combatant.conditions`` (when the snapshot has that field) with the same keys.
 - ``Resolution.effects`` — lasting states as ``(effect, name, detail)``: ``held`` (by whom:
   the game's generic hold) and ``grappled`` (detail ``{"by", "neck"}``), ``atemi-grip`` (the
-  penalty; it fades by 1 each action: an attack or defense of the numb one sets it lower),
+  penalty, on every physical roll of the numb one; it fades by 1 with each of their actions —
+  attack, movement, hiding, escape — not with a defense, which is no action),
   ``stunned`` (``"rest of turn"``), ``passed-out`` (turns, or None: until woken),
   ``eye-lost`` (by whom), ``sleeper-hold`` (``{"by", "sls", "needed"}``), ``wrestling-hold``
   (``{"by", "penalty"}``), ``wall-flip`` (``{"over", "bonus"}``), ``wall-flip-spent`` (over
   whom), ``prone`` (True), ``whirling-sword`` (``{"turn", "penalty"}``), ``caught-weapon``,
-  ``drama-point`` (False: spent). ``condition_after`` turns each into the conditions
+  ``drama-point`` (False: spent). ``after_action`` (the game calls it for each action a fighter
+  spends) wears the numbness off; ``condition_after`` turns each into the conditions
   :class:`Situation` reads back; ``start_of_round`` ends a stun, counts down passing out,
   ends Wall Flip's defense bonus and counts Whirling Sword's turns; ``can_act`` passes over
   the stunned and the unconscious.
@@ -46,7 +48,12 @@ Fray defaults where the source is silent (guesses, also marked in the data file)
 - a stun (Ear Pop) lasts the rest of the turn it lands in; passing out for N turns counts
   the turn it happens in as the first; any attack on one out cold wakes them (seed: "being
   attacked") and they cannot defend it; the grappled may only try to escape (the game's
-  hold); Atemi Grip's numbness and a Wrestling Hold's pin also weigh on escaping.
+  hold); Atemi Grip's numbness and a Wrestling Hold's pin also weigh on escaping;
+- Atemi Grip: "physical rolls" are those of Strength, Dexterity or Constitution (initiative is
+  no roll of this kind); an action is rolled at the numbness it finds, which then fades by 1;
+- a weapon named in an attack must be the one in hand (``+stat <name>/weapon=``, ``+move
+  draw``); ``1h``/``2h`` choose a hand-to-hand weapon's grip (some weapons default to two
+  hands: ``hands`` in the data) and make no sense for a firearm or brass knuckles.
 """
 
 from __future__ import annotations
@@ -62,6 +69,7 @@ from rules.systems.base import (
     Combatant,
     CombatError,
     InitiativeRoll,
+    PointsHealth,
     Pool,
     Resolution,
     RollResult,
@@ -163,7 +171,7 @@ class Situation:
 
 # =============================================================================== health
 @dataclass(frozen=True)
-class LifePoints:
+class LifePoints(PointsHealth):
     """Life Points (RULES.md §2): ``maximum`` less the bash and lethal taken. At ``down_at``
     (0) or less the fighter is down (unconscious); at ``dead_at`` (-10) or less, dead."""
 
@@ -176,22 +184,6 @@ class LifePoints:
     @property
     def current(self) -> int:
         return self.maximum - self.bash - self.lethal
-
-    @property
-    def penalty(self) -> int:
-        return 0
-
-    @property
-    def dead(self) -> bool:
-        return self.current <= self.dead_at
-
-    @property
-    def incapacitated(self) -> bool:
-        return self.current <= self.down_at
-
-    @property
-    def meter(self) -> tuple[int, int]:
-        return (self.current, self.maximum)
 
     def describe(self) -> str:
         """``"Life Points 21/32"``, ``"Down: Life Points -3/32"`` (unconscious), ``"Dead: …"``
@@ -382,8 +374,8 @@ class EldritchAttack:
 class EldritchDefense:
     """A rolled defense (dodge, block, parry or a defensive maneuver). ``outcome`` is set for
     a Sacrifice: "parried", "takes" (the sacrificer takes the hit) or "failed" (the original
-    target must still defend). ``numb``: the Atemi Grip numbness it was rolled with (it fades
-    by one with this defense)."""
+    target must still defend. A defense is no action: it does not wear Atemi Grip's numbness
+    off."""
 
     kind: str
     label: str
@@ -391,21 +383,19 @@ class EldritchDefense:
     roll: EldritchRoll
     outcome: str = ""
     drama_point: bool = False
-    numb: int = 0
 
     def describe(self) -> str:
         return f"{self.label}: {self.roll.describe()}"
 
     def to_record(self) -> dict[str, Any]:
         return {"kind": self.kind, "label": self.label, "defender": self.defender,
-                "roll": self.roll.to_record(), "outcome": self.outcome, "drama_point": self.drama_point,
-                "numb": self.numb}
+                "roll": self.roll.to_record(), "outcome": self.outcome, "drama_point": self.drama_point}
 
     @classmethod
     def from_record(cls, record: Mapping[str, Any]) -> EldritchDefense:
         return cls(record["kind"], record["label"], record["defender"],
                    EldritchRoll.from_record(record["roll"]), record.get("outcome", ""),
-                   bool(record.get("drama_point", False)), int(record.get("numb", 0)))
+                   bool(record.get("drama_point", False)))
 
 
 @dataclass(frozen=True)
@@ -438,6 +428,10 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         self.chance_die = require(data["dice"], "chance_die", int, "dice")
         init = require(data, "initiative", dict, "eldritch")
         self.halved = tuple(require(init, "halved", list, "initiative"))
+        if len(self.halved) != 2:
+            raise RulesDataError("initiative.halved: name two traits (seed: Dexterity and Perception).")
+        #: ``+npc/init <name>=<dexterity>+<perception>``: a light NPC's two initiative traits.
+        self.npc_initiative_traits = (str(self.halved[0]), str(self.halved[1]))
         self.round_up_with = require(init, "round_up_with", str, "initiative")
         self.initiative_bonuses = self._bonuses(require(init, "bonuses", dict, "initiative"), "initiative.bonuses")
         self.step = require(init, "step", int, "initiative")
@@ -734,13 +728,18 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         """Read ``attack X/<option>``: ``"bat"``, ``"sword 2h"``, ``"javelin thrown"``,
         ``"ear pop"``, ``"whirling sword staff"``, ``"grapple neck"``; empty = the weapon in
         hand, else a punch. Checks what needs no target: the maneuver is bought and fits the
-        weapon, minimum traits (Double Jump Kick: Dex 4). Raises CombatError."""
+        weapon, minimum traits (Double Jump Kick: Dex 4), a named weapon is the one in hand,
+        a grip (``1h``/``2h``) only for a hand-to-hand weapon, each word at most once.
+        Raises CombatError."""
         words = option.replace("/", " ").split()
         flags: dict[str, Any] = {}
         names = []
         for word in words:
             if word.casefold() in FLAGS:
                 name, value = FLAGS[word.casefold()]
+                if name in flags:
+                    what = {"hands": "the grip (1h or 2h)", "mode": "'thrown'", "neck": "'neck'"}[name]
+                    raise CombatError(f"Give {what} once.")
                 flags[name] = value
             else:
                 names.append(word)
@@ -761,6 +760,7 @@ class EldritchSystem(EldritchChecks, RuleSystem):
                 if not exact and len(prefix) != 1 and maybe:
                     raise CombatError(f"'{text[:30]}' could be: {', '.join(maybe + prefix)}.")
             weapon = self.weapon(text)
+        named = weapon
         if maneuver is None:
             if weapon is None and attacker.weapon in self.weapons:
                 weapon = self.weapons[attacker.weapon]
@@ -775,7 +775,7 @@ class EldritchSystem(EldritchChecks, RuleSystem):
                 raise CombatError(f"{maneuver.label} needs {trait} {least} or better.")
         if maneuver.weapon and weapon is None:
             if attacker.weapon not in self.weapons:
-                raise CombatError(f"{maneuver.label} needs a weapon: name one, e.g. {maneuver.key} sword.")
+                raise CombatError(f"{maneuver.label} needs a weapon in hand (+move draw <weapon>).")
             weapon = self.weapons[attacker.weapon]
         if maneuver.damage or maneuver.no_damage:
             if weapon is not None:
@@ -787,10 +787,26 @@ class EldritchSystem(EldritchChecks, RuleSystem):
             raise CombatError(f"The {weapon.name} cannot be {mode}.")
         if weapon is None and "hands" in flags:
             raise CombatError("Only a weapon is held one- or two-handed.")
+        if weapon is not None and "hands" in flags and (weapon.firearm or mode == "unarmed"):
+            what = "a firearm" if weapon.firearm else "worn on the hand"
+            raise CombatError("1h and 2h choose the grip of a hand-to-hand weapon (its minimum Strength), "
+                              f"not of the {weapon.name} ({what}).")
         if flags.get("neck") and maneuver.key != "grapple":
             raise CombatError("Only a grapple takes an opponent by the neck.")
+        if named is not None:
+            self.require_in_hand(attacker, named)
         hands = flags.get("hands") or (weapon.hands if weapon else 1)
         return AttackChoice(maneuver, weapon, hands, mode, bool(flags.get("neck", False)))
+
+    def require_in_hand(self, attacker: Combatant, weapon: Weapon) -> None:
+        """A weapon named in an attack must be the one in hand (``+stat <name>/weapon=``, or
+        ``+move draw``). Raises CombatError: "Hank holds no 9mm (in hand: bat)."."""
+        if weapon.key == attacker.weapon:
+            return
+        held = self.weapons.get(attacker.weapon)
+        shown = held.name if held else attacker.weapon
+        raise CombatError(f"{attacker.name} holds no {weapon.name}"
+                          + (f" (in hand: {shown})." if shown else " (empty-handed)."))
 
     def maneuver(self, option: str, attacker: Combatant) -> AttackChoice:
         """The choice named by ``option`` (``key``, ``label``, ``adjustable``). Raises CombatError."""
@@ -807,15 +823,15 @@ class EldritchSystem(EldritchChecks, RuleSystem):
             state = "dead" if health.dead else "down"
             raise CombatError(f"{actor.name} is {state} and cannot act.")
 
-    def _shared_parts(self, actor: Combatant, situation: Situation, *, modifier: int,
-                      dice_modifier: int) -> list[tuple[str, int]]:
-        """Prone (unless Prone Fighting is bought), Atemi Grip's numbness, a Wrestling Hold's
-        pin, and the ST's shifts."""
+    def _shared_parts(self, actor: Combatant, situation: Situation, rolled: Sequence[tuple[str, int]], *,
+                      modifier: int, dice_modifier: int) -> list[tuple[str, int]]:
+        """What weighs on an action's or a defense's roll (``rolled``: its parts so far):
+        prone (unless Prone Fighting is bought), Atemi Grip's numbness (a physical roll),
+        a Wrestling Hold's pin, and the ST's shifts."""
         parts: list[tuple[str, int]] = []
         if situation.prone and not self.bought(actor, self.maneuvers["prone-fighting"]):
             parts.append(("prone", int(self.attack_table["prone_penalty"])))
-        if situation.atemi_grip > 0:
-            parts.append(("numb, atemi grip", -int(situation.atemi_grip)))
+        parts += self.numbness(situation, rolled)
         if situation.pinned:
             parts.append(("wrestling hold", situation.pinned))
         if dice_modifier:
@@ -906,9 +922,7 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         if situation.flipped_over and situation.flipped_over in {t.name for t in targets}:
             parts.append(("wall flip", int(self.maneuvers["wall-flip"].extra.get("bonus", 0))))
             effects.append(("wall-flip-spent", attacker.name, situation.flipped_over))
-        parts += self._shared_parts(attacker, situation, modifier=modifier, dice_modifier=dice_modifier)
-        if situation.atemi_grip > 0:
-            effects.append(("atemi-grip", attacker.name, self.numb_after(situation.atemi_grip)))
+        parts += self._shared_parts(attacker, situation, parts, modifier=modifier, dice_modifier=dice_modifier)
         honor = None
         drawback = attacker.trait(self.honor["drawback"])
         if maneuver.honor_check and drawback > 0:
@@ -944,10 +958,34 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         if situation.stunned:
             raise CombatError(f"{actor.name} is stunned and can only defend this turn.")
 
+    def physical(self, parts: Sequence[tuple[str, int]]) -> bool:
+        """Whether a roll of ``parts`` is physical: it rolls a physical attribute (data:
+        ``maneuvers.atemi-grip.physical``, Strength, Dexterity, Constitution; "Constitution x2"
+        counts)."""
+        wanted = set(self.maneuvers["atemi-grip"].extra.get("physical", ()))
+        return any(trait_spec_names([label])[0] in wanted for label, _ in parts if label)
+
+    def numbness(self, situation: Situation, parts: Sequence[tuple[str, int]]) -> list[tuple[str, int]]:
+        """Atemi Grip's numbness as a roll part, for a physical roll of ``parts`` (seed: "a
+        reductive penalty to all physical rolls"): attacks, defenses, escaping, hiding, and
+        the resisting rolls (Atemi Grip, Sleeper Hold, Wrestling Hold, Ear Pop's check)."""
+        if situation.atemi_grip and int(situation.atemi_grip) > 0 and self.physical(parts):
+            return [("numb, atemi grip", -int(situation.atemi_grip))]
+        return []
+
     def numb_after(self, numb: int) -> int:
         """Atemi Grip's numbness after one more action (seed: "Each consecutive action, the
         penalty is reduced by 1")."""
         return max(0, int(numb) - int(self.maneuvers["atemi-grip"].extra.get("fade_per_action", 1)))
+
+    def after_action(self, fighter: Combatant) -> dict[str, Any]:
+        """The conditions that change when ``fighter`` spends one of the turn's actions (an
+        attack, a movement action, hiding, escaping …; the game calls it for each action,
+        never for a defense or a pass): Atemi Grip's numbness fades by 1 (seed: "Each
+        consecutive action, the penalty is reduced by 1"; a defense is no action). The
+        action itself was rolled at the numbness before it faded. A falsy value clears."""
+        numb = int(Situation.of(fighter).atemi_grip or 0)
+        return {"atemi_grip": self.numb_after(numb)} if numb > 0 else {}
 
     def attack_from_record(self, record: Mapping[str, Any]) -> EldritchAttack:
         """The attack from ``EldritchAttack.to_record()``."""
@@ -993,11 +1031,10 @@ class EldritchSystem(EldritchChecks, RuleSystem):
             parts.append((f"defense {situation.defenses_used + 1}", self.defense_penalty(situation.defenses_used)))
         if situation.flip_defense:
             parts.append(("wall flip", int(self.maneuvers["wall-flip"].extra.get("bonus", 0))))
-        parts += self._shared_parts(defender, situation, modifier=modifier, dice_modifier=dice_modifier)
+        parts += self._shared_parts(defender, situation, parts, modifier=modifier, dice_modifier=dice_modifier)
         roll = self.roll(parts, roller)
         spent = drama_point and key == "damaging-block" and attack.weapon is not None
-        return EldritchDefense(key, label, defender.name, roll, drama_point=spent,
-                               numb=max(0, int(situation.atemi_grip)))
+        return EldritchDefense(key, label, defender.name, roll, drama_point=spent)
 
     def _defense_parts(self, attack: EldritchAttack, defender: Combatant, key: str, situation: Situation,
                        drama_point: bool) -> tuple[list[tuple[str, int]], str]:
@@ -1083,7 +1120,7 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         parts = list(trait_parts(defender, maneuver.traits)) + [("sacrifice", maneuver.modifier)]
         if situation.defenses_used:
             parts.append((f"defense {situation.defenses_used + 1}", self.defense_penalty(situation.defenses_used)))
-        parts += self._shared_parts(defender, situation, modifier=modifier, dice_modifier=dice_modifier)
+        parts += self._shared_parts(defender, situation, parts, modifier=modifier, dice_modifier=dice_modifier)
         roll = self.roll(parts, roller)
         if roll.success_levels > attack.successes:
             outcome = "parried"
@@ -1091,8 +1128,7 @@ class EldritchSystem(EldritchChecks, RuleSystem):
             outcome = "takes"
         else:
             outcome = "failed"
-        return EldritchDefense("sacrifice", maneuver.label, defender.name, roll, outcome,
-                               numb=max(0, int(situation.atemi_grip)))
+        return EldritchDefense("sacrifice", maneuver.label, defender.name, roll, outcome)
 
     # ---------------------------------------------------------------------- resolving
     def soak(self, victim: Combatant, column: str, *, natural: bool = True) -> Pool:
@@ -1174,8 +1210,6 @@ class EldritchSystem(EldritchChecks, RuleSystem):
             defense = None
         if defense is not None:
             lines.append(f"{defense.defender} {defense.describe()}")
-            if defense.numb:
-                effects.append(("atemi-grip", defense.defender, self.numb_after(defense.numb)))
             if defense.drama_point:
                 effects.append(("drama-point", defense.defender, False))
         if attack.defenseless:
@@ -1254,7 +1288,7 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         """Atemi Grip, Sleeper Hold, Wrestling Hold: the victim's roll instead of a defense."""
         maneuver = attack.maneuver
         assert attack.roll is not None
-        resist = self.roll(trait_parts(target, maneuver.resisted_by), roller)
+        resist = self.roll(self.resisting_parts(target, maneuver.resisted_by), roller)
         lines.append(f"{target.name} resists: {resist.describe()}")
         won = attack.roll.succeeded and attack.roll.total > resist.total
         net = max(0, attack.roll.success_levels - resist.success_levels) if won else 0
@@ -1289,7 +1323,8 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         """Constitution doubled at minus the attack's raw SLs: fewer SLs than the attack's
         -> stunned for the rest of the turn; a failed roll -> passes out."""
         raw = attack.successes
-        check = self.roll(trait_parts(target, attack.maneuver.extra["stun_check"]) + (("ear pop", -raw),), roller)
+        parts = self.resisting_parts(target, attack.maneuver.extra["stun_check"], ("ear pop", -raw))
+        check = self.roll(parts, roller)
         lines = [f"{target.name} shakes it off? {check.describe()} (needs {plural(raw, 'SL')})"]
         if not check.succeeded:
             lines.append(f"{target.name} passes out and crumples to the ground.")
@@ -1297,7 +1332,16 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         if check.success_levels < raw:
             lines.append(f"{target.name} is stunned for the rest of the turn: defend only (no Full Defense).")
             return lines, [("stunned", target.name, "rest of turn")]
+        lines.append(f"{target.name} shakes it off: {plural(check.success_levels, 'SL')}, not fewer than the "
+                     f"attack's {raw}.")
         return lines, []
+
+    def resisting_parts(self, victim: Combatant, traits: Sequence[Any],
+                        *more: tuple[str, int]) -> tuple[tuple[str, int], ...]:
+        """A victim's resisting roll (Atemi Grip, Sleeper Hold, Wrestling Hold, Ear Pop's
+        check): ``traits`` + ``more``, and Atemi Grip's numbness when it is physical."""
+        parts = trait_parts(victim, traits) + tuple(more)
+        return parts + tuple(self.numbness(Situation.of(victim), parts))
 
     def _damaging_block(self, attack: EldritchAttack, defense: EldritchDefense, attacker: Combatant,
                         defender: Combatant) -> tuple[Harm, list[str]]:
@@ -1330,7 +1374,8 @@ class EldritchSystem(EldritchChecks, RuleSystem):
     def escape_hold(self, escaper: Combatant, holder: Combatant, roller: Roller) -> tuple[bool, tuple[str, ...]]:
         """Break a grapple or hold: contested Strength + Brawl (guess), higher total escapes
         (ties to the holder). The escaper's roll takes the extra-action penalty, Atemi Grip's
-        numbness and a Wrestling Hold's pin."""
+        numbness and a Wrestling Hold's pin (the holder's, their own numbness if any).
+        Escaping is an action: the game then calls ``after_action`` (numbness fades)."""
         self.require_able(escaper)
         situation = Situation.of(escaper)
         self.require_awake(escaper, situation)
@@ -1338,9 +1383,9 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         if situation.actions_used:
             parts.append((f"{ORDINALS.get(situation.actions_used, f'{situation.actions_used + 1}th')} action",
                           self.action_penalty(situation.actions_used)))
-        parts += self._shared_parts(escaper, situation, modifier=0, dice_modifier=0)
+        parts += self._shared_parts(escaper, situation, parts, modifier=0, dice_modifier=0)
         mine = self.roll(parts, roller)
-        theirs = self.roll(trait_parts(holder, self.escape["traits"]), roller)
+        theirs = self.roll(self.resisting_parts(holder, self.escape["traits"]), roller)
         escaped = mine.total > theirs.total
         return escaped, (f"{escaper.name}: {mine.describe()}", f"{holder.name}: {theirs.describe()}",
                          f"{escaper.name} {'breaks free' if escaped else 'stays held'}.")
@@ -1384,7 +1429,7 @@ class EldritchSystem(EldritchChecks, RuleSystem):
     def start_of_round(self, fighter: Combatant, round_number: int) -> RoundEffect | None:
         """A new turn: a stun ends (Fray default: it lasts the rest of the turn it lands in);
         one turn of passing out goes by (Sleeper Hold: 5 + SLs over; until woken stays);
-        Wall Flip's +3 to defenses ends; Whirling Sword's turn counts (another turn of it is at
+        Wall Flip's +3 to defenses ends; the others may try ``+spot`` on a hider again; Whirling Sword's turn counts (another turn of it is at
         a further -2) or, not whirled last turn, starts from scratch."""
         situation = Situation.of(fighter)
         changes: dict[str, Any] = {}
@@ -1399,6 +1444,8 @@ class EldritchSystem(EldritchChecks, RuleSystem):
                          else f"{fighter.name} comes to.")
         if situation.flip_defense:
             changes["flip_defense"] = None
+        if (getattr(fighter, "conditions", None) or {}).get("spot_tries"):
+            changes["spot_tries"] = None   # +spot: one try per seeker per turn
         if situation.whirling:
             changes.update(whirling=None, whirl_turns=situation.whirl_turns + 1)
         elif situation.whirl_turns:
@@ -1429,26 +1476,6 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         """``"b"``, ``"bashing"``, ``"Lethal"`` … -> ``"bash"``/``"lethal"``. Raises CombatError."""
         wanted = text.strip().casefold()
         return match_damage_type("bash" if wanted.startswith("bash") else wanted, DAMAGE_TYPES)
-
-    def damage(self, actor: Combatant, amount: int, damage_type: str) -> LifePoints:
-        """Staff ``+damage``: ``amount`` Life Points, no soak. Raises CombatError."""
-        kind = self.damage_type(damage_type)
-        health = self.health(actor.health, actor)
-        if health.dead:
-            raise CombatError(f"{actor.name} is already dead.")
-        return health.with_damage(amount, kind)
-
-    def heal(self, actor: Combatant, amount: int | None, damage_type: str | None) -> LifePoints:
-        """Healing everything also raises the dead (staff fiat); other healing of the dead is
-        refused. Raises CombatError."""
-        kind = self.damage_type(damage_type) if damage_type else None
-        health = self.health(actor.health, actor)
-        if amount is None and kind is None:
-            return health.healed(None, None)
-        if health.dead:
-            raise CombatError(f"{actor.name} is dead: only '+heal {actor.name}=all' brings them back.")
-        return health.healed(amount, kind)
-
 
 @dataclass(frozen=True)
 class _Named:

@@ -13,7 +13,12 @@ Fray defaults (guesses, also in the data file):
 - a weapon whose wielder is more than ``too_heavy_after`` (3) Strength short for the grip
   used is refused ("too heavy");
 - search vs concealment, hiding vs seeking: the higher total wins, ties to the one hiding;
-- a duffel bag replaces the pat-down bonus with (size - 5);
+  spotting one already hidden (``+spot``, seed Line of Sight: "Perception rolls need to be
+  made"): the seeker's Perception + Notice + Ambushes again, against the hider's kept roll:
+  it must not be lower (seed, Hiding: the hider needs "a higher roll");
+- a searcher's roll is kept like the concealment roll ("you only roll once"): searching the
+  same carrier again (or patting them down) reuses it until the carrier's concealment is
+  rolled anew; a duffel bag replaces the pat-down bonus with (size - 5);
 - eye contact: a failed attempt to draw attention leaves no chance roll for that action;
   line of sight: a target who attacked last action is in sight unless fully blocked.
 """
@@ -168,7 +173,8 @@ class EldritchChecks:
     sight_table: Mapping[str, Any]
     movement_table: Mapping[str, Any]
 
-    # The system also gives check_action(), action_penalty(), require_awake() and weapon().
+    # The system also gives check_action(), action_penalty(), require_awake(), numbness() and
+    # weapon().
 
     def _roll(self, parts: Sequence[tuple[str, int]], roller: Roller) -> EldritchRoll:
         return roll_eldritch(Pool(tuple(parts)), roller, self.dice_rules)
@@ -221,16 +227,24 @@ class EldritchChecks:
         return Concealment(carrier.name, found.key, duffel, roll,
                            (f"{carrier.name} hides the {found.name}{where}: {roll.describe()}",))
 
+    def search_roll(self, searcher: Combatant, roller: Roller) -> EldritchRoll:
+        """A searcher's Perception + the better of Larceny/Notice (not physical: no numbness)."""
+        return self._roll(trait_parts(searcher, self.concealment["search_traits"]), roller)
+
     def search_all(self, searcher: Combatant, carrier: str, concealments: Sequence[Concealment],
-                   roller: Roller, *, patdown: bool = False) -> tuple[tuple[Search, ...], tuple[str, ...]]:
+                   roller: Roller, *, patdown: bool = False, roll: EldritchRoll | None = None,
+                   again: bool = False) -> tuple[tuple[Search, ...], tuple[str, ...]]:
         """``+search <name>[/patdown]`` against everything ``carrier`` hides: one Perception +
-        the better of Larceny/Notice roll, each weapon's bonus added to it (``search_bonus``)
-        against the carrier's one concealment roll; higher wins, ties to the carrier. With
-        nothing hidden the roll is still made (the searcher cannot tell). Returns the
-        searches and the working."""
-        roll = self._roll(trait_parts(searcher, self.concealment["search_traits"]), roller)
+        the better of Larceny/Notice roll (``roll`` when given: ``search_roll``; ``again``:
+        it is this searcher's kept roll from before), each weapon's bonus added to it
+        (``search_bonus``) against the carrier's one concealment roll; higher wins, ties to
+        the carrier. With nothing hidden the roll is still made (the searcher cannot tell).
+        Returns the searches and the working: the roll's line, one line per concealment (in
+        order), the verdict."""
+        roll = roll if roll is not None else self.search_roll(searcher, roller)
         how = "pats down" if patdown else "searches"
-        lines = [f"{searcher.name} {how} {carrier}: {roll.describe()}"]
+        kept = " (the same roll as before: a search is rolled once)" if again else ""
+        lines = [f"{searcher.name} {how} {carrier}: {roll.describe()}{kept}"]
         found = []
         for concealment in concealments:
             weapon = self.weapons[concealment.weapon]
@@ -273,14 +287,17 @@ class EldritchChecks:
         """``hide`` (seed: Hiding): Dexterity + Larceny + Stealth or Dexterity + Acrobatics +
         Sneaking (``way`` 0 or 1; None: the better for the hider) against each seeker's
         Perception + Notice + Ambushes. A higher roll hides from that seeker. ``penalty``: the
-        extra-action penalty when hiding is a later action of the turn."""
+        extra-action penalty when hiding is a later action of the turn. Atemi Grip's numbness
+        weighs on it (a Dexterity roll)."""
+        from rules.systems.eldritch import Situation  # the system module imports this one
+
         ways = self.hiding_table["ways"]
         if way is None:
             way = max(range(len(ways)), key=lambda i: (sum(v for _, v in trait_parts(hider, ways[i])), -i))
         if not 0 <= way < len(ways):
             raise CombatError(f"Hide one of {len(ways)} ways, not way {way + 1}.")
-        roll = self._roll(trait_parts(hider, ways[way]) + ((("extra action", penalty),) if penalty else ()),
-                          roller)
+        parts = trait_parts(hider, ways[way]) + ((("extra action", penalty),) if penalty else ())
+        roll = self._roll(parts + tuple(self.numbness(Situation.of(hider), parts)), roller)
         lines = [f"{hider.name} hides: {roll.describe()}"]
         results, hidden = [], []
         for seeker in seekers:
@@ -292,6 +309,17 @@ class EldritchChecks:
             lines.append(f"{seeker.name} looks: {seek.describe()} -> "
                          + (f"does not see {hider.name}" if beaten else f"spots {hider.name}"))
         return Hiding(hider.name, roll, tuple(results), tuple(hidden), tuple(lines))
+
+    def spot(self, seeker: Combatant, hider: str, hiding_total: int, roller: Roller) -> Sight:
+        """``+spot <name>`` (seed, Line of Sight: "If the target is hiding, Perception rolls
+        need to be made to have any idea of their presence"): the seeker's Perception + Notice
+        + Ambushes against the hider's kept hiding total; not lower spots them (the hider
+        needs "a higher roll")."""
+        roll = self._roll(trait_parts(seeker, self.hiding_table["seek"]), roller)
+        found = roll.total >= hiding_total
+        lines = (f"{seeker.name} looks for {hider}: {roll.describe()} vs hiding {hiding_total} -> "
+                 + (f"spots {hider}" if found else f"does not see {hider}"),)
+        return Sight("spot", seeker.name, hider, found, "spotted" if found else "unseen", lines, None, (roll,))
 
     # ------------------------------------------------------------------- eye contact
     def chance(self, roller: Roller, low: int, high: int) -> tuple[int, bool]:

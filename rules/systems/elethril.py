@@ -28,7 +28,8 @@ Rules (seed section in brackets):
   modifier, the standard modifiers [PHB Table 52], the ST's modifier, +1 after a forfeit
   [3a]. Below 1 it is 1; 11–20 lands next round, 21–30 the round after [3a].
 - Attacks after the first follow by the speed factor of the weapon making them: the off-hand
-  weapon right after the first primary attack, then the primary's further attacks [4a, 4c].
+  weapon its own speed factor after the first primary attack, then the primary's further
+  attacks, each its speed factor after the one before [4a, 4c].
   Missiles alike; a rate of fire below one skips denominator − 1 rounds [4d].
 - Spells [3c]: casting begins at the caster's initiative segment, takes the casting time
   in segments, and the spell takes effect at the start of the next segment. The casting time
@@ -50,6 +51,20 @@ Fray choices where the source is silent (``# guess:`` in the data file, or here)
   THAC0: the sheet's, else 20. Hit points: the sheet's ``Hit Points``, else 10.
 - Quality plusses add to hit and damage like magical ones; a hit does at least 1 damage.
 - Delay, spoiling and forfeiting: see :mod:`rules.systems.elethril_timeline`.
+
+What makes an action stronger comes from the sheet (staff ``+stat``) or from the Storyteller,
+never from a player's typed option (``Declaration.storyteller`` marks the ST declaring for an
+NPC, whose typed choices are fiat):
+
+- The weapon is the one in hand (the sheet's weapon) or a fist; its magical plus is the
+  sheet's ``Weapon Plus``, its quality plus ``Weapon Quality``. Only the ST may name another
+  weapon or type plusses (``short sword +1``, at most the traits' range).
+- Melee attacks per round: the sheet's ``Attacks`` (unset: 1); a player may declare fewer
+  (``*1``), the ST up to ``max_attacks``. Missiles fire their rate of fire (data) for everyone.
+- The off-hand weapon is the one the ST grants for the fight (``conditions["off_hand"]``,
+  ``+combat/offhand``), or the ST's choice for an NPC.
+- Spells: up to the highest spell level of the sheet's ``Caster Level`` (the 2e wizard table,
+  data); the ST may cast anything for NPCs.
 """
 
 from __future__ import annotations
@@ -68,6 +83,7 @@ from rules.systems.base import (
     Combatant,
     CombatError,
     InitiativeRoll,
+    PointsHealth,
     Pool,
     Resolution,
     RollResult,
@@ -89,6 +105,11 @@ from rules.systems.elethril_timeline import (
 )
 
 DAMAGE_TYPES = ("hp",)
+#: Sheet traits read by name (their ranges are data: ``[traits.ranges]``).
+WEAPON_PLUS = "Weapon Plus"
+WEAPON_QUALITY = "Weapon Quality"
+ATTACKS = "Attacks"
+DEFAULT_TRAIT_RANGE = (0, 20)
 SIZES = ("S", "M", "L")
 WEAPON_KINDS = ("melee", "missile")
 ARMOR_COLUMNS = ("armor_class",)
@@ -211,9 +232,10 @@ class Wielded:
 
     @property
     def label(self) -> str:
-        """``"short sword +1"``, ``"long sword (quality +2)"``."""
+        """``"short sword +1"``, ``"long sword +1, quality +2"`` (no brackets: it is shown
+        inside brackets, ``+ 4 (long sword +1, quality +2)``)."""
         return (self.weapon.name + (f" +{self.magic}" if self.magic else "")
-                + (f" (quality +{self.quality})" if self.quality else ""))
+                + (f", quality +{self.quality}" if self.quality else ""))
 
     @property
     def kind(self) -> str:
@@ -265,7 +287,10 @@ class Declaration:
     - ``spell``: a spell key (``cast <spell>``), or ``item``: a magical item key (wand …);
     - ``modifiers``: standard modifier keys (``hasted``, ``higher-ground`` …);
       ``modifier``: the ST's initiative modifier; ``forfeited``: this actor forfeited a
-      carried-over action (+1, seed 3a).
+      carried-over action (+1, seed 3a);
+    - ``storyteller``: the Storyteller declares for an NPC, so a weapon not in hand, typed
+      plusses, more attacks than the sheet's and any spell are allowed. Otherwise everything
+      that makes the action stronger comes from the sheet (see the module docstring).
     """
 
     actor: Combatant
@@ -278,6 +303,7 @@ class Declaration:
     modifiers: tuple[str, ...] = ()
     modifier: int = 0
     forfeited: bool = False
+    storyteller: bool = False
 
 
 @dataclass(frozen=True)
@@ -393,7 +419,7 @@ class Plan:
 
 # ======================================================================== health, attack
 @dataclass(frozen=True)
-class HitPoints:
+class HitPoints(PointsHealth):
     """Hit points: ``maximum`` from the sheet, ``damage`` taken. Down at ``down_at`` or less
     (incapacitated), dead at ``dead_at`` or less (RULES.md §4). No wound penalty."""
 
@@ -406,32 +432,17 @@ class HitPoints:
     def current(self) -> int:
         return self.maximum - self.damage
 
-    @property
-    def penalty(self) -> int:
-        return 0
-
-    @property
-    def incapacitated(self) -> bool:
-        return self.current <= self.down_at
-
-    @property
-    def dead(self) -> bool:
-        return self.current <= self.dead_at
-
-    @property
-    def meter(self) -> tuple[int, int]:
-        return (self.current, self.maximum)
-
     def describe(self) -> str:
         """``"12/20 hp"``, ``"Down -3/20 hp"``, ``"Dead -10/20 hp"``."""
         state = "Dead " if self.dead else "Down " if self.incapacitated else ""
         return f"{state}{self.current}/{self.maximum} hp"
 
-    def with_damage(self, amount: int) -> HitPoints:
+    def with_damage(self, amount: int, damage_type: str = "") -> HitPoints:
         return replace(self, damage=self.damage + max(0, amount))
 
-    def healed(self, amount: int | None) -> HitPoints:
-        """After healing ``amount`` hit points (None: all), never above the maximum."""
+    def healed(self, amount: int | None, damage_type: str | None = None) -> HitPoints:
+        """After healing ``amount`` hit points (None: all), never above the maximum (hit points
+        have no damage types)."""
         return replace(self, damage=0 if amount is None else max(0, self.damage - max(0, amount)))
 
     def to_record(self) -> dict[str, Any]:
@@ -561,6 +572,32 @@ class ElethrilSystem(RuleSystem):
         self.armor_table = load_armor_table(data, ARMOR_COLUMNS)
         traits = require(data, "traits", dict, "elethril")
         self.trait_names = tuple(require(traits, "names", list, "traits"))
+        self.trait_ranges: dict[str, tuple[int, int]] = {}
+        for name, bounds in require(traits, "ranges", dict, "traits").items():
+            if name not in self.trait_names:
+                raise RulesDataError(f"traits.ranges.{name}: not one of traits.names.")
+            if (not isinstance(bounds, list) or len(bounds) != 2
+                    or not all(isinstance(b, int) and not isinstance(b, bool) for b in bounds)
+                    or bounds[0] > bounds[1]):
+                raise RulesDataError(f"traits.ranges.{name}: give [low, high], whole numbers, low <= high.")
+            self.trait_ranges[name] = (bounds[0], bounds[1])
+        for trait in (WEAPON_PLUS, WEAPON_QUALITY, ATTACKS):
+            if trait not in self.trait_ranges:
+                raise RulesDataError(f"traits.ranges: give the range of {trait}.")
+        if not 1 <= self.trait_ranges[ATTACKS][0] <= self.trait_ranges[ATTACKS][1] <= self.max_attacks:
+            raise RulesDataError(f"traits.ranges.{ATTACKS}: within 1 and initiative.max_attacks "
+                                 f"({self.max_attacks}).")
+        casting = require(data, "casting", dict, "elethril")
+        self.caster_level_trait = require(casting, "caster_level_trait", str, "casting")
+        table = require(casting, "highest_spell_level", list, "casting")
+        if (not table or table[0] != 0
+                or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in table)
+                or any(b < a for a, b in zip(table, table[1:]))):
+            raise RulesDataError("casting.highest_spell_level: whole numbers from 0 (caster level 0) "
+                                 "upwards, never decreasing.")
+        self.highest_spell_levels = tuple(table)
+        if self.caster_level_trait not in self.trait_names:
+            raise RulesDataError(f"casting.caster_level_trait: {self.caster_level_trait!r} is not a trait.")
 
     @staticmethod
     def _named_values(data: Mapping[str, Any], section: str) -> dict[str, tuple[str, int]]:
@@ -633,8 +670,113 @@ class ElethrilSystem(RuleSystem):
         return Wielded(weapon, int(match["magic"] or 0), int(match["quality"] or 0))
 
     def in_hand(self, actor: Combatant, text: str = "") -> Wielded:
-        """``text``'s weapon, else the weapon in ``actor``'s hand, else a fist."""
-        return self.wielded(text or actor.weapon or "fist")
+        """``text``'s weapon as written (an event's stored weapon key, the ST's choice), else
+        the weapon in ``actor``'s hand with the sheet's ``Weapon Plus`` and ``Weapon Quality``
+        (plusses written with the weapon win), else a fist (no plusses)."""
+        if text:
+            return self.wielded(text)
+        held = self.wielded(actor.weapon or "fist")
+        if held.weapon.key == "fist":
+            return held
+        return replace(held, magic=held.magic or max(0, actor.trait(WEAPON_PLUS)),
+                       quality=held.quality or max(0, actor.trait(WEAPON_QUALITY)))
+
+    def trait_range(self, name: str) -> tuple[int, int]:
+        """The (low, high) a sheet trait may hold (``+stat``): Armor Class -10 to 10, THAC0 1 to
+        25 … (``[traits.ranges]``); any other trait 0 to 20."""
+        return self.trait_ranges.get(name, DEFAULT_TRAIT_RANGE)
+
+    def _bounded_plusses(self, weapon: Wielded) -> Wielded:
+        """The Storyteller's typed plusses, within the range of the sheet traits they stand for.
+        Raises CombatError."""
+        for trait, value in ((WEAPON_PLUS, weapon.magic), (WEAPON_QUALITY, weapon.quality)):
+            low, high = self.trait_range(trait)
+            if not low <= value <= high:
+                what = "magical" if trait == WEAPON_PLUS else "quality"
+                raise CombatError(f"A weapon's {what} plus is {low} to {high}, not {value}.")
+        return weapon
+
+    def _weapon_for(self, actor: Combatant, text: str, storyteller: bool) -> Wielded:
+        """The primary weapon of a declaration: as typed by the ST (for an NPC), else the weapon
+        in hand with the sheet's plusses, or a fist. Raises CombatError."""
+        if not text.strip():
+            return self.in_hand(actor)
+        named = self.wielded(text)
+        if storyteller:
+            if not (named.magic or named.quality) and named.weapon.key == self._held_key(actor):
+                return self.in_hand(actor)
+            return self._bounded_plusses(named)
+        self._no_typed_plusses(named)
+        if named.weapon.key == "fist":
+            return named
+        held = self.in_hand(actor)     # refuses a weapon in hand that elethril does not know
+        if named.weapon.key == held.weapon.key:
+            return held
+        holds = f"holds a {held.weapon.name}" if held.weapon.key != "fist" else "holds no weapon"
+        raise CombatError(f"{actor.name} {holds}, not a {named.weapon.name}: attack with the weapon in "
+                          f"hand or a fist (staff change it: +stat {actor.name}/weapon=).")
+
+    def _held_key(self, actor: Combatant) -> str:
+        """The key of the weapon in ``actor``'s hand ("fist" for none; "" when elethril does
+        not know it, e.g. another system's weapon)."""
+        try:
+            return self.wielded(actor.weapon or "fist").weapon.key
+        except CombatError:
+            return ""
+
+    @staticmethod
+    def _no_typed_plusses(named: Wielded) -> None:
+        if named.magic or named.quality:
+            raise CombatError(f"Plusses come from the sheet (Weapon Plus, Weapon Quality: set by staff), "
+                              f"not the attack: name the weapon alone, e.g. '{named.weapon.name}'.")
+
+    def _off_hand_for(self, actor: Combatant, text: str, storyteller: bool) -> Wielded:
+        """The off-hand weapon of a declaration: the ST's choice for an NPC, else the one the
+        ST granted for this fight (``conditions["off_hand"]``). Raises CombatError."""
+        named = self.wielded(text)
+        if storyteller:
+            return self._bounded_plusses(named)
+        self._no_typed_plusses(named)
+        granted = str(actor.conditions.get("off_hand") or "")
+        if not granted:
+            raise CombatError(f"{actor.name} has no off-hand weapon: the Storyteller grants one "
+                              f"(+combat/offhand {actor.name}=<weapon>).")
+        allowed = self.wielded(granted)
+        if allowed.weapon.key != named.weapon.key:
+            raise CombatError(f"{actor.name}'s off-hand weapon is a {allowed.weapon.name}, "
+                              f"not a {named.weapon.name}.")
+        return allowed
+
+    def off_hand_grant(self, text: str) -> Wielded:
+        """A weapon the Storyteller grants as someone's off-hand weapon (``+combat/offhand``):
+        a melee weapon of the table, plusses within range. Raises CombatError."""
+        weapon = self._bounded_plusses(self.wielded(text))
+        if weapon.kind != "melee" or weapon.weapon.key == "fist":
+            raise CombatError(f"An off-hand weapon is a melee weapon, not a {weapon.weapon.name}.")
+        return weapon
+
+    def attacks_of(self, actor: Combatant) -> int:
+        """Melee attacks per round from the sheet's ``Attacks`` (unset or below 1: 1)."""
+        return max(1, actor.trait(ATTACKS))
+
+    def highest_spell_level(self, actor: Combatant) -> int:
+        """The highest spell level ``actor``'s ``Caster Level`` reaches (2e wizard table);
+        -1 for one who is no caster (Caster Level 0 or unset)."""
+        level = actor.trait(self.caster_level_trait)
+        if level < 1:
+            return -1
+        return self.highest_spell_levels[min(level, len(self.highest_spell_levels) - 1)]
+
+    def require_caster(self, actor: Combatant, spell: Spell) -> None:
+        """Raises CombatError unless ``actor``'s Caster Level reaches ``spell``'s level."""
+        highest = self.highest_spell_level(actor)
+        trait = self.caster_level_trait
+        if highest < 0:
+            raise CombatError(f"{actor.name} is no caster: {trait} is set by staff "
+                              f"(+stat {actor.name}/{trait}=<level>).")
+        if spell.level > highest:
+            raise CombatError(f"{spell.name} is a level {spell.level} spell: {actor.name}'s {trait} "
+                              f"{actor.trait(trait)} casts up to level {highest}.")
 
     def maneuver(self, option: str, attacker: Combatant) -> Wielded:
         """The game layer's pre-roll check of ``attack <target>/<option>``. Raises CombatError."""
@@ -727,6 +869,8 @@ class ElethrilSystem(RuleSystem):
             raise CombatError("A spell or an item is the whole action: no weapon attacks with it.")
         parts = list(self._reaction(actor))
         spell = self.spell(declaration.spell) if declaration.spell else None
+        if spell is not None and not declaration.storyteller:
+            self.require_caster(actor, spell)
         item = None
         attacks: tuple[tuple[Wielded, str], ...] = ()
         if declaration.item:
@@ -737,14 +881,19 @@ class ElethrilSystem(RuleSystem):
         elif spell:
             kind = "spell"
         else:
-            primary = self.in_hand(actor, declaration.weapon)
-            count = declaration.attacks or primary.weapon.shots
+            storyteller = declaration.storyteller
+            primary = self._weapon_for(actor, declaration.weapon, storyteller)
+            own = primary.weapon.shots if primary.kind == "missile" else self.attacks_of(actor)
+            count = declaration.attacks or own
             if not 1 <= count <= self.max_attacks:
                 raise CombatError(f"Attacks per action: 1 to {self.max_attacks}, not {declaration.attacks}.")
             if primary.kind == "missile" and count > primary.weapon.shots:
                 raise CombatError(f"A {primary.weapon.name} fires at most {primary.weapon.shots} "
                                   f"per round (rate {primary.weapon.rate}).")
-            off = self.wielded(declaration.off_hand) if declaration.off_hand else None
+            if primary.kind == "melee" and count > own and not storyteller:
+                raise CombatError(f"{actor.name} makes {plural(own, 'attack')} a round (Attacks on the "
+                                  f"sheet, set by staff), not {count}.")
+            off = self._off_hand_for(actor, declaration.off_hand, storyteller) if declaration.off_hand else None
             hand = "primary" if off else ""
             order = [(primary, hand)] + ([(off, "off")] if off else []) + [(primary, hand)] * (count - 1)
             attacks = tuple(order)
@@ -993,21 +1142,3 @@ class ElethrilSystem(RuleSystem):
         if wanted and not ("hp".startswith(wanted) or "hit points".startswith(wanted)):
             raise CombatError("Damage is in hit points: hp.")
         return "hp"
-
-    def damage(self, actor: Combatant, amount: int, damage_type: str) -> HitPoints:
-        self.damage_type(damage_type)
-        health = self.health(actor.health, actor)
-        if health.dead:
-            raise CombatError(f"{actor.name} is already dead.")
-        return health.with_damage(amount)
-
-    def heal(self, actor: Combatant, amount: int | None, damage_type: str | None) -> HitPoints:
-        """Healing everything also raises the dead (staff fiat); other healing of the dead is
-        refused. Raises CombatError."""
-        if damage_type:
-            self.damage_type(damage_type)
-        health = self.health(actor.health, actor)
-        if health.dead and amount is not None:
-            raise CombatError(f"{actor.name} is dead: only '+heal {actor.name}=all' brings them back.")
-        return health.healed(amount)
-

@@ -23,6 +23,9 @@ Choices where the source is silent (also in ``rules/systems/elethril.py``):
   initiative again in the next round not yet begun.
 - Forfeiting (3a) and aborting later attacks (4c) are the same: the action's events from the
   given round on are dropped, and the caster's new roll takes the forfeit penalty.
+- One who falls (down or dead) loses the rest of the action (:func:`cancel`): everything after
+  the step they fell in, in this round and any later one; a fighter struck down in a step
+  still acts in it (the step is simultaneous).
 """
 
 from __future__ import annotations
@@ -99,12 +102,9 @@ class Event:
         round_number, segment = moment(self.tick + ticks)
         return replace(self, round=round_number, segment=segment)
 
-    def describe(self) -> str:
-        """``"Ann short sword > Orc (2/3, off-hand)"``, ``"Zed begins Fireball"``."""
-        if self.phase == "casting":
-            text = f"{self.actor} begins {self.label}"
-        else:
-            text = f"{self.actor} {self.label}" + (f" > {self.target}" if self.target else "")
+    @property
+    def notes(self) -> str:
+        """``" (2/3, off-hand)"``: which attack of how many, the off hand, spoiled; "" for none."""
         notes = []
         if self.count > 1:
             notes.append(f"{self.number}/{self.count}")
@@ -112,7 +112,15 @@ class Event:
             notes.append("off-hand")
         if self.spoiled:
             notes.append("spoiled")
-        return text + (f" ({', '.join(notes)})" if notes else "")
+        return f" ({', '.join(notes)})" if notes else ""
+
+    def describe(self) -> str:
+        """``"Ann short sword > Orc (2/3, off-hand)"``, ``"Zed begins Fireball"``."""
+        if self.phase == "casting":
+            text = f"{self.actor} begins {self.label}"
+        else:
+            text = f"{self.actor} {self.label}" + (f" > {self.target}" if self.target else "")
+        return text + self.notes
 
     def to_record(self) -> dict[str, Any]:
         return {"actor": self.actor, "phase": self.phase, "round": self.round,
@@ -137,8 +145,9 @@ class Action:
     ``kind``: "melee", "missile", "spell" or "item". ``round``: the round it was declared
     in. ``events``: in order. ``reload_rounds``: rounds skipped after the last event before
     the next initiative roll (missile rate below one, seed 4d). ``casting_from``: the tick
-    the spell's casting began (0: no spell). ``ended``: the tick a hit spoiled the casting
-    or the action was forfeited (0: runs its course).
+    the spell's casting began (0: no spell). ``ended``: the tick a hit spoiled the casting,
+    the action was forfeited or its actor fell (0: runs its course). ``delayed_to``: the tick
+    the action was last held to (``+combat/delay``; 0: never).
     """
 
     actor: str
@@ -148,6 +157,7 @@ class Action:
     reload_rounds: int = 0
     casting_from: int = 0
     ended: int = 0
+    delayed_to: int = 0
 
     @property
     def last_round(self) -> int:
@@ -183,7 +193,7 @@ class Action:
         return {"actor": self.actor, "round": self.round, "kind": self.kind,
                 "events": [event.to_record() for event in self.events],
                 "reload_rounds": self.reload_rounds, "casting_from": self.casting_from,
-                "ended": self.ended}
+                "ended": self.ended, "delayed_to": self.delayed_to}
 
     @classmethod
     def from_record(cls, record: Mapping[str, Any]) -> Action:
@@ -191,7 +201,7 @@ class Action:
                    events=tuple(Event.from_record(e) for e in record["events"]),
                    reload_rounds=int(record.get("reload_rounds", 0)),
                    casting_from=int(record.get("casting_from", 0)),
-                   ended=int(record.get("ended", 0)))
+                   ended=int(record.get("ended", 0)), delayed_to=int(record.get("delayed_to", 0)))
 
 
 @dataclass(frozen=True)
@@ -289,10 +299,11 @@ def delay(action: Action, round_number: int, segment: int, now: int) -> Action:
 
     Raises:
         CombatError: the segment is past, not later than the action's own, beyond segment 10,
-        or the action has nothing pending this round or is already casting.
+        or the action has nothing pending this round, acts at its last segment (nothing later
+        to hold to) or is already casting.
     """
     if not 1 <= segment <= SEGMENTS_PER_ROUND:
-        raise CombatError(f"Delay to a segment of this round: 1 to {SEGMENTS_PER_ROUND}, not {segment}.")
+        raise CombatError(delay_range_error(str(segment)))
     if segment < now:
         raise CombatError(f"Segment {segment} has passed: it is segment {now}.")
     start = tick_of(round_number, now)
@@ -302,14 +313,37 @@ def delay(action: Action, round_number: int, segment: int, now: int) -> Action:
     if action.casting_from and action.casting_from < start:
         raise CombatError(f"{action.actor} is already casting and cannot delay.")
     first = min(e.tick for e in pending)
+    _, own = moment(first)
+    if own == SEGMENTS_PER_ROUND:
+        raise CombatError(f"{action.actor} acts at segment {own}, the last of the round: "
+                          "the action cannot be delayed further this round.")
     if tick_of(round_number, segment) <= first:
-        _, own = moment(first)
         raise CombatError(f"{action.actor} already acts at segment {own}: delay to a later one "
                           f"({own + 1} to {SEGMENTS_PER_ROUND}).")
     shift = tick_of(round_number, segment) - first
     events = tuple(e.moved(shift) if e.tick >= start else e for e in action.events)
     casting_from = action.casting_from + shift if action.casting_from else 0
-    return replace(action, events=tuple(sorted(events, key=lambda e: e.order)), casting_from=casting_from)
+    return replace(action, events=tuple(sorted(events, key=lambda e: e.order)), casting_from=casting_from,
+                   delayed_to=tick_of(round_number, segment))
+
+
+def delay_range_error(text: str) -> str:
+    """The one message for a segment that is not 1-10 (``+combat/delay soon``, ``-5``, ``0``)."""
+    return f"Delay to a segment of this round: 1 to {SEGMENTS_PER_ROUND}, not '{text}'."
+
+
+def cancel(action: Action, position: tuple[int, int]) -> tuple[Action, tuple[Event, ...]]:
+    """``action`` after its actor fell at ``position`` (``(tick, phase index)``, the step they
+    fell in): every event after it dropped, nothing carried into later rounds, no reloading.
+    Returns the action and the dropped events (none: it had nothing left; an action already
+    ended is returned unchanged)."""
+    if action.ended:
+        return action, ()
+    dropped = tuple(e for e in action.events if e.position > position and not e.spoiled)
+    if not dropped and not action.reload_rounds and action.last_round <= moment(position[0])[0]:
+        return action, ()
+    kept = tuple(e for e in action.events if e.position <= position)
+    return replace(action, events=kept, ended=max(position[0], 1), reload_rounds=0), dropped
 
 
 def forfeit(action: Action, round_number: int) -> Action:

@@ -639,22 +639,3 @@ class StorytellerSystem(RuleSystem):
     def damage_type(self, text: str) -> str:
         """``"l"``, ``"Lethal"`` … → ``"lethal"``. Raises CombatError."""
         return match_damage_type(text, DAMAGE_TYPES)
-
-    def damage(self, actor: Combatant, amount: int, damage_type: str) -> HealthTrack:
-        """Raises CombatError for an unknown type or a dead character."""
-        kind = self.damage_type(damage_type)
-        health = self.health(actor.health)
-        if health.dead:
-            raise CombatError(f"{actor.name} is already dead.")
-        return health.with_damage(amount, kind)
-
-    def heal(self, actor: Combatant, amount: int | None, damage_type: str | None) -> HealthTrack:
-        """Healing everything (``amount`` and ``damage_type`` None) also raises the dead (staff
-        fiat); any other healing of a dead character is refused. Raises CombatError."""
-        kind = self.damage_type(damage_type) if damage_type else None
-        health = self.health(actor.health)
-        if amount is None and kind is None:
-            return HealthTrack(self.levels)
-        if health.dead:
-            raise CombatError(f"{actor.name} is dead: only '+heal {actor.name}=all' brings them back.")
-        return health.healed(amount, kind)

@@ -103,7 +103,8 @@ def test_aeon_armor_hardness_clinch_and_reload(fray_server, fray_client, arena):
     # refused dodge must roll nothing, so the 8 is still there for the damage roll.
     force(st, [9, 8, 2, 2])
     st.send(f"attack Lookout={a}")
-    alice.expect(r"Lookout's punch is coming at .* with 2 successes\. Answer: defend dodge")
+    # In a clinch the only answer offered is none.
+    alice.expect(r"Lookout's punch is coming at .* with 2 successes\. Answer: defend none;")
     force(st, [8])
     alice.command("dodge", rf"<Fray> {a} is in a clinch: no dodge, parry or block\.")
     # No defense: gross = Strength 1 + 2 net = 3 = hardness 3: it does something. 3 - soak 7

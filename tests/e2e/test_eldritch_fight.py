@@ -128,7 +128,7 @@ def test_eldritch_schedule_firearm_ear_pop_armor_and_reload(fray_server, fray_cl
     before_reload = hud(alice, SPACE)
     assert re.search(last_row, before_reload)
     assert re.search(rf"3\s+{a}\s+10\s+Life Points 26/26\s+acted", before_reload)
-    assert re.search(r"4\s+Thug \(NPC\)\s+7\s+Life Points 12/26\s+stunned", before_reload)
+    assert re.search(r"4\s+Thug \(NPC\)\s+7\s+Life Points 12/26\s+acted, stunned", before_reload)  # passed over
     assert re.search(rf"5\s+{a}\s+5\s+Life Points 26/26\s+TO ACT", before_reload)
 
     # -------------------------------------------------------------------- evennia reload

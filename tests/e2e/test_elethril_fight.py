@@ -15,7 +15,8 @@ The scenario (the admin is the Storyteller; Alice and Bob are the players):
   (seed 3b), and no Fireball goes off.
 * Round 2, individual initiative: Bob's 5 + 6 = 11 lands in round 3, segment 1 (seed 3a);
   Zed's Magic Missile hits Bob; Alice holds her blow from segment 7 to 8 (``+combat/delay``,
-  seed 1c), a past segment is refused, and she drops the Orc, whose own blow is then lost.
+  seed 1c; the HUD's Init shows 7>8), a past segment is refused, and she drops the Orc, whose
+  own blow at segment 9 is cancelled at once, which ends the round.
 * ``evennia reload``: round 3's declaring, Bob's carried shot and everyone's hit points come
   back the same.
 * Round 3: Bob's carried shot lands at segment 1, without a new roll; Zed casts Cure Light
@@ -69,9 +70,10 @@ def test_elethril_three_rounds_an_interrupted_caster_and_reload(fray_server, fra
     st.command("+combat/side Zed,Orc=foes", r"Zed, Orc: side foes\.")
 
     # ------------------------------------------------------------- round 1: declare, roll
-    alice.command("attack Zed", rf"{a} will attack Zed with long sword; initiative d10 \+ 5 \(long sword\)\.")
-    bob.command("attack Orc", rf"{b} will attack Orc with sling; initiative d10 \+ 6 \(sling\)\.")
-    st.command(f"cast Zed=fireball={a}", rf"Zed will cast Fireball at {a}; initiative d10\.")
+    # Round 1: the modifiers go on the side's base (seed 1a).
+    alice.command("attack Zed", rf"{a} will attack Zed with long sword; initiative party base \+ 5 \(long sword\)\.")
+    bob.command("attack Orc", rf"{b} will attack Orc with sling; initiative party base \+ 6 \(sling\)\.")
+    st.command(f"cast Zed=fireball={a}", rf"Zed will cast Fireball at {a}; initiative foes base\.")
     board = hud(alice, r"^10  \.$")
     assert "declaring, waiting on Orc" in board
     assert re.search(r"Zed \(NPC\)\s+foes\s+-\s+declared", board)      # what Zed declared is secret
@@ -121,23 +123,27 @@ def test_elethril_three_rounds_an_interrupted_caster_and_reload(fray_server, fra
     assert "Orc: d10 6 + 3 (short sword) = 9 -> segment 9" in out
     assert f"Later: r3 s1 {b} sling > Zed" in folded(out)
     alice.command("+combat/delay 8", rf"{a} holds the action to segment 8\.\n\s+{a}: long sword > Orc at segment 8\.")
+    assert re.search(rf"{a}\s+party\s+7>8\s+long sword > Orc", hud(bob, r"^10  \.$"))
     st.command("+combat/next", r"Zed begins casting Magic Missile: it takes effect at segment 2\.")
     force(st, [2])      # Magic Missile: 1d4 2 + 1, no attack roll
     st.command("+combat/next", rf"Zed's Magic Missile takes effect on {b}:\n\s+damage: 1d4 \(2\) \+ 1 = 3\n"
                                rf"\s+{b} loses 3 hit points: 7/10 hp")
     alice.command("+combat/delay 2", r"<Fray> Segment 2 has passed: it is segment 3\.")
-    force(st, [16, 6])  # Alice: d20 16 vs 17 - 6 = 11, hit; 1d8 6
-    out = st.command("+combat/next", r"Orc loses 6 hit points: Down -5/5 hp")
-    assert f"{a} long sword: d20 16 vs 11 (THAC0 17 - AC 6): hit" in out
+    # Alice: d20 16 vs 17 - 6 = 11, hit; 1d8 6. The fallen Orc's blow at segment 9 is cancelled
+    # at once (said once), which leaves nothing in round 2: it ends.
+    force(st, [16, 6])
     out = st.command("+combat/next", r"Round 2 is over\. Round 3: declare your actions\.\n.*still acting.*\.")
-    assert "Orc is down: short sword is lost." in out
+    assert f"{a} long sword: d20 16 vs 11 (THAC0 17 - AC 6): hit" in out
+    assert "Orc loses 6 hit points: Down -5/5 hp" in out
+    assert f"Orc is down: short sword > {a} at segment 9 is cancelled." in out
+    assert out.count("Orc is down") == 1
     assert f"{b} is still acting: sling > Zed at segment 1." in out
 
     last_row = rf"^Carried over: {b}$"
     before_reload = hud(alice, last_row)
     assert f"declaring, waiting on {a}, Zed" in before_reload
     assert re.search(rf"{b}\s+party\s+-\s+sling > Zed\s+7/10 hp\s+busy", before_reload)
-    assert re.search(r"Orc \(NPC\)\s+foes\s+-\s+-\s+Down -5/5 hp", before_reload)
+    assert re.search(r"Orc \(NPC\)\s+foes\s+-\s+-\s+Down -5/5\s", before_reload)
     assert f" 1  [missile] {b} sling > Zed" in before_reload
 
     # -------------------------------------------------------------------- evennia reload

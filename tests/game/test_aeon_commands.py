@@ -258,6 +258,13 @@ class TestAeonRolls(AeonFightTest):
         self.player(fray.CmdRoll(), "2-5", "<Fray> The pool comes to -3 dice: it cannot be negative.")
         self.player(fray.CmdAttack(), "Thug/disarm", "<Fray> Thug holds no weapon to disarm.")
 
+    def test_a_forced_face_that_does_not_fit_is_one_clear_line(self):
+        self.force(12)
+        self.player(fray.CmdRoll(), "Dexterity",
+                    "<Fray> Forced face 12 does not fit a d10. Clear the queue with @dice/clear.")
+        self.force(9, 2, 2)
+        self.player(fray.CmdRoll(), "Dexterity", "<Roll> Char2 rolls Dexterity 3 dice TN 7, needs 1: 9 2 2 -> 1 success")
+
 
 class TestAeonAsTheGameDefault(FrayCommandTest):
     def test_default_system_setting_picks_aeon(self):
@@ -323,3 +330,21 @@ class TestAdversaryFindings(AeonFightTest):
         self.player(aeon.CmdPickup(), "club")
         self.assertEqual(self.char2.weapon, "club")
         self.assertEqual(encounters.dropped_weapons(self.encounter), [{"weapon": "knife", "owner": "Char2", "feet": 0}])
+
+
+class TestHealthAcrossSystems(FrayCommandTest):
+    def test_sheet_lists_each_systems_wounds_and_heal_all_out_of_a_fight_heals_them(self):
+        self.char2.health = {"storyteller": {"bashing": 1, "lethal": 0, "aggravated": 0},
+                             "aeon": {"bashing": 0, "lethal": 2, "aggravated": 0}}
+        out = self.player(fray.CmdSheet(), "")
+        self.assertIn("Health (storyteller): Bruised", out)
+        self.assertIn("Health (aeon): Hurt (-1) [LL.....]", out)
+        out = self.st(fray.CmdHeal(), "Char2=all")
+        self.assertIn("Char2: Bruised", out)
+        self.assertIn("Char2: Hurt (-1) [LL.....] - all -> Healthy [.......]", out)
+        self.assertNotIn("Health (aeon)", self.player(fray.CmdSheet(), "").replace("Health (aeon): Healthy", ""))
+
+    def test_stat_ranges_and_big_amounts(self):
+        self.st(fray.CmdStat(), "Char2/Strength=-1", "<Fray> Strength must be a whole number from 0 to 20, not '-1'.")
+        self.assertNotIn("Strength", {k: v for k, v in self.char2.sheet.items() if v == -1})
+        self.st(fray.CmdDamage(), "Char2=201 lethal", "<Fray> The amount must be a whole number from 0 to 200")

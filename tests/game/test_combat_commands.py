@@ -176,8 +176,8 @@ class TestStaffHealth(FrayCommandTest):
     def test_bad_health_input_changes_nothing(self):
         for args, expected in {
             "Char2=3": "<Fray> Usage: +damage",
-            "Char2=x lethal": "<Fray> Levels must be a whole number from 0 to 20",
-            "Char2=99999999999 lethal": "<Fray> Levels must be a whole number from 0 to 20",
+            "Char2=x lethal": "<Fray> The amount must be a whole number from 0 to 200",
+            "Char2=99999999999 lethal": "<Fray> The amount must be a whole number from 0 to 200",
             "Char2=2 fire": "<Fray> Damage type must be one of: bashing, lethal, aggravated.",
             "Nobody=2 lethal": "<Fray> No character 'Nobody'.",
         }.items():

@@ -8,7 +8,7 @@ import re
 
 from commands import aeon, eldritch, fray, npcs
 from tests.game.test_combat_commands import FrayCommandTest
-from world import encounters
+from world import dice, encounters
 
 #: Char2: Life Points (3 + 3) x 4 + 10 = 34; initiative score (3 + 2) / 2 = 2.
 CHAR2 = {"Dexterity": 3, "Perception": 2, "Strength": 3, "Constitution": 3, "Brawl": 2, "Melee": 2,
@@ -252,6 +252,7 @@ class TestBadInput(EldritchFightTest):
 
     def test_maneuvers_weapons_and_space_refused(self):
         self.initiative(9, 2)
+        self.char2.weapon = "warhammer"
         before = self.snapshot()
         self.char2.sheet = dict(CHAR2, Strength=0)
         cases = [
@@ -261,6 +262,8 @@ class TestBadInput(EldritchFightTest):
                                "than 3 short."),
             ("Thug/bat neck", "Only a grapple takes an opponent by the neck."),
             ("Thug/wall flip", "Wall Flip is a defense: defend wall-flip."),
+            ("Thug/9mm", "Char2 holds no 9mm (in hand: warhammer)."),
+            ("Thug/warhammer 2h 2h", "Give the grip (1h or 2h) once."),
         ]
         for args, expected in cases:
             with self.subTest(args=args):
@@ -313,7 +316,7 @@ class TestLastingEffects(EldritchFightTest):
         self.assertEqual(self.state(self.thug)["stunned"], "rest of turn")
         # The stunned Thug is passed over: Char2 acts again at 6.
         self.assertIn("Round 1: Char2 to act.", out)
-        self.assertRegex(self.hud(), r"Thug \(NPC\)\s+7\s+Life Points 20/26\s+stunned")
+        self.assertRegex(self.hud(), r"Thug \(NPC\)\s+7\s+Life Points 20/26\s+acted, stunned")
         self.st(fray.CmdAttack(), "Thug=Char2", "<Fray> It is not Thug's turn: waiting on Char2.")
         # It can still defend: 2 + 1 - 2 (defense 2) + 8 = 9 vs 3 + 2 - 2 + 6 = 9: a tie, missed.
         self.force(6, 8)
@@ -334,7 +337,7 @@ class TestLastingEffects(EldritchFightTest):
         out = self.st(fray.CmdDefend(), "Thug=none")
         self.assertIn("Thug passes out and crumples to the ground.", out)
         self.assertIs(self.state(self.thug)["passed_out"], True)
-        self.assertRegex(self.hud(), r"Thug \(NPC\)\s+7\s+Life Points 20/26\s+out cold")
+        self.assertRegex(self.hud(), r"Thug \(NPC\)\s+7\s+Life Points 20/26\s+acted, out cold")  # passed over
         # Out cold it cannot defend; being attacked wakes it. 3 + 2 - 2 + 6 = 9: 1 SL, 6 + 1 - 2 = 5.
         self.force(6)
         out = self.player(fray.CmdAttack(), "Thug")
@@ -399,13 +402,14 @@ class TestLastingEffects(EldritchFightTest):
         self.st(eldritch.CmdWake(), "Thug", "<Combat> Char brings Thug round.")  # the ST: any time, no action
         self.assertNotIn("passed_out", self.state(self.thug))
 
-    def test_atemi_grip_numbs_and_fades_by_one_each_action(self):
+    def test_atemi_grip_numbs_every_physical_roll_and_fades_with_each_own_action_only(self):
         self.buy(self.char2, "Atemi Grip")
-        self.initiative(9, 5)
+        self.buy(self.char2, "Wrestling Hold")
+        self.initiative(9, 5)  # Char2 11, 6, 1; Thug 7, 2
         self.force(5, 3)
         self.player(fray.CmdAttack(), "Thug/grapple")
         self.st(fray.CmdDefend(), "Thug=dodge")
-        self.st(fray.CmdCombat(), "/next")  # the held Thug passes at 7
+        self.st(fray.CmdCombat(), "/next")  # the held Thug passes at 7 (a pass is no action)
         # Strength 3 + Brawl 2 - 2 - 2 + (10, then 9: 14) = 15: 4 SLs against Constitution 2 +
         # Willpower 0 + 5 = 7 (no SL): numb -4.
         self.force(10, 9, 5)
@@ -413,14 +417,33 @@ class TestLastingEffects(EldritchFightTest):
         self.assertIn("Thug's grappled limb goes numb: -4 to physical rolls, 1 less each action.", out)
         self.assertEqual(self.state(self.thug)["atemi_grip"], 4)
         self.assertIn("numb -4", self.hud())
-        self.st(fray.CmdCombat(), "/next")  # the Thug passes at 2
-        # Char2 punches at 1 (-4): 3 + 2 - 4 + 9 = 10: 1 SL. The Thug's second defense, numb:
-        # 2 + 1 - 2 (defense 2) - 4 (numb) + 8 = 5. The numbness fades to 3.
+        # The Thug's escape at 2 is an action: rolled at -4, then the numbness fades to 3.
+        # Strength 2 + Brawl 1 - 4 + 9 = 8 against Char2's 3 + 2 + 5 = 10: still held.
+        self.force(9, 5)
+        out = self.st(fray.CmdEscape(), "Thug")
+        self.assertIn("Thug: Strength 2 + Brawl 1 - 4 (numb, atemi grip) + d10 [9] = 8: failure", out)
+        self.assertIn("Thug stays held.", out)
+        self.assertEqual(self.state(self.thug)["atemi_grip"], 3)
+        self.assertIn("numb -3", self.hud())
+        # Char2 punches at 1 (-4): 3 + 2 - 4 + 9 = 10: 1 SL. The Thug's second dodge of the turn:
+        # 2 + 1 - 2 (defense 2) - 3 (numb) + 8 = 6. A defense is no action: still numb -3.
         self.force(9, 8)
         self.player(fray.CmdAttack(), "Thug")
         out = self.st(fray.CmdDefend(), "Thug=dodge")
-        self.assertIn("Thug dodge: Dexterity 2 + Acrobatics 1 - 2 (defense 2) - 4 (numb, atemi grip) + d10 [8] = 5",
+        self.assertIn("Thug dodge: Dexterity 2 + Acrobatics 1 - 2 (defense 2) - 3 (numb, atemi grip) + d10 [8] = 6",
                       out)
+        self.assertEqual(self.state(self.thug)["atemi_grip"], 3)
+        # A new turn does not wear it off either; Char2's own actions do not touch it.
+        self.st(fray.CmdCombat(), "/next")
+        self.assertEqual(self.encounter.round, 2)
+        self.assertEqual(self.state(self.thug)["atemi_grip"], 3)
+        self.initiative(9, 5)
+        # "All physical rolls": the Wrestling Hold's resisting roll too. Char2: Strength 3 +
+        # Brawl 2 - 2 + 7 = 10: 1 SL; the Thug: Strength 2 + Brawl 1 - 3 (numb) + 6 = 6: pinned -1.
+        self.force(7, 6)
+        out = self.player(fray.CmdAttack(), "Thug/wrestling hold")
+        self.assertIn("Thug resists: Strength 2 + Brawl 1 - 3 (numb, atemi grip) + d10 [6] = 6: failure", out)
+        self.assertIn("Thug is pinned: -1 to all actions until free.", out)
         self.assertEqual(self.state(self.thug)["atemi_grip"], 3)
         self.assertIn("numb -3", self.hud())
 
@@ -557,11 +580,22 @@ class TestConcealAndSearch(EldritchFightTest):
         self.assertIn("big knife: 8 + 3 (pat-down) = 11 vs concealment 11: not found", out)
         self.assertIn("big sword in a duffel bag: 8 + 2 (duffel bag) = 10 vs concealment 11: not found", out)
         self.assertIn("Thug finds nothing on Char2.", out)
-        # A plain search: (10, then 6: 11) + 2 = 13; the knife + 0 = 13 is found, the sword + 2 = 15.
-        self.force(10, 6)
+        # The Thug's roll is kept, like the concealment: searching again rolls no die.
+        self.force(9)
         out = self.st(eldritch.CmdSearch(), "Thug=Char2")
+        self.assertEqual(dice.forced_faces(), [9])
+        dice.clear()
+        self.assertIn("Thug searches Char2: Perception 2 + Larceny 0 + d10 [6] = 8: failure (the same roll as "
+                      "before: a search is rolled once)", out)
+        self.assertIn("big knife: 8 + 0 (weapon size) = 8 vs concealment 11: not found", out)
+        # Another searcher rolls their own: the Storyteller, Perception 2: (10, then 6: 11) + 2 = 13;
+        # the knife + 0 = 13 is found, the sword + 2 = 15.
+        self.char1.sheet = {"Perception": 2}
+        self.force(10, 6)
+        out = self.st(eldritch.CmdSearch(), "Char2")
         self.assertIn("big knife: 13 + 0 (weapon size) = 13 vs concealment 11: found", out)
-        self.assertIn("Thug finds Char2's big knife, big sword.", out)
+        self.assertIn("Char finds Char2's big knife, big sword.", out)
+        self.assertEqual(set(self.char2.concealed["searched"]), {str(self.thug.id), str(self.char1.id)})
         # Drawn, a weapon is no longer hidden.
         self.initiative(9, 5)
         self.player(eldritch.CmdMove(), "draw big knife", "<Combat> Char2 moves.|  Char2 spends an action: draw the big knife.")
@@ -569,7 +603,36 @@ class TestConcealAndSearch(EldritchFightTest):
         self.assertEqual(self.char2.concealed["weapons"], [{"weapon": "big-sword", "duffel": True}])
         self.player(eldritch.CmdConceal(), "/clear", "<Combat> Char2 no longer hides any weapon.")
         self.assertEqual(self.char2.concealed, {})
+        # Hidden anew: a new concealment roll, and every searcher rolls anew against it.
+        self.force(3)
+        self.player(eldritch.CmdConceal(), "stake")
+        self.assertNotIn("searched", self.char2.concealed)
 
+    def test_a_pat_down_in_the_fight_is_a_movement_action_and_the_hidden_cannot_be_searched(self):
+        self.force(8)
+        self.player(eldritch.CmdConceal(), "big knife")            # 11
+        self.initiative(5, 9)  # Char2 7, 2; Thug 11, 6, 1
+        before = (list(self.encounter.acted), self.state(self.thug), len(self.encounter.log))
+        self.player(eldritch.CmdSearch(), "Thug/patdown", "<Fray> It is not Char2's turn: waiting on Thug.")
+        self.assertEqual((list(self.encounter.acted), self.state(self.thug), len(self.encounter.log)), before)
+        # On its turn the Thug pats Char2 down: an action. 2 + 0 + 9 = 11 + 3 = 14: found.
+        self.force(9)
+        out = self.st(eldritch.CmdSearch(), "Thug=Char2/patdown")
+        self.assertIn("Thug spends an action: pat down Char2.", out)
+        self.assertIn("big knife: 11 + 3 (pat-down) = 14 vs concealment 11: found", out)
+        self.assertIn("<Combat> Thug pats down Char2.", out)
+        self.assertEqual(self.state(self.thug)["actions_used"], 1)
+        self.assertEqual(self.encounter.log[-1]["what"], "pat-down of Char2")
+        # A look is no action, made at any time (Char2's turn at 7 now), with the same kept roll.
+        out = self.st(eldritch.CmdSearch(), "Thug=Char2")
+        self.assertIn("(the same roll as before: a search is rolled once)", out)
+        self.assertEqual(self.state(self.thug)["actions_used"], 1)
+        # Char2 hides from the Thug (a movement action at 7): 3 + 1 + 2 + 7 = 13 against 2 + 5 = 7.
+        self.force(7, 5)
+        self.player(aeon.CmdHide(), "")
+        before = (dict(self.char2.concealed), self.state(self.thug), len(self.encounter.log))
+        self.st(eldritch.CmdSearch(), "Thug=Char2", "<Fray> Thug cannot see Char2, who is hiding (+spot Char2 first).")
+        self.assertEqual((dict(self.char2.concealed), self.state(self.thug), len(self.encounter.log)), before)
 
 class TestHidingAndSight(EldritchFightTest):
     def test_hiding_blocks_sight_and_the_chance_dice(self):
@@ -629,6 +692,134 @@ class TestHidingAndSight(EldritchFightTest):
         self.assertIn("line of sight is not established", out)
         self.assertEqual(self.state(self.char2)["actions_used"], 1)
         self.assertIn("Round 1: Thug to act.", out)
+
+
+class TestWeaponInHand(EldritchFightTest):
+    def test_a_named_weapon_must_be_in_hand_and_draw_puts_it_there(self):
+        self.char2.weapon = "bat"
+        self.initiative(2, 9)  # Char2 4; Thug 11, 6, 1
+        before = (list(self.encounter.acted), dict(self.encounter.conditions), len(self.encounter.log),
+                  list(self.encounter.pending))
+        # The Thug holds nothing: no 9mm until it draws one (+move draw: a movement action).
+        self.st(fray.CmdAttack(), "Thug=Char2/9mm", "<Fray> Thug holds no 9mm (empty-handed).")
+        self.assertEqual((list(self.encounter.acted), dict(self.encounter.conditions), len(self.encounter.log),
+                          list(self.encounter.pending)), before)
+        self.st(eldritch.CmdMove(), "Thug=draw 9mm", "<Combat> Thug moves.|  Thug spends an action: draw the 9mm.")
+        self.assertEqual(self.thug.weapon, "9mm")
+        before = (list(self.encounter.acted), dict(self.encounter.conditions), len(self.encounter.log))
+        self.st(fray.CmdAttack(), "Thug=Char2/9mm 2h",
+                "<Fray> 1h and 2h choose the grip of a hand-to-hand weapon (its minimum Strength), not of the "
+                "9mm (a firearm).")
+        self.assertEqual((list(self.encounter.acted), dict(self.encounter.conditions), len(self.encounter.log)),
+                         before)
+        # Now it fires at 6 (-2, its second action): Dexterity 2 + Firearms 0 - 2 + 9 = 9: 1 SL.
+        self.force(9)
+        out = self.st(fray.CmdAttack(), "Thug=Char2/9mm")
+        self.assertIn("Thug 9mm: Dexterity 2 + Firearms 0 - 2 (2nd action) + d10 [9] = 9: 1 SL", out)
+        self.player(fray.CmdDefend(), "none")
+        # Char2 holds the bat: not the 9mm; the bat two-handed is fine (not yet her turn, though).
+        self.player(fray.CmdAttack(), "Thug/9mm", "<Fray> Char2 holds no 9mm (in hand: bat).")
+        self.player(fray.CmdAttack(), "Thug/bat 2h 2h", "<Fray> Give the grip (1h or 2h) once.")
+
+
+class TestAttackedInTheirLastAction(EldritchFightTest):
+    def test_only_the_attackers_last_action_this_turn_counts(self):
+        self.initiative(2, 9)  # Char2 4; Thug 11, 6, 1
+        # The Thug punches Char2 at 11 (2 + 1 + 2 = 5: a miss): eye contact and a line of sight
+        # are made without dice.
+        self.force(2)
+        self.st(fray.CmdAttack(), "Thug=Char2")
+        self.player(eldritch.CmdEyeContact(), "Thug", "<Combat> Char2 tries to catch Thug's eye.|"
+                    "  Thug attacked Char2 last action: eye contact is made.")
+        self.player(eldritch.CmdLos(), "Thug/partial", "<Combat> Char2 looks for a line of sight to Thug.|"
+                    "  Thug attacked Char2: line of sight is established.")
+        # Its next action (a run at 6) ends that: the 30% chance again (+roll 0 shows 4).
+        self.st(eldritch.CmdMove(), "Thug=run")
+        self.force(4)
+        self.player(eldritch.CmdEyeContact(), "Thug", "<Combat> Char2 tries to catch Thug's eye.|"
+                    "  30% chance: +roll 0 shows 4 (1-3 makes it): eye contact is not made.")
+        # Char2 passes at 4; the Thug punches her again at 1, its last action of the turn.
+        self.st(fray.CmdCombat(), "/next")
+        self.force(2)
+        self.st(fray.CmdAttack(), "Thug=Char2")
+        self.player(eldritch.CmdEyeContact(), "Thug", "<Combat> Char2 tries to catch Thug's eye.|"
+                    "  Thug attacked Char2 last action: eye contact is made.")
+        # The turn ends: a new turn, new actions (Fray default): no longer "their last action".
+        self.st(fray.CmdCombat(), "/next", "<Combat> Round 2 begins.")
+        self.force(4)
+        self.player(eldritch.CmdEyeContact(), "Thug", "<Combat> Char2 tries to catch Thug's eye.|"
+                    "  30% chance: +roll 0 shows 4 (1-3 makes it): eye contact is not made.")
+
+    def test_moving_for_a_line_of_sight_is_an_action_that_ends_it(self):
+        self.initiative(9, 5)  # Char2 11, 6, 1; Thug 7, 2
+        self.force(2)
+        self.player(fray.CmdAttack(), "Thug")          # 3 + 2 + 2 = 7: a miss
+        self.st(fray.CmdCombat(), "/next")             # the Thug passes at 7
+        self.st(eldritch.CmdLos(), "Thug=Char2", "<Combat> Thug looks for a line of sight to Char2.|"
+                "  Char2 attacked Thug: line of sight is established.")
+        self.force(7)
+        self.player(eldritch.CmdLos(), "Thug/partial")  # a movement action at 6
+        self.assertEqual(self.encounter.log[-2]["what"], "move")
+        self.force(6)
+        self.st(eldritch.CmdLos(), "Thug=Char2/partial", "<Combat> Thug looks for a line of sight to Char2.|"
+                "  Partial cover, 50% chance: +roll 0 shows 6 (1-5 makes it): line of sight is not established.")
+
+
+class TestSpotting(EldritchFightTest):
+    def test_spot_a_hider_once_a_turn_against_the_kept_hiding_roll(self):
+        self.thug.sheet = dict(THUG, Notice=2)
+        # Before initiative, free: 3 + 1 + 2 + 7 = 13 against 2 + 2 + 5 = 9: hidden from the Thug.
+        self.force(7, 5)
+        self.player(aeon.CmdHide(), "")
+        self.assertEqual(self.state(self.char2)["hidden_from"], [self.thug.id])
+        self.assertEqual(self.state(self.char2)["hide_total"], 13)
+        self.player(eldritch.CmdSpot(), "Thug", "<Fray> Thug is not hidden from Char2.")
+        # The Thug looks: Perception 2 + Notice 2 + Ambushes 0 + 5 = 9, lower than 13.
+        self.force(5)
+        self.st(eldritch.CmdSpot(), "Thug=Char2", "<Combat> Thug looks around for Char2.|"
+                "  Thug looks for Char2: Perception 2 + Notice 2 + Ambushes 0 + d10 [5] = 9: 1 SL vs hiding 13 "
+                "-> does not see Char2")
+        self.assertEqual(self.state(self.char2)["hidden_from"], [self.thug.id])
+        before = (dict(self.encounter.conditions), len(self.encounter.log))
+        self.st(eldritch.CmdSpot(), "Thug=Char2", "<Fray> Thug has already looked for Char2 this turn.")
+        self.assertEqual((dict(self.encounter.conditions), len(self.encounter.log)), before)
+        # A new turn, a new try: 2 + 2 + 9 = 13, as high as her roll: spotted.
+        self.initiative(9, 5)
+        for _ in range(5):
+            self.st(fray.CmdCombat(), "/next")
+        self.assertEqual(self.encounter.round, 2)
+        self.force(9)
+        out = self.st(eldritch.CmdSpot(), "Thug=Char2")
+        self.assertIn("= 13: 3 SLs vs hiding 13 -> spots Char2", out)
+        self.assertNotIn("hidden_from", self.state(self.char2))
+        self.assertNotIn("hidden", self.hud())
+        self.force(3)
+        self.st(eldritch.CmdEyeContact(), "Thug=Char2", "<Combat> Thug tries to catch Char2's eye.|"
+                "  30% chance: +roll 0 shows 3 (1-3 makes it): eye contact is made.")
+
+
+class TestEarPopVerdictAndNpcInit(EldritchFightTest):
+    def test_ear_pop_shaken_off_says_so(self):
+        self.buy(self.char2, "Ear Pop")
+        self.initiative(9, 5)
+        # Dexterity 3 + Brawl 2 - 3 + 7 = 9: 1 SL; no defense: (3 x 2) + 1 = 7 - 2 = 5. The check:
+        # Constitution x2 4 - 1 + 7 = 10: 1 SL, not fewer than 1: shaken off.
+        self.force(7, 7)
+        self.player(fray.CmdAttack(), "Thug/ear pop")
+        out = self.st(fray.CmdDefend(), "Thug=none")
+        self.assertIn("Thug shakes it off? Constitution x2 4 - 1 (ear pop) + d10 [7] = 10: 1 SL (needs 1 SL)\n"
+                      "  Thug shakes it off: 1 SL, not fewer than the attack's 1.", out)
+        self.assertNotIn("stunned", self.state(self.thug))
+
+    def test_a_light_npc_gives_dexterity_and_perception(self):
+        self.st(npcs.CmdNpc(), "/init Goon=4", "<Fray> Give Dexterity and Perception as two numbers 0-20: "
+                "+npc/init <name>=<dexterity>+<perception>")
+        self.force(6)
+        self.st(npcs.CmdNpc(), "/init Goon=4+3",
+                "<Combat> Goon rolls initiative: (Dexterity 4 + Perception 3)/2 3 + 1d10 (6) = 9.")
+        goon = encounters.find_combatant(self.encounter, "Goon")
+        self.assertEqual(dict(goon.sheet), {"Dexterity": 4, "Perception": 3})
+        self.assertRegex(self.hud(), r"Goon \(NPC\)\s+9\s+Life Points 10/10")
 
 
 class TestRoll(EldritchFightTest):

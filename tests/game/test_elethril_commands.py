@@ -59,8 +59,9 @@ class TestDeclaringAndRoundOne(ElethrilFightTest):
         self.assertIn("You join the fight. Declare an action: attack <target>[/<weapon>] or cast <spell>[=<target>].", out)
 
     def test_seed_1a_sides_roll_4_and_7_and_become_1_and_4(self):
+        # Round 1: the modifiers go on the side's base (seed 1a), not on a die of one's own.
         self.player(fray.CmdAttack(), "Orc",
-                    "<Combat> Char2 will attack Orc with short sword; initiative d10 + 3 (short sword).")
+                    "<Combat> Char2 will attack Orc with short sword; initiative party base + 3 (short sword).")
         self.assertEqual(self.encounter.segment, 0)
         self.assertIn("waiting on Orc, Zed", self.hud())
         self.st(fray.CmdCast(), "Zed=fireball=Char2")
@@ -91,9 +92,9 @@ class TestDeclaringAndRoundOne(ElethrilFightTest):
 
     def test_declaring_again_replaces_and_after_the_roll_is_refused(self):
         self.player(fray.CmdAttack(), "Zed")
-        out = self.player(fray.CmdAttack(), "Orc/dagger")
+        out = self.player(fray.CmdAttack(), "Orc/fist")
         self.assertIn("Char2 changes the declared action for round 1.", out)
-        self.assertEqual(self.encounter.declarations[self.char2.id]["weapon"], "dagger")
+        self.assertEqual(self.encounter.declarations[self.char2.id]["weapon"], "fist")
         self.st(fray.CmdCast(), "Zed=sleep=Char2")
         self.force(4, 7)
         self.st(fray.CmdAttack(), "Orc=Char2")
@@ -162,6 +163,7 @@ class TestSegments(ElethrilFightTest):
         self.roll_round_one()
         self.player(fray.CmdCombat(), "/delay 6", "<Combat> Char2 holds the action to segment 6.")
         hud = self.hud()
+        self.assertRegex(hud, r"Char2\s+party\s+4>6\s+short sword > Zed")    # initiative 4, held to 6
         self.assertIn(" 4> [casting] Zed begins Fireball\n", hud)
         self.assertIn(" 6  [melee] Char2 short sword > Zed", hud)
         out = self.st(fray.CmdCombat(), "/next")     # segment 4: only the casting begins
@@ -169,8 +171,9 @@ class TestSegments(ElethrilFightTest):
         before = self.state()
         self.player(fray.CmdCombat(), "/delay 3", "<Fray> Segment 3 has passed: it is segment 5.")
         self.player(fray.CmdCombat(), "/delay 5", "<Fray> Char2 already acts at segment 6: delay to a later one (7 to 10).")
-        self.player(fray.CmdCombat(), "/delay 11", "<Fray> Delay to a segment of this round: 1 to 10, not 11.")
-        self.player(fray.CmdCombat(), "/delay soon", "<Fray> Give a segment number, e.g. +combat/delay 6, not 'soon'.")
+        for text in ("11", "0", "-5", "soon"):     # one message for every segment that is not 1-10
+            self.player(fray.CmdCombat(), f"/delay {text}",
+                        f"<Fray> Delay to a segment of this round: 1 to 10, not '{text}'.")
         self.st(fray.CmdCombat(), "/delay Zed=9", "<Fray> Zed is already casting and cannot delay.")
         self.assertEqual(self.state(), before)
         self.force(12, 3)
@@ -197,12 +200,13 @@ class TestSegments(ElethrilFightTest):
         self.assertIn("Char2 loses 2 hit points: 10/12 hp", out)
         self.assertIn("Round 2 is over. Round 3: declare your actions.", out)
         self.st(fray.CmdAttack(), "Orc=Char2", "<Fray> Orc is down and cannot act.")
-        self.assertRegex(self.hud(), r"Orc \(NPC\)\s+foes\s+-\s+-\s+Down -1/5 hp\s*\n")
+        self.assertRegex(self.hud(), r"Orc \(NPC\)\s+foes\s+-\s+-\s+Down -1/5\s*\n")
 
 
 class TestCarriedActionsAndGroups(ElethrilFightTest):
     def test_seed_4d_a_heavy_crossbow_skips_a_round_to_reload(self):
         self.char2.sheet = dict(self.char2.sheet, Reaction=2)
+        self.char2.weapon = "heavy-crossbow"
         self.later_round()
         self.player(fray.CmdAttack(), "Orc/heavy crossbow")
         self.force(1)      # 1 + 10 (heavy crossbow) - 2 (Reaction) = 9; Orc and Zed declare nothing
@@ -229,10 +233,12 @@ class TestCarriedActionsAndGroups(ElethrilFightTest):
         out = self.st(fray.CmdCombat(), "/next")
         self.assertIn("Orc is still acting: two-handed sword > Char2 at segment 1.", out)
         self.assertRegex(self.hud(), r"Orc \(NPC\)\s+foes\s+-\s+two-handed sword >\s+3/5 hp\s+busy")
-        self.st(fray.CmdAttack(), "Orc=Char2", "<Fray> Orc is still acting (from round 1): +combat/forfeit gives that "
-                                               "up to act anew (+1 initiative).")
+        self.st(fray.CmdAttack(), "Orc=Char2", "<Fray> Orc is still acting (from round 1): +combat/forfeit Orc gives "
+                                               "that up to act anew (+1 initiative).")
         self.player(fray.CmdCombat(), "/forfeit", "<Fray> Char2 has no action carried into round 2 to forfeit.")
-        self.st(fray.CmdCombat(), "/forfeit Orc", "<Combat> Orc forfeits the action from round 1.")
+        out = self.st(fray.CmdCombat(), "/forfeit Orc", "<Combat> Orc forfeits the action from round 1.")
+        self.assertIn("<Combat> Declare Orc's action for round 2: attack Orc=<target>[/<weapon>] or "
+                      "cast Orc=<spell>[=<target>].", out)
         self.assertRegex(self.hud(), r"Orc \(NPC\)\s+foes\s+-\s+-\s+3/5 hp\s+to declare")
         self.player(fray.CmdAttack(), "Orc")
         self.st(fray.CmdAttack(), "Orc=Char2")
@@ -258,7 +264,10 @@ class TestCarriedActionsAndGroups(ElethrilFightTest):
         self.later_round()
         self.st(fray.CmdAttack(), "Orc=Char2")
         self.st(fray.CmdCast(), "Zed=magic missile=Char2")
-        # Char2 fights with two weapons: one d10 per attack, the best kept (seed 4b, 4c).
+        # Char2 fights with two weapons, the dagger granted by the ST: one d10 per attack, the
+        # best kept (seed 4b, 4c).
+        self.st(fray.CmdCombat(), "/offhand Char2=dagger",
+                "<Combat> Char2: off-hand dagger (attack <target>/,dagger fights with both).")
         self.force(4, 7, 3)    # pack 4; Char2 7 and 3
         out = self.player(fray.CmdAttack(), "Orc/short sword,dagger")
         self.assertIn("pack: d10 4", out)
@@ -271,12 +280,24 @@ class TestCarriedActionsAndGroups(ElethrilFightTest):
         self.force(14, 4)
         out = self.st(fray.CmdCombat(), "/next")
         self.assertIn("Char2 short sword: d20 14 - 2 (two weapons) = 12 vs 12 (THAC0 18 - AC 6): hit", out)
+        self.assertIn("Char2's short sword (1/2) at Orc:", out)
+        # Segment 7: Zed begins casting; the Orc's short sword: d20 2 vs 19 - 5 = 14: miss.
+        self.force(2)
+        self.st(fray.CmdCombat(), "/next")
+        # Segment 8: the Magic Missile 1d4 (3) + 1, then the off-hand dagger, one bracket:
+        # d20 10 - 4 (two weapons) = 6 vs 12: miss.
+        self.force(3, 10)
+        out = self.st(fray.CmdCombat(), "/next")
+        self.assertIn("Char2's dagger (2/2, off-hand) at Orc:", out)
+        self.assertNotIn(") (", out)
+        self.assertIn("Char2 dagger (off-hand): d20 10 - 4 (two weapons) = 6 vs 12 (THAC0 18 - AC 6): miss", out)
         self.st(fray.CmdCombat(), "/party Orc,Zed=", "<Combat> Orc, Zed: no party (each rolls their own initiative).")
         self.assertNotIn("Parties", self.hud())
 
     def test_a_damaging_spell_spoils_another_caster(self):
         """Seed 1c: a mage's Cold Bolt interrupts the other's Fireball."""
         self.later_round()
+        self.char2.sheet = dict(self.char2.sheet, **{"Caster Level": 3})   # 2nd-level spells
         self.player(fray.CmdCast(), "cold bolt=Zed")
         self.st(fray.CmdCast(), "Zed=fireball=Char2")
         self.force(2, 3)   # Char2: casting 2-3, Cold Bolt at 4; Zed: casting from 3, Fireball at 6
@@ -296,7 +317,8 @@ class TestModifiersAndRolls(ElethrilFightTest):
         self.player(fray.CmdCombat(), "/init hasted",
                     "<Combat> Char2 has initiative modifiers: hasted -2 (from the next initiative roll).")
         self.player(fray.CmdAttack(), "Orc",
-                    "<Combat> Char2 will attack Orc with short sword; initiative d10 + 3 (short sword) - 2 (hasted).")
+                    "<Combat> Char2 will attack Orc with short sword; initiative party base + 3 (short sword) "
+                    "- 2 (hasted).")
         self.assertIn("Initiative modifiers: Char2 hasted", self.hud())
         self.player(fray.CmdCombat(), "/init Orc=slowed", "<Fray> Only this scene's Storyteller or staff can set "
                                                           "someone else's initiative modifiers.")
@@ -350,7 +372,6 @@ class TestBadInput(ElethrilFightTest):
             "Orc/claymore": "No weapon 'claymore'. Choose from: fist, dagger,",
             "Orc/long sword*0": "Give the number of attacks after '*', e.g. attack Orc/long sword*2, not '0'.",
             "Orc/short sword,": "Name the off-hand weapon after ',', e.g. attack Orc/short sword,dagger.",
-            "Orc/light crossbow*2": "A light crossbow fires at most 1 per round (rate 1).",
             "Char2": "You cannot attack yourself.",
             "Orc=Zed": "You can only act for yourself; this scene's Storyteller acts for NPCs.",
         }.items():
@@ -381,3 +402,184 @@ class TestBadInput(ElethrilFightTest):
                 "<Fray> Sides (round-1 group initiative): an elethril rule; this fight uses storyteller.")
         self.player(fray.CmdCombat(), "/delay 4", "<Fray> Delaying to a segment: an elethril rule; this fight uses")
         self.player(fray.CmdCombat(), "/init hasted", "<Fray> Usage: +combat[/<switch>]")
+
+
+class TestFromTheSheetOrTheStoryteller(ElethrilFightTest):
+    """What makes an action stronger comes from the sheet (staff +stat) or from the Storyteller,
+    never from a player's typed option."""
+
+    def test_a_player_s_typed_option_gives_no_advantage(self):
+        before = self.state()
+        plusses = ("Plusses come from the sheet (Weapon Plus, Weapon Quality: set by staff), not the attack: "
+                   "name the weapon alone, e.g. '{}'.")
+        for args, message in {
+            "Orc/dagger +50": plusses.format("dagger"),
+            "Orc/short sword +1": plusses.format("short sword"),
+            "Orc/short sword q2": plusses.format("short sword"),
+            "Orc/short sword*10": "Char2 makes 1 attack a round (Attacks on the sheet, set by staff), not 10.",
+            "Orc/dagger": "Char2 holds a short sword, not a dagger: attack with the weapon in hand or a fist "
+                          "(staff change it: +stat Char2/weapon=).",
+            "Orc/short sword,dagger": "Char2 has no off-hand weapon: the Storyteller grants one "
+                                      "(+combat/offhand Char2=<weapon>).",
+        }.items():
+            with self.subTest(args=args):
+                self.player(fray.CmdAttack(), args, f"<Fray> {message}")
+        self.player(fray.CmdCast(), "power word kill=Orc",
+                    "<Fray> Char2 is no caster: Caster Level is set by staff (+stat Char2/Caster Level=<level>).")
+        self.char2.sheet = dict(self.char2.sheet, **{"Caster Level": 3})
+        self.player(fray.CmdCast(), "fireball=Orc",
+                    "<Fray> Fireball is a level 3 spell: Char2's Caster Level 3 casts up to level 2.")
+        self.assertEqual(self.state(), before)
+        self.player(fray.CmdAttack(), "Orc/fist",
+                    "<Combat> Char2 will attack Orc with fist; initiative party base + 1 (fist).")
+
+    def test_the_sheet_gives_the_weapon_plus_and_the_attacks(self):
+        self.char2.sheet = dict(self.char2.sheet, **{"Weapon Plus": 1, "Attacks": 2})
+        self.later_round()
+        self.player(fray.CmdAttack(), "Orc", "<Combat> Char2 will attack Orc with short sword +1, 2 attacks; "
+                                             "initiative best of 2 d10 + 2 (short sword +1).")
+        # One d10 per attack, the best kept: 3 + 2 (speed 3 - 1 magical plus) = segment 5; the
+        # second attack its speed factor later, at 7. Orc and Zed declare nothing.
+        self.force(5, 3)
+        out = self.st(fray.CmdCombat(), "/next")
+        self.assertIn("Char2: d10 5, 3 -> 3 + 2 (short sword +1) = 5 -> segment 5", out)
+        self.assertIn(" 7  [melee] Char2 short sword +1 > Orc (2/2)", out)
+        # Segment 5: d20 11 + 1 (magic) = 12 vs THAC0 18 - AC 6 = 12: hit; 1d6 (3) + 1 = 4.
+        self.force(11, 3)
+        out = self.st(fray.CmdCombat(), "/next")
+        self.assertIn("Char2's short sword +1 (1/2) at Orc:", out)
+        self.assertIn("Char2 short sword +1: d20 11 + 1 (magic) = 12 vs 12 (THAC0 18 - AC 6): hit", out)
+        self.assertIn("damage (small/medium): 1d6 (3) + 1 (magic) = 4", out)
+        self.assertIn("Orc loses 4 hit points: 1/5 hp", out)
+        self.assertEqual(dice.forced_faces(), [])
+
+    def test_the_storyteller_may_give_an_npc_any_weapon_attacks_and_spell(self):
+        self.later_round()
+        self.st(fray.CmdAttack(), "Orc=Char2/long sword +2*3",
+                "<Combat> Orc will attack Char2 with long sword +2, 3 attacks; initiative best of 3 d10 + 3 "
+                "(long sword +2).")
+        self.st(fray.CmdCast(), "Zed=power word kill=Char2", "<Combat> Zed will cast Power Word, Kill at Char2; "
+                                                              "initiative d10.")
+        before = self.state()
+        for args, message in {"Orc=Char2/dagger +50": "A weapon's magical plus is 0 to 5, not 50.",
+                              "Orc=Char2/light crossbow*2": "A light crossbow fires at most 1 per round (rate 1).",
+                              "Orc=Char2/dagger*11": "Attacks per action: 1 to 10, not 11."}.items():
+            with self.subTest(args=args):
+                self.st(fray.CmdAttack(), args, f"<Fray> {message}")
+        self.assertEqual(self.state(), before)
+
+    def test_the_storyteller_grants_the_off_hand_weapon(self):
+        before = self.state()
+        self.player(fray.CmdCombat(), "/offhand Char2=dagger",
+                    "<Fray> Only this scene's Storyteller or staff can grant off-hand weapons.")
+        self.st(fray.CmdCombat(), "/offhand Char2=short bow", "<Fray> An off-hand weapon is a melee weapon, not a short bow.")
+        self.st(fray.CmdCombat(), "/offhand Char2=dagger +9", "<Fray> A weapon's magical plus is 0 to 5, not 9.")
+        self.st(fray.CmdCombat(), "/offhand Char2", "<Fray> Usage: +combat/offhand <name>[,<name>...]=<weapon>")
+        self.assertEqual(self.state(), before)
+        self.st(fray.CmdCombat(), "/offhand Char2=dagger +1",
+                "<Combat> Char2: off-hand dagger +1 (attack <target>/,dagger fights with both).")
+        self.assertIn("Off-hand weapons (+combat/offhand): Char2 dagger +1", self.hud())
+        self.player(fray.CmdAttack(), "Orc/short sword,knife", "<Fray> Char2's off-hand weapon is a dagger, not a knife.")
+        self.player(fray.CmdAttack(), "Orc/,dagger", "<Combat> Char2 will attack Orc with short sword and dagger +1 "
+                                                     "(off-hand); initiative party base + 3 (short sword).")
+        # The grant taken away before the roll: the declared action no longer stands.
+        self.st(fray.CmdCombat(), "/offhand Char2=", "<Combat> Char2: no off-hand weapon.")
+        self.assertNotIn("Off-hand weapons", self.hud())
+        self.force(3)      # only the party's side rolls
+        out = self.st(fray.CmdCombat(), "/next")
+        self.assertIn("Char2's declared action lapses: Char2 has no off-hand weapon: the Storyteller grants one", out)
+        self.assertEqual(self.encounter.segment_actions, [])
+
+
+class TestTheFallenAndOtherFixes(ElethrilFightTest):
+    def test_one_who_falls_loses_the_carried_action_announced_once(self):
+        """Round 2. Orc's short bow (the ST's choice): d10 1 + 7 = segment 8, the second shot
+        7 later, in round 3 segment 5. Char2: d10 6 + 3 = segment 9, drops the Orc."""
+        self.later_round()
+        self.st(fray.CmdAttack(), "Orc=Char2/short bow")
+        self.player(fray.CmdAttack(), "Orc")
+        self.force(6, 1, 4)   # Char2 6; Orc one d10 per shot: 1 and 4, the best kept
+        out = self.st(fray.CmdCombat(), "/next")
+        self.assertIn("Orc: d10 1, 4 -> 1 + 7 (short bow) = 8 -> segment 8", out)
+        self.assertIn("Later: r3 s5 Orc short bow > Char2 (2/2)", out)
+        self.force(5)         # segment 8: d20 5 vs 19 - 5 = 14: miss
+        self.st(fray.CmdCombat(), "/next")
+        self.force(15, 6)     # segment 9: d20 15 vs 18 - 6 = 12: hit; 1d6 6: Orc at -1
+        out = self.st(fray.CmdCombat(), "/next")
+        self.assertIn("Orc loses 6 hit points: Down -1/5 hp", out)
+        self.assertEqual(out.count("is cancelled"), 1)
+        self.assertIn("Orc is down: short bow > Char2 at round 3, segment 5 is cancelled.", out)
+        self.assertIn("Round 2 is over. Round 3: declare your actions.", out)
+        self.assertNotIn("still acting", out)
+        self.assertNotIn("Declare for Orc", out)
+        self.assertIn("Declare for Zed: attack <npc>=<target>", out)
+        hud = self.hud()
+        self.assertRegex(hud, r"Orc \(NPC\)\s+foes\s+-\s+-\s+Down -1/5\s*\n")
+        self.assertNotIn("busy", hud)
+        self.assertNotIn("Later:", hud)
+        before = self.state()
+        self.st(fray.CmdCombat(), "/forfeit Orc", "<Fray> Orc is down and cannot act.")
+        self.st(fray.CmdAttack(), "Orc=Char2", "<Fray> Orc is down and cannot act.")
+        self.assertEqual(self.state(), before)
+        self.player(fray.CmdAttack(), "Zed")
+        self.force(2)         # round 3: only Char2 rolls; nothing of Orc's plays or is said again
+        out = self.st(fray.CmdCombat(), "/next")
+        self.assertNotIn("Orc", out.replace("Orc, Zed", ""))   # (Zed declares nothing)
+        self.assertEqual(dice.forced_faces(), [])
+
+    def test_one_downed_between_rounds_loses_the_carried_action_at_the_roll(self):
+        """Round 1: the Orc's two-handed sword at 1 + 10 = 11 lands in round 2, segment 1.
+        Staff damage drops it before round 2 is rolled: the blow is cancelled, said once."""
+        self.player(fray.CmdAttack(), "Zed")
+        self.st(fray.CmdAttack(), "Orc=Char2/two-handed sword")
+        self.force(2, 5)      # foes 2 -> base 1, party 5 -> base 4: Char2 at 7
+        self.st(fray.CmdCombat(), "/next")
+        self.force(2)         # segment 7: Char2 d20 2 vs 8: miss. Round 2: Orc still swinging.
+        out = self.st(fray.CmdCombat(), "/next")
+        self.assertIn("Orc is still acting: two-handed sword > Char2 at segment 1.", out)
+        self.orc.health = {"elethril": {"damage": 7, "maximum": 5}}   # staff +damage
+        self.assertNotIn("busy", self.hud())
+        self.player(fray.CmdAttack(), "Zed")
+        self.force(4)         # Char2 4 + 3 = 7
+        out = self.player(fray.CmdCombat(), "")   # nothing rolled yet: Zed is to declare
+        self.assertIn("waiting on Zed", out)
+        out = self.st(fray.CmdCombat(), "/next")
+        self.assertIn("Orc is down: two-handed sword > Char2 at segment 1 is cancelled.", out)
+        self.assertNotIn("[melee] Orc", out)
+
+    def test_an_action_at_segment_10_cannot_be_delayed(self):
+        self.later_round()
+        self.st(fray.CmdAttack(), "Orc=Char2")
+        self.force(7)         # Orc 7 + 3 = segment 10; Char2 and Zed declare nothing
+        self.st(fray.CmdCombat(), "/next")
+        before = self.state()
+        self.st(fray.CmdCombat(), "/delay Orc=8", "<Fray> Orc acts at segment 10, the last of the round: the "
+                                                  "action cannot be delayed further this round.")
+        self.assertEqual(self.state(), before)
+
+    def test_cast_usage_is_elethril_s(self):
+        before = self.state()
+        usage = "<Fray> Usage: cast <spell>[=<target>]  (Storytellers: cast <npc>=<spell>[=<target>])"
+        self.player(fray.CmdCast(), "=Orc", usage)
+        self.st(fray.CmdCast(), "Zed==Char2", usage)
+        self.st(fray.CmdCast(), "Zed=fireball=Char2,Orc", "<Fray> Name one target: cast Zed=fireball=<target>")
+        self.assertEqual(self.state(), before)
+
+    def test_a_party_member_following_the_slowest_is_told_so(self):
+        self.st(fray.CmdCombat(), "/party Char2=pack/slowest")
+        self.later_round()
+        self.player(fray.CmdAttack(), "Orc", "<Combat> Char2 will attack Orc with short sword; initiative pack d10 "
+                                             "+ the slowest member's modifiers.")
+
+    def test_the_dead_fit_the_hud(self):
+        self.char2.sheet = dict(self.char2.sheet, **{"Hit Points": 20})
+        self.char2.health = {"elethril": {"damage": 34, "maximum": 20}}
+        hud = self.hud(self.char1)
+        self.assertRegex(hud, r"Char2\s+party\s+-\s+-\s+Dead -14/20\s*\n")
+        self.assertTrue(all(len(re.sub(r"\|.", "", line)) <= 78 for line in hud.splitlines()), hud)
+
+    def test_npc_list_shows_weapon_names(self):
+        self.st(fray.CmdCombat(), "/end")     # no fight: the game default (storyteller) lists them
+        out = self.st(npcs.CmdNpc(), "/list")
+        self.assertRegex(out, r"Orc\s+Orc\s+short sword\s")
+        self.assertNotIn("short-sword", out)

@@ -28,7 +28,7 @@ class TestCreate(NpcTest):
         sheet = self.st(npcs.CmdNpc(), "/sheet guard")
         self.assertIn("Guard  NPC  Kind: Muggle", sheet)
         self.assertIn("Alertness: 3", sheet)
-        self.assertIn("Weapon in hand: staff", sheet)
+        self.assertIn("Weapon in hand: Staff", sheet)
 
     def test_template_prefix_kind_and_base_kind(self):
         self.st(npcs.CmdNpc(), "/create Lupin=were", "<Combat> Created Lupin from the werewolf template.")
@@ -109,7 +109,7 @@ class TestSetSheetList(NpcTest):
         self.account2.permissions.add("Narrator")
         self.player(npcs.CmdNpc(), "/set Thug/strength=5", "<Combat> Thug's Strength is now 5.")
         self.player(npcs.CmdNpc(), "/set Thug/Str=5", "<Fray> 'Str' is ambiguous: Streetwise, Strength.")
-        self.player(npcs.CmdNpc(), "/set Thug/Strength=21", "<Fray> A rating must be a whole number from 0 to 20")
+        self.player(npcs.CmdNpc(), "/set Thug/Strength=21", "<Fray> Strength must be a whole number from 0 to 20")
         self.player(npcs.CmdNpc(), "/set Thug/Laser=2", "<Fray> Unknown trait 'Laser'.")
         self.player(npcs.CmdNpc(), "/set Thug/weapon=laser", "<Fray> Weapon must be one of:")
         self.assertEqual(self.npc("Thug").sheet["Strength"], 5)

@@ -210,7 +210,7 @@ def test_hyphen_without_hyphenated_traits_is_minus():
         ("1001", "Number too large: at most 1000."),
         ("dex+99999999999999", "Number too large: at most 1000."),
         ("3x", "Cannot read '3x' as a number, dice or a trait."),
-        ("Dex5", "Cannot read 'Dex5' as a number, dice or a trait."),
+        ("Dex5", "Unknown trait 'Dex5'."),  # a name may hold digits (THAC0)
         ("Natural  Toughness", "Cannot read 'Natural  Toughness' as a number, dice or a trait."),
         ("3 d10", "Cannot read '3 d10' as a number, dice or a trait."),
         ("x" * 201, "Roll text too long: at most 200 characters."),
@@ -445,3 +445,12 @@ def test_match_trait_messages_are_one_printable_line(name, traits):
         assert match_trait(name, traits) in traits
     except TraitError as exc:
         assert_player_message(exc)
+
+
+def test_trait_names_may_hold_digits_after_a_letter():
+    names = ["THAC0", "Reaction"]
+    assert parse_pool("1d20+thac0", names).terms == (
+        dice(1, 20), Term(sign=1, kind="trait", text="thac0", trait="THAC0"))
+    # A leading d and digits are still dice without a count.
+    with pytest.raises(DiceSyntaxError, match="Give the number of dice"):
+        parse_pool("d20", names)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -343,7 +344,7 @@ def test_no_defense_keeps_every_success_level():
 
 
 def test_lethal_damage_doubles_net_sls_and_lethal_soak_is_armor_only():
-    swordsman = fighter("Sam", Strength=4, Dexterity=3, Melee=3)
+    swordsman = fighter("Sam", Strength=4, Dexterity=3, Melee=3, weapon="sword")
     target = fighter("Tom", Constitution=5, armor={"bash": 1, "lethal": 2, "bullets": 0})
     roller = dice(8)                                  # 14: 3 SLs
     attack = EL.attack(swordsman, target, "sword", roller)
@@ -435,7 +436,7 @@ def test_block_and_parry_answer_only_hand_to_hand():
 def test_attack_records_round_trip_through_json():
     roller = dice(10, 7, 1, 2)
     for attack in (EL.attack(HANK, HENRY, "bat 2h", roller),
-                   EL.attack(HANK, HENRY, "javelin thrown", roller)):
+                   EL.attack(replace(HANK, weapon="javelin"), HENRY, "javelin thrown", roller)):
         record = json.loads(json.dumps(attack.to_record()))
         assert EL.attack_from_record(record) == attack
     done(roller)

@@ -46,7 +46,7 @@ def test_minimum_strength_lines_and_firearms():
 
 def test_a_weapon_too_heavy_is_refused():
     with pytest.raises(CombatError) as err:
-        EL.attack(fighter("Tiny", Dexterity=3, Melee=2), fighter("Bob"), "warhammer", dice())
+        EL.attack(fighter("Tiny", Dexterity=3, Melee=2, weapon="warhammer"), fighter("Bob"), "warhammer", dice())
     assert str(err.value) == ("The warhammer is too heavy: two-handed it needs Strength 4, and 0 is "
                               "more than 3 short.")
 
@@ -74,7 +74,7 @@ def test_space_does_not_apply_to_firearms_thrown_weapons_or_without_a_setting():
 
 
 def test_attack_carries_strength_and_space_penalties_with_their_working():
-    weak = fighter("Wil", Strength=2, Dexterity=3, Melee=3)
+    weak = fighter("Wil", Strength=2, Dexterity=3, Melee=3, weapon="sword")
     attack = EL.attack(weak, fighter("Bob"), "sword 2h", dice(9), situation=Situation(space=2))
     assert attack.label == "sword (two-handed)" and attack.option == "sword 2h"
     assert attack.roll.pool.parts == (("Dexterity", 3), ("Melee", 3), ("strength short", -2),
@@ -225,3 +225,88 @@ def test_travel_is_an_action_at_half_the_yards_per_turn():
     assert EL.travel_is_action(5, 10) and EL.travel_is_action(6, 10)
     assert not EL.travel_is_action(4, 10)
     assert "draw a weapon" in EL.movement_examples
+
+
+# ================================================================ the weapon in hand, grips
+
+
+@pytest.mark.parametrize(("holder", "option", "message"), [
+    # A named weapon must be the one in hand (+stat <name>/weapon=, or +move draw).
+    (fighter("Hank", weapon="bat"), "9mm", "Hank holds no 9mm (in hand: bat)."),
+    (fighter("Thug"), "9mm", "Thug holds no 9mm (empty-handed)."),
+    (fighter("Ann", weapon="pistol"), "sword", "Ann holds no sword (in hand: pistol)."),
+    (fighter("Ann", weapon="bat", **{"Whirling Sword": 1}), "whirling sword staff",
+     "Ann holds no staff (in hand: bat)."),
+    (fighter("Ann", weapon="brass-knuckles"), "gauntlet", "Ann holds no gauntlet (in hand: brass knuckles)."),
+    # 1h/2h choose a hand-to-hand weapon's grip, once.
+    (fighter("Dina", weapon="9mm"), "9mm 2h", "1h and 2h choose the grip of a hand-to-hand weapon (its "
+                                              "minimum Strength), not of the 9mm (a firearm)."),
+    (fighter("Dina", weapon="shotgun"), "shotgun 1h", "1h and 2h choose the grip of a hand-to-hand weapon "
+                                                     "(its minimum Strength), not of the shotgun (12-gauge) "
+                                                     "(a firearm)."),
+    (fighter("Bo", weapon="brass-knuckles"), "brass knuckles 2h",
+     "1h and 2h choose the grip of a hand-to-hand weapon (its minimum Strength), not of the brass knuckles "
+     "(worn on the hand)."),
+    (fighter("Hank", weapon="bat"), "bat 2h 2h", "Give the grip (1h or 2h) once."),
+    (fighter("Hank", weapon="bat"), "bat 1h two-handed", "Give the grip (1h or 2h) once."),
+    (fighter("Jo", weapon="javelin"), "javelin thrown throw", "Give 'thrown' once."),
+    (fighter("Gus"), "grapple neck neck", "Give 'neck' once."),
+])
+def test_a_named_weapon_must_be_in_hand_and_a_grip_must_make_sense(holder, option, message):
+    with pytest.raises(CombatError) as err:
+        EL.attack(holder, fighter("Reprax"), option, dice())
+    assert str(err.value) == message
+
+
+def test_the_weapon_in_hand_and_unarmed_maneuvers_need_nothing_named():
+    hank = fighter("Hank", Strength=3, Dexterity=4, Melee=2, Brawl=1, weapon="bat")
+    # The bat in hand, named or not; unarmed maneuvers whatever is in hand.
+    assert EL.choose("", hank).weapon.key == "bat" and EL.choose("bat", hank).weapon.key == "bat"
+    assert EL.choose("bat 2h", hank).hands == 2 and EL.choose("bat 1h", hank).hands == 1
+    assert [EL.choose(m, hank).maneuver.key for m in ("punch", "kick", "jump kick", "grapple")] == [
+        "punch", "kick", "jump-kick", "grapple"]
+    # A staff defaults to two hands (data: hands = 2): 1h chooses one, at Strength 5 - 2 = 3.
+    staff = fighter("Sid", Strength=2, Dexterity=3, Melee=2, weapon="staff")
+    two = EL.attack(staff, fighter("Bob"), "", dice(9))       # two-handed: needs 2, no penalty
+    assert two.choice.hands == 2 and two.roll.total == 14
+    one = EL.attack(staff, fighter("Bob"), "staff 1h", dice(9))   # one-handed: 1 short, -2
+    assert one.label == "staff (one-handed)" and one.roll.total == 12
+    # Dina's 9mm is hers: the worked example still does 18.
+    dina = fighter("Dina", Dexterity=6, Firearms=5, weapon="9mm")
+    reprax = fighter("Reprax", Dexterity=5, Acrobatics=3, **{"Protection (Bullets)": 2})
+    roller = dice(10, 8, 7)
+    shot = EL.attack(dina, reprax, "9mm", roller)
+    defense = EL.defend(shot, reprax, "dodge", roller)
+    assert EL.resolve(shot, defense, dina, reprax, roller).harm[0].amount == 18
+
+
+# ======================================================================= spotting
+def test_spot_rolls_perception_notice_ambushes_against_the_kept_hiding_roll():
+    seeker = fighter("Thug", Perception=2, Notice=1, Ambushes=1)
+    sight = EL.spot(seeker, "Ann", 13, dice(9))               # 2 + 1 + 1 + 9 = 13: a tie spots
+    assert sight.established and sight.lines == (
+        "Thug looks for Ann: Perception 2 + Notice 1 + Ambushes 1 + d10 [9] = 13: 3 SLs vs hiding 13 -> spots Ann",)
+    sight = EL.spot(seeker, "Ann", 13, dice(8))               # 12: lower, unseen
+    assert not sight.established and sight.lines[0].endswith("= 12: 2 SLs vs hiding 13 -> does not see Ann")
+
+
+def test_a_kept_search_roll_is_used_again():
+    roll = EL.conceal(fighter("Ann", Intelligence=2, Larceny=1), "big knife", dice(8)).roll   # 11
+    hidden = [Concealment("Ann", "big-knife", False, roll, ())]
+    bob = fighter("Bob", Perception=2, Notice=1)
+    kept = EL.search_roll(bob, dice(6))                       # 9
+    roller = dice()
+    found, lines = EL.search_all(bob, "Ann", hidden, roller, roll=kept, again=True)
+    done(roller)
+    assert lines[0] == ("Bob searches Ann: Perception 2 + Notice 1 + d10 [6] = 9: 1 SL "
+                        "(the same roll as before: a search is rolled once)")
+    assert lines[1] == "big knife: 9 + 0 (weapon size) = 9 vs concealment 11: not found"
+    found, lines = EL.search_all(bob, "Ann", hidden, dice(), patdown=True, roll=kept, again=True)
+    assert found[0].found and lines[1] == "big knife: 9 + 3 (pat-down) = 12 vs concealment 11: found"
+
+
+def test_npc_initiative_takes_dexterity_and_perception():
+    assert EL.npc_initiative_traits == ("Dexterity", "Perception")
+    light = Combatant(name="Goon", traits={"Dexterity": 4, "Perception": 3})
+    roll = EL.roll_initiative(light, dice(6))                 # (4 + 3)/2 = 3 + 6 = 9
+    assert (roll.total, roll.tiebreak) == (9, 3)

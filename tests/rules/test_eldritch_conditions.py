@@ -88,19 +88,58 @@ def test_escaping_takes_the_numbness_the_pin_and_the_action_penalty():
 
 
 # ==================================================================== numbness
-def test_atemi_grip_numbness_weighs_on_attacks_and_defenses_and_fades():
+def test_atemi_grip_numbness_weighs_on_attacks_and_defenses_and_fades_with_actions_only():
     numb = fighter("Vic", {"atemi_grip": 3}, Dexterity=2, Brawl=1, Acrobatics=3)
     roller = dice(9)
-    attack = EL.attack(numb, GUS, "punch", roller)
-    assert ("numb, atemi grip", -3) in attack.roll.pool.parts
-    assert ("atemi-grip", "Vic", 2) in attack.effects
+    attack = EL.attack(numb, GUS, "punch", roller)               # 2 + 1 - 3 + 9 = 9
+    assert attack.roll.pool.parts == (("Dexterity", 2), ("Brawl", 1), ("numb, atemi grip", -3))
+    assert attack.roll.total == 9 and attack.effects == ()     # it fades when the action is spent
     swing = EL.attack(GUS, numb, "punch", dice(5))               # 3 + 3 + 5 = 11
-    roller = dice(9)
-    defense = EL.defend(swing, numb, "dodge", roller)            # 2 + 3 - 3 + 9 = 11: a tie
-    assert defense.numb == 3
+    defense = EL.defend(swing, numb, "dodge", dice(9))           # 2 + 3 - 3 + 9 = 11: a tie
+    assert defense.roll.total == 11
     resolution = EL.resolve(swing, defense, GUS, numb, dice())
-    assert ("atemi-grip", "Vic", 2) in resolution.effects
+    assert not [e for e in resolution.effects if e[0] == "atemi-grip"]   # a dodge is no action
+    # seed: "Each consecutive action, the penalty is reduced by 1": the game calls after_action
+    # for each action (attack, movement, hiding, escape), never for a defense.
+    assert EL.after_action(numb) == {"atemi_grip": 2}
+    assert EL.after_action(fighter("Vic", {"atemi_grip": 1})) == {"atemi_grip": 0}
+    assert EL.after_action(GUS) == {}
     assert EL.numb_after(1) == 0 and EL.numb_after(0) == 0
+
+
+def test_atemi_grip_numbness_weighs_on_every_physical_roll():
+    # seed: "a reductive penalty to all physical rolls": escaping, the resisting rolls of
+    # Wrestling Hold, Sleeper Hold and Atemi Grip, Ear Pop's check, hiding; not a search.
+    numb = vic(atemi_grip=2, held_by="Gus")
+    roller = dice(9, 5)                       # Vic: 2 + 1 - 2 + 9 = 10; Gus: 4 + 3 + 5 = 12
+    escaped, lines = EL.escape_hold(numb, GUS, roller)
+    assert not escaped and lines[0] == "Vic: Strength 2 + Brawl 1 - 2 (numb, atemi grip) + d10 [9] = 10: 1 SL"
+    # Wrestling Hold: Gus 4 + 3 - 2 + 5 = 10; Vic the better of Strength/Dexterity 2 + the better
+    # of Brawl/Acrobatics 3 - 2 (numb) + 6 = 9.
+    roller = dice(5, 6)
+    attack = EL.attack(GUS, numb, "wrestling hold", roller)
+    resolution = EL.resolve(attack, None, GUS, numb, roller)
+    assert "Vic resists: Strength 2 + Acrobatics 3 - 2 (numb, atemi grip) + d10 [6] = 9: 1 SL" in resolution.lines
+    # Sleeper Hold: Constitution x2 6 - 2 (numb) + 4 = 8: a failure.
+    roller = dice(5, 4)
+    held = vic(atemi_grip=2, held_by="Gus", by_neck=True)
+    resolution = EL.resolve(EL.attack(GUS, held, "sleeper hold", roller), None, GUS, held, roller)
+    assert "Vic resists: Constitution x2 6 - 2 (numb, atemi grip) + d10 [4] = 8: failure" in resolution.lines
+    # Atemi Grip again: Constitution 3 + Willpower 2 - 2 (numb) + 4 = 7.
+    roller = dice(5, 4)
+    resolution = EL.resolve(EL.attack(GUS, numb, "atemi grip", roller), None, GUS, numb, roller)
+    assert "Vic resists: Constitution 3 + Willpower 2 - 2 (numb, atemi grip) + d10 [4] = 7: failure" in resolution.lines
+    # Ear Pop: Gus 3 + 3 - 3 + 6 = 9: 1 SL; the check: Constitution x2 6 - 1 (the attack's SL)
+    # - 2 (numb) + 6 = 9: 1 SL, not fewer: shaken off.
+    roller = dice(6, 6)
+    resolution = EL.resolve(EL.attack(GUS, numb, "ear pop", roller), None, GUS, numb, roller)
+    assert ("Vic shakes it off? Constitution x2 6 - 1 (ear pop) - 2 (numb, atemi grip) + d10 [6] = 9: 1 SL "
+            "(needs 1 SL)") in resolution.lines
+    assert "Vic shakes it off: 1 SL, not fewer than the attack's 1." in resolution.lines
+    # Hiding (Dexterity): - 2; the seekers' and a searcher's Perception rolls are not physical.
+    result = EL.hide(numb, [GUS], dice(7, 5))
+    assert result.roll.pool.parts[-1] == ("numb, atemi grip", -2)
+    assert EL.search_roll(numb, dice(5)).pool.parts == (("Perception", 0), ("Larceny", 0))
 
 
 # ======================================================== stun and passing out
@@ -150,11 +189,11 @@ def test_a_new_turn_leaves_the_others_alone():
 
 # ================================================================= drama point
 def test_a_drama_point_kept_for_the_next_defense_is_spent_on_damaging_block():
-    club = EL.attack(fighter("Thug", Dexterity=2, Melee=2), vic(), "club", dice(5))
+    club = EL.attack(fighter("Thug", weapon="club", Dexterity=2, Melee=2), vic(), "club", dice(5))
     defender = fighter("Dee", {"drama_point": True}, Dexterity=3, Brawl=2, Strength=3)
     defense = EL.defend(club, defender, "damaging block", dice(8))
     assert defense.drama_point
-    resolution = EL.resolve(club, defense, fighter("Thug", Dexterity=2, Melee=2), defender, dice())
+    resolution = EL.resolve(club, defense, fighter("Thug", weapon="club", Dexterity=2, Melee=2), defender, dice())
     assert ("drama-point", "Dee", False) in resolution.effects
     # A dodge does not spend it.
     assert not EL.defend(club, defender, "dodge", dice(8)).drama_point
@@ -197,13 +236,14 @@ def test_no_movement_beside_whirling_sword():
 def test_only_the_defenses_defend_allows_are_offered():
     novice = Combatant(name="Ann", traits={"Dexterity": 2})
     punch = EL.attack(GUS, novice, "punch", dice(5))
-    shot = EL.attack(fighter("Dina", Dexterity=6, Firearms=5), novice, "9mm", dice(5))
+    shot = EL.attack(fighter("Dina", weapon="9mm", Dexterity=6, Firearms=5), novice, "9mm", dice(5))
     assert EL.defense_choices(punch, novice) == ("dodge", "block")
     assert EL.defense_choices(punch, Combatant(name="Ann", weapon="bat")) == ("dodge", "block", "parry")
     assert EL.defense_choices(shot, novice) == ("dodge",)
     trained = fighter("Wu", {"wall": True, "whirling": True}, weapon="sword")
     assert EL.defense_choices(punch, trained) == ("dodge", "block", "parry", "damaging-block", "wall-flip",
                                                   "whirling-sword")
-    knife = EL.attack(GUS, trained, "small knife thrown", dice(5))
+    knife = EL.attack(fighter("Gus", weapon="small-knife", Dexterity=3, Brawl=3), trained, "small knife thrown",
+                      dice(5))
     assert EL.defense_choices(knife, trained) == ("dodge", "catch-weapon", "ranged-deflection", "wall-flip")
     assert EL.defense_choices(punch, vic(passed_out=True)) == ()

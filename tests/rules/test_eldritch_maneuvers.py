@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -193,20 +194,29 @@ def test_double_jump_kick_needs_dex_4_and_two_targets():
 ED = fighter("Ed", Dexterity=4, Brawl=3, Strength=3)
 
 
-@pytest.mark.parametrize(("check_faces", "effects"), [
-    ((9,), (("stunned", "Vic", "rest of turn"),)),   # 6 - 3 + 9 = 12: 2 SLs < 3
-    ((3,), (("passed-out", "Vic", None),)),         # 6: failed outright
-    ((10, 9), ()),                                  # 3 + 14 = 17: 5 SLs
+@pytest.mark.parametrize(("check_faces", "effects", "verdict"), [
+    ((9,), (("stunned", "Vic", "rest of turn"),),   # 6 - 3 + 9 = 12: 2 SLs < 3
+     "Vic is stunned for the rest of the turn: defend only (no Full Defense)."),
+    ((3,), (("passed-out", "Vic", None),),          # 6: failed outright
+     "Vic passes out and crumples to the ground."),
+    ((10, 9), (),                                   # 3 + 14 = 17: 5 SLs
+     "Vic shakes it off: 5 SLs, not fewer than the attack's 3."),
+    ((5,), (),                                      # 3 + 5 = 8: a failure
+     "Vic passes out and crumples to the ground."),
+    ((10, 6), (),                                   # 3 + 11 = 14: 3 SLs, as many as the attack's
+     "Vic shakes it off: 3 SLs, not fewer than the attack's 3."),
 ])
-def test_ear_pop_damage_then_constitution_doubled_check(check_faces, effects):
+def test_ear_pop_damage_then_constitution_doubled_check(check_faces, effects, verdict):
     roller = dice(9, *check_faces)                 # 4 + 3 - 3 + 9 = 13: 3 SLs
     attack = EL.attack(ED, VIC, "ear pop", roller)
     resolution = EL.resolve(attack, None, ED, VIC, roller)
     done(roller)
     assert resolution.harm[0].raw == 3 * 2 + 3 and resolution.harm[0].amount == 9 - 3
+    if verdict.endswith("crumples to the ground."):
+        effects = (("passed-out", "Vic", None),)
     assert resolution.effects == effects
-    assert resolution.lines[-2 if effects else -1].startswith(
-        "Vic shakes it off? Constitution x2 6 - 3 (ear pop) + d10")
+    assert resolution.lines[-2].startswith("Vic shakes it off? Constitution x2 6 - 3 (ear pop) + d10")
+    assert resolution.lines[-1] == verdict      # every outcome says what became of Vic
 
 
 def test_honorable_fighters_must_pass_a_willpower_check():
@@ -241,7 +251,7 @@ def test_eye_pluck_takes_an_eye_past_constitution_doubled():
 
 # ======================================================================= defenses
 
-TIA = fighter("Tia", Strength=3, Dexterity=4, Thrown=3, bought=False)
+TIA = fighter("Tia", Strength=3, Dexterity=4, Thrown=3, bought=False, weapon="shuriken")
 CAT = fighter("Cat", Dexterity=5, Brawl=2, Thrown=4)
 
 
@@ -303,9 +313,9 @@ def test_damaging_block_against_a_weapon_costs_a_drama_point():
 
 def test_ranged_deflection_minus_2_thrown_minus_4_launched():
     rae = fighter("Rae", Dexterity=4, Brawl=2, Melee=3)
-    throw = EL.attack(TIA, rae, "spear thrown", dice(5))
+    throw = EL.attack(replace(TIA, weapon="spear"), rae, "spear thrown", dice(5))
     assert throw.label == "spear (thrown)" and throw.option == "spear thrown"
-    assert EL.choose("javelin", TIA).mode == "thrown"      # a javelin is thrown by default
+    assert EL.choose("javelin", replace(TIA, weapon="javelin")).mode == "thrown"   # thrown by default
     with pytest.raises(CombatError, match="You cannot block a ranged attack"):
         EL.defend(throw, rae, "block", dice())
     defense = EL.defend(throw, rae, "ranged deflection", dice(6))
@@ -313,7 +323,7 @@ def test_ranged_deflection_minus_2_thrown_minus_4_launched():
     data = copy.deepcopy(load_system_data("eldritch"))
     data["weapons"]["bow"] = {"name": "bow", "category": "lethal", "multiplier": 4, "modes": ["launched"]}
     archery = EldritchSystem(data)
-    arrow = archery.attack(TIA, rae, "bow", dice(5))
+    arrow = archery.attack(replace(TIA, weapon="bow"), rae, "bow", dice(5))
     defense = archery.defend(arrow, rae, "ranged deflection", dice(6))
     assert defense.roll.pool.parts[-1] == ("ranged deflection", -4)
 
@@ -432,7 +442,7 @@ def test_whirling_sword_takes_the_whole_turn_and_tires():
 def test_whirling_sword_refusals():
     with pytest.raises(CombatError, match="Whirling Sword needs a sword or other balanced weapon, not a bat."):
         EL.attack(fighter("Wu", WU.traits, weapon="bat"), HANK, "whirling sword", dice())
-    with pytest.raises(CombatError, match="Whirling Sword needs a weapon: name one"):
+    with pytest.raises(CombatError, match=r"Whirling Sword needs a weapon in hand \(\+move draw <weapon>\)\."):
         EL.attack(fighter("Wu", WU.traits), HANK, "whirling sword", dice())
     with pytest.raises(CombatError, match="Whirling Sword takes the whole turn: Wu has already acted."):
         EL.attack(WU, HANK, "whirling sword", dice(), situation=Situation(actions_used=1))

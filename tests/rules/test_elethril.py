@@ -161,7 +161,7 @@ def test_plusses_and_hit_probability_add_to_the_roll():
     ann, orc = fighter(THAC0=18, Hit_Probability=1), fighter("Orc", Armor_Class=5)
     rolled = swing(ann, orc, "long sword +1 q1", 10)
     assert rolled.hit and rolled.total == 13
-    assert rolled.describe() == ("long sword +1 (quality +1): d20 10 + 1 (magic) + 1 (quality) "
+    assert rolled.describe() == ("long sword +1, quality +1: d20 10 + 1 (magic) + 1 (quality) "
                                  "+ 1 (Hit Probability) = 13 vs 13 (THAC0 18 - AC 5): hit")
 
 

@@ -25,6 +25,14 @@ from tests.rules.forced_dice import dice, done
 EL = ElethrilSystem()
 
 
+def declared(actor: Combatant, *args, **kwargs) -> Declaration:
+    """A declaration by the Storyteller for an NPC. The seed's scheduling rules are the same
+    whoever declares; what a player may declare (the weapon in hand with the sheet's plusses
+    and attacks, the off-hand weapon the ST granted, spells by Caster Level) is pinned in
+    ``test_elethril.py`` and below in "players declare from the sheet"."""
+    return Declaration(actor, *args, storyteller=True, **kwargs)
+
+
 def who(name: str, weapon: str = "", **traits: int) -> Combatant:
     return Combatant(name=name, traits=traits, weapon=weapon)
 
@@ -52,7 +60,7 @@ def action_of(result, name: str) -> Action:
 
 
 def test_seed_1a_side_a_rolls_4_side_b_7_becomes_1_and_4():
-    result = start(1, [Declaration(who("Ann")), Declaration(who("Orc"))], 4, 7,
+    result = start(1, [declared(who("Ann")), declared(who("Orc"))], 4, 7,
                    groups=[Group("A", ("Ann",)), Group("B", ("Orc",))])
     assert [(g.name, g.die, g.base) for g in result.groups] == [("A", 4, 1), ("B", 7, 4)]
     # "still two segments between": 1 and 4 (fists, speed 1: segments 2 and 5)
@@ -61,7 +69,7 @@ def test_seed_1a_side_a_rolls_4_side_b_7_becomes_1_and_4():
 
 
 def test_three_sides_and_ties_normalise_to_the_lowest():
-    decls = [Declaration(who(n)) for n in ("Ann", "Bob", "Cid")]
+    decls = [declared(who(n)) for n in ("Ann", "Bob", "Cid")]
     sides = [Group("A", ("Ann",)), Group("B", ("Bob",)), Group("C", ("Cid",))]
     assert [g.base for g in start(1, decls, 4, 7, 9, groups=sides).groups] == [1, 4, 6]
     assert [g.base for g in start(1, decls, 5, 5, 8, groups=sides).groups] == [1, 1, 4]
@@ -70,7 +78,7 @@ def test_three_sides_and_ties_normalise_to_the_lowest():
 def test_individuals_add_their_modifiers_to_the_side_base():
     ann = who("Ann", "short sword", Reaction=1)
     bob = who("Bob", "long sword")
-    result = start(1, [Declaration(ann, "Orc"), Declaration(bob, "Orc"), Declaration(who("Orc", "club"))],
+    result = start(1, [declared(ann, "Orc"), declared(bob, "Orc"), declared(who("Orc", "club"))],
                    4, 7, groups=[Group("A", ("Ann", "Bob"))])
     init = by_actor(result)
     assert (init["Ann"].total, init["Bob"].total, init["Orc"].total) == (3, 6, 8)  # 1-1+3, 1+5, 4+4
@@ -79,7 +87,7 @@ def test_individuals_add_their_modifiers_to_the_side_base():
 
 
 def test_round_one_has_one_die_per_side_even_with_several_attacks():
-    result = start(1, [Declaration(who("Ann", "dagger"), attacks=3)], 6, groups=[Group("A", ("Ann",))])
+    result = start(1, [declared(who("Ann", "dagger"), attacks=3)], 6, groups=[Group("A", ("Ann",))])
     assert by_actor(result)["Ann"].dice == ()
 
 
@@ -91,7 +99,7 @@ def elves():
     gaxi = who("Gaxi", "short sword", Reaction=2)
     thaxi, easi = who("Thaxi", "long sword", Reaction=1), who("Easi", "dagger")
     zaxi = who("Zaxi", "battle axe")
-    return [Declaration(e, "Human") for e in (aaxi, baxi, gaxi, thaxi, easi, zaxi)]
+    return [declared(e, "Human") for e in (aaxi, baxi, gaxi, thaxi, easi, zaxi)]
 
 
 def test_seed_1b_the_six_elves():
@@ -113,7 +121,7 @@ def test_seed_1b_the_six_elves():
 
 def test_seed_1b_the_roller_s_bonus_is_not_everyone_s():
     thief, fighter = who("Thief", "dagger", Reaction=3), who("Fighter", "dagger")
-    result = start(2, [Declaration(thief), Declaration(fighter)], 4,
+    result = start(2, [declared(thief), declared(fighter)], 4,
                    groups=[Group("pair", ("Thief", "Fighter"))])
     init = by_actor(result)
     assert (init["Thief"].total, init["Fighter"].total) == (3, 6)
@@ -124,14 +132,14 @@ def test_seed_1b_the_third_round_fireball():
     """'The third round, one of the humans Fireballs the elves': casting 3 segments from the
     mage's segment, discharged at the start of the next, before that segment's melee."""
     mage, aaxi = who("Human"), who("Aaxi", "short sword")
-    result = start(3, [Declaration(mage, "elves", spell="fireball"), Declaration(aaxi, "Human")], 3, 3)
+    result = start(3, [declared(mage, "elves", spell="fireball"), declared(aaxi, "Human")], 3, 3)
     assert when(action_of(result, "Human")) == [(3, 3, "casting"), (3, 6, "discharge")]
     at_six = result.timeline.at(6)
     assert [(e.actor, e.phase) for e in at_six] == [("Human", "discharge"), ("Aaxi", "melee")]
 
 
 def test_groups_are_declared_before_any_die():
-    decls = [Declaration(who("Ann")), Declaration(who("Bob"))]
+    decls = [declared(who("Ann")), declared(who("Bob"))]
     with pytest.raises(CombatError, match="Cid declares no action"):
         start(2, decls, groups=[Group("g", ("Ann", "Cid"))])        # no die consumed
     with pytest.raises(CombatError, match="in both"):
@@ -172,7 +180,7 @@ def test_seed_3a_initiative_is_the_segment_and_spills_into_later_rounds(initiati
 
 def test_seed_3a_below_one_attacks_at_segment_one():
     quick = who("Ann", "dagger +3", Reaction=2)
-    result = start(2, [Declaration(quick, modifiers=("hasted", "higher-ground"))], 1)
+    result = start(2, [declared(quick, modifiers=("hasted", "higher-ground"))], 1)
     init = by_actor(result)["Ann"]
     assert init.total == -4 and init.initiative == 1          # 1 - 2 + 0 - 2 - 1
     assert init.describe().endswith("= -4 -> segment 1 (minimum)")
@@ -180,13 +188,13 @@ def test_seed_3a_below_one_attacks_at_segment_one():
 
 
 def test_seed_3a_below_one_casting_begins_at_segment_one():
-    result = start(2, [Declaration(who("Zed", Reaction=3), spell="magic missile", modifiers=("hasted",))], 2)
+    result = start(2, [declared(who("Zed", Reaction=3), spell="magic missile", modifiers=("hasted",))], 2)
     assert when(action_of(result, "Zed")) == [(2, 1, "casting"), (2, 2, "discharge")]
 
 
 def two_hander_round_one():
     ann, bob = who("Ann", "dagger"), who("Bob", "two-handed sword")
-    return start(1, [Declaration(ann, "Bob"), Declaration(bob, "Ann")], 2, 5,
+    return start(1, [declared(ann, "Bob"), declared(bob, "Ann")], 2, 5,
                  groups=[Group("A", ("Ann",)), Group("B", ("Bob",))])
 
 
@@ -197,8 +205,8 @@ def test_seed_3a_11_to_20_is_the_action_for_both_rounds():
     assert first.timeline.at(4) == () and first.timeline.later[0].actor == "Bob"
     assert bob.busy_in(2) and not bob.busy_in(3) and bob.next_initiative_round == 3
     with pytest.raises(CombatError, match="Bob is still acting"):
-        start(2, [Declaration(who("Bob", "two-handed sword"))], carried=[bob])
-    second = start(2, [Declaration(who("Ann", "dagger"), "Bob")], 6, carried=first.actions)
+        start(2, [declared(who("Bob", "two-handed sword"))], carried=[bob])
+    second = start(2, [declared(who("Ann", "dagger"), "Bob")], 6, carried=first.actions)
     assert [(e.actor, e.segment) for e in second.timeline.events] == [("Bob", 4), ("Ann", 8)]
     assert second.timeline.busy == ("Bob",)
 
@@ -206,7 +214,7 @@ def test_seed_3a_11_to_20_is_the_action_for_both_rounds():
 def test_seed_3a_forfeiting_costs_one_on_the_new_roll():
     bob = forfeit(action_of(two_hander_round_one(), "Bob"), 2)
     assert bob.events == () and bob.next_initiative_round == 2 and not bob.busy_in(2)
-    result = start(2, [Declaration(who("Bob", "dagger"), forfeited=True)], 3, carried=[bob])
+    result = start(2, [declared(who("Bob", "dagger"), forfeited=True)], 3, carried=[bob])
     assert by_actor(result)["Bob"].parts == (("dagger", 2), ("forfeit", 1))
     assert by_actor(result)["Bob"].total == 6
     with pytest.raises(CombatError, match="Bob has no action carried into round 2"):
@@ -217,7 +225,7 @@ def test_seed_3a_forfeiting_costs_one_on_the_new_roll():
 
 def test_seed_3a_21_to_30_is_the_round_after():
     bob = who("Bob", "two-handed sword")
-    result = start(2, [Declaration(bob, modifiers=("underwater", "hindered"))], 4)
+    result = start(2, [declared(bob, modifiers=("underwater", "hindered"))], 4)
     action = action_of(result, "Bob")
     assert by_actor(result)["Bob"].total == 23                  # 4 + 10 + 6 + 3
     assert when(action) == [(4, 3, "melee")]
@@ -229,11 +237,11 @@ def test_seed_3a_21_to_30_is_the_round_after():
 
 def everyone_at_five():
     return start(2, [
-        Declaration(who("Ann", "dagger"), "X"),                       # melee: 3 + 2
-        Declaration(who("Bea", "dart"), "X", attacks=1),              # missile: 3 + 2
-        Declaration(who("Cid"), "X", spell="power word stun"),        # instant: 5
-        Declaration(who("Dee"), "X", spell="fireball"),               # casting 2-4, discharges 5
-        Declaration(who("Eve"), "X", item="wand"),                    # item discharge: 2 + 3
+        declared(who("Ann", "dagger"), "X"),                       # melee: 3 + 2
+        declared(who("Bea", "dart"), "X", attacks=1),              # missile: 3 + 2
+        declared(who("Cid"), "X", spell="power word stun"),        # instant: 5
+        declared(who("Dee"), "X", spell="fireball"),               # casting 2-4, discharges 5
+        declared(who("Eve"), "X", item="wand"),                    # item discharge: 2 + 3
     ], 3, 3, 5, 2, 2)
 
 
@@ -250,12 +258,12 @@ def test_seed_3b_discharge_instant_missile_melee():
 
 
 def test_seed_3c_spell_takes_effect_at_the_start_of_the_segment_after_casting():
-    result = start(2, [Declaration(who("Dee"), "X", spell="fireball")], 4)
+    result = start(2, [declared(who("Dee"), "X", spell="fireball")], 4)
     assert when(action_of(result, "Dee")) == [(2, 4, "casting"), (2, 7, "discharge")]
 
 
 def test_seed_3c_long_casting_spills_into_the_next_round():
-    result = start(2, [Declaration(who("Dee"), "X", spell="flame strike")], 6)
+    result = start(2, [declared(who("Dee"), "X", spell="flame strike")], 6)
     action = action_of(result, "Dee")
     assert when(action) == [(2, 6, "casting"), (3, 4, "discharge")]   # 6 + 8 = 14
     assert action.busy_in(3)
@@ -263,7 +271,7 @@ def test_seed_3c_long_casting_spills_into_the_next_round():
 
 def test_seed_3c_power_words_and_cantrips_act_in_their_own_segment():
     for spell in ("power word kill", "cantrip"):
-        result = start(2, [Declaration(who("Cid"), "X", spell=spell)], 5)
+        result = start(2, [declared(who("Cid"), "X", spell=spell)], 5)
         assert when(action_of(result, "Cid")) == [(2, 5, "instant")]
 
 
@@ -296,7 +304,7 @@ def test_seed_3c_a_discharge_in_its_segment_can_interrupt_a_power_word():
 
 
 def test_a_spoiled_spell_frees_the_caster_for_the_next_round():
-    result = start(2, [Declaration(who("Dee"), "X", spell="flame strike")], 6)
+    result = start(2, [declared(who("Dee"), "X", spell="flame strike")], 6)
     assert result.timeline.later[0].label == "Flame Strike"
     actions, spoiled = spoil(result.actions, "Dee", 2, 9, "melee")
     assert spoiled is not None and (spoiled.round, spoiled.segment) == (3, 4)
@@ -306,15 +314,15 @@ def test_a_spoiled_spell_frees_the_caster_for_the_next_round():
 
 def test_unknown_spell_is_refused_before_any_die():
     with pytest.raises(CombatError, match="No spell 'wish'"):
-        start(2, [Declaration(who("Dee"), spell="wish")])
+        start(2, [declared(who("Dee"), spell="wish")])
 
 
 # ========================================================================= 1c: delay
 
 
 def test_seed_1c_a_mage_holds_a_cold_bolt_to_interrupt_another_caster():
-    result = start(2, [Declaration(who("Ilsa"), "Vex", spell="cold bolt"),
-                       Declaration(who("Vex"), "Ilsa", spell="fireball")], 2, 6)
+    result = start(2, [declared(who("Ilsa"), "Vex", spell="cold bolt"),
+                       declared(who("Vex"), "Ilsa", spell="fireball")], 2, 6)
     ilsa, vex = result.actions
     assert when(ilsa) == [(2, 2, "casting"), (2, 4, "discharge")]
     held = delay(ilsa, 2, 6, now=2)                       # Vex starts casting at 6
@@ -324,7 +332,7 @@ def test_seed_1c_a_mage_holds_a_cold_bolt_to_interrupt_another_caster():
 
 
 def test_delay_keeps_the_spacing_of_later_attacks():
-    result = start(2, [Declaration(who("Ann", "dagger"), "X", attacks=2)], 1, 4)
+    result = start(2, [declared(who("Ann", "dagger"), "X", attacks=2)], 1, 4)
     held = delay(action_of(result, "Ann"), 2, 6, now=1)
     assert when(held) == [(2, 6, "melee"), (2, 8, "melee")]
 
@@ -333,10 +341,11 @@ def test_delay_keeps_the_spacing_of_later_attacks():
     (4, 6, "Segment 4 has passed: it is segment 6."),
     (5, 3, "Ann already acts at segment 5: delay to a later one (6 to 10)."),
     (3, 3, "Ann already acts at segment 5"),
-    (11, 3, "Delay to a segment of this round: 1 to 10, not 11."),
+    (11, 3, "Delay to a segment of this round: 1 to 10, not '11'."),
+    (0, 3, "Delay to a segment of this round: 1 to 10, not '0'."),
 ])
 def test_delay_refuses_past_and_earlier_segments(segment, now, message):
-    action = action_of(start(2, [Declaration(who("Ann", "dagger"))], 3), "Ann")   # segment 5
+    action = action_of(start(2, [declared(who("Ann", "dagger"))], 3), "Ann")   # segment 5
     with pytest.raises(CombatError) as err:
         delay(action, 2, segment, now)
     assert str(err.value).startswith(message)
@@ -346,7 +355,7 @@ def test_delay_refuses_an_action_in_a_later_round_or_a_casting_under_way():
     bob = action_of(two_hander_round_one(), "Bob")
     with pytest.raises(CombatError, match="nothing left to do this round"):
         delay(bob, 1, 8, now=1)
-    dee = action_of(start(2, [Declaration(who("Dee"), "X", spell="fireball")], 2), "Dee")
+    dee = action_of(start(2, [declared(who("Dee"), "X", spell="fireball")], 2), "Dee")
     with pytest.raises(CombatError, match="already casting"):
         delay(dee, 2, 8, now=3)
 
@@ -355,31 +364,31 @@ def test_delay_refuses_an_action_in_a_later_round_or_a_casting_under_way():
 
 
 def test_seed_4b_one_die_per_attack_keep_the_best():
-    result = start(2, [Declaration(who("Ann", "long sword"), "X", attacks=2)], 7, 3)
+    result = start(2, [declared(who("Ann", "long sword"), "X", attacks=2)], 7, 3)
     init = by_actor(result)["Ann"]
     assert (init.dice, init.base, init.total) == ((7, 3), 3, 8)
     assert init.describe() == "Ann: d10 7, 3 -> 3 + 5 (long sword) = 8 -> segment 8"
 
 
 def test_seed_4a_later_attacks_spaced_by_weapon_speed_and_past_10_continue():
-    result = start(2, [Declaration(who("Ann", "long sword"), "X", attacks=2)], 7, 3)
+    result = start(2, [declared(who("Ann", "long sword"), "X", attacks=2)], 7, 3)
     action = action_of(result, "Ann")
     assert when(action) == [(2, 8, "melee"), (3, 3, "melee")]
     assert action.busy_in(3) and action.next_initiative_round == 4
 
 
 def test_seed_4a_reaction_speeds_only_the_first_attack():
-    result = start(2, [Declaration(who("Ann", "long sword", Reaction=2), "X", attacks=3)], 3, 9, 9)
+    result = start(2, [declared(who("Ann", "long sword", Reaction=2), "X", attacks=3)], 3, 9, 9)
     assert [(e.round, e.segment) for e in action_of(result, "Ann").events] == [(2, 6), (3, 1), (3, 6)]
 
 
 def test_seed_4a_a_magical_primary_weapon_quickens_every_following_attack():
-    result = start(2, [Declaration(who("Ann", "long sword +2"), "X", attacks=3)], 3, 9, 9)
+    result = start(2, [declared(who("Ann", "long sword +2"), "X", attacks=3)], 3, 9, 9)
     assert [e.segment for e in action_of(result, "Ann").events] == [6, 9, 2]   # 3 + 3, +3, +3
 
 
 def test_seed_4c_short_sword_and_dagger_the_dagger_two_segments_later():
-    result = start(2, [Declaration(who("Ann", "short sword"), "X", off_hand="dagger")], 4, 6)
+    result = start(2, [declared(who("Ann", "short sword"), "X", off_hand="dagger")], 4, 6)
     events = action_of(result, "Ann").events
     assert [(e.segment, e.label, e.hand) for e in events] == [
         (7, "short sword", "primary"), (9, "dagger", "off")]
@@ -387,13 +396,13 @@ def test_seed_4c_short_sword_and_dagger_the_dagger_two_segments_later():
 
 
 def test_seed_4a_a_magical_off_hand_weapon_quickens_only_itself():
-    result = start(2, [Declaration(who("Ann", "short sword"), "X", off_hand="dagger +1", attacks=2)], 4, 6, 9)
+    result = start(2, [declared(who("Ann", "short sword"), "X", off_hand="dagger +1", attacks=2)], 4, 6, 9)
     assert [(e.segment, e.hand) for e in action_of(result, "Ann").events] == [
         (7, "primary"), (8, "off"), (1, "primary")]             # off-hand 7 + 1, then 8 + 3
 
 
 def test_seed_4c_attacks_past_segment_10_can_be_aborted():
-    action = action_of(start(2, [Declaration(who("Ann", "long sword"), "X", attacks=2)], 7, 3), "Ann")
+    action = action_of(start(2, [declared(who("Ann", "long sword"), "X", attacks=2)], 7, 3), "Ann")
     aborted = forfeit(action, 3)
     assert when(aborted) == [(2, 8, "melee")] and not aborted.busy_in(3)
 
@@ -402,7 +411,7 @@ def test_seed_4c_attacks_past_segment_10_can_be_aborted():
 
 
 def test_seed_4d_missiles_are_spaced_like_melee():
-    result = start(2, [Declaration(who("Bea", "short bow"), "X")], 9, 2)   # rate 2: two dice
+    result = start(2, [declared(who("Bea", "short bow"), "X")], 9, 2)   # rate 2: two dice
     action = action_of(result, "Bea")
     assert [(e.round, e.segment, e.phase, e.number, e.count) for e in action.events] == [
         (2, 9, "missile", 1, 2), (3, 6, "missile", 2, 2)]
@@ -410,15 +419,15 @@ def test_seed_4d_missiles_are_spaced_like_melee():
 
 
 def test_seed_4d_a_rate_below_one_skips_rounds():
-    result = start(2, [Declaration(who("Bea", "light crossbow +3"), "X"),
-                       Declaration(who("Cat", "heavy crossbow", Reaction=2), "X")], 1, 1)
+    result = start(2, [declared(who("Bea", "light crossbow +3"), "X"),
+                       declared(who("Cat", "heavy crossbow", Reaction=2), "X")], 1, 1)
     light, heavy = result.actions
     assert heavy.reload_rounds == 1 and heavy.next_initiative_round == 4     # fires round 2
     assert light.reload_rounds == 0 and light.next_initiative_round == 3
 
 
 def test_seed_4d_skipping_counts_from_the_last_attack_even_in_the_next_round():
-    result = start(2, [Declaration(who("Cat", "heavy crossbow"), "X")], 4)     # 4 + 10 = 14
+    result = start(2, [declared(who("Cat", "heavy crossbow"), "X")], 4)     # 4 + 10 = 14
     heavy = action_of(result, "Cat")
     assert when(heavy) == [(3, 4, "missile")]
     assert heavy.busy_in(3) and heavy.busy_in(4) and heavy.next_initiative_round == 5
@@ -426,22 +435,22 @@ def test_seed_4d_skipping_counts_from_the_last_attack_even_in_the_next_round():
 
 def test_missile_rate_limits_the_attacks():
     with pytest.raises(CombatError, match="fires at most 1 per round"):
-        start(2, [Declaration(who("Bea", "light crossbow"), attacks=2)])
+        start(2, [declared(who("Bea", "light crossbow"), attacks=2)])
 
 
 def test_a_spell_or_item_is_the_whole_action():
     with pytest.raises(CombatError, match="whole action"):
-        start(2, [Declaration(who("Dee", "dagger"), spell="sleep", off_hand="dagger")])
+        start(2, [declared(who("Dee", "dagger"), spell="sleep", off_hand="dagger")])
     with pytest.raises(CombatError, match="not both"):
-        start(2, [Declaration(who("Dee"), spell="sleep", item="wand")])
+        start(2, [declared(who("Dee"), spell="sleep", item="wand")])
     with pytest.raises(CombatError, match="No initiative modifier 'flying'"):
-        start(2, [Declaration(who("Dee"), modifiers=("flying",))])
+        start(2, [declared(who("Dee"), modifiers=("flying",))])
 
 
 def test_the_down_cannot_declare():
     down = Combatant("Ann", {"Hit Points": 5}, health={"damage": 5, "maximum": 5})
     with pytest.raises(CombatError, match="Ann is down"):
-        start(2, [Declaration(down)])
+        start(2, [declared(down)])
 
 
 # ================================================================ the HUD and records
@@ -467,8 +476,8 @@ def test_timeline_describe_fits_78_columns():
 
 
 def test_records_round_trip():
-    result = start(2, [Declaration(who("Ann", "short sword +1"), "X", off_hand="dagger"),
-                       Declaration(who("Dee"), "X", spell="fireball")], 4, 6, 2)
+    result = start(2, [declared(who("Ann", "short sword +1"), "X", off_hand="dagger"),
+                       declared(who("Dee"), "X", spell="fireball")], 4, 6, 2)
     for action in result.actions:
         assert Action.from_record(action.to_record()) == action
     for init in result.initiative:
