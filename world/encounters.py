@@ -174,9 +174,7 @@ def use_action(encounter, obj, at: int | None = None, *, counts: bool = True) ->
         if counts:
             changes = {"actions_used": int(_conditions(encounter, obj).get("actions_used", 0)) + 1}
             system = system_of(encounter)
-            after = getattr(system, "after_action", None)  # eldritch: Atemi Grip's numbness fades
-            if after is not None:
-                changes.update(after(combatant(encounter, obj, system)))
+            changes.update(system.after_action(combatant(encounter, obj, system)))
             update_conditions(encounter, obj, **changes)
 
 

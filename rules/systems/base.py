@@ -351,6 +351,11 @@ class RuleSystem(ABC):
         it). Raises nothing."""
         return {**conditions, effect: True if detail is None else detail}
 
+    def after_action(self, fighter: Combatant) -> dict[str, Any]:
+        """The conditions that change when ``fighter`` spends one of its actions (never for a
+        defense or a pass); a falsy value clears one. None change, by default."""
+        return {}
+
     def start_of_round(self, fighter: Combatant, round_number: int) -> RoundEffect | None:
         """What happens to ``fighter`` as round ``round_number`` begins; None for nothing."""
         return None
