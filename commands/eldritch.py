@@ -207,7 +207,9 @@ class CmdLos(Command):
     first); none when /blocked; made when they attacked you in their last
     action (this turn, with no other action of theirs since), or with
     nothing in the way. Moving for a line past partial cover is a movement
-    action: in a fight, on your turn, it spends one.
+    action: in a fight, on your turn, it spends one. Once made, a line of
+    sight holds both ways until one of you hides or takes cover
+    (+move cover).
 
     Examples:
       +los Reprax
@@ -238,6 +240,8 @@ class CmdMove(Command):
       +move draw <weapon>     put a weapon in hand (out of hiding too)
       +move stand             get up from prone
       +move release           let go of whoever you hold
+      +move cover [...]       take cover: every line of sight made with
+                              you is gone (+los must find it again)
       +move <run, climb, leap, swing, catch, crawl, transform or go> [...]
       +move <npc>=<move>      (Storytellers)
 

@@ -55,8 +55,8 @@ from world.text import COMBAT, escape, escape_for_room, quote
 KEY = "eldritch"
 MAX_YARDS = 99
 MAX_MOVE_TEXT = 60
-#: ``+move`` verbs; draw, stand and release change the fight, the others are posed.
-MOVES = ("draw", "stand", "release", "run", "climb", "leap", "swing", "catch", "crawl",
+#: ``+move`` verbs; draw, stand, release and cover change the fight, the others are posed.
+MOVES = ("draw", "stand", "release", "cover", "run", "climb", "leap", "swing", "catch", "crawl",
          "transform", "go")
 #: Log entries that are not a fighter's action (for "attacked in their last action"): rolls,
 #: defenses (logged as the attacker's "attack on …"; a Sacrifice is a defense too), looking.
@@ -146,6 +146,32 @@ def _turn_action(encounter, actor) -> None:
 
 def _hidden_from(encounter, hider, seeker) -> bool:
     return seeker.id in (_conditions(encounter, hider).get("hidden_from") or [])
+
+
+def _in_sight(encounter, one, other) -> bool:
+    """Whether a line of sight was made between ``one`` and ``other`` (either way) and has not
+    been broken since (kept as ``in_sight``, the ids on each side's conditions)."""
+    return encounter is not None and other.id in (_conditions(encounter, one).get("in_sight") or [])
+
+
+def _keep_sight(encounter, one, other) -> None:
+    for obj, seen in ((one, other), (other, one)):
+        kept = list(_conditions(encounter, obj).get("in_sight") or [])
+        if seen.id not in kept:
+            update_conditions(encounter, obj, in_sight=kept + [seen.id])
+
+
+def break_sight(encounter, obj, others=None) -> None:
+    """Forget the lines of sight between ``obj`` and ``others`` (default: everyone): it hid
+    from them or moved to gain cover (seed, Line of Sight: the exceptions to "applies to
+    BOTH")."""
+    for other in fighters(encounter):
+        if other == obj or (others is not None and other not in others):
+            continue
+        for one, seen in ((obj, other), (other, obj)):
+            kept = list(_conditions(encounter, one).get("in_sight") or [])
+            if seen.id in kept:
+                update_conditions(encounter, one, in_sight=[i for i in kept if i != seen.id])
 
 
 def attacked_last(encounter, attacker, victim) -> bool:
@@ -394,6 +420,7 @@ def hide(caller, actor_name: str | None, *, obscured: bool = False) -> None:
     if not opening:
         _turn_action(encounter, actor)
     beaten = [obj.id for obj in seekers if obj.key in result.hidden_from]
+    break_sight(encounter, actor, [obj for obj in seekers if obj.id in beaten])
     update_conditions(encounter, actor, hidden_from=beaten, hid_early=opening or None,
                       hide_total=result.roll.total if beaten else None, spot_tries=None)
     add_log(encounter, actor.key, "hide before the fight" if opening else "hide", result.lines)
@@ -474,7 +501,8 @@ def line_of_sight(caller, actor_name: str | None, name: str, *, partial: bool, b
         raise CombatError("Line of sight is to someone else.")
     hidden = encounter is not None and _hidden_from(encounter, target, actor)
     last = attacked_last(encounter, target, actor)
-    moving = partial and not hidden and not blocked and not last and encounter is not None \
+    kept = _in_sight(encounter, actor, target)
+    moving = partial and not hidden and not blocked and not last and not kept and encounter is not None \
         and has_initiative(encounter, actor)
     fighter = _snap(encounter, actor, system)
     movement = None
@@ -485,7 +513,9 @@ def line_of_sight(caller, actor_name: str | None, name: str, *, partial: bool, b
                                    int(fighter.conditions.get("actions_used", 0) or 0))
     with dice.roller() as roller:
         sight = system.line_of_sight(fighter, _snap(encounter, target, system), roller, hidden=hidden,
-                                     blocked=blocked, partial=partial, attacked_last=last)
+                                     blocked=blocked, partial=partial, attacked_last=last, established=kept)
+    if encounter is not None and sight.established:
+        _keep_sight(encounter, actor, target)
     if movement is not None:
         _turn_action(encounter, actor)
         add_log(encounter, actor.key, "move", movement.lines)  # an action: "their last action" moves on
@@ -524,7 +554,8 @@ def move(caller, actor_name: str | None, text: str) -> None:
     """``+move <verb> [...]`` (seed: Movement actions): on one's turn, spends an action (the
     extra-action penalty applies as to any action). ``draw <weapon>`` puts it in hand (out of
     hiding, if hidden), ``stand`` gets up from prone, ``release`` lets go of whoever one
-    holds; run, climb, leap, swing, catch, crawl, transform and go are posed."""
+    holds, ``cover`` breaks every line of sight made with the mover; run, climb, leap,
+    swing, catch, crawl, transform and go are posed."""
     encounter = require_encounter(caller)
     system = rules_of(encounter, "movement actions", "movement")
     actor = actor_for(caller, encounter, actor_name)
@@ -544,6 +575,8 @@ def move(caller, actor_name: str | None, text: str) -> None:
         if not fighter.conditions.get("prone"):
             raise CombatError(f"{actor.key} is not prone.")
         what = "stand up"
+    elif verb == "cover":
+        what = f"take cover {rest}".strip()
     elif verb == "release":
         victims = [obj for obj in fighters(encounter) if _conditions(encounter, obj).get("held_by") == actor.id]
         if not victims:
@@ -561,6 +594,8 @@ def move(caller, actor_name: str | None, text: str) -> None:
             actor.concealed = stored if stored["weapons"] else {}
     if verb == "stand":
         update_conditions(encounter, actor, prone=None)
+    if verb == "cover":
+        break_sight(encounter, actor)
     for victim in victims:
         update_conditions(encounter, victim, held_by=None, by_neck=None, wrestling_hold=None, sleeper_hold=None)
     add_log(encounter, actor.key, "move", movement.lines)

@@ -171,10 +171,11 @@ def use_action(encounter, obj, at: int | None = None, *, counts: bool = True) ->
         at = remaining[0] if remaining else None
     if at is not None and at in remaining:
         encounter.acted = list(encounter.acted or []) + [[at, obj.id]]
+        system = system_of(encounter)
+        changes = system.after_action(combatant(encounter, obj, system), passed=not counts)
         if counts:
-            changes = {"actions_used": int(_conditions(encounter, obj).get("actions_used", 0)) + 1}
-            system = system_of(encounter)
-            changes.update(system.after_action(combatant(encounter, obj, system)))
+            changes["actions_used"] = int(_conditions(encounter, obj).get("actions_used", 0)) + 1
+        if changes:
             update_conditions(encounter, obj, **changes)
 
 
@@ -188,18 +189,25 @@ def _conditions(encounter, obj) -> dict:
 
 #: Conditions whose value is another combatant's id (shown to the rules as its name).
 ID_CONDITIONS = ("held_by", "clinch_with")
+#: Conditions listing other combatants' ids, kept by the game and not shown to the rules:
+#: whom one hides from, whom one has a line of sight with (eldritch).
+ID_LIST_CONDITIONS = ("hidden_from", "in_sight")
 
 
 def combatant(encounter, obj, system: RuleSystem | None = None, overrides=None) -> Combatant:
     """``obj``'s snapshot for the rules, with its conditions in this fight (other fighters by
-    name) on top of the scene's settings (``Encounter.scene``, e.g. the ST's space)."""
+    name) on top of the scene's settings (``Encounter.scene``, e.g. the ST's space), and,
+    once it has rolled initiative, ``actions_left``: its unused action slots this round."""
     system = system or system_of(encounter)
     state = _conditions(encounter, obj)
     names = {other.id: other.key for other in fighters(encounter)}
     for key in ID_CONDITIONS:
         if key in state:
             state[key] = names.get(state[key], "")
-    state.pop("hidden_from", None)
+    for key in ID_LIST_CONDITIONS:
+        state.pop(key, None)
+    if has_initiative(encounter, obj):
+        state["actions_left"] = len(open_actions(encounter, obj))
     return replace(snapshot(obj, system, overrides), conditions={**deserialize(encounter.scene or {}), **state})
 
 
@@ -583,7 +591,8 @@ def _apply(encounter, system: RuleSystem, resolution) -> None:
     """Store a resolution: the harmed fighters' health, then each lasting effect
     ``(effect, name, detail)``: held (by detail), prone, difficulty (+detail), clinch (with
     detail), released (from every hold and clinch), disarmed (the weapon lands ``detail`` feet
-    away, see ``dropped_weapons``); any other effect as the system's ``condition_after`` says."""
+    away, see ``dropped_weapons``), weapon-taken (``{"weapon", "from"}``: now in hand, and no
+    longer in the giver's); any other effect as the system's ``condition_after`` says."""
     store_harm(encounter, system, resolution.harm)
     objects = _by_name(encounter)
     for effect, name, detail in resolution.effects:
@@ -608,6 +617,12 @@ def _apply(encounter, system: RuleSystem, resolution) -> None:
                 encounter.dropped = dropped_weapons(encounter) + [
                     {"weapon": obj.weapon, "owner": obj.key, "feet": int(detail)}]
                 obj.weapon = ""
+        elif effect == "weapon-taken":
+            giver = objects.get(detail.get("from"))
+            if giver is not None and giver.weapon == detail["weapon"]:
+                giver.weapon = ""
+            obj.weapon = detail["weapon"]
+            continue
         else:
             state = system.condition_after(state, effect, detail)
         _set_conditions(encounter, obj, state)

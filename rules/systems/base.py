@@ -351,9 +351,10 @@ class RuleSystem(ABC):
         it). Raises nothing."""
         return {**conditions, effect: True if detail is None else detail}
 
-    def after_action(self, fighter: Combatant) -> dict[str, Any]:
-        """The conditions that change when ``fighter`` spends one of its actions (never for a
-        defense or a pass); a falsy value clears one. None change, by default."""
+    def after_action(self, fighter: Combatant, *, passed: bool = False) -> dict[str, Any]:
+        """The conditions that change when ``fighter`` spends one of its action slots (never
+        for a defense); ``passed``: the slot went by unused (the fighter could not act then).
+        A falsy value clears one. None change, by default."""
         return {}
 
     def start_of_round(self, fighter: Combatant, round_number: int) -> RoundEffect | None:

@@ -19,11 +19,12 @@ Shapes the game layer uses (beyond :class:`RuleSystem`):
   the game's generic hold) and ``grappled`` (detail ``{"by", "neck"}``), ``atemi-grip`` (the
   penalty, on every physical roll of the numb one; it fades by 1 with each of their actions —
   attack, movement, hiding, escape — not with a defense, which is no action),
-  ``stunned`` (``"rest of turn"``), ``passed-out`` (turns, or None: until woken),
+  ``stunned`` (``"rest of turn"`` or ``"first action"``), ``passed-out`` (turns, or None: until woken),
   ``eye-lost`` (by whom), ``sleeper-hold`` (``{"by", "sls", "needed"}``), ``wrestling-hold``
   (``{"by", "penalty"}``), ``wall-flip`` (``{"over", "bonus"}``), ``wall-flip-spent`` (over
-  whom), ``prone`` (True), ``whirling-sword`` (``{"turn", "penalty"}``), ``caught-weapon``,
-  ``drama-point`` (False: spent). ``after_action`` (the game calls it for each action a fighter
+  whom), ``prone`` (True), ``whirling-sword`` (``{"turn", "penalty"}``), ``weapon-taken``
+  (``{"weapon", "from"}``: a caught thrown weapon is in the catcher's hand now, the game's
+  generic effect), ``drama-point`` (False: spent). ``after_action`` (the game calls it for each action a fighter
   spends) wears the numbness off; ``condition_after`` turns each into the conditions
   :class:`Situation` reads back; ``start_of_round`` ends a stun, counts down passing out,
   ends Wall Flip's defense bonus and counts Whirling Sword's turns; ``can_act`` passes over
@@ -45,7 +46,8 @@ Fray defaults where the source is silent (guesses, also marked in the data file)
 - Ear Pop passing out lasts until woken (detail None);
 - Whirling Sword's parry still takes the cumulative defense penalty;
 - initiative is rolled anew each turn (seed) — ``reroll_each_round`` in the data;
-- a stun (Ear Pop) lasts the rest of the turn it lands in; passing out for N turns counts
+- a stun (Ear Pop) lasts the rest of the turn it lands in, or, landing when the victim has
+  no action left this turn, until their first action slot of the next turn goes by; passing out for N turns counts
   the turn it happens in as the first; any attack on one out cold wakes them (seed: "being
   attacked") and they cannot defend it; the grappled may only try to escape (the game's
   hold); Atemi Grip's numbness and a Wrestling Hold's pin also weigh on escaping;
@@ -105,6 +107,10 @@ FLAGS = {"1h": ("hands", 1), "one-handed": ("hands", 1), "2h": ("hands", 2),
          "two-handed": ("hands", 2), "thrown": ("mode", "thrown"), "throw": ("mode", "thrown"),
          "neck": ("neck", True)}
 ORDINALS = {1: "2nd", 2: "3rd"}
+#: How long an Ear Pop stun lasts (seed: "the rest of the turn (or his first action, should
+#: the move be performed at the end of a turn)").
+STUN_REST_OF_TURN = "rest of turn"
+STUN_FIRST_ACTION = "first action"
 
 
 def squash(text: str) -> str:
@@ -132,6 +138,9 @@ class Situation:
     numbness penalty left); ``wrestling_hold`` (``{"by", "penalty"}``, while still held by
     them); ``sleeper_hold`` (``{"by", "sls", "needed"}``); ``stunned``; ``passed_out``
     (turns left, or True: until woken); ``drama_point`` (spent on the next defense).
+
+    From the game's schedule: ``actions_left``, this fighter's unused action slots this turn
+    (None: no initiative rolled yet).
     """
 
     actions_used: int = 0
@@ -154,6 +163,7 @@ class Situation:
     stunned: str = ""
     passed_out: int | bool = False
     drama_point: bool = False
+    actions_left: int | None = None
 
     @property
     def pinned(self) -> int:
@@ -978,14 +988,21 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         penalty is reduced by 1")."""
         return max(0, int(numb) - int(self.maneuvers["atemi-grip"].extra.get("fade_per_action", 1)))
 
-    def after_action(self, fighter: Combatant) -> dict[str, Any]:
-        """The conditions that change when ``fighter`` spends one of the turn's actions (an
-        attack, a movement action, hiding, escaping …; the game calls it for each action,
-        never for a defense or a pass): Atemi Grip's numbness fades by 1 (seed: "Each
-        consecutive action, the penalty is reduced by 1"; a defense is no action). The
-        action itself was rolled at the numbness before it faded. A falsy value clears."""
-        numb = int(Situation.of(fighter).atemi_grip or 0)
-        return {"atemi_grip": self.numb_after(numb)} if numb > 0 else {}
+    def after_action(self, fighter: Combatant, *, passed: bool = False) -> dict[str, Any]:
+        """The conditions that change when one of ``fighter``'s action slots is spent (an
+        attack, a movement action, hiding, escaping …; never a defense, which is no action):
+        Atemi Grip's numbness fades by 1 with each action (seed: "Each consecutive action,
+        the penalty is reduced by 1"; a slot ``passed`` by is none); an Ear Pop stun that
+        took the fighter's first action of a turn ends with that slot. The action itself
+        was rolled at the numbness before it faded. A falsy value clears."""
+        situation = Situation.of(fighter)
+        changes: dict[str, Any] = {}
+        if situation.stunned == STUN_FIRST_ACTION:
+            changes["stunned"] = None
+        numb = int(situation.atemi_grip or 0)
+        if numb > 0 and not passed:
+            changes["atemi_grip"] = self.numb_after(numb)
+        return changes
 
     def attack_from_record(self, record: Mapping[str, Any]) -> EldritchAttack:
         """The attack from ``EldritchAttack.to_record()``."""
@@ -1248,8 +1265,12 @@ class EldritchSystem(EldritchChecks, RuleSystem):
                 harm.append(counter_harm)
                 lines += more
             if defense is not None and defense.kind == "catch-weapon" and attack.weapon:
-                lines.append(f"{defense.defender} catches the {attack.weapon.name}!")
-                effects.append(("caught-weapon", defense.defender, attack.weapon.key))
+                if attack.choice.mode == "thrown":
+                    lines.append(f"{defense.defender} catches the {attack.weapon.name} and holds it now!")
+                    effects.append(("weapon-taken", defense.defender,
+                                    {"weapon": attack.weapon.key, "from": attack.attacker}))
+                else:
+                    lines.append(f"{defense.defender} catches the {attack.weapon.name}!")
             return Resolution(attack.attacker, attack.target, False, net, tuple(lines), tuple(harm), tuple(effects))
         victim_name = defense.defender if defense is not None and defense.kind == "sacrifice" else attack.target
         lines.append(f"{attack.attacker}'s {attack.label} hits {victim_name} with {plural(net, 'net SL')}.")
@@ -1321,7 +1342,9 @@ class EldritchSystem(EldritchChecks, RuleSystem):
     def _ear_pop(self, attack: EldritchAttack, target: Combatant,
                  roller: Roller) -> tuple[list[str], list[tuple[str, str, Any]]]:
         """Constitution doubled at minus the attack's raw SLs: fewer SLs than the attack's
-        -> stunned for the rest of the turn; a failed roll -> passes out."""
+        -> stunned for the rest of the turn, or, when the victim has no action left this turn
+        (the move "performed at the end of a turn"), through their first action of the next;
+        a failed roll -> passes out."""
         raw = attack.successes
         parts = self.resisting_parts(target, attack.maneuver.extra["stun_check"], ("ear pop", -raw))
         check = self.roll(parts, roller)
@@ -1330,8 +1353,12 @@ class EldritchSystem(EldritchChecks, RuleSystem):
             lines.append(f"{target.name} passes out and crumples to the ground.")
             return lines, [("passed-out", target.name, None)]
         if check.success_levels < raw:
+            if Situation.of(target).actions_left == 0:
+                lines.append(f"{target.name} is stunned through their first action next turn: defend only "
+                             "(no Full Defense).")
+                return lines, [("stunned", target.name, STUN_FIRST_ACTION)]
             lines.append(f"{target.name} is stunned for the rest of the turn: defend only (no Full Defense).")
-            return lines, [("stunned", target.name, "rest of turn")]
+            return lines, [("stunned", target.name, STUN_REST_OF_TURN)]
         lines.append(f"{target.name} shakes it off: {plural(check.success_levels, 'SL')}, not fewer than the "
                      f"attack's {raw}.")
         return lines, []
@@ -1394,7 +1421,7 @@ class EldritchSystem(EldritchChecks, RuleSystem):
     #: Effect name -> the condition it sets on the one it befalls (as ``Situation`` reads it).
     CONDITION_KEYS = {"atemi-grip": "atemi_grip", "stunned": "stunned", "eye-lost": "eye_lost",
                       "sleeper-hold": "sleeper_hold", "wrestling-hold": "wrestling_hold",
-                      "caught-weapon": "caught_weapon", "drama-point": "drama_point"}
+                      "drama-point": "drama_point"}
 
     def condition_after(self, conditions: Mapping[str, Any], effect: str, detail: Any) -> dict[str, Any]:
         """The fighter's conditions after one of this system's effects (``Resolution.effects``),
@@ -1427,14 +1454,15 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         return super().can_act(fighter) and not situation.passed_out and not situation.stunned
 
     def start_of_round(self, fighter: Combatant, round_number: int) -> RoundEffect | None:
-        """A new turn: a stun ends (Fray default: it lasts the rest of the turn it lands in);
+        """A new turn: a stun ends (Fray default: it lasts the rest of the turn it lands in;
+        one landed after the victim's last action lasts through their first, ``after_action``);
         one turn of passing out goes by (Sleeper Hold: 5 + SLs over; until woken stays);
         Wall Flip's +3 to defenses ends; the others may try ``+spot`` on a hider again; Whirling Sword's turn counts (another turn of it is at
         a further -2) or, not whirled last turn, starts from scratch."""
         situation = Situation.of(fighter)
         changes: dict[str, Any] = {}
         lines = []
-        if situation.stunned:
+        if situation.stunned and situation.stunned != STUN_FIRST_ACTION:
             changes["stunned"] = None
             lines.append(f"{fighter.name} is no longer stunned.")
         if situation.passed_out is not True and situation.passed_out:

@@ -370,14 +370,17 @@ class EldritchChecks:
 
     def line_of_sight(self, attacker: Combatant, target: Combatant, roller: Roller, *,
                       hidden: bool = False, blocked: bool = False, partial: bool = False,
-                      attacked_last: bool = False) -> Sight:
+                      attacked_last: bool = False, established: bool = False) -> Sight:
         """``+los <name>[/partial]`` (seed: Line of Sight checklist, in order):
 
         1. the target is hiding and not spotted (``hidden``) -> no;
         2. blank walls, full cover or excessive distance (``blocked``) -> no;
-        3. the target attacked the attacker in their prior action -> yes;
-        4. partial cover (trees, fences, vehicles, windows, crowds) -> 50%: ``+roll 0`` 1-5;
-        5. otherwise -> yes. Once made it holds both ways (the game's note).
+        3. a line of sight already made between the two, either way (``established``; seed:
+           "it applies to BOTH of them with the exception of successfully hiding or taking
+           movement to gain cover" — the game forgets it then) -> yes;
+        4. the target attacked the attacker in their prior action -> yes;
+        5. partial cover (trees, fences, vehicles, windows, crowds) -> 50%: ``+roll 0`` 1-5;
+        6. otherwise -> yes.
         """
         what = "line of sight"
         if hidden:
@@ -386,6 +389,10 @@ class EldritchChecks:
         if blocked:
             return Sight(what, attacker.name, target.name, False, "blocked",
                          (f"Walls, full cover or distance block the line of sight to {target.name}.",))
+        if established:
+            return Sight(what, attacker.name, target.name, True, "kept",
+                         (f"The line of sight between {attacker.name} and {target.name} holds: once made, "
+                          "it applies both ways.",))
         if attacked_last:
             return Sight(what, attacker.name, target.name, True, "attacked",
                          (f"{target.name} attacked {attacker.name}: line of sight is established.",))

@@ -228,7 +228,7 @@ class TestBadInput(EldritchFightTest):
             (eldritch.CmdSacrifice, "Boss", "Char2 has not bought the Sacrifice maneuver."),
             (eldritch.CmdConceal, "laser", "No weapon 'laser' in the Eldritch tables."),
             (eldritch.CmdConceal, "big", "'big' could be: big-knife, big-sword."),
-            (eldritch.CmdMove, "fly", "Move how? draw, stand, release, run,"),
+            (eldritch.CmdMove, "fly", "Move how? draw, stand, release, cover, run,"),
             (fray.CmdRoll, "0.5", "Not a whole number: '0.5'."),
             (fray.CmdRoll, "1d10+", "Incomplete roll: '1d10+' ends with an operator."),
             (fray.CmdRoll, "dex vs 6", "Eldritch rolls take no 'vs': a total of 9 or more succeeds."),
@@ -327,6 +327,28 @@ class TestLastingEffects(EldritchFightTest):
         self.st(fray.CmdCombat(), "/next")  # Char2 passes at 1: the round ends
         self.assertNotIn("stunned", self.state(self.thug))
         self.assertIn("Thug is no longer stunned.", "\n".join(str(e["lines"]) for e in self.encounter.log))
+
+    def test_ear_pop_after_the_victims_last_action_stuns_their_first_action_next_turn(self):
+        self.buy(self.char2, "Ear Pop")
+        self.initiative(9, 5)  # Char2 11, 6, 1; Thug 7, 2
+        for _ in range(4):     # C11, T7, C6 and T2 pass: Char2's last action, the Thug has none left
+            self.st(fray.CmdCombat(), "/next")
+        self.force(9, 7)
+        self.player(fray.CmdAttack(), "Thug/ear pop")
+        out = self.st(fray.CmdDefend(), "Thug=none")
+        # seed: "(or his first action, should the move be performed at the end of a turn)"
+        self.assertIn("Thug is stunned through their first action next turn: defend only (no Full Defense).", out)
+        self.assertEqual(self.state(self.thug)["stunned"], "first action")
+        self.st(fray.CmdCombat(), "/next")  # turn 2
+        self.assertEqual(self.state(self.thug)["stunned"], "first action")
+        self.assertNotIn("Thug is no longer stunned.", "\n".join(str(e["lines"]) for e in self.encounter.log))
+        self.initiative(9, 5)
+        self.assertRegex(self.hud(), r"Thug \(NPC\)\s+7\s+Life Points 20/26\s+stunned")
+        out = self.st(fray.CmdCombat(), "/next")  # C11 passes; the Thug's 7 goes by, and the stun with it
+        self.assertIn("Round 2: Char2 to act.", out)
+        self.assertNotIn("stunned", self.state(self.thug))
+        out = self.st(fray.CmdCombat(), "/next")  # C6 passes: the Thug acts at 2
+        self.assertIn("Round 2: Thug to act.", out)
 
     def test_ear_pop_knocks_out_until_an_attack_wakes(self):
         self.buy(self.char2, "Ear Pop")
@@ -722,6 +744,20 @@ class TestWeaponInHand(EldritchFightTest):
         self.player(fray.CmdAttack(), "Thug/bat 2h 2h", "<Fray> Give the grip (1h or 2h) once.")
 
 
+    def test_a_caught_thrown_weapon_is_in_the_catchers_hand(self):
+        self.buy(self.char2, "Catch Weapon")
+        self.thug.weapon = "small-knife"
+        self.initiative(2, 9)  # Char2 4; Thug 11, 6, 1
+        # Dexterity 2 + Thrown 0 + 8 = 10: 1 SL against Dexterity 3 + Brawl 2 - 5 + 10 = 10.
+        self.force(8)
+        self.st(fray.CmdAttack(), "Thug=Char2/small knife thrown")
+        self.force(10)
+        out = self.player(fray.CmdDefend(), "catch weapon")
+        self.assertIn("Char2 catches the small knife and holds it now!", out)
+        self.assertEqual((self.char2.weapon, self.thug.weapon), ("small-knife", ""))
+        self.st(fray.CmdAttack(), "Thug=Char2/small knife", "<Fray> Thug holds no small knife (empty-handed).")
+
+
 class TestAttackedInTheirLastAction(EldritchFightTest):
     def test_only_the_attackers_last_action_this_turn_counts(self):
         self.initiative(2, 9)  # Char2 4; Thug 11, 6, 1
@@ -757,12 +793,34 @@ class TestAttackedInTheirLastAction(EldritchFightTest):
         self.st(fray.CmdCombat(), "/next")             # the Thug passes at 7
         self.st(eldritch.CmdLos(), "Thug=Char2", "<Combat> Thug looks for a line of sight to Char2.|"
                 "  Char2 attacked Thug: line of sight is established.")
-        self.force(7)
-        self.player(eldritch.CmdLos(), "Thug/partial")  # a movement action at 6
-        self.assertEqual(self.encounter.log[-2]["what"], "move")
+        # seed: "Once line of sight has been established between two characters, it applies to
+        # BOTH of them": no roll and no movement for Char2 behind partial cover.
+        self.player(eldritch.CmdLos(), "Thug/partial", "<Combat> Char2 looks for a line of sight to Thug.|"
+                    "  The line of sight between Char2 and Thug holds: once made, it applies both ways.")
+        self.assertEqual(self.state(self.char2)["actions_used"], 1)
+        # "... with the exception of ... taking movement to gain cover": an action at 6, which
+        # is also Char2's last action now.
+        self.player(eldritch.CmdMove(), "cover behind the van", "<Combat> Char2 moves.|"
+                    "  Char2 spends an action: take cover behind the van (rolls at -2).")
+        self.assertNotIn("in_sight", self.state(self.thug))
         self.force(6)
         self.st(eldritch.CmdLos(), "Thug=Char2/partial", "<Combat> Thug looks for a line of sight to Char2.|"
                 "  Partial cover, 50% chance: +roll 0 shows 6 (1-5 makes it): line of sight is not established.")
+        self.assertEqual(self.encounter.log[-2]["what"], "move")  # at 2, a movement action of the Thug's
+
+    def test_a_line_of_sight_holds_both_ways_until_one_hides(self):
+        self.player(eldritch.CmdLos(), "Thug", "<Combat> Char2 looks for a line of sight to Thug.|"
+                    "  Nothing hides Thug: line of sight is established.")
+        self.st(eldritch.CmdLos(), "Thug=Char2/partial", "<Combat> Thug looks for a line of sight to Char2.|"
+                "  The line of sight between Thug and Char2 holds: once made, it applies both ways.")
+        self.assertEqual((self.state(self.char2)["in_sight"], self.state(self.thug)["in_sight"]),
+                         ([self.thug.id], [self.char2.id]))
+        self.force(7, 5)                                # 13 against 7: hidden from the Thug
+        self.player(aeon.CmdHide(), "")
+        self.assertNotIn("in_sight", self.state(self.char2))
+        self.assertNotIn("in_sight", self.state(self.thug))
+        self.st(eldritch.CmdLos(), "Thug=Char2", "<Combat> Thug looks for a line of sight to Char2.|"
+                "  Char2 is hidden: Thug must spot them first.")
 
 
 class TestSpotting(EldritchFightTest):

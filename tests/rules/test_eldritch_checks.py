@@ -202,6 +202,10 @@ def test_line_of_sight_checklist():
     assert by_attack.established and by_attack.face is None
     open_field = EL.line_of_sight(PSI, TGT, dice())
     assert open_field.established and open_field.reason == "open"
+    kept = EL.line_of_sight(PSI, TGT, dice(), partial=True, established=True)   # no die behind cover
+    assert (kept.established, kept.reason, kept.face) == (True, "kept", None)
+    assert not EL.line_of_sight(PSI, TGT, dice(), hidden=True, established=True).established
+    assert not EL.line_of_sight(PSI, TGT, dice(), blocked=True, established=True).established
 
 
 @pytest.mark.parametrize(("face", "made"), [(1, True), (5, True), (6, False), (10, False)])

@@ -39,6 +39,7 @@ def vic(**conditions) -> Combatant:
     ("passed-out", False, {"passed_out": False, "sleeper_hold": None, "stunned": None}),
     ("atemi-grip", 4, {"atemi_grip": 4}),
     ("stunned", "rest of turn", {"stunned": "rest of turn"}),
+    ("stunned", "first action", {"stunned": "first action"}),
     ("sleeper-hold", {"by": "Gus", "sls": 1, "needed": 3}, {"sleeper_hold": {"by": "Gus", "sls": 1, "needed": 3}}),
     ("wall-flip", {"over": "Hank", "bonus": 3}, {"flipped_over": "Hank", "flip_defense": True}),
     ("wall-flip-spent", "Hank", {"flipped_over": None}),
@@ -104,6 +105,15 @@ def test_atemi_grip_numbness_weighs_on_attacks_and_defenses_and_fades_with_actio
     assert EL.after_action(numb) == {"atemi_grip": 2}
     assert EL.after_action(fighter("Vic", {"atemi_grip": 1})) == {"atemi_grip": 0}
     assert EL.after_action(GUS) == {}
+    assert EL.after_action(numb, passed=True) == {}            # a slot that goes by is no action
+
+
+def test_a_stun_from_the_end_of_a_turn_ends_with_the_first_slot_of_the_next():
+    stunned = vic(stunned="first action", atemi_grip=2)
+    assert not EL.can_act(stunned)
+    assert EL.start_of_round(stunned, 2) is None                # it outlasts the turn's end
+    assert EL.after_action(stunned, passed=True) == {"stunned": None}
+    assert EL.after_action(vic(stunned="rest of turn"), passed=True) == {}
     assert EL.numb_after(1) == 0 and EL.numb_after(0) == 0
 
 

@@ -219,6 +219,21 @@ def test_ear_pop_damage_then_constitution_doubled_check(check_faces, effects, ve
     assert resolution.lines[-1] == verdict      # every outcome says what became of Vic
 
 
+@pytest.mark.parametrize(("actions_left", "detail", "verdict"), [
+    (2, "rest of turn", "Vic is stunned for the rest of the turn: defend only (no Full Defense)."),
+    (None, "rest of turn", "Vic is stunned for the rest of the turn: defend only (no Full Defense)."),
+    # seed: "(or his first action, should the move be performed at the end of a turn)"
+    (0, "first action", "Vic is stunned through their first action next turn: defend only (no Full Defense)."),
+])
+def test_ear_pop_at_the_end_of_the_victims_turn_stuns_their_first_action(actions_left, detail, verdict):
+    target = replace(VIC, conditions={} if actions_left is None else {"actions_left": actions_left})
+    roller = dice(9, 9)                             # 13: 3 SLs; the check 6 - 3 + 9 = 12: 2 SLs < 3
+    resolution = EL.resolve(EL.attack(ED, target, "ear pop", roller), None, ED, target, roller)
+    done(roller)
+    assert resolution.effects == (("stunned", "Vic", detail),)
+    assert resolution.lines[-1] == verdict
+
+
 def test_honorable_fighters_must_pass_a_willpower_check():
     honorable = fighter("Ed", ED.traits, Willpower=3, Honorable=1)
     roller = dice(5)                                # Willpower 3 - 2 + 5 = 6: fails
@@ -263,7 +278,9 @@ def test_catch_weapon_catches_on_equal_or_better():
     resolution = EL.resolve(attack, defense, TIA, CAT, roller)
     done(roller)
     assert not resolution.hit and resolution.harm == ()
-    assert resolution.effects == (("caught-weapon", "Cat", "shuriken"),)
+    # Fray default: a thrown weapon caught is in the catcher's hand now, not the thrower's.
+    assert resolution.effects == (("weapon-taken", "Cat", {"weapon": "shuriken", "from": "Tia"}),)
+    assert "Cat catches the shuriken and holds it now!" in resolution.lines
 
 
 def test_a_missed_catch_adds_five_base_damage():
