@@ -9,6 +9,7 @@ import pytest
 from rules.data import RulesDataError
 from rules.data.templates import TEMPLATES_DIR, load_templates, parse_templates
 from rules.systems import get_system
+from rules.systems.base import Combatant
 
 ST = get_system("storyteller")
 
@@ -35,6 +36,19 @@ def test_storyteller_templates_load_and_use_canonical_traits():
         assert {"Wits", "Dexterity"} <= set(template.traits)  # every template can roll initiative
     with pytest.raises(TypeError):
         thug.traits["Strength"] = 5  # frozen
+
+
+def test_eldritch_templates_load_with_bought_maneuvers_and_their_life_points():
+    eldritch = get_system("eldritch")
+    table = load_templates("eldritch", eldritch.trait_names, {}, tuple(eldritch.weapons))
+    assert set(table) == {"thug", "cop", "martial-artist", "vampire"}
+    assert (table["thug"].weapon, table["cop"].weapon, table["martial-artist"].weapon) == ("bat", "9mm", "")
+    assert table["martial-artist"].traits["Wall Flip"] == 1          # a maneuver bought
+    life = {key: eldritch.life_points(Combatant(name=t.name, traits=dict(t.traits))) for key, t in table.items()}
+    # (Strength + Constitution) x 4 + 10, +3 per level of Hard to Kill
+    assert life == {"thug": 34, "cop": 26, "martial-artist": 34, "vampire": 55}
+    for template in table.values():   # every template can roll initiative
+        assert {"Dexterity", "Perception"} <= set(template.traits)
 
 
 def test_a_system_without_a_file_has_no_templates(tmp_path):
