@@ -193,41 +193,6 @@ def attacked_last(encounter, attacker, victim) -> bool:
     return False
 
 
-# ------------------------------------------------------------------------------ HUD
-def condition_marks(state) -> list[str]:
-    """Short HUD marks for the eldritch lasting states of one fighter (``state``: its stored
-    conditions): the holds (only while still held), numbness, stun, passing out, Whirling
-    Sword, Wall Flip, an eye lost, a Drama Point spent on the next defense."""
-    marks = []
-    if state.get("held_by"):
-        if state.get("by_neck"):
-            marks.append("by the neck")
-        hold = state.get("wrestling_hold") or {}
-        if hold:
-            marks.append(f"pinned {int(hold.get('penalty', 0)):+d}")
-        sleeper = state.get("sleeper_hold") or {}
-        if sleeper:
-            marks.append(f"sleeper {sleeper.get('sls', 0)}/{sleeper.get('needed', 0)}")
-    if state.get("atemi_grip"):
-        marks.append(f"numb -{state['atemi_grip']}")
-    if state.get("stunned"):
-        marks.append("stunned")
-    out = state.get("passed_out")
-    if out:
-        marks.append("out cold" if out is True else f"out {out} turn{'' if out == 1 else 's'}")
-    if state.get("whirling"):
-        marks.append(f"whirling (turn {int(state.get('whirl_turns', 0) or 0) + 1})")
-    if state.get("flip_defense"):
-        marks.append("wall flip +3")
-    if state.get("flipped_over"):
-        marks.append(f"flipped over {escape(str(state['flipped_over']))}")
-    if state.get("eye_lost"):
-        marks.append("one eye")
-    if state.get("drama_point"):
-        marks.append("drama point")
-    return marks
-
-
 # ---------------------------------------------------------------------------- space
 def parse_space(text: str) -> tuple[int | None, bool]:
     """``"3"``, ``"3 wall"``, ``"open"``, ``"open wall"`` -> (yards or None, wall). Raises CombatError."""
@@ -242,24 +207,15 @@ def parse_space(text: str) -> tuple[int | None, bool]:
     return int(words[0]), len(words) == 2
 
 
-def space_text(scene) -> str:
-    """``"3 yards of room, a wall at hand"`` from the scene's settings ("" for none)."""
-    parts = []
-    if scene.get("space") is not None:
-        parts.append(f"{scene['space']} yard{'' if scene['space'] == 1 else 's'} of room")
-    if scene.get("wall"):
-        parts.append("a wall at hand")
-    return ", ".join(parts)
-
-
 def set_space(caller, text: str) -> None:
     """ST: ``+combat/space <yards>|open[ wall]`` — the room weapons have here (seed:
     Spacial Comfort, -2 per yard short of size - 2) and whether a wall is at hand (Wall
     Flip); ``+combat/space`` alone shows it."""
     encounter = require_encounter(caller)
+    system = system_of(encounter)
     if not text.strip():
         scene = deserialize(encounter.scene or {})
-        caller.msg(f"{COMBAT} Space here: {space_text(scene) or 'open, no wall at hand'}.")
+        caller.msg(f"{COMBAT} Space here: {system.scene_text(scene) or 'open, no wall at hand'}.")
         return
     require_storyteller(caller, encounter, "set the space")
     rules_of(encounter, "weapon space", "space_limit")
@@ -272,7 +228,7 @@ def set_space(caller, text: str) -> None:
     if wall:
         scene["wall"] = True
     encounter.scene = scene
-    announce(encounter, "$You() $conj(set) the space: " + (space_text(scene) or "open, no wall at hand") + ".",
+    announce(encounter, "$You() $conj(set) the space: " + (system.scene_text(scene) or "open, no wall at hand") + ".",
              actor=caller)
 
 

@@ -905,6 +905,7 @@ def render_hud(encounter, viewer=None) -> str:
         if is_idle(encounter, obj):
             status.append("idle")
         status.extend(condition_marks(state, objects_by_id))
+        status.extend(escape(mark) for mark in system.condition_marks(state))
         if state.get("difficulty"):
             status.append(f"diff+{state['difficulty']}")
         if state.get("adjust"):
@@ -923,10 +924,9 @@ def render_hud(encounter, viewer=None) -> str:
              str(table)]
     if order.declare:
         lines.append("Declare (low to high): " + escape(", ".join(order.declare)))
-    from world.eldritch import space_text
-
-    if space_text(deserialize(encounter.scene or {})):
-        lines.append("Space: " + space_text(deserialize(encounter.scene or {})))
+    scene = system.scene_text(deserialize(encounter.scene or {}))
+    if scene:
+        lines.append("Space: " + escape(scene))
     for name, shield in sorted(shields_in(encounter).items()):
         lines.append(f"Shield on {escape(name)}: {escape(shield.describe())}")
     lying = dropped_weapons(encounter)
@@ -940,7 +940,8 @@ def render_hud(encounter, viewer=None) -> str:
 
 
 def condition_marks(state: dict, names: dict) -> list[str]:
-    """Short HUD marks for a fighter's lasting conditions (``names``: id -> name)."""
+    """Short HUD marks for a fighter's lasting conditions kept by the game's own effects and
+    aeon's (``names``: id -> name); each system adds its own (``RuleSystem.condition_marks``)."""
     marks = []
     if state.get("clinch_with"):
         marks.append(f"clinch:{escape(names.get(state['clinch_with'], '?'))}")
@@ -956,9 +957,6 @@ def condition_marks(state: dict, names: dict) -> list[str]:
         marks.append("bleeding")
     if state.get("treated"):
         marks.append("treated")
-    from world.eldritch import condition_marks as eldritch_marks
-
-    marks.extend(eldritch_marks(state))
     return marks
 
 

@@ -361,6 +361,15 @@ class RuleSystem(ABC):
         """What happens to ``fighter`` as round ``round_number`` begins; None for nothing."""
         return None
 
+    def condition_marks(self, conditions: Mapping[str, Any]) -> tuple[str, ...]:
+        """Short HUD marks (plain text, the game escapes them) for this system's lasting
+        conditions of one fighter, as the game stores them; none by default."""
+        return ()
+
+    def scene_text(self, scene: Mapping[str, Any]) -> str:
+        """The ST's scene settings (``Encounter.scene``) in words for the HUD; "" for none."""
+        return ""
+
     @abstractmethod
     def attack_from_record(self, record: Mapping[str, Any]) -> Any:
         """Rebuild an attack stored while its defense window was open."""

@@ -1480,6 +1480,48 @@ class EldritchSystem(EldritchChecks, RuleSystem):
             changes["whirl_turns"] = None
         return RoundEffect(conditions=changes, lines=tuple(lines)) if changes else None
 
+    def condition_marks(self, conditions: Mapping[str, Any]) -> tuple[str, ...]:
+        """HUD marks for the eldritch lasting states (``conditions`` as stored): the holds
+        (only while still held), numbness, stun, passing out, Whirling Sword, Wall Flip, an
+        eye lost, a Drama Point kept for the next defense."""
+        marks = []
+        if conditions.get("held_by"):
+            if conditions.get("by_neck"):
+                marks.append("by the neck")
+            hold = conditions.get("wrestling_hold") or {}
+            if hold:
+                marks.append(f"pinned {int(hold.get('penalty', 0)):+d}")
+            sleeper = conditions.get("sleeper_hold") or {}
+            if sleeper:
+                marks.append(f"sleeper {sleeper.get('sls', 0)}/{sleeper.get('needed', 0)}")
+        if conditions.get("atemi_grip"):
+            marks.append(f"numb -{conditions['atemi_grip']}")
+        if conditions.get("stunned"):
+            marks.append("stunned")
+        out = conditions.get("passed_out")
+        if out:
+            marks.append("out cold" if out is True else f"out {plural(int(out), 'turn')}")
+        if conditions.get("whirling"):
+            marks.append(f"whirling (turn {int(conditions.get('whirl_turns', 0) or 0) + 1})")
+        if conditions.get("flip_defense"):
+            marks.append(f"wall flip +{self.maneuvers['wall-flip'].extra.get('bonus', 0)}")
+        if conditions.get("flipped_over"):
+            marks.append(f"flipped over {conditions['flipped_over']}")
+        if conditions.get("eye_lost"):
+            marks.append("one eye")
+        if conditions.get("drama_point"):
+            marks.append("drama point")
+        return tuple(marks)
+
+    def scene_text(self, scene: Mapping[str, Any]) -> str:
+        """``"3 yards of room, a wall at hand"`` from the ST's ``+combat/space`` ("" for none)."""
+        parts = []
+        if scene.get("space") is not None:
+            parts.append(f"{plural(int(scene['space']), 'yard')} of room")
+        if scene.get("wall"):
+            parts.append("a wall at hand")
+        return ", ".join(parts)
+
     @staticmethod
     def fading_penalty(penalty: int, actions_since: int, fade: int = 1) -> int:
         """Atemi Grip's numbness after ``actions_since`` actions: ``penalty`` less ``fade``

@@ -257,3 +257,13 @@ def test_only_the_defenses_defend_allows_are_offered():
                       dice(5))
     assert EL.defense_choices(knife, trained) == ("dodge", "catch-weapon", "ranged-deflection", "wall-flip")
     assert EL.defense_choices(punch, vic(passed_out=True)) == ()
+
+
+def test_hud_marks_and_the_scene_in_words():
+    assert EL.condition_marks({"held_by": 7, "by_neck": True, "sleeper_hold": {"sls": 1, "needed": 3},
+                               "atemi_grip": 2, "stunned": "first action", "passed_out": 1,
+                               "flip_defense": True, "flipped_over": "Hank"}) == (
+        "by the neck", "sleeper 1/3", "numb -2", "stunned", "out 1 turn", "wall flip +3", "flipped over Hank")
+    assert EL.condition_marks({"sleeper_hold": {"sls": 1, "needed": 3}, "passed_out": True}) == ("out cold",)
+    assert EL.scene_text({"space": 1, "wall": True}) == "1 yard of room, a wall at hand"
+    assert EL.scene_text({}) == "" and EL.condition_marks({}) == ()
