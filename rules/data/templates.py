@@ -8,7 +8,8 @@
     base_kind = "Muggle"     # optional: only for a kind with base_kinds (a Werewolf)
     weapon = "switchblade"   # optional: one of the system's weapon keys ("" = none)
     [templates.thug.traits]
-    Strength = 3             # canonical trait names of the system, ratings 0-20
+    Strength = 3             # canonical trait names of the system, ratings in the
+                             # system's range (``trait_range``: 0-20 unless it says otherwise)
 
 A system without a file simply has no templates. Pure: no Evennia or Django here; the caller
 passes the system's vocabulary (``trait_names``, ``kinds``, ``weapons``).
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -28,6 +29,7 @@ from rules.data import DATA_DIR, RulesDataError, require
 
 TEMPLATES_DIR = DATA_DIR / "templates"
 MAX_RATING = 20
+DEFAULT_RANGE = (0, MAX_RATING)
 MAX_NAME = 20
 KEY_PATTERN = re.compile(r"[a-z][a-z0-9-]{0,29}")
 NAME_PATTERN = re.compile(r"[A-Za-z][A-Za-z0-9 '-]*")
@@ -51,8 +53,10 @@ def template_path(system_key: str, data_dir: Path | None = None) -> Path:
 
 
 def load_templates(system_key: str, trait_names: Iterable[str], kinds: Mapping[str, Any] | None = None,
-                   weapons: Iterable[str] = (), data_dir: Path | None = None) -> dict[str, NpcTemplate]:
-    """The templates of ``system_key`` ({} when it has no file), checked against the system.
+                   weapons: Iterable[str] = (), data_dir: Path | None = None, *,
+                   trait_range: Callable[[str], tuple[int, int]] | None = None) -> dict[str, NpcTemplate]:
+    """The templates of ``system_key`` ({} when it has no file), checked against the system
+    (``trait_range``: a trait's (low, high) rating, as ``RuleSystem.trait_range``; default 0-20).
 
     Raises:
         RulesDataError: unreadable TOML or a bad template (the message names its key).
@@ -65,11 +69,12 @@ def load_templates(system_key: str, trait_names: Iterable[str], kinds: Mapping[s
             data = tomllib.load(handle)
     except tomllib.TOMLDecodeError as err:
         raise RulesDataError(f"{path}: {err}") from err
-    return parse_templates(data, trait_names, kinds, weapons, where=path.name)
+    return parse_templates(data, trait_names, kinds, weapons, where=path.name, trait_range=trait_range)
 
 
 def parse_templates(data: Mapping[str, Any], trait_names: Iterable[str], kinds: Mapping[str, Any] | None = None,
-                    weapons: Iterable[str] = (), where: str = "templates") -> dict[str, NpcTemplate]:
+                    weapons: Iterable[str] = (), where: str = "templates", *,
+                    trait_range: Callable[[str], tuple[int, int]] | None = None) -> dict[str, NpcTemplate]:
     """Validate already-read template data (see the module docstring). Raises RulesDataError."""
     unknown = sorted(set(data) - {"templates"})
     if unknown:
@@ -78,12 +83,13 @@ def parse_templates(data: Mapping[str, Any], trait_names: Iterable[str], kinds: 
     names = tuple(trait_names)
     kinds = dict(kinds or {})
     weapons = tuple(weapons)
-    return {key: _template(key, value, names, kinds, weapons, f"{where}: templates.{key}")
+    ranges = trait_range or (lambda _trait: DEFAULT_RANGE)
+    return {key: _template(key, value, names, kinds, weapons, ranges, f"{where}: templates.{key}")
             for key, value in table.items()}
 
 
 def _template(key: str, table: Any, trait_names: tuple[str, ...], kinds: dict[str, Any],
-              weapons: tuple[str, ...], where: str) -> NpcTemplate:
+              weapons: tuple[str, ...], trait_range: Callable[[str], tuple[int, int]], where: str) -> NpcTemplate:
     if not KEY_PATTERN.fullmatch(key):
         raise RulesDataError(f"{where}: template keys are lower-case letters, digits and hyphens "
                              "(1-30, starting with a letter).")
@@ -109,8 +115,9 @@ def _template(key: str, table: Any, trait_names: tuple[str, ...], kinds: dict[st
             close = [name for name in trait_names if name.casefold() == str(trait).casefold()]
             hint = f" (did you mean '{close[0]}'?)" if close else ""
             raise RulesDataError(f"{where}.traits: unknown trait {trait!r}{hint}.")
-        if isinstance(rating, bool) or not isinstance(rating, int) or not 0 <= rating <= MAX_RATING:
-            raise RulesDataError(f"{where}.traits.{trait}: expected a whole number 0-{MAX_RATING}, "
+        low, high = trait_range(trait)
+        if isinstance(rating, bool) or not isinstance(rating, int) or not low <= rating <= high:
+            raise RulesDataError(f"{where}.traits.{trait}: expected a whole number {low} to {high}, "
                                  f"got {rating!r}.")
         checked[trait] = rating
     return NpcTemplate(key=key, name=name, kind=kind, base_kind=base_kind, weapon=weapon,

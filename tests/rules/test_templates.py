@@ -51,6 +51,19 @@ def test_eldritch_templates_load_with_bought_maneuvers_and_their_life_points():
         assert {"Dexterity", "Perception"} <= set(template.traits)
 
 
+def test_ratings_follow_the_systems_trait_ranges():
+    elethril = get_system("elethril")
+    data = {"templates": {"knight": {"name": "Knight", "kind": "Human", "weapon": "long-sword",
+                                     "traits": {"THAC0": 15, "Armor Class": -2, "Hit Points": 44}}}}
+    knight = parse_templates(data, elethril.trait_names, elethril.kinds, tuple(elethril.weapons),
+                             trait_range=elethril.trait_range)["knight"]
+    assert (knight.traits["Armor Class"], knight.traits["Hit Points"]) == (-2, 44)
+    data["templates"]["knight"]["traits"]["Armor Class"] = 11
+    with pytest.raises(RulesDataError, match=r"traits.Armor Class: expected a whole number -10 to 10, got 11."):
+        parse_templates(data, elethril.trait_names, elethril.kinds, tuple(elethril.weapons),
+                        trait_range=elethril.trait_range)
+
+
 def test_a_system_without_a_file_has_no_templates(tmp_path):
     assert load_templates("eldritch", ("Strength",), data_dir=tmp_path) == {}
     assert (TEMPLATES_DIR / "storyteller.toml").exists()
@@ -65,9 +78,9 @@ def test_minimal_template():
 @pytest.mark.parametrize(("change", "message"), [
     (lambda t: t["traits"].update(Strenght=3), "test.toml: templates.thug.traits: unknown trait 'Strenght'."),
     (lambda t: t["traits"].update(strength=3), "unknown trait 'strength' (did you mean 'Strength'?)"),
-    (lambda t: t["traits"].update(Strength=21), "templates.thug.traits.Strength: expected a whole number 0-20, got 21."),
-    (lambda t: t["traits"].update(Strength=-1), "templates.thug.traits.Strength: expected a whole number 0-20"),
-    (lambda t: t["traits"].update(Strength="3"), "templates.thug.traits.Strength: expected a whole number 0-20, got '3'."),
+    (lambda t: t["traits"].update(Strength=21), "templates.thug.traits.Strength: expected a whole number 0 to 20, got 21."),
+    (lambda t: t["traits"].update(Strength=-1), "templates.thug.traits.Strength: expected a whole number 0 to 20"),
+    (lambda t: t["traits"].update(Strength="3"), "templates.thug.traits.Strength: expected a whole number 0 to 20, got '3'."),
     (lambda t: t["traits"].update(Strength=True), "templates.thug.traits.Strength: expected a whole number"),
     (lambda t: t["traits"].update(Strength=2.5), "templates.thug.traits.Strength: expected a whole number"),
     (lambda t: t.update(kind="Zombie"), "templates.thug.kind: unknown kind 'Zombie'; kinds: Muggle, Wizard"),
