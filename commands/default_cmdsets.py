@@ -16,14 +16,14 @@ own cmdsets by inheriting from them or directly from `evennia.CmdSet`.
 
 from evennia import default_cmds
 
-from commands import account, aeon, armor, eldritch, fray, npcs
+from commands import account, aeon, armor, eldritch, fray, items, npcs
 
 FRAY_COMMANDS = (fray.CmdRoll, fray.CmdSheet, fray.CmdStat, fray.CmdCombat, npcs.CmdNpc, fray.CmdAttack,
                  fray.CmdDefend, fray.CmdEscape, fray.CmdCast, fray.CmdSpells, fray.CmdDamage, fray.CmdHeal, fray.CmdDice,
                  armor.CmdRequest, armor.CmdArmor, aeon.CmdAmbush, aeon.CmdHide, aeon.CmdClinch, aeon.CmdMount,
                  aeon.CmdDismount, aeon.CmdPickup, eldritch.CmdConceal, eldritch.CmdSearch, eldritch.CmdSpot,
                  eldritch.CmdEyeContact, eldritch.CmdLos, eldritch.CmdMove, eldritch.CmdSacrifice,
-                 eldritch.CmdWake, eldritch.CmdDrama)
+                 eldritch.CmdWake, eldritch.CmdDrama, items.CmdItem, items.CmdUse)
 
 
 class CharacterCmdSet(default_cmds.CharacterCmdSet):

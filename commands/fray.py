@@ -37,6 +37,19 @@ def split_actor(command) -> tuple[str | None, str]:
     return None, command.args.strip()
 
 
+def split_aimed(command) -> tuple[str | None, str, list[str]] | None:
+    """``<what>[=<target>[,<target>...]]`` or the Storyteller's ``<npc>=<what>=<targets>``
+    (``cast``, ``use``) → (npc or None, what, target names); None when a part is empty."""
+    actor, what, targets = None, command.lhs, command.rhs
+    if command.rhs is not None and "=" in command.rhs:
+        actor = command.lhs
+        what, targets = (part.strip() for part in command.rhs.split("=", 1))
+    names = [name.strip() for name in (targets or "").split(",")]
+    if targets is not None and not all(names) or not what.strip() or (actor is not None and not actor.strip()):
+        return None
+    return actor, what, names if targets is not None else []
+
+
 class CmdRoll(Command):
     """
     Roll dice from your sheet.
@@ -456,19 +469,15 @@ class CmdCast(Command):
         if not self.args.strip():
             self.fail_usage()
             return
-        actor, spell, targets = None, self.lhs, self.rhs
-        if self.rhs is not None and "=" in self.rhs:
-            actor = self.lhs
-            spell, targets = (part.strip() for part in self.rhs.split("=", 1))
-        names = [name.strip() for name in (targets or "").split(",")]
-        if targets is not None and not all(names) or not spell.strip() or (actor is not None and not actor.strip()):
+        aimed = split_aimed(self)
+        if aimed is None:
             if not elethril_commands.cast_usage(self):
                 self.fail_usage()
             return
-        if elethril_commands.cast(self, actor, spell, names if targets is not None else []):
+        actor, spell, names = aimed
+        if elethril_commands.cast(self, actor, spell, names):
             return
-        magic.cast(self.caller, actor, spell, names if targets is not None else [],
-                   se_to_damage="damage" in self.switches)
+        magic.cast(self.caller, actor, spell, names, se_to_damage="damage" in self.switches)
 
 
 class CmdSpells(Command):

@@ -30,6 +30,9 @@ class Character(ObjectParent, DefaultCharacter):
         concealed: the weapons hidden on the character (Eldritch ``+conceal``):
             ``{"roll": EldritchRoll record, "weapons": [{"weapon": key, "duffel": bool}]}``,
             one roll for them all, used against every ``+search``.
+        magic_items: elethril magical items, each ``{"id", "type", "spell", "charges"}``
+            (an ``[items]`` type, a ``[spells]`` key, charges left); only staff write them
+            (``+item``), a use spends a charge (``world.elethril``).
     """
 
     sheet = AttributeProperty(dict, category="fray", autocreate=False)
@@ -43,6 +46,7 @@ class Character(ObjectParent, DefaultCharacter):
     worn_armor = AttributeProperty(None, category="fray", autocreate=False)
     pending_notices = AttributeProperty(list, category="fray", autocreate=False)
     concealed = AttributeProperty(dict, category="fray", autocreate=False)
+    magic_items = AttributeProperty(list, category="fray", autocreate=False)
 
     def at_post_puppet(self, **kwargs):
         """On (re)connect: no longer idle in a fight still going on, and shown its HUD."""

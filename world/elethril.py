@@ -3,8 +3,9 @@
 An elethril round is not a turn order: it has two phases, stored on the Encounter script.
 
 1. **Declaring** (``Encounter.segment`` 0). Every fighter able to act, and not still busy
-   with an action from an earlier round, declares one: ``attack <target>[/<weapon>]`` or
-   ``cast <spell>[=<target>]`` (the Storyteller for NPCs, ``attack Orc=Ann``). Declaring
+   with an action from an earlier round, declares one: ``attack <target>[/<weapon>]``,
+   ``cast <spell>[=<target>]`` or ``use <item>[=<target>]`` (the Storyteller for NPCs,
+   ``attack Orc=Ann``). Declaring
    again replaces it; the room only learns that someone declared. ``+combat/forfeit`` gives
    up a carried-over action to declare anew (+1 on the new roll, seed 3a). When the last one
    has declared (idle fighters are not waited for), or the ST types ``+combat/next``,
@@ -13,8 +14,8 @@ An elethril round is not a turn order: it has two phases, stored on the Encounte
    coordinating party (``+combat/party``) rolls one die (seed 1b).
 2. **Playing** (``segment`` 1-10 = the next segment to play). Each ``+combat/next`` (ST)
    plays the next segment that has something in it: casting that begins, then the steps in
-   the seed's order (spell discharge, instant casting, missiles, melee; seed 3b), every roll
-   announced to the room. A hit — or a damaging spell — on a caster inside the casting
+   the seed's order (spell and item discharge, instant casting, missiles, melee; seed 3b),
+   every roll announced to the room. A hit — or a damaging spell — on a caster inside the casting
    window spoils the spell (seed 3c). ``+combat/delay <segment>`` holds one's action to a
    later segment of the round (seed 1c). After the last segment with something in it the
    round is over and the next round's declaring begins (rolled at once when nobody needs
@@ -39,6 +40,16 @@ typed option (``ElethrilSystem.plan``): a player attacks with the weapon in hand
 and its sheet plusses, makes the sheet's number of attacks, fights with the off-hand weapon
 the ST granted (``+combat/offhand``), and casts only what the sheet's Caster Level allows.
 The ST declaring for an NPC may name any weapon, plusses, attacks and spell.
+
+Magical items (seed 3b) are staff-set too: ``+item <name>=<type>/<spell>[=<charges>]`` puts
+one on a character (the ``magic_items`` Attribute: id, ``[items]`` type, ``[spells]`` key,
+charges). ``use <item>[=<target>]`` picks one of the actor's own by type, spell or number,
+with a charge left, and declares ``Declaration(item=<type>, spell=<spell>)``: one discharge
+at initiative + the item's modifier, no casting (never spoiled), no Caster Level. The charge
+is spent as it goes off (``_discharge``; the sheet item is remembered in the fighter's
+``item_in_use`` condition when initiative is rolled), so one who falls first, or whose target
+is gone or already dead, keeps it. The ST may use any item for an NPC,
+``use Orc=wand/fireball=Ann``, spending no charges.
 """
 
 from __future__ import annotations
@@ -48,7 +59,8 @@ from dataclasses import replace
 from evennia.utils.dbserialize import deserialize
 from evennia.utils.evtable import EvTable
 
-from rules.systems import CombatError
+from rules.systems import CombatError, get_system
+from rules.systems.base import plural
 from rules.systems.elethril import (
     Action,
     Declaration,
@@ -56,10 +68,12 @@ from rules.systems.elethril import (
     Group,
     Plan,
     SegmentInitiative,
+    Spell,
     Timeline,
     build_timeline,
     delay,
     forfeit,
+    item_label,
     signed_parts,
     spoil,
 )
@@ -192,7 +206,7 @@ def _declaration(encounter, system, obj, record: dict) -> Declaration:
     return Declaration(actor=combatant(encounter, obj, system), target=record.get("target", ""),
                        weapon=record.get("weapon", ""), off_hand=record.get("off_hand", ""),
                        attacks=int(record.get("attacks", 0)), spell=record.get("spell", ""),
-                       modifiers=tuple(state.get("initiative_modifiers") or ()),
+                       item=record.get("item", ""), modifiers=tuple(state.get("initiative_modifiers") or ()),
                        forfeited=state.get("forfeited_in") == _round(encounter),
                        storyteller=bool(record.get("storyteller", False)))
 
@@ -219,7 +233,8 @@ def describe_plan(plan: Plan, die: str = "d10", own_modifiers: bool = True) -> s
     ``own_modifiers`` the slowest party member's are added instead (seed 1b)."""
     declaration = plan.declaration
     if plan.spell is not None:
-        what = f"cast {plan.spell.name}" + (f" at {declaration.target}" if declaration.target else "")
+        what = f"{'use' if plan.item else 'cast'} {plan.label}"
+        what += f" at {declaration.target}" if declaration.target else ""
     else:
         primary = plan.attacks[0][0]
         what = f"attack {declaration.target} with {primary.label}"
@@ -262,7 +277,7 @@ def _plan_short(plan: Plan) -> str:
     """A declared plan for the HUD, in the words of :func:`_short`."""
     target = plan.declaration.target
     if plan.spell is not None:
-        return plan.spell.name + (f" > {target}" if target else "")
+        return plan.label + (f" > {target}" if target else "")
     labels = list(dict.fromkeys(weapon.label for weapon, _ in plan.attacks))
     count = len(plan.attacks)
     return ", ".join(labels) + (f" x{count}" if len(labels) == 1 and count > 1 else "") + f" > {target}"
@@ -333,15 +348,38 @@ def declare_spell(caller, actor_name: str | None, spell_name: str, targets: list
     if special:
         raise CombatError("Elethril spells have no Special Effect successes: cast without /damage.")
     usage = f"cast {actor.key + '=' if actor != caller else ''}{spell.key}=<target>"
+    target = _spell_target(encounter, actor, spell, spell.name, targets, usage)
+    _declare(caller, encounter, system, actor, {"target": target, "spell": spell.key,
+                                                 "storyteller": _by_storyteller(caller, encounter, actor)})
+
+
+def _spell_target(encounter, actor, spell: Spell, what: str, targets: list[str], usage: str) -> str:
+    """The one target named for ``spell`` ("" for none): a damaging spell needs one, not the
+    actor. Raises CombatError."""
     if len(targets) > 1:
         raise CombatError(f"Name one target: {usage}")
     target = find_combatant(encounter, targets[0]) if targets else None
     if spell.damage and target is None:
-        raise CombatError(f"{spell.name} needs a target: {usage}")
+        raise CombatError(f"{what[:1].upper() + what[1:]} needs a target: {usage}")
     if spell.damage and target == actor:
         raise CombatError("You cannot aim a spell at yourself.")
-    _declare(caller, encounter, system, actor, {"target": target.key if target else "", "spell": spell.key,
-                                                 "storyteller": _by_storyteller(caller, encounter, actor)})
+    return target.key if target else ""
+
+
+def declare_item(caller, actor_name: str | None, item_text: str, targets: list[str]) -> None:
+    """``use <item>[=<target>]``: discharge a magical item's spell as the actor's action this
+    round, at initiative + the item's modifier (seed 3b). The item is one of the actor's own
+    (``+item``) with a charge left; the ST may name any ``<type>/<spell>`` for an NPC."""
+    encounter, system = _fight(caller, "Using a magical item")
+    actor = actor_for(caller, encounter, actor_name)
+    storyteller = _by_storyteller(caller, encounter, actor)
+    kind, spell, number = _pick_item(system, actor, item_text, storyteller)
+    label = item_label(system.items[kind][0], spell)
+    usage = f"use {actor.key + '=' if actor != caller else ''}{quote(item_text.strip())}=<target>"
+    target = _spell_target(encounter, actor, spell, f"the {label}", targets, usage)
+    _declare(caller, encounter, system, actor, {"target": target, "item": kind,
+                                                 "spell": spell.key, "item_id": number,
+                                                 "storyteller": storyteller})
 
 
 def _declare(caller, encounter, system, actor, record: dict) -> None:
@@ -540,9 +578,11 @@ def roll_round(encounter) -> None:
         declaration = _declaration(encounter, system, obj, declared[obj.id])
         try:
             system.plan(declaration)   # the sheet or the ST's grant may have changed since
+            used = _held_item(system, obj, declared[obj.id])
         except CombatError as err:
             lapsed.append(f"{obj.key}'s declared action lapses: {err}")
             continue
+        update_conditions(encounter, obj, item_in_use=used["id"] if used else None)
         declarations.append(declaration)
     groups = _groups(encounter, r, {d.actor.name for d in declarations})
     carried = [action for action in live_actions(encounter) if action.busy_in(r)]
@@ -737,19 +777,22 @@ def _strike(encounter, system, event: Event, actor, objects, before) -> None:
 
 
 def _discharge(encounter, system, event: Event, caster, objects, before) -> None:
-    """A spell taking effect (seed 3c): its damage or healing; a damaged caster's own
-    casting is spoiled."""
+    """A spell taking effect (seed 3c), or a magical item discharging its spell (3b, a charge
+    spent as it goes off): its damage or healing; a damaged caster's own casting is spoiled."""
     snapshot = before[caster.key]
     target = None
     if event.target:
         target = _target(encounter, system, event, caster, objects, before, event.label)
         if target is None:
             return
+    spent = _spend_charge(encounter, caster, event) if event.item else []
+    if spent is None:
+        return
     with dice.roller() as roller:
         resolution = system.spell_effect(event.spell, snapshot, combatant(encounter, target, system)
                                          if target is not None else None, roller)
     _apply(encounter, system, resolution)
-    lines = list(resolution.lines[1:])
+    lines = [*resolution.lines[1:], *spent]
     if resolution.hit and target is not None:
         spoiled = _spoil(encounter, target, event)
         if spoiled is not None:
@@ -815,6 +858,161 @@ def delay_action(caller, actor_name: str | None, segment_text: str) -> None:
     add_log(encounter, actor.key, f"delays to segment {int(text)}", lines)
     announce(encounter, "{actor} holds the action to segment " + f"{int(text)}.", mapping={"actor": actor},
              lines=lines)
+
+
+# ------------------------------------------------------------------------- magical items
+MAX_ITEM_NUMBER_DIGITS = 6
+ITEM_USAGE = "Usage: +item <name>=<type>/<spell>[=<charges>]  e.g. +item Ann=wand/fireball=5"
+
+
+def items_of(obj) -> list[dict]:
+    """``obj``'s magical items as staff set them (``+item``), in the order given."""
+    return [dict(item) for item in deserialize(getattr(obj, "magic_items", None) or [])]
+
+
+def _item_words(item: dict, system) -> str:
+    """``"wand of Fireball"`` (the stored keys when the data no longer has them)."""
+    kind = system.items.get(item.get("type"), (item.get("type") or "?",))[0]
+    spell = system.spells.get(item.get("spell"))
+    return f"{kind} of {spell.name if spell else item.get('spell') or '?'}"
+
+
+def _normal(text: str) -> str:
+    """Typed words as a data key: ``"Magic Missile"`` → ``"magic-missile"``."""
+    return "-".join(text.casefold().replace("'", "").replace(",", " ").split())
+
+
+def give_item(target, spec: str, charges_text: str | None) -> dict:
+    """Staff ``+item <name>=<type>/<spell>[=<charges>]``: a magical item on ``target``'s sheet
+    (charges 0 to the type's ``max_charges``; 1 when not given). Returns the item. Raises
+    CombatError."""
+    system = get_system(KEY)
+    kind_text, slash, spell_text = spec.partition("/")
+    if not slash or not kind_text.strip() or not spell_text.strip():
+        raise CombatError(ITEM_USAGE)
+    kind, spell = system.item_type(kind_text), system.spell(spell_text)
+    most = system.item_charges[kind]
+    charges = 1
+    if charges_text is not None:
+        raw = charges_text.strip()
+        if not raw.isascii() or not raw.isdigit() or len(raw.lstrip("0")) > 3 or int(raw) > most:
+            raise CombatError(f"A {system.items[kind][0]} holds 0 to {most} charges, not '{quote(raw)}'.")
+        charges = int(raw)
+    items = items_of(target)
+    item = {"id": max((int(i["id"]) for i in items), default=0) + 1, "type": kind, "spell": spell.key,
+            "charges": charges}
+    target.magic_items = [*items, item]
+    return item
+
+
+def remove_item(target, number: int) -> dict:
+    """Staff ``+item/remove <name>=<#>``: take item ``number`` off ``target``'s sheet.
+    Returns it. Raises CombatError."""
+    items = items_of(target)
+    found = next((item for item in items if item["id"] == number), None)
+    if found is None:
+        raise CombatError(f"{target.key} has no magical item #{number}.")
+    target.magic_items = [item for item in items if item["id"] != number]
+    return found
+
+
+def describe_item(item: dict) -> str:
+    """``"#2 wand of Fireball (3 charges)"``."""
+    return f"#{item['id']} {_item_words(item, get_system(KEY))} ({plural(int(item['charges']), 'charge')})"
+
+
+def _pick_item(system, actor, text: str, storyteller: bool) -> tuple[str, Spell, int]:
+    """The item ``use`` names: ``(type key, spell, sheet item id)``. One of the actor's own by
+    number (``2``, ``#2``), type or spell (a unique start; ``<type>/<spell>`` narrows), with
+    a charge left; for the Storyteller declaring for an NPC, ``<type>/<spell>`` is any item
+    (id 0: no sheet item, no charges). Raises CombatError."""
+    wanted = text.strip()
+    kind_text, slash, spell_text = wanted.partition("/")
+    if slash and storyteller:
+        if not kind_text.strip() or not spell_text.strip():
+            raise CombatError("Name the item and its spell: use <npc>=<type>/<spell>=<target>.")
+        return system.item_type(kind_text), system.spell(spell_text), 0
+    items = items_of(actor)
+    if not items:
+        how = f" (or name any: use {actor.key}=<type>/<spell>)" if storyteller else ""
+        raise CombatError(f"{actor.key} has no magical items: staff give them with +item{how}.")
+    number = wanted.removeprefix("#")
+    if number.isascii() and number.isdigit():
+        found = [i for i in items if len(number) <= MAX_ITEM_NUMBER_DIGITS and i["id"] == int(number)]
+    else:
+        kind, spell = _normal(kind_text), _normal(spell_text) if slash else ""
+        found = [i for i in items if (slash and i["type"].startswith(kind) and i["spell"].startswith(spell))
+                 or (not slash and kind and kind in (i["type"], i["spell"]))]
+        if not found and not slash and kind:
+            found = [i for i in items if i["type"].startswith(kind) or i["spell"].startswith(kind)]
+    if not found:
+        raise CombatError(f"{actor.key} has no magical item '{quote(wanted)}' (+items lists them).")
+    if len(found) > 1:
+        raise CombatError(f"'{quote(wanted)}' could be: {', '.join(describe_item(i) for i in found)}: "
+                          "use the number.")
+    item = found[0]
+    kind, spell = system.item_type(item["type"]), system.spell(item["spell"])
+    if int(item["charges"]) < 1:
+        raise CombatError(f"{actor.key}'s {item_label(system.items[kind][0], spell)} (#{item['id']}) "
+                          "has no charges left.")
+    return kind, spell, int(item["id"])
+
+
+def _held_item(system, obj, record: dict) -> dict | None:
+    """The sheet item a declaration uses, checked again as initiative is rolled (staff may
+    have taken it away); None when it uses none. Raises CombatError."""
+    number = int(record.get("item_id") or 0)
+    if not number:
+        return None
+    item = next((i for i in items_of(obj) if i["id"] == number), None)
+    if item is None or (item["type"], item["spell"]) != (record.get("item"), record.get("spell")):
+        raise CombatError(f"{obj.key} no longer holds magical item #{number}.")
+    if int(item["charges"]) < 1:
+        raise CombatError(f"{obj.key}'s {_item_words(item, system)} (#{number}) has no charges left.")
+    return item
+
+
+def _spend_charge(encounter, caster, event: Event) -> list[str] | None:
+    """Spend a charge of the sheet item ``caster`` discharges (``item_in_use``): the line
+    saying so; [] for the Storyteller's item for an NPC (no charges); None, announced, when
+    the item is gone or empty (nothing happens)."""
+    number = _conditions(encounter, caster).get("item_in_use")
+    if not number:
+        return []
+    items = items_of(caster)
+    item = next((i for i in items if i["id"] == number and (i["type"], i["spell"]) == (event.item, event.spell)),
+                None)
+    if item is None or int(item["charges"]) < 1:
+        why = "no longer held" if item is None else "no charges left"
+        add_log(encounter, caster.key, f"{event.label} fails", [f"{event.label}: {why}."])
+        announce(encounter, "{caster}'s " + escape_for_room(f"{event.label}: {why}; nothing happens."),
+                 mapping={"caster": caster})
+        return None
+    item["charges"] = int(item["charges"]) - 1
+    caster.magic_items = items
+    return [f"{caster.key}'s {event.label} (#{number}): 1 charge spent, {item['charges']} left."]
+
+
+def render_items(target, own: bool) -> str:
+    """The 78-column list of ``target``'s magical items (``+items``)."""
+    items = items_of(target)
+    if not items:
+        return ("You have no magical items (staff give them with +item)." if own
+                else f"{escape(target.key)} has no magical items.")
+    system = get_system(KEY)
+    table = EvTable("#", "Item", "Charges", "Init", "Effect", width=WIDTH, border="header")
+    for column, width in enumerate((6, 34, 9, 6)):
+        table.reformat_column(column, width=width)
+    for item in items:
+        spell = system.spells.get(item["spell"])
+        effect = ("?" if spell is None else f"{spell.damage} damage" if spell.damage
+                  else f"heals {spell.heal}" if spell.heal else "ST narrates")
+        modifier = system.items.get(item["type"], ("", None))[1]
+        table.add_row(str(item["id"]), _item_words(item, system), str(item["charges"]),
+                      "?" if modifier is None else f"{modifier:+d}", effect)
+    head = "Your magical items" if own else f"{escape(target.key)}'s magical items"
+    return (f"|w{head}|n\n{table}\nIn an elethril fight: use <item>[=<target>], a discharge at your "
+            "initiative\n+ the item's Init modifier; each use spends a charge.")
 
 
 # ------------------------------------------------------------------------------------ HUD

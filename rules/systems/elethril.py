@@ -35,6 +35,9 @@ Rules (seed section in brackets):
   in segments, and the spell takes effect at the start of the next segment. The casting time
   is not also added to the initiative (the source's change replaces the 2e rule of adding
   it). Instant spells (Power Words, cantrips) take effect in their own segment.
+- Magical items [3b]: using one (a wand, ring, rod, staff or potion, ``[items]``) is a single
+  discharge of the spell it holds at the user's initiative + the item's modifier (PHB Table
+  52), in the segment's first phase: no casting, so nothing to spoil, and no Caster Level.
 - To hit [RULES.md §4]: d20 + plusses + Hit Probability (+ two-weapon penalties) ≥ THAC0 −
   Armor Class (+ the ST's modifier); natural 20 hits, natural 1 misses (options). Damage:
   the weapon's dice for the target's size (S/M or L) + plusses + Damage Adjustment.
@@ -65,6 +68,9 @@ NPC, whose typed choices are fiat):
   ``+combat/offhand``), or the ST's choice for an NPC.
 - Spells: up to the highest spell level of the sheet's ``Caster Level`` (the 2e wizard table,
   data); the ST may cast anything for NPCs.
+- Magical items: staff put them on the sheet (type, spell, charges; ``+item``); the game layer
+  (``world/elethril.py``) checks the user holds the item with a charge left and spends the
+  charge when it discharges. The ST may use any item type and spell for an NPC.
 """
 
 from __future__ import annotations
@@ -117,7 +123,7 @@ ARMOR_COLUMNS = ("armor_class",)
 __all__ = [
     "Action", "Declaration", "ElethrilAttack", "ElethrilSystem", "Event", "Group", "GroupRoll",
     "Harm", "HitPoints", "NotationRoll", "Plan", "RoundStart", "SegmentInitiative", "Spell", "Timeline",
-    "Weapon", "Wielded", "build_timeline", "delay", "forfeit", "spoil",
+    "Weapon", "Wielded", "build_timeline", "delay", "forfeit", "item_label", "spoil",
 ]
 
 
@@ -265,6 +271,11 @@ class Spell:
     heal: str = ""
 
 
+def item_label(item_name: str, spell: Spell) -> str:
+    """A magical item with the spell it holds: ``"wand of Fireball"``."""
+    return f"{item_name} of {spell.name}"
+
+
 # ========================================================================== initiative
 @dataclass(frozen=True)
 class Group:
@@ -284,7 +295,10 @@ class Declaration:
     - attack: ``weapon`` (as typed, e.g. ``"short sword +1"``; "" = the weapon in hand, else
       a fist), ``off_hand`` (a second weapon, "" for none), ``attacks`` with the primary
       weapon (0: 1 in melee, the rate of fire for missiles);
-    - ``spell``: a spell key (``cast <spell>``), or ``item``: a magical item key (wand …);
+    - ``spell``: a spell key (``cast <spell>``); with ``item``, a magical item type (``[items]``:
+      wand, potion …), the spell that item discharges (``use <item>``: at initiative + the
+      item's modifier, no casting time, no Caster Level). This engine cannot see the sheet:
+      the game layer checks the item is on it with a charge left (unless ``storyteller``);
     - ``modifiers``: standard modifier keys (``hasted``, ``higher-ground`` …);
       ``modifier``: the ST's initiative modifier; ``forfeited``: this actor forfeited a
       carried-over action (+1, seed 3a);
@@ -398,8 +412,9 @@ class RoundStart:
 @dataclass(frozen=True)
 class Plan:
     """A checked declaration (``ElethrilSystem.plan``): ``kind`` melee/missile/spell/item;
-    ``attacks`` as (weapon, hand) in acting order; ``parts`` the actor's own initiative
-    modifiers (the forfeit penalty is added when rolling)."""
+    ``attacks`` as (weapon, hand) in acting order; ``spell`` the spell cast or the one the
+    ``item`` discharges; ``parts`` the actor's own initiative modifiers (the forfeit penalty
+    is added when rolling)."""
 
     declaration: Declaration
     kind: str
@@ -411,6 +426,13 @@ class Plan:
     @property
     def name(self) -> str:
         return self.declaration.actor.name
+
+    @property
+    def label(self) -> str:
+        """The spell, or the item with its spell: ``"Fireball"``, ``"wand of Fireball"``."""
+        if self.spell is None:
+            return ""
+        return item_label(self.item[1], self.spell) if self.item else self.spell.name
 
     @property
     def dice(self) -> int:
@@ -555,6 +577,12 @@ class ElethrilSystem(RuleSystem):
             raise RulesDataError("initiative: need die >= 2, minimum >= 1 and max_attacks >= 1.")
         self.modifiers = self._named_values(data, "modifiers")
         self.items = self._named_values(data, "items")
+        self.item_charges = {}
+        for key, table in require(data, "items", dict, "elethril").items():
+            most = require(table, "max_charges", int, f"items.{key}")
+            if most < 1:
+                raise RulesDataError(f"items.{key}.max_charges: at least 1.")
+            self.item_charges[key] = most
         self.kinds = {}
         for name, table in require(data, "kinds", dict, "elethril").items():
             size = require(table, "size", str, f"kinds.{name}")
@@ -786,6 +814,11 @@ class ElethrilSystem(RuleSystem):
         """The spell named by ``text`` (``cast <spell>``). Raises CombatError for an unknown one."""
         return self.spells[self._find(text, self.spells, "spell")]
 
+    def item_type(self, text: str) -> str:
+        """The key of the magical item type named by ``text`` (``"wand"``, a unique prefix will
+        do). Raises CombatError."""
+        return self._find(text, self.items, "magical item")
+
     def initiative_modifier(self, text: str) -> str:
         """The key of the standard initiative modifier named by ``text`` (``"hasted"``,
         ``"higher ground"``; a unique prefix will do). Raises CombatError."""
@@ -862,23 +895,23 @@ class ElethrilSystem(RuleSystem):
     def plan(self, declaration: Declaration) -> Plan:
         """Check a declaration before any die is rolled. Raises CombatError."""
         actor = declaration.actor
-        if declaration.spell and declaration.item:
-            raise CombatError("Cast a spell or use an item, not both.")
         magic = declaration.spell or declaration.item
         if magic and (declaration.weapon or declaration.off_hand or declaration.attacks):
             raise CombatError("A spell or an item is the whole action: no weapon attacks with it.")
+        if declaration.item and not declaration.spell:
+            raise CombatError("A magical item discharges the spell it holds: name the spell.")
         parts = list(self._reaction(actor))
         spell = self.spell(declaration.spell) if declaration.spell else None
-        if spell is not None and not declaration.storyteller:
-            self.require_caster(actor, spell)
         item = None
         attacks: tuple[tuple[Wielded, str], ...] = ()
-        if declaration.item:
-            key = self._find(declaration.item, self.items, "magical item")
+        if declaration.item:       # the item holds the spell: no Caster Level needed
+            key = self.item_type(declaration.item)
             item = (key, *self.items[key])
             parts.append(self.items[key])
             kind = "item"
         elif spell:
+            if not declaration.storyteller:
+                self.require_caster(actor, spell)
             kind = "spell"
         else:
             storyteller = declaration.storyteller
@@ -998,6 +1031,9 @@ class ElethrilSystem(RuleSystem):
             round_number, segment = landing(1, tick)
             return Event(name, phase, round_number, segment, label, target, **more)
 
+        if plan.item:      # seed 3b: one discharge at the user's segment, no casting to spoil
+            return Action(name, initiative.round, "item",
+                          (event(start, "discharge", plan.label, spell=plan.spell.key, item=plan.item[0]),))
         if plan.spell:
             spell = plan.spell
             if spell.instant:
@@ -1006,9 +1042,6 @@ class ElethrilSystem(RuleSystem):
                 events = (event(start, "casting", spell.name, spell=spell.key),
                           event(start + spell.casting_time, "discharge", spell.name, spell=spell.key))
             return Action(name, initiative.round, "spell", events, casting_from=start)
-        if plan.item:
-            key, label, _ = plan.item
-            return Action(name, initiative.round, "item", (event(start, "discharge", label, spell=key),))
         events, tick = [], start
         for number, (weapon, hand) in enumerate(plan.attacks, start=1):
             if number > 1:

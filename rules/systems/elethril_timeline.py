@@ -68,7 +68,9 @@ class Event:
     ``phase`` is one of ``PHASES``; ``number``/``count`` number the attacks of one action
     (2 of 3); ``hand`` is "" for a single weapon, else "primary" or "off" (two weapons);
     ``weapon`` is the weapon as the player named it (``attack``'s option), ``spell`` the
-    spell or item key. ``spoiled``: a hit spoiled the casting (seed 3c).
+    spell's key, ``item`` the magical item type discharging it ("" for a spell cast; an
+    item's discharge has no casting, so it is never spoiled). ``spoiled``: a hit spoiled the
+    casting (seed 3c).
     """
 
     actor: str
@@ -83,6 +85,7 @@ class Event:
     number: int = 1
     count: int = 1
     spoiled: bool = False
+    item: str = ""
 
     @property
     def tick(self) -> int:
@@ -126,7 +129,7 @@ class Event:
         return {"actor": self.actor, "phase": self.phase, "round": self.round,
                 "segment": self.segment, "label": self.label, "target": self.target,
                 "weapon": self.weapon, "hand": self.hand, "spell": self.spell,
-                "number": self.number, "count": self.count, "spoiled": self.spoiled}
+                "number": self.number, "count": self.count, "spoiled": self.spoiled, "item": self.item}
 
     @classmethod
     def from_record(cls, record: Mapping[str, Any]) -> Event:
@@ -135,7 +138,7 @@ class Event:
                    target=record.get("target", ""), weapon=record.get("weapon", ""),
                    hand=record.get("hand", ""), spell=record.get("spell", ""),
                    number=int(record.get("number", 1)), count=int(record.get("count", 1)),
-                   spoiled=bool(record.get("spoiled", False)))
+                   spoiled=bool(record.get("spoiled", False)), item=record.get("item", ""))
 
 
 @dataclass(frozen=True)

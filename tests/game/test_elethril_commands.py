@@ -10,7 +10,7 @@ and Zed (template hedge-mage: THAC0 20, Armor Class 10, 8 hit points, a dagger) 
 
 import re
 
-from commands import fray, npcs
+from commands import fray, items, npcs
 from tests.game.test_combat_commands import FrayCommandTest
 from world import dice, elethril, encounters
 
@@ -583,3 +583,208 @@ class TestTheFallenAndOtherFixes(ElethrilFightTest):
         out = self.st(npcs.CmdNpc(), "/list")
         self.assertRegex(out, r"Orc\s+Orc\s+short sword\s")
         self.assertNotIn("short-sword", out)
+
+
+class TestMagicalItems(ElethrilFightTest):
+    """Seed 3b: "discharge of cast spells (including those from spells, items, and potions)".
+    Staff put items on sheets (+item); use declares one; a charge goes as it discharges."""
+
+    def items(self, obj=None) -> list:
+        return [dict(item) for item in (obj or self.char2).attributes.get("magic_items", category="fray") or []]
+
+    def test_staff_give_and_take_items_players_see_their_own(self):
+        self.player(items.CmdItem(), "Char2=wand/fireball=3", "<Fray> Only staff (Builder or above) can give "
+                                                               "magical items.")
+        self.player(items.CmdItem(), "/remove Char2=1", "<Fray> Only staff (Builder or above) can take magical "
+                                                        "items away.")
+        self.player(items.CmdItem(), "Orc", "<Fray> Only a Narrator or staff can see other characters' magical items.")
+        self.player(items.CmdItem(), "", "You have no magical items (staff give them with +item).")
+        self.assertEqual(self.items(), [])
+        out = self.st(items.CmdItem(), "Char2=wand/magic missile=3")
+        self.assertEqual(out, "<Combat> Char2 now holds #1 wand of Magic Missile (3 charges).")
+        self.st(items.CmdItem(), "Char2=pot/cure light", "<Combat> Char2 now holds #2 potion of Cure Light Wounds "
+                                                         "(1 charge).")
+        self.assertEqual(self.items(), [{"id": 1, "type": "wand", "spell": "magic-missile", "charges": 3},
+                                        {"id": 2, "type": "potion", "spell": "cure-light-wounds", "charges": 1}])
+        out = self.call(items.CmdItem(), "", caller=self.char2, cmdstring="+items")
+        self.assertIn("Your magical items", out)
+        self.assertRegex(out, r"1\s+wand of Magic Missile\s+3\s+\+3\s+1d4\+1 damage")
+        self.assertRegex(out, r"2\s+potion of Cure Light Wounds\s+1\s+\+4\s+heals 1d8")
+        self.assertTrue(all(len(line) <= 78 for line in out.splitlines()), out)
+        self.player(items.CmdItem(), "Char2", "Your magical items")
+        self.st(items.CmdItem(), "Char2", "Char2's magical items")
+        self.st(items.CmdItem(), "Orc", "Orc has no magical items.")
+        self.st(items.CmdItem(), "/remove Char2=#2", "<Combat> Char2 no longer holds #2 potion of Cure Light Wounds "
+                                                     "(1 charge).")
+        self.assertEqual([item["id"] for item in self.items()], [1])
+
+    def test_use_discharges_first_in_the_segment_unspoiled_and_spends_a_charge(self):
+        self.st(items.CmdItem(), "Char2=wand/magic missile=2")
+        self.later_round()
+        self.player(items.CmdUse(), "wand=Orc", "<Combat> Char2 will use wand of Magic Missile at Orc; initiative "
+                                                "d10 + 3 (wand).")
+        self.assertRegex(self.hud(), r"Char2\s+party\s+-\s+wand of Magic Missile")    # the declarer sees it
+        self.assertRegex(self.hud(self.orc), r"Char2\s+party\s+-\s+declared")
+        self.st(fray.CmdAttack(), "Orc=Char2")
+        self.force(2, 1)   # Char2 2 + 3 (wand) = 5; Orc 1 + 3 = 4; Zed declares nothing
+        out = self.st(fray.CmdCombat(), "/next")
+        self.assertIn("Char2: d10 2 + 3 (wand) = 5 -> segment 5", out)
+        self.assertIn(" 5  [spell] Char2 wand of Magic Missile > Orc", out)
+        self.assertNotIn("casting", out)
+        # Segment 4: the Orc hits the wand's user: d20 15 vs 19 - 5 = 14, 1d6 2. No spell is
+        # being cast, so nothing is spoiled.
+        self.force(15, 2)
+        out = self.st(fray.CmdCombat(), "/next")
+        self.assertIn("Char2 loses 2 hit points: 10/12 hp", out)
+        self.assertNotIn("spoiled", out)
+        self.assertEqual(self.items()[0]["charges"], 2)   # not spent when declared or rolled
+        # Segment 5: the wand goes off, 1d4 (3) + 1, no attack roll; a charge is spent.
+        self.force(3)
+        out = self.st(fray.CmdCombat(), "/next")
+        for line in ("Char2's wand of Magic Missile takes effect on Orc:", "damage: 1d4 (3) + 1 = 4",
+                     "Orc loses 4 hit points: 1/5 hp",
+                     "Char2's wand of Magic Missile (#1): 1 charge spent, 1 left."):
+            self.assertIn(line, out)
+        self.assertEqual(self.items()[0]["charges"], 1)
+        self.assertEqual(self.hp(self.orc), {"damage": 4, "maximum": 5})
+        self.assertEqual(dice.forced_faces(), [])
+        self.player(items.CmdItem(), "", "Your magical items")
+        self.assertRegex(self.player(items.CmdItem(), ""), r"1\s+wand of Magic Missile\s+1\s")
+
+    def test_a_potion_heals_its_drinker_and_an_empty_one_is_refused(self):
+        self.char2.health = {"elethril": {"damage": 6, "maximum": 12}}
+        self.st(items.CmdItem(), "Char2=potion/cure light wounds")
+        self.later_round()
+        self.player(items.CmdUse(), "potion", "<Combat> Char2 will use potion of Cure Light Wounds; initiative "
+                                              "d10 + 4 (potion).")
+        self.force(1)      # 1 + 4 = segment 5; Orc and Zed declare nothing
+        self.st(fray.CmdCombat(), "/next")
+        self.force(5)
+        out = self.st(fray.CmdCombat(), "/next")
+        self.assertIn("Char2's potion of Cure Light Wounds takes effect:", out)
+        self.assertIn("Char2 regains 5 hit points: 11/12 hp", out)
+        self.assertIn("Char2's potion of Cure Light Wounds (#1): 1 charge spent, 0 left.", out)
+        self.assertIn("Round 3: declare your actions.", out)
+        before = self.state()
+        self.player(items.CmdUse(), "potion", "<Fray> Char2's potion of Cure Light Wounds (#1) has no charges left.")
+        self.assertEqual(self.state(), before)
+
+    def test_one_who_falls_before_the_discharge_keeps_the_charge(self):
+        self.char2.health = {"elethril": {"damage": 10, "maximum": 12}}
+        self.st(items.CmdItem(), "Char2=wand/fireball=1")
+        self.later_round()
+        self.player(items.CmdUse(), "fire=Zed")
+        self.st(fray.CmdAttack(), "Orc=Char2")
+        self.force(5, 1)   # Char2 5 + 3 = 8; Orc 1 + 3 = 4
+        self.st(fray.CmdCombat(), "/next")
+        self.force(15, 3)  # segment 4: the Orc hits, 1d6 3: Char2 at -1, down
+        out = self.st(fray.CmdCombat(), "/next")
+        self.assertIn("Char2 is down: wand of Fireball > Zed at segment 8 is cancelled.", out)
+        self.assertEqual(self.items()[0]["charges"], 1)
+        self.assertEqual(self.hp(self.zed), {})
+
+    def test_the_storyteller_uses_items_for_npcs(self):
+        self.later_round()
+        self.st(items.CmdUse(), "Orc=wand=Char2", "<Fray> Orc has no magical items: staff give them with +item "
+                                                  "(or name any: use Orc=<type>/<spell>).")
+        self.st(items.CmdUse(), "Orc=wand/lightning bolt=Char2",
+                "<Combat> Orc will use wand of Lightning Bolt at Char2; initiative d10 + 3 (wand).")
+        self.st(items.CmdItem(), "Zed=staff/magic missile=2")
+        self.st(items.CmdUse(), "Zed=staff=Char2", "<Combat> Zed will use staff of Magic Missile at Char2; "
+                                                   "initiative d10 + 2 (staff).")
+        self.player(items.CmdUse(), "Orc=wand/fireball=Char2", "<Fray> You can only act for yourself; this scene's "
+                                                               "Storyteller acts for NPCs.")
+        self.player(items.CmdUse(), "wand/fireball=Orc", "<Fray> Char2 has no magical items: staff give them with "
+                                                         "+item.")
+        self.force(1, 2)   # Orc 1 + 3 = 4, Zed 2 + 2 = 4: one discharge step
+        self.st(fray.CmdCombat(), "/next")
+        self.force(1, 1, 1, 1, 1, 4)   # Lightning Bolt 5d6 (1 each) = 5; Magic Missile 1d4 (4) + 1 = 5
+        out = self.st(fray.CmdCombat(), "/next")
+        self.assertIn("Orc's wand of Lightning Bolt takes effect on Char2:", out)
+        self.assertIn("Zed's staff of Magic Missile (#1): 1 charge spent, 1 left.", out)
+        self.assertNotIn("Orc's wand of Lightning Bolt (#", out)      # the ST's item counts no charges
+        self.assertEqual(self.hp(self.char2), {"damage": 10, "maximum": 12})
+        self.assertEqual(self.items(self.zed)[0]["charges"], 1)
+
+    def test_a_declared_item_taken_away_before_the_roll_lapses(self):
+        self.st(items.CmdItem(), "Char2=wand/magic missile=1")
+        self.player(items.CmdUse(), "1=Orc")
+        self.st(items.CmdItem(), "/remove Char2=1")
+        self.force(3)      # only the party side rolls
+        out = self.st(fray.CmdCombat(), "/next")
+        self.assertIn("Char2's declared action lapses: Char2 no longer holds magical item #1.", out)
+        self.assertEqual(self.encounter.segment_actions, [])
+
+    def test_bad_use(self):
+        self.st(items.CmdItem(), "Char2=wand/fireball=0")
+        self.st(items.CmdItem(), "Char2=wand/magic missile=2")
+        before, sheet = self.state(), self.items()
+        usage = "<Fray> Usage: use <item>[=<target>]  (Storytellers: use <npc>=<item>=<target>)"
+        for args, message in {
+            "": usage,
+            "=Orc": usage,
+            "Orc==Char2": usage,
+            "amulet=Orc": "<Fray> Char2 has no magical item 'amulet' (+items lists them).",
+            "9=Orc": "<Fray> Char2 has no magical item '9' (+items lists them).",
+            "99999999999999999999=Orc": "<Fray> Char2 has no magical item '99999999999999999999' (+items lists them).",
+            "|rwand=Orc": "<Fray> Char2 has no magical item '|rwand' (+items lists them).",
+            "wänd=Orc": "<Fray> Char2 has no magical item 'w\\u00e4nd' (+items lists them).",
+            "wand=Orc": "<Fray> 'wand' could be: #1 wand of Fireball (0 charges), #2 wand of Magic Missile "
+                        "(2 charges): use the number.",
+            "fireball=Orc": "<Fray> Char2's wand of Fireball (#1) has no charges left.",
+            "wand/fire=Orc": "<Fray> Char2's wand of Fireball (#1) has no charges left.",
+            "2=Bob": "<Fray> No combatant 'Bob' in this fight.",
+            "2=Char2": "<Fray> You cannot aim a spell at yourself.",
+            "2": "<Fray> The wand of Magic Missile needs a target: use 2=<target>",
+            "magic=Orc,Zed": "<Fray> Name one target: use magic=<target>",
+        }.items():
+            with self.subTest(args=args):
+                self.assertEqual(self.player(items.CmdUse(), args), message)
+        self.assertEqual((self.state(), self.items()), (before, sheet))
+        self.player(items.CmdUse(), "2=Orc")
+        self.st(fray.CmdAttack(), "Orc=Char2")
+        self.force(4, 7)
+        self.st(fray.CmdCast(), "Zed=sleep=Char2")     # the last declaration rolls initiative
+        before = self.state()
+        self.player(items.CmdUse(), "2=Zed", "<Fray> Round 1's initiative is rolled: actions are set until the round "
+                                             "ends (+combat/delay <segment> holds yours).")
+        self.assertEqual(self.state(), before)
+
+    def test_use_outside_an_elethril_fight(self):
+        self.st(items.CmdItem(), "Char2=wand/magic missile=2")
+        self.st(fray.CmdCombat(), "/end")
+        self.player(items.CmdUse(), "wand=Orc", "<Fray> There is no fight here. A Storyteller starts one with "
+                                                "+combat/start.")
+        self.st(fray.CmdCombat(), "/start storyteller")
+        self.player(items.CmdUse(), "wand=Orc", "<Fray> Using a magical item: an elethril rule; this fight uses "
+                                                "storyteller.")
+        self.assertEqual(self.items()[0]["charges"], 2)
+
+    def test_bad_item_commands_change_nothing(self):
+        self.st(items.CmdItem(), "Char2=wand/fireball=2")
+        sheet = self.items()
+        for args, message in {
+            "Char2=amulet/fireball": "No magical item 'amulet'. Choose from: potion, ring, rod, staff, wand.",
+            "Char2=wand/wish": "No spell 'wish'. Choose from: cantrip,",
+            "Char2=wand": "Usage: +item <name>=<type>/<spell>[=<charges>]  e.g. +item Ann=wand/fireball=5",
+            "Char2=/fireball": "Usage: +item <name>=<type>/<spell>[=<charges>]",
+            "Char2=": "Usage: +item <name>=<type>/<spell>[=<charges>]",
+            "Char2=wand/fireball=999999999999999999999999": "A wand holds 0 to 100 charges, not "
+                                                            "'999999999999999999999999'.",
+            "Char2=wand/fireball=101": "A wand holds 0 to 100 charges, not '101'.",
+            "Char2=wand/fireball=-1": "A wand holds 0 to 100 charges, not '-1'.",
+            "Char2=wand/fireball=": "A wand holds 0 to 100 charges, not ''.",
+            "Char2=wand/fireball=３": "A wand holds 0 to 100 charges, not '\\uff13'.",
+            "Char2=potion/cure light wounds=2": "A potion holds 0 to 1 charges, not '2'.",
+            "Char2=|rwand/fireball": "No magical item '|rwand'.",
+            "Char2=wänd/fireball": "No magical item 'w\\u00e4nd'.",
+            "Nobody=wand/fireball": "No character 'Nobody'.",
+            "/remove Char2=9": "Char2 has no magical item #9.",
+            "/remove Char2=x": "'x' is not a magical item number; give a number like 3.",
+            "/remove Char2=99999999999999999999": "No magical item #99999999999999999999.",
+            "/remove Char2": "Usage: +item/remove <name>=<#>",
+            "/bogus Char2": "Unknown switch '/bogus' for +item. Switches: /remove.",
+        }.items():
+            with self.subTest(args=args):
+                self.st(items.CmdItem(), args, f"<Fray> {message}")
+        self.assertEqual(self.items(), sheet)

@@ -11,7 +11,7 @@ from unittest import mock
 from evennia.utils import create
 from evennia.utils.test_resources import EvenniaCommandTest
 
-from commands import armor, fray, npcs
+from commands import armor, fray, items, npcs
 from world import dice, encounters
 
 ROLES = ("player", "narrator", "storyteller", "builder", "admin")
@@ -70,6 +70,11 @@ MATRIX = [
     (armor.CmdArmor, "/show Nara", EVERYONE),
     (armor.CmdArmor, "Bea", STAFF),  # someone else's notes (Bea may see her own)
     (armor.CmdArmor, "/revoke Char2=1", STAFF),
+    (items.CmdItem, "", EVERYONE),
+    (items.CmdItem, "Char2", NARRATORS | {"player"}),  # one's own items
+    (items.CmdItem, "Guard", NARRATORS),
+    (items.CmdItem, "Char2=wand/fireball=3", STAFF),
+    (items.CmdItem, "/remove Char2=1", STAFF),
 ]
 
 REFUSALS = ("<Fray> Only ", "<Fray> You can only act for yourself")

@@ -5,7 +5,8 @@
   ``Weapon Quality``; typed plusses and other weapons only when the ST declares for an NPC;
 - melee attacks per round are the sheet's ``Attacks`` (unset: 1); the ST may declare more;
 - the off-hand weapon is the one the ST granted for the fight (``conditions["off_hand"]``);
-- spells up to the level the sheet's ``Caster Level`` reaches (2e wizard table, data);
+- spells up to the level the sheet's ``Caster Level`` reaches (2e wizard table, data); a
+  magical item carries its spell and needs none;
 - trait ranges for ``+stat`` (``trait_range``); one who falls loses the rest of the action
   (``cancel``); delay at the last segment.
 
@@ -198,6 +199,34 @@ def test_the_storyteller_casts_anything_for_an_npc():
     assert EL.plan(Declaration(pc("Zed"), "Ann", spell="power word kill", storyteller=True)).spell.level == 9
 
 
+def test_an_item_carries_its_spell_so_a_player_needs_no_caster_level():
+    plan = EL.plan(Declaration(pc(), "Orc", item="wand", spell="power word kill"))
+    assert (plan.kind, plan.label, plan.item, plan.spell.key) == (
+        "item", "wand of Power Word, Kill", ("wand", "wand", 3), "power-word-kill")
+    assert plan.parts == (("wand", 3),)      # no weapon speed factor: the item is the action
+    assert refused(Declaration(pc(), "Orc", item="wand", spell="fireball", weapon="short sword")) == (
+        "A spell or an item is the whole action: no weapon attacks with it.")
+    assert EL.item_type("wa") == "wand" and EL.item_type("Potion") == "potion"
+    assert EL.item_charges == {"potion": 1, "ring": 50, "rod": 50, "staff": 25, "wand": 100}
+
+
+def test_the_item_s_spell_takes_effect_like_the_spell():
+    """The discharge event carries the spell's key: ``spell_effect`` does the rest, damage off
+    the target (no attack roll) or, for a potion, healing on its drinker."""
+    result = start([Declaration(pc("Eve"), "Orc", item="wand", spell="magic missile")], 2)
+    event = result.actions[0].events[0]
+    roller = dice(3)
+    hit = EL.spell_effect(event.spell, pc("Eve"), Combatant("Orc", {"Hit Points": 5}), roller)
+    done(roller)
+    assert hit.lines == ("Eve's Magic Missile takes effect on Orc.", "damage: 1d4 (3) + 1 = 4",
+                         "Orc loses 4 hit points: 1/5 hp")
+    drinker = Combatant("Ann", {"Hit Points": 10}, health={"damage": 6, "maximum": 10})
+    roller = dice(5)
+    healed = EL.spell_effect("cure light wounds", drinker, None, roller)
+    done(roller)
+    assert healed.lines[-1] == "Ann regains 5 hit points: 9/10 hp"
+
+
 # ===================================================================== trait ranges
 
 
@@ -222,6 +251,8 @@ def test_the_new_traits_are_on_the_sheet():
     (("casting", "highest_spell_level"), [0, 2, 1], "casting.highest_spell_level"),
     (("casting", "highest_spell_level"), [1, 1], "casting.highest_spell_level"),
     (("casting", "caster_level_trait"), "Level", "casting.caster_level_trait"),
+    (("items", "wand", "max_charges"), 0, "items.wand.max_charges: at least 1"),
+    (("items", "wand", "max_charges"), "many", "items.wand"),
 ])
 def test_range_and_casting_data_is_validated(path, value, message):
     data = copy.deepcopy(load_system_data("elethril"))

@@ -12,13 +12,17 @@ import pytest
 from rules.systems.base import Combatant, CombatError
 from rules.systems.elethril import Declaration, ElethrilSystem, Group, SegmentInitiative
 from rules.systems.elethril_timeline import (
+    PHASES,
     SEGMENTS_PER_ROUND,
     Action,
+    Event,
     build_timeline,
+    cancel,
     delay,
     forfeit,
     landing,
     spoil,
+    tick_of,
 )
 from tests.rules.forced_dice import dice, done
 
@@ -241,7 +245,7 @@ def everyone_at_five():
         declared(who("Bea", "dart"), "X", attacks=1),              # missile: 3 + 2
         declared(who("Cid"), "X", spell="power word stun"),        # instant: 5
         declared(who("Dee"), "X", spell="fireball"),               # casting 2-4, discharges 5
-        declared(who("Eve"), "X", item="wand"),                    # item discharge: 2 + 3
+        declared(who("Eve"), "X", item="wand", spell="magic missile"),  # item discharge: 2 + 3
     ], 3, 3, 5, 2, 2)
 
 
@@ -310,6 +314,77 @@ def test_a_spoiled_spell_frees_the_caster_for_the_next_round():
     assert spoiled is not None and (spoiled.round, spoiled.segment) == (3, 4)
     assert not actions[0].busy_in(3) and actions[0].next_initiative_round == 3
     assert build_timeline(2, actions).later == ()
+
+
+# ================================================= 3b: magical items discharge their spell
+
+
+def test_seed_3b_an_item_discharges_its_spell_at_initiative_plus_its_modifier():
+    result = start(2, [declared(who("Eve", Reaction=1), "X", item="wand", spell="fireball")], 4)
+    initiative = by_actor(result)["Eve"]
+    assert initiative.parts == (("Reaction", -1), ("wand", 3))
+    assert initiative.describe() == "Eve: d10 4 - 1 (Reaction) + 3 (wand) = 6 -> segment 6"
+    action = action_of(result, "Eve")
+    # one discharge at the user's segment: no casting marker, Fireball's 3 segments do not count
+    assert (action.kind, action.casting_from, when(action)) == ("item", 0, [(2, 6, "discharge")])
+    event = action.events[0]
+    assert (event.label, event.spell, event.item, event.target) == ("wand of Fireball", "fireball", "wand", "X")
+    assert "[spell] Eve wand of Fireball > X" in result.timeline.describe()
+
+
+@pytest.mark.parametrize(("item", "modifier"), [
+    ("potion", 4), ("ring", 3), ("rod", 1), ("staff", 2), ("wand", 3)])
+def test_each_item_type_has_its_phb_table_52_modifier(item, modifier):
+    result = start(2, [declared(who("Eve"), item=item, spell="cure light wounds")], 1)
+    assert by_actor(result)["Eve"].parts == ((item, modifier),)
+    assert when(action_of(result, "Eve")) == [(2, 1 + modifier, "discharge")]
+
+
+def test_seed_3b_an_item_goes_off_first_in_its_segment():
+    """Potion d10 1 + 4 = 5; Power Word d10 5; dart d10 3 + 2; dagger d10 3 + 2."""
+    result = start(2, [
+        declared(who("Ann", "dagger"), "X"),
+        declared(who("Bea", "dart"), "X", attacks=1),
+        declared(who("Cid"), "X", spell="power word stun"),
+        declared(who("Eve"), item="potion", spell="cure light wounds"),
+    ], 3, 3, 5, 1)
+    assert [(e.actor, e.phase) for e in result.timeline.at(5)] == [
+        ("Eve", "discharge"), ("Cid", "instant"), ("Bea", "missile"), ("Ann", "melee")]
+    assert [step[0].actor for step in result.timeline.steps()] == ["Eve", "Cid", "Bea", "Ann"]
+
+
+def test_an_item_has_no_casting_so_a_hit_never_spoils_it():
+    actions = everyone_at_five().actions
+    eve = action_of(everyone_at_five(), "Eve")
+    assert eve.effect is None
+    for segment in range(1, 6):
+        for phase in PHASES:
+            after, spoiled = spoil(actions, "Eve", 2, segment, phase)
+            assert spoiled is None and after == actions
+
+
+def test_an_item_user_may_delay_and_one_who_falls_first_loses_the_discharge():
+    action = action_of(start(2, [declared(who("Eve"), "X", item="rod", spell="magic missile")], 2), "Eve")
+    assert when(action) == [(2, 3, "discharge")]
+    assert when(delay(action, 2, 7, now=1)) == [(2, 7, "discharge")]
+    cut, dropped = cancel(action, (tick_of(2, 2), PHASES.index("melee")))
+    assert cut.events == () and [e.item for e in dropped] == ["rod"]
+
+
+def test_item_events_round_trip_and_old_records_have_none():
+    event = action_of(everyone_at_five(), "Eve").events[0]
+    assert Event.from_record(event.to_record()) == event and event.item == "wand"
+    old = {key: value for key, value in event.to_record().items() if key != "item"}
+    assert Event.from_record(old).item == ""
+
+
+def test_an_item_must_name_its_spell_and_the_item_type_must_exist():
+    with pytest.raises(CombatError, match="A magical item discharges the spell it holds: name the spell."):
+        start(2, [declared(who("Eve"), "X", item="wand")])
+    with pytest.raises(CombatError, match="No magical item 'amulet'. Choose from: potion, ring, rod, staff, wand."):
+        start(2, [declared(who("Eve"), "X", item="amulet", spell="fireball")])
+    with pytest.raises(CombatError, match="No spell 'wish'"):
+        start(2, [declared(who("Eve"), "X", item="wand", spell="wish")])
 
 
 def test_unknown_spell_is_refused_before_any_die():
@@ -441,8 +516,8 @@ def test_missile_rate_limits_the_attacks():
 def test_a_spell_or_item_is_the_whole_action():
     with pytest.raises(CombatError, match="whole action"):
         start(2, [declared(who("Dee", "dagger"), spell="sleep", off_hand="dagger")])
-    with pytest.raises(CombatError, match="not both"):
-        start(2, [declared(who("Dee"), spell="sleep", item="wand")])
+    with pytest.raises(CombatError, match="whole action"):
+        start(2, [declared(who("Dee", "dagger"), spell="sleep", item="wand", attacks=1)])
     with pytest.raises(CombatError, match="No initiative modifier 'flying'"):
         start(2, [declared(who("Dee"), modifiers=("flying",))])
 
@@ -472,7 +547,7 @@ def test_timeline_describe_fits_78_columns():
     crowded = everyone_at_five().timeline.describe()
     assert all(len(line) <= 78 for line in crowded.splitlines())
     assert " 2  [casting] Dee begins Fireball" in crowded.splitlines()
-    assert crowded.splitlines()[5].startswith(" 5  [spell] Dee Fireball > X; [spell] Eve wand > X;")
+    assert crowded.splitlines()[5].startswith(" 5  [spell] Dee Fireball > X; [spell] Eve wand of Magic")
 
 
 def test_records_round_trip():
