@@ -113,9 +113,9 @@ from world.text import COMBAT, escape, escape_for_room, quote
 KEY = "elethril"
 GROUP_NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 '-")
 MAX_GROUP_NAME = 20
-HOW_TO_DECLARE = "attack <target>[/<weapon>] or cast <spell>[=<target>]"
-NO_INITIATIVE = ("Elethril rolls initiative for everyone each round, once all have declared: "
-                 f"{HOW_TO_DECLARE}. +combat/init <modifier>[,...] sets standard modifiers.")
+HOW_TO_DECLARE = "attack <target>[/<weapon>], cast <spell>[=<target>] or use <item>[=<target>]"
+NO_INITIATIVE = ("Elethril rolls initiative for everyone each round, once all have declared (attack, "
+                 "cast or use). +combat/init <modifier>[,...] sets standard modifiers.")
 NO_NPC_INITIATIVE = ("Elethril NPCs join with +npc/create <name>=<template> and +combat/add "
                      "<name>, then declare like everyone: attack <npc>=<target>.")
 
@@ -149,9 +149,10 @@ def no_npc_initiative(*_args, **_kwargs):
 
 def how_to_declare(obj) -> str:
     """The declaring commands for ``obj``: the player's own, or the Storyteller's for an NPC
-    (``attack Ogre=<target>[/<weapon>] or cast Ogre=<spell>[=<target>]``)."""
+    (``attack Ogre=<target>[/<weapon>], cast Ogre=<spell>[=<target>] or use Ogre=<item>=<target>``)."""
     if is_npc(obj):
-        return f"attack {obj.key}=<target>[/<weapon>] or cast {obj.key}=<spell>[=<target>]"
+        return (f"attack {obj.key}=<target>[/<weapon>], cast {obj.key}=<spell>[=<target>] or use "
+                f"{obj.key}=<item>=<target>")
     return HOW_TO_DECLARE
 
 

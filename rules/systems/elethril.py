@@ -544,7 +544,7 @@ class ElethrilSystem(RuleSystem):
     magic = None
     #: What a fighter does to get going (the game layer's join and start lines): no
     #: initiative command, everyone declares an action each round.
-    how_to_act = "declare an action: attack <target>[/<weapon>] or cast <spell>[=<target>]"
+    how_to_act = "declare an action: attack <target>[/<weapon>], cast <spell>[=<target>] or use <item>[=<target>]"
 
     def __init__(self, data: Mapping[str, Any] | None = None) -> None:
         data = data if data is not None else load_system_data(self.key)

@@ -54,7 +54,7 @@ def test_elethril_three_rounds_an_interrupted_caster_and_reload(fray_server, fra
 
     # ------------------------------------------------------------------------------ set up
     st.command("+combat/start elethril", r"You start a fight \(elethril\)\. Join with \+combat/join, then declare an "
-                                         r"action: attack <target>\[/<weapon>\] or cast <spell>\[=<target>\]\.")
+                                         r"action: attack <target>\[/<weapon>\], cast <spell>\[=<target>\] or use <item>\[=<target>\]\.")
     alice.command("+combat/join", r"You join the fight\. Declare an action")
     bob.command("+combat/join", r"You join the fight\. Declare an action")
     st.command("+npc/create Zed=hedge-mage", r"Created Zed from the hedge-mage template\.")

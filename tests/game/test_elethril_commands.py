@@ -56,7 +56,8 @@ class TestDeclaringAndRoundOne(ElethrilFightTest):
     def test_start_and_join_say_to_declare(self):
         self.assertEqual(self.encounter.system_key, "elethril")
         out = self.call(fray.CmdCombat(), "/join", caller=self.char1)
-        self.assertIn("You join the fight. Declare an action: attack <target>[/<weapon>] or cast <spell>[=<target>].", out)
+        self.assertIn("You join the fight. Declare an action: attack <target>[/<weapon>], cast <spell>[=<target>] or "
+                      "use <item>[=<target>].", out)
 
     def test_seed_1a_sides_roll_4_and_7_and_become_1_and_4(self):
         # Round 1: the modifiers go on the side's base (seed 1a), not on a die of one's own.
@@ -237,8 +238,8 @@ class TestCarriedActionsAndGroups(ElethrilFightTest):
                                                "that up to act anew (+1 initiative).")
         self.player(fray.CmdCombat(), "/forfeit", "<Fray> Char2 has no action carried into round 2 to forfeit.")
         out = self.st(fray.CmdCombat(), "/forfeit Orc", "<Combat> Orc forfeits the action from round 1.")
-        self.assertIn("<Combat> Declare Orc's action for round 2: attack Orc=<target>[/<weapon>] or "
-                      "cast Orc=<spell>[=<target>].", out)
+        self.assertIn("<Combat> Declare Orc's action for round 2: attack Orc=<target>[/<weapon>], "
+                      "cast Orc=<spell>[=<target>] or use Orc=<item>=<target>.", out)
         self.assertRegex(self.hud(), r"Orc \(NPC\)\s+foes\s+-\s+-\s+3/5 hp\s+to declare")
         self.player(fray.CmdAttack(), "Orc")
         self.st(fray.CmdAttack(), "Orc=Char2")
@@ -391,8 +392,8 @@ class TestBadInput(ElethrilFightTest):
         self.st(fray.CmdCombat(), "/side Char2", "<Fray> Usage: +combat/side <name>[,<name>...]=<side>")
         self.st(fray.CmdCombat(), "/party Orc=pack/fast", "<Fray> After the party name only /slowest may follow")
         self.st(fray.CmdCombat(), "/forfeit Orc", "<Fray> Orc has no action carried into round 1 to forfeit.")
-        self.st(fray.CmdCombat(), "/next", "<Fray> Nobody has declared an action yet (attack <target>[/<weapon>] or "
-                                           "cast <spell>[=<target>]).")
+        self.st(fray.CmdCombat(), "/next", "<Fray> Nobody has declared an action yet (attack <target>[/<weapon>], "
+                                           "cast <spell>[=<target>] or use <item>[=<target>]).")
         self.assertEqual(self.state(), before)
 
     def test_elethril_switches_in_another_system_fight(self):
