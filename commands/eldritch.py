@@ -201,7 +201,8 @@ class CmdLos(Command):
     Switches:
       /partial   partial cover is in the way (trees, fences, vehicles,
                  windows, crowds): a 50% chance, +roll 0 showing 1 to 5
-      /blocked   blank walls, full cover or great distance: no line
+      /blocked   blank walls, full cover or great distance: no line (one
+                 made before is gone too)
 
     The source's checklist: none to someone hidden from you (+spot them
     first); none when /blocked; made when they attacked you in their last

@@ -33,6 +33,7 @@ class Character(ObjectParent, DefaultCharacter):
         magic_items: elethril magical items, each ``{"id", "type", "spell", "charges"}``
             (an ``[items]`` type, a ``[spells]`` key, charges left); only staff write them
             (``+item``), a use spends a charge (``world.elethril``).
+        magic_item_serial: the highest item number ever given (numbers are not reused).
     """
 
     sheet = AttributeProperty(dict, category="fray", autocreate=False)
@@ -47,6 +48,7 @@ class Character(ObjectParent, DefaultCharacter):
     pending_notices = AttributeProperty(list, category="fray", autocreate=False)
     concealed = AttributeProperty(dict, category="fray", autocreate=False)
     magic_items = AttributeProperty(list, category="fray", autocreate=False)
+    magic_item_serial = AttributeProperty(0, category="fray", autocreate=False)
 
     def at_post_puppet(self, **kwargs):
         """On (re)connect: no longer idle in a fight still going on, and shown its HUD."""

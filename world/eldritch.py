@@ -148,6 +148,14 @@ def _hidden_from(encounter, hider, seeker) -> bool:
     return seeker.id in (_conditions(encounter, hider).get("hidden_from") or [])
 
 
+def _require_seeing(encounter, actor, system) -> None:
+    """Raises CombatError when ``actor`` is down or out cold (in a fight): the one who looks
+    (+spot, +eyecontact, +los) must be awake."""
+    if encounter is not None and (health_of(encounter, actor, system).incapacitated
+                                  or _conditions(encounter, actor).get("passed_out")):
+        raise CombatError(f"{actor.key} is in no state to look for anyone.")
+
+
 def _in_sight(encounter, one, other) -> bool:
     """Whether a line of sight was made between ``one`` and ``other`` (either way) and has not
     been broken since (kept as ``in_sight``, the ids on each side's conditions)."""
@@ -401,8 +409,7 @@ def spot(caller, actor_name: str | None, name: str) -> None:
     state = _conditions(encounter, target)
     if not _hidden_from(encounter, target, actor):
         raise CombatError(f"{target.key} is not hidden from {actor.key}.")
-    if health_of(encounter, actor, system).incapacitated or _conditions(encounter, actor).get("passed_out"):
-        raise CombatError(f"{actor.key} is in no state to look for anyone.")
+    _require_seeing(encounter, actor, system)
     if actor.id in (state.get("spot_tries") or []):
         raise CombatError(f"{actor.key} has already looked for {target.key} this turn.")
     with dice.roller() as roller:
@@ -429,6 +436,7 @@ def eye_contact(caller, actor_name: str | None, name: str, *, yards_text: str | 
     target = find_combatant(encounter, name) if encounter is not None else _in_room(caller, name)
     if target == actor:
         raise CombatError("Eye contact is made with someone else.")
+    _require_seeing(encounter, actor, system)
     yards = None
     if yards_text is not None:
         text = yards_text.strip()
@@ -455,8 +463,11 @@ def line_of_sight(caller, actor_name: str | None, name: str, *, partial: bool, b
     target = find_combatant(encounter, name) if encounter is not None else _in_room(caller, name)
     if target == actor:
         raise CombatError("Line of sight is to someone else.")
+    _require_seeing(encounter, actor, system)
     hidden = encounter is not None and _hidden_from(encounter, target, actor)
     last = attacked_last(encounter, target, actor)
+    if blocked and _in_sight(encounter, actor, target):
+        break_sight(encounter, actor, [target])   # walls or full cover between them now
     kept = _in_sight(encounter, actor, target)
     moving = partial and not hidden and not blocked and not last and not kept and encounter is not None \
         and has_initiative(encounter, actor)
@@ -494,7 +505,7 @@ def _sighting(caller, encounter, actor, target, sight, template: str) -> None:
 def parse_move(text: str) -> tuple[str, str]:
     """``"draw sword"`` -> ("draw", "sword"); a unique prefix of a verb will do. Raises CombatError."""
     words = text.split(None, 1)
-    usage = f"Move how? {', '.join(MOVES)} (e.g. +move draw sword, +move stand, +move run to the door)."
+    usage = f"Move how? {', '.join(MOVES)} (help +move)."
     if not words:
         raise CombatError(usage)
     found = [verb for verb in MOVES if verb.startswith(words[0].casefold())]

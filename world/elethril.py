@@ -575,6 +575,7 @@ def roll_round(encounter) -> None:
         if not system.can_act(fighter):
             state = "dead" if system.health(fighter.health, fighter).dead else "down"
             lapsed.append(f"{obj.key} is {state}: the declared action lapses.")
+            del declared[obj.id]
             continue
         declaration = _declaration(encounter, system, obj, declared[obj.id])
         try:
@@ -582,9 +583,11 @@ def roll_round(encounter) -> None:
             used = _held_item(system, obj, declared[obj.id])
         except CombatError as err:
             lapsed.append(f"{obj.key}'s declared action lapses: {err}")
+            del declared[obj.id]
             continue
         update_conditions(encounter, obj, item_in_use=used["id"] if used else None)
         declarations.append(declaration)
+    encounter.declarations = declared   # the lapsed are no longer shown as declared
     groups = _groups(encounter, r, {d.actor.name for d in declarations})
     carried = [action for action in live_actions(encounter) if action.busy_in(r)]
     with dice.roller() as roller:
@@ -834,7 +837,7 @@ def end_round(encounter) -> None:
             obj.msg(f"{COMBAT} Declare your action for round {r}: {HOW_TO_DECLARE}.")
     if npcs and encounter.storyteller is not None:
         encounter.storyteller.msg(f"{COMBAT} Declare for {escape(', '.join(npcs))}: attack <npc>=<target>, "
-                                  "cast <npc>=<spell>=<target>.")
+                                  "cast <npc>=<spell>=<target>, use <npc>=<item>=<target>.")
     roll_when_ready(encounter)
 
 
@@ -863,7 +866,7 @@ def delay_action(caller, actor_name: str | None, segment_text: str) -> None:
 
 # ------------------------------------------------------------------------- magical items
 MAX_ITEM_NUMBER_DIGITS = 6
-ITEM_USAGE = "Usage: +item <name>=<type>/<spell>[=<charges>]  e.g. +item Ann=wand/fireball=5"
+ITEM_USAGE = "Usage: +item <name>=<type>/<spell>[=<charges>] (e.g. wand/fireball=5)"
 
 
 def items_of(obj) -> list[dict]:
@@ -900,9 +903,10 @@ def give_item(target, spec: str, charges_text: str | None) -> dict:
             raise CombatError(f"A {system.items[kind][0]} holds 0 to {most} charges, not '{quote(raw)}'.")
         charges = int(raw)
     items = items_of(target)
-    item = {"id": max((int(i["id"]) for i in items), default=0) + 1, "type": kind, "spell": spell.key,
-            "charges": charges}
+    number = max([int(target.magic_item_serial or 0), *(int(i["id"]) for i in items)]) + 1
+    item = {"id": number, "type": kind, "spell": spell.key, "charges": charges}
     target.magic_items = [*items, item]
+    target.magic_item_serial = number   # a removed item's number is never given again
     return item
 
 
@@ -949,8 +953,10 @@ def _pick_item(system, actor, text: str, storyteller: bool) -> tuple[str, Spell,
     if not found:
         raise CombatError(f"{actor.key} has no magical item '{quote(wanted)}' (+items lists them).")
     if len(found) > 1:
-        raise CombatError(f"'{quote(wanted)}' could be: {', '.join(describe_item(i) for i in found)}: "
-                          "use the number.")
+        choices = ", ".join(describe_item(i) for i in found)
+        if len(choices) > 100:   # one short error line: the numbers only
+            choices = "#" + ", #".join(str(i["id"]) for i in found) + " (+items lists them)"
+        raise CombatError(f"'{quote(wanted)}' could be: {choices}: use the number.")
     item = found[0]
     kind, spell = system.item_type(item["type"]), system.spell(item["spell"])
     if int(item["charges"]) < 1:

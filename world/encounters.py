@@ -103,13 +103,22 @@ def actor_for(caller, encounter, name: str | None):
     """Who acts: ``caller`` itself, or (``<npc>=`` prefix) an NPC the caller runs as ST."""
     if not name:
         if caller not in fighters(encounter):
+            if is_storyteller(caller, encounter):
+                raise CombatError("You are not in this fight: name the NPC you act for first "
+                                  "(<npc>=..., e.g. attack Orc=Ann).")
             raise CombatError("You are not in this fight. Join it with +combat/join.")
+        return caller
+    if not is_storyteller(caller, encounter):
+        try:
+            actor = find_combatant(encounter, name)
+        except CombatError:
+            actor = None
+        if actor != caller:
+            raise CombatError("You can only act for yourself; this scene's Storyteller acts for NPCs.")
         return caller
     actor = find_combatant(encounter, name)
     if actor == caller:
         return caller
-    if not is_storyteller(caller, encounter):
-        raise CombatError("You can only act for yourself; this scene's Storyteller acts for NPCs.")
     if not is_npc(actor):
         raise CombatError(f"{actor.key} is a player character: only they can act for themselves.")
     return actor
@@ -172,11 +181,15 @@ def use_action(encounter, obj, at: int | None = None, *, counts: bool = True) ->
     if at is not None and at in remaining:
         encounter.acted = list(encounter.acted or []) + [[at, obj.id]]
         system = system_of(encounter)
-        changes = system.after_action(combatant(encounter, obj, system), passed=not counts)
+        effect = system.after_action(combatant(encounter, obj, system), passed=not counts)
+        changes = dict(effect.conditions) if effect is not None else {}
         if counts:
             changes["actions_used"] = int(_conditions(encounter, obj).get("actions_used", 0)) + 1
         if changes:
             update_conditions(encounter, obj, **changes)
+        if effect is not None and effect.lines:
+            add_log(encounter, obj.key, "after an action", effect.lines)
+            announce(encounter, "{target}:", mapping={"target": obj}, lines=effect.lines)
 
 
 def has_initiative(encounter, obj) -> bool:
@@ -537,11 +550,22 @@ def start_round(encounter) -> None:
             announce(encounter, "{target}:", mapping={"target": obj}, lines=effect.lines)
 
 
+def awaiting_initiative(encounter, system: RuleSystem | None = None) -> list:
+    """The fighters able to act, and not idle, who have not rolled initiative yet."""
+    system = system or system_of(encounter)
+    return [obj for obj in fighters(encounter) if not has_initiative(encounter, obj) and not is_idle(encounter, obj)
+            and system.can_act(combatant(encounter, obj, system))]
+
+
 def pass_over_unable(encounter) -> None:
     """Spend, as passes, the actions the turn has moved past of those who could not act then
-    (down, stunned …), so that healing or waking them later does not take the turn back."""
-    at, _ = current_slot(encounter)
+    (down, stunned …), so that healing or waking them later does not take the turn back.
+    Nothing goes by while someone able still has to roll initiative (their slot may come
+    first)."""
     system = system_of(encounter)
+    if awaiting_initiative(encounter, system):
+        return
+    at, _ = current_slot(encounter)
     objects = _by_name(encounter)
     used = used_actions(encounter)
     for slot in schedule(encounter).slots:
@@ -566,6 +590,9 @@ def announce_turn(encounter) -> None:
             notify_controller(encounter, obj, f"It is {escape(obj.key)}'s turn: {what}.")
     elif not initiative_rolls(encounter):
         announce(encounter, f"Round {encounter.round}: roll initiative (+combat/init; NPCs: +npc/init <name>).")
+    elif rolling := awaiting_initiative(encounter):
+        announce(encounter, f"Round {encounter.round}: waiting for initiative from "
+                            f"{escape_for_room(', '.join(obj.key for obj in rolling))} (+combat/init; NPCs: +npc/init <name>).")
     else:
         announce(encounter, f"Round {encounter.round}: everyone has acted; the ST moves on with +combat/next.")
 
@@ -707,7 +734,7 @@ def deliver(encounter, actor, target, rolled, *, defendable: bool = True, notes:
                             for choice in system.defense_choices(rolled, combatant(encounter, target, system)))
         notify_controller(encounter, target,
                           f"{escape(actor.key)}'s {escape(rolled.label)} is coming at {escape(target.key)} "
-                          f"with {plural(rolled.successes, 'success')}. Answer: {answers + ' or ' if answers else ''}"
+                          f"with {plural(rolled.successes, system.successes_name)}. Answer: {answers + ' or ' if answers else ''}"
                           f"{escape(prefix)}none" + ("; a defense uses up this round's action."
                                                     if system.defense_uses_action else "."))
         return
@@ -963,7 +990,7 @@ def condition_marks(state: dict, names: dict) -> list[str]:
 def turn_text(encounter, waiting: list) -> str:
     if waiting:
         return escape(", ".join(obj.key for obj in waiting))
-    if not initiative_rolls(encounter):
+    if not initiative_rolls(encounter) or awaiting_initiative(encounter):
         return "waiting for initiative (+combat/init, +npc/init)"
     return "round over (+combat/next)"
 

@@ -24,14 +24,12 @@ from rules.data.templates import NpcTemplate, load_templates
 from rules.systems import CombatError, RuleSystem, get_system
 from world import encounters
 from world.access import NARRATOR, require_perm
-from world.sheets import WIDTH, is_npc, set_stat, snapshot, weapon_name
+from world.sheets import WIDTH, every_system, is_npc, set_stat, snapshot, weapon_name
 from world.text import COMBAT, escape, quote
 
 NPC_TYPECLASS = encounters.NPC_TYPECLASS
 CHARACTER_TYPECLASS = "typeclasses.characters.Character"
 MAX_COPIES = 20
-#: Traits a light NPC (``+npc/init <name>=<wits>+<dex>``) has; anything more is a full sheet.
-LIGHT_TRAITS = frozenset({"Wits", "Dexterity"})
 #: Confusable single characters (after casefolding). Each digit maps to a different letter, so
 #: numbered copies ("Thug 1" … "Thug 20") never collide with each other.
 CONFUSABLE_CHARS = str.maketrans({"0": "o", "1": "l", "i": "l", "2": "z", "3": "e", "4": "a",
@@ -133,10 +131,12 @@ def apply_template(npc, template: NpcTemplate) -> None:
 
 
 def is_light(npc) -> bool:
-    """An NPC with at most Wits and Dexterity on its sheet (from ``+npc/init``) and no kind or
-    weapon set: a template may still be applied to it."""
+    """An NPC with at most the two initiative traits ``+npc/init <name>=<a>+<b>`` sets on its
+    sheet (any system's ``npc_initiative_traits``: Wits and Dexterity, eldritch's Dexterity
+    and Perception) and no kind or weapon set: a template may still be applied to it."""
     sheet = deserialize(npc.sheet or {})
-    return set(sheet) <= LIGHT_TRAITS and not npc.weapon and (npc.kind or "Muggle") == "Muggle"
+    light_traits = {trait for system in every_system() for trait in system.npc_initiative_traits}
+    return set(sheet) <= light_traits and not npc.weapon and (npc.kind or "Muggle") == "Muggle"
 
 
 def render_templates(system: RuleSystem) -> str:

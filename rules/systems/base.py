@@ -269,9 +269,10 @@ class RollResult:
 
 @dataclass(frozen=True)
 class RoundEffect:
-    """What befalls one fighter as a new round begins (e.g. aeon bleeding): ``health`` after
-    it (None: unchanged), ``conditions`` to set on the fighter (a None value clears one), and
-    the working for the room."""
+    """What befalls one fighter as a new round begins (e.g. aeon bleeding) or as one of its
+    action slots is spent (``after_action``): ``health`` after it (None: unchanged),
+    ``conditions`` to set on the fighter (a None value clears one), and the working for the
+    room."""
 
     health: Any = None
     conditions: Mapping[str, Any] = field(default_factory=dict)
@@ -300,6 +301,8 @@ class RuleSystem(ABC):
     kinds: Mapping[str, Any] = {}
     #: The two traits ``+npc/init <name>=<a>+<b>`` gives a light NPC (its initiative's).
     npc_initiative_traits: tuple[str, str] = ("Wits", "Dexterity")
+    #: What an attack's ``successes`` are called in this system ("success"; eldritch "SL").
+    successes_name: str = "success"
     #: {weapon key: its name}: what ``+stat <name>/weapon`` may put in hand.
     weapon_names: Mapping[str, str] = {}
 
@@ -351,11 +354,11 @@ class RuleSystem(ABC):
         it). Raises nothing."""
         return {**conditions, effect: True if detail is None else detail}
 
-    def after_action(self, fighter: Combatant, *, passed: bool = False) -> dict[str, Any]:
-        """The conditions that change when ``fighter`` spends one of its action slots (never
-        for a defense); ``passed``: the slot went by unused (the fighter could not act then).
-        A falsy value clears one. None change, by default."""
-        return {}
+    def after_action(self, fighter: Combatant, *, passed: bool = False) -> RoundEffect | None:
+        """What changes when ``fighter`` spends one of its action slots (never for a defense);
+        ``passed``: the slot went by unused (the fighter could not act then). Only
+        ``conditions`` and ``lines`` are used. Nothing, by default."""
+        return None
 
     def start_of_round(self, fighter: Combatant, round_number: int) -> RoundEffect | None:
         """What happens to ``fighter`` as round ``round_number`` begins; None for nothing."""

@@ -428,6 +428,7 @@ class EldritchSystem(EldritchChecks, RuleSystem):
 
     key = "eldritch"
     title = "Eldritch (1d10 + traits, Success Levels)"
+    successes_name = "SL"
     armor_columns = ARMOR_COLUMNS
     defense_uses_action = False   # seed: defenses "do not count against" the turn's actions
     defend_after_acting = True
@@ -988,21 +989,23 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         penalty is reduced by 1")."""
         return max(0, int(numb) - int(self.maneuvers["atemi-grip"].extra.get("fade_per_action", 1)))
 
-    def after_action(self, fighter: Combatant, *, passed: bool = False) -> dict[str, Any]:
+    def after_action(self, fighter: Combatant, *, passed: bool = False) -> RoundEffect | None:
         """The conditions that change when one of ``fighter``'s action slots is spent (an
         attack, a movement action, hiding, escaping …; never a defense, which is no action):
         Atemi Grip's numbness fades by 1 with each action (seed: "Each consecutive action,
         the penalty is reduced by 1"; a slot ``passed`` by is none); an Ear Pop stun that
         took the fighter's first action of a turn ends with that slot. The action itself
-        was rolled at the numbness before it faded. A falsy value clears."""
+        was rolled at the numbness before it faded."""
         situation = Situation.of(fighter)
         changes: dict[str, Any] = {}
+        lines = []
         if situation.stunned == STUN_FIRST_ACTION:
             changes["stunned"] = None
+            lines.append(f"{fighter.name} loses the first action of the turn to the stun and is no longer stunned.")
         numb = int(situation.atemi_grip or 0)
         if numb > 0 and not passed:
             changes["atemi_grip"] = self.numb_after(numb)
-        return changes
+        return RoundEffect(conditions=changes, lines=tuple(lines)) if changes else None
 
     def attack_from_record(self, record: Mapping[str, Any]) -> EldritchAttack:
         """The attack from ``EldritchAttack.to_record()``."""

@@ -391,8 +391,7 @@ class EldritchChecks:
                          (f"Walls, full cover or distance block the line of sight to {target.name}.",))
         if established:
             return Sight(what, attacker.name, target.name, True, "kept",
-                         (f"The line of sight between {attacker.name} and {target.name} holds: once made, "
-                          "it applies both ways.",))
+                         (f"The line of sight between {attacker.name} and {target.name} holds (both ways).",))
         if attacked_last:
             return Sight(what, attacker.name, target.name, True, "attacked",
                          (f"{target.name} attacked {attacker.name}: line of sight is established.",))

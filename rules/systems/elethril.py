@@ -78,6 +78,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from difflib import get_close_matches
 from fractions import Fraction
 from itertools import groupby
 from typing import Any
@@ -274,6 +275,12 @@ class Spell:
 def item_label(item_name: str, spell: Spell) -> str:
     """A magical item with the spell it holds: ``"wand of Fireball"``."""
     return f"{item_name} of {spell.name}"
+
+
+def _some(names: Sequence[str], most: int = 8) -> str:
+    """``names`` joined, at most ``most`` of them (then "... and N more"), to keep an error line short."""
+    shown = ", ".join(names[:most])
+    return shown + (f" ... and {len(names) - most} more" if len(names) > most else "")
 
 
 # ========================================================================== initiative
@@ -684,8 +691,10 @@ class ElethrilSystem(RuleSystem):
         if len(found) == 1:
             return found[0]
         if found:
-            raise CombatError(f"'{text.strip()[:30]}' could be: {', '.join(found)}.")
-        raise CombatError(f"No {what} '{text.strip()[:30]}'. Choose from: {', '.join(table)}.")
+            raise CombatError(f"'{text.strip()[:30]}' could be: {_some(found)}.")
+        close = get_close_matches(wanted, list(table), n=3, cutoff=0.6)
+        hint = f" Did you mean: {', '.join(close)}?" if close else ""
+        raise CombatError(f"No {what} '{text.strip()[:30]}'.{hint} Choose from: {_some(list(table))}.")
 
     def wielded(self, text: str) -> Wielded:
         """The weapon named by ``text`` (unique key prefix, spaces as hyphens) with its

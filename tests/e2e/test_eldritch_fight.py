@@ -100,7 +100,7 @@ def test_eldritch_schedule_firearm_ear_pop_armor_and_reload(fray_server, fray_cl
     # used). (Strength 2 x 2) + 1 = 5 bash against Constitution 2 + armor 8 = 10: nothing.
     force(st, [6])
     st.send(f"attack Thug={a}")
-    alice.expect(r"Thug's punch is coming at .* with 1 success\. Answer: defend dodge, defend block, defend parry")
+    alice.expect(r"Thug's punch is coming at .* with 1 SL\. Answer: defend dodge, defend block, defend parry")
     force(st, [2])
     out = alice.command("dodge", rf"Round 1: {a} to act\.")
     assert f"{a} dodge: Dexterity 3 + Acrobatics 2 + d10 [2] = 7: failure" in out

@@ -162,7 +162,7 @@ class TestBadInputChangesNothing(FrayCommandTest):
         self.assertEqual(self.state(), before)
 
     def test_roll_for_npc_refused_for_players(self):
-        self.player(fray.CmdRoll(), "Guard=Dex+Dodge", "<Fray> No combatant 'Guard' in this fight.")
+        self.player(fray.CmdRoll(), "Guard=Dex+Dodge", "<Fray> You can only act for yourself; this scene's Storyteller acts for NPCs.")
 
 
 class TestStaffHealth(FrayCommandTest):

@@ -342,9 +342,17 @@ class TestLastingEffects(EldritchFightTest):
         self.st(fray.CmdCombat(), "/next")  # turn 2
         self.assertEqual(self.state(self.thug)["stunned"], "first action")
         self.assertNotIn("Thug is no longer stunned.", "\n".join(str(e["lines"]) for e in self.encounter.log))
-        self.initiative(9, 5)
+        # The Thug rolls first: its 7 does not go by while Char2 has still to roll (her slots may
+        # come first).
+        self.force(5)
+        out = self.st(npcs.CmdNpc(), "/init Thug")
+        self.assertIn("Round 2: waiting for initiative from Char2 (+combat/init; NPCs: +npc/init <name>).", out)
+        self.assertEqual(self.state(self.thug)["stunned"], "first action")
+        self.force(9)
+        self.player(fray.CmdCombat(), "/init")
         self.assertRegex(self.hud(), r"Thug \(NPC\)\s+7\s+Life Points 20/26\s+stunned")
         out = self.st(fray.CmdCombat(), "/next")  # C11 passes; the Thug's 7 goes by, and the stun with it
+        self.assertIn("Thug loses the first action of the turn to the stun and is no longer stunned.", out)
         self.assertIn("Round 2: Char2 to act.", out)
         self.assertNotIn("stunned", self.state(self.thug))
         out = self.st(fray.CmdCombat(), "/next")  # C6 passes: the Thug acts at 2
@@ -360,6 +368,10 @@ class TestLastingEffects(EldritchFightTest):
         self.assertIn("Thug passes out and crumples to the ground.", out)
         self.assertIs(self.state(self.thug)["passed_out"], True)
         self.assertRegex(self.hud(), r"Thug \(NPC\)\s+7\s+Life Points 20/26\s+acted, out cold")  # passed over
+        before = (self.state(self.thug), self.state(self.char2), len(self.encounter.log))
+        for command in (eldritch.CmdLos(), eldritch.CmdEyeContact()):
+            self.st(command, "Thug=Char2", "<Fray> Thug is in no state to look for anyone.")
+        self.assertEqual((self.state(self.thug), self.state(self.char2), len(self.encounter.log)), before)
         # Out cold it cannot defend; being attacked wakes it. 3 + 2 - 2 + 6 = 9: 1 SL, 6 + 1 - 2 = 5.
         self.force(6)
         out = self.player(fray.CmdAttack(), "Thug")
@@ -758,6 +770,21 @@ class TestWeaponInHand(EldritchFightTest):
         self.st(fray.CmdAttack(), "Thug=Char2/small knife", "<Fray> Thug holds no small knife (empty-handed).")
 
 
+class TestWhoActs(EldritchFightTest):
+    def test_a_light_npc_takes_an_eldritch_template_later(self):
+        self.st(npcs.CmdNpc(), "/init Mook=2+3")       # Dexterity 2, Perception 3
+        self.st(npcs.CmdNpc(), "/create Mook=thug", "<Combat> Mook now has the thug template's sheet")
+        mook = next(obj for obj in self.room1.contents if obj.key == "Mook")
+        self.assertEqual((dict(mook.sheet)["Strength"], mook.weapon), (3, "bat"))
+
+    def test_acting_for_someone_else_is_refused_plainly(self):
+        self.initiative(9, 5)
+        self.player(fray.CmdAttack(), "Nobody=Thug",
+                    "<Fray> You can only act for yourself; this scene's Storyteller acts for NPCs.")
+        self.st(fray.CmdAttack(), "Thug", "<Fray> You are not in this fight: name the NPC you act for first "
+                                          "(<npc>=..., e.g. attack Orc=Ann).")
+
+
 class TestAttackedInTheirLastAction(EldritchFightTest):
     def test_only_the_attackers_last_action_this_turn_counts(self):
         self.initiative(2, 9)  # Char2 4; Thug 11, 6, 1
@@ -796,7 +823,7 @@ class TestAttackedInTheirLastAction(EldritchFightTest):
         # seed: "Once line of sight has been established between two characters, it applies to
         # BOTH of them": no roll and no movement for Char2 behind partial cover.
         self.player(eldritch.CmdLos(), "Thug/partial", "<Combat> Char2 looks for a line of sight to Thug.|"
-                    "  The line of sight between Char2 and Thug holds: once made, it applies both ways.")
+                    "  The line of sight between Char2 and Thug holds (both ways).")
         self.assertEqual(self.state(self.char2)["actions_used"], 1)
         # "... with the exception of ... taking movement to gain cover": an action at 6, which
         # is also Char2's last action now.
@@ -808,11 +835,20 @@ class TestAttackedInTheirLastAction(EldritchFightTest):
                 "  Partial cover, 50% chance: +roll 0 shows 6 (1-5 makes it): line of sight is not established.")
         self.assertEqual(self.encounter.log[-2]["what"], "move")  # at 2, a movement action of the Thug's
 
+    def test_blocked_ends_a_line_of_sight_made_before(self):
+        self.player(eldritch.CmdLos(), "Thug")
+        self.st(eldritch.CmdLos(), "Thug=Char2/blocked", "<Combat> Thug looks for a line of sight to Char2.|"
+                "  Walls, full cover or distance block the line of sight to Char2.")
+        self.assertNotIn("in_sight", self.state(self.char2))
+        self.force(8)
+        self.player(eldritch.CmdLos(), "Thug/partial", "<Combat> Char2 looks for a line of sight to Thug.|"
+                    "  Partial cover, 50% chance: +roll 0 shows 8 (1-5 makes it): line of sight is not established.")
+
     def test_a_line_of_sight_holds_both_ways_until_one_hides(self):
         self.player(eldritch.CmdLos(), "Thug", "<Combat> Char2 looks for a line of sight to Thug.|"
                     "  Nothing hides Thug: line of sight is established.")
         self.st(eldritch.CmdLos(), "Thug=Char2/partial", "<Combat> Thug looks for a line of sight to Char2.|"
-                "  The line of sight between Thug and Char2 holds: once made, it applies both ways.")
+                "  The line of sight between Thug and Char2 holds (both ways).")
         self.assertEqual((self.state(self.char2)["in_sight"], self.state(self.thug)["in_sight"]),
                          ([self.thug.id], [self.char2.id]))
         self.force(7, 5)                                # 13 against 7: hidden from the Thug

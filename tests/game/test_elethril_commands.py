@@ -154,7 +154,8 @@ class TestSegments(ElethrilFightTest):
         self.assertNotIn("takes effect", out)
         self.assertIn("Orc short sword: d20 9 vs 14 (THAC0 19 - AC 5): miss", out)
         self.assertIn("Round 1 is over. Round 2: declare your actions.", out)
-        self.assertIn("Declare for Orc, Zed: attack <npc>=<target>, cast <npc>=<spell>=<target>.", out)
+        self.assertIn("Declare for Orc, Zed: attack <npc>=<target>, cast <npc>=<spell>=<target>, "
+                      "use <npc>=<item>=<target>.", out)
         self.assertEqual((self.encounter.round, self.encounter.segment), (2, 0))
         self.assertEqual(self.hp(self.char2), {})
         self.assertEqual(dice.forced_faces(), [])
@@ -715,6 +716,18 @@ class TestMagicalItems(ElethrilFightTest):
         out = self.st(fray.CmdCombat(), "/next")
         self.assertIn("Char2's declared action lapses: Char2 no longer holds magical item #1.", out)
         self.assertEqual(self.encounter.segment_actions, [])
+        self.assertNotIn(self.char2.id, dict(self.encounter.declarations))   # no longer shown as declared
+        self.assertNotRegex(self.hud(), r"Char2\s+party\s+\S+\s+wand of Magic Missile")
+        # A removed item's number is never given again.
+        self.st(items.CmdItem(), "Char2=wand/fireball=1", "<Combat> Char2 now holds #2 wand of Fireball (1 charge).")
+
+    def test_a_long_list_of_choices_stays_one_short_line(self):
+        out = self.st(items.CmdItem(), "Char2=wand/fireballl")
+        self.assertEqual(out.splitlines(), [out])
+        self.assertIn("No spell 'fireballl'. Did you mean: fireball?", out)
+        self.assertIn("lightning-bolt ... and 5 more.", out)
+        self.assertLessEqual(len(out), 200)
+        self.assertEqual(self.items(), [])
 
     def test_bad_use(self):
         self.st(items.CmdItem(), "Char2=wand/fireball=0")
@@ -767,7 +780,7 @@ class TestMagicalItems(ElethrilFightTest):
         for args, message in {
             "Char2=amulet/fireball": "No magical item 'amulet'. Choose from: potion, ring, rod, staff, wand.",
             "Char2=wand/wish": "No spell 'wish'. Choose from: cantrip,",
-            "Char2=wand": "Usage: +item <name>=<type>/<spell>[=<charges>]  e.g. +item Ann=wand/fireball=5",
+            "Char2=wand": "Usage: +item <name>=<type>/<spell>[=<charges>] (e.g. wand/fireball=5)",
             "Char2=/fireball": "Usage: +item <name>=<type>/<spell>[=<charges>]",
             "Char2=": "Usage: +item <name>=<type>/<spell>[=<charges>]",
             "Char2=wand/fireball=999999999999999999999999": "A wand holds 0 to 100 charges, not "

@@ -102,18 +102,20 @@ def test_atemi_grip_numbness_weighs_on_attacks_and_defenses_and_fades_with_actio
     assert not [e for e in resolution.effects if e[0] == "atemi-grip"]   # a dodge is no action
     # seed: "Each consecutive action, the penalty is reduced by 1": the game calls after_action
     # for each action (attack, movement, hiding, escape), never for a defense.
-    assert EL.after_action(numb) == {"atemi_grip": 2}
-    assert EL.after_action(fighter("Vic", {"atemi_grip": 1})) == {"atemi_grip": 0}
-    assert EL.after_action(GUS) == {}
-    assert EL.after_action(numb, passed=True) == {}            # a slot that goes by is no action
+    assert EL.after_action(numb).conditions == {"atemi_grip": 2}
+    assert EL.after_action(fighter("Vic", {"atemi_grip": 1})).conditions == {"atemi_grip": 0}
+    assert EL.after_action(GUS) is None
+    assert EL.after_action(numb, passed=True) is None           # a slot that goes by is no action
 
 
 def test_a_stun_from_the_end_of_a_turn_ends_with_the_first_slot_of_the_next():
     stunned = vic(stunned="first action", atemi_grip=2)
     assert not EL.can_act(stunned)
     assert EL.start_of_round(stunned, 2) is None                # it outlasts the turn's end
-    assert EL.after_action(stunned, passed=True) == {"stunned": None}
-    assert EL.after_action(vic(stunned="rest of turn"), passed=True) == {}
+    effect = EL.after_action(stunned, passed=True)
+    assert (dict(effect.conditions), effect.lines) == (
+        {"stunned": None}, ("Vic loses the first action of the turn to the stun and is no longer stunned.",))
+    assert EL.after_action(vic(stunned="rest of turn"), passed=True) is None
     assert EL.numb_after(1) == 0 and EL.numb_after(0) == 0
 
 
