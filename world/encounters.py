@@ -441,6 +441,7 @@ def roll_initiative(caller, encounter=None, actor=None, overrides: dict | None =
         when = "round" if getattr(system_of(encounter), "reroll_each_round", False) else "fight"
         raise CombatError(f"{actor.key} already has initiative this {when}.")
     system = system_of(encounter)
+    turn_before = current_slot(encounter)
     with dice.roller() as roller:
         roll = system.roll_initiative(combatant(encounter, actor, system, overrides), roller)
     initiative = dict(deserialize(encounter.initiative or {}))
@@ -449,7 +450,8 @@ def roll_initiative(caller, encounter=None, actor=None, overrides: dict | None =
     add_log(encounter, actor.key, "initiative", [roll.describe()])
     announce(encounter, "{actor} rolls initiative: " + escape_for_room(roll.describe()) + ".",
              mapping={"actor": actor})
-    if not encounter.acted:  # the first rolls of a round (eldritch rolls anew each round)
+    # The first rolls of a round (eldritch rolls anew each round), or a late roll that takes the turn.
+    if not encounter.acted or current_slot(encounter) != turn_before:
         announce_turn(encounter)
     return roll
 

@@ -777,6 +777,13 @@ class TestWhoActs(EldritchFightTest):
         mook = next(obj for obj in self.room1.contents if obj.key == "Mook")
         self.assertEqual((dict(mook.sheet)["Strength"], mook.weapon), (3, "bat"))
 
+    def test_a_late_roll_that_takes_the_turn_is_announced(self):
+        self.initiative(9)                       # Char2 11, 6, 1
+        self.st(fray.CmdCombat(), "/next")       # Char2 passes at 11: Char2 to act at 6
+        self.force(9)                            # the Thug rolls 11: its slot comes first now
+        out = self.st(npcs.CmdNpc(), "/init Thug")
+        self.assertIn("Round 1: Thug to act.", out)
+
     def test_acting_for_someone_else_is_refused_plainly(self):
         self.initiative(9, 5)
         self.player(fray.CmdAttack(), "Nobody=Thug",
