@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from commands.command import Command
-from commands.fray import split_actor
+from commands.fray import split_acting, split_actor
 from world import eldritch
 
 
@@ -136,11 +136,8 @@ class CmdSpot(Command):
     syntax = "+spot <name>"
 
     def run(self):
-        actor, name = split_actor(self)
-        if not name or actor == "":
-            self.fail_usage()
-            return
-        eldritch.spot(self.caller, actor, name)
+        if (acting := split_acting(self)) is not None:
+            eldritch.spot(self.caller, *acting)
 
 
 class CmdEyeContact(Command):
@@ -262,11 +259,8 @@ class CmdMove(Command):
     syntax = "+move <draw <weapon>, stand, release, run ...>"
 
     def run(self):
-        actor, text = split_actor(self)
-        if not text or actor == "":
-            self.fail_usage()
-            return
-        eldritch.move(self.caller, actor, text)
+        if (acting := split_acting(self)) is not None:
+            eldritch.move(self.caller, *acting)
 
 
 class CmdSacrifice(Command):
@@ -294,11 +288,8 @@ class CmdSacrifice(Command):
     syntax = "+sacrifice <name>"
 
     def run(self):
-        actor, name = split_actor(self)
-        if not name or actor == "":
-            self.fail_usage()
-            return
-        eldritch.sacrifice(self.caller, actor, name)
+        if (acting := split_acting(self)) is not None:
+            eldritch.sacrifice(self.caller, *acting)
 
 
 class CmdWake(Command):
@@ -321,11 +312,8 @@ class CmdWake(Command):
     syntax = "+wake <name>"
 
     def run(self):
-        actor, name = split_actor(self)
-        if not name or actor == "":
-            self.fail_usage()
-            return
-        eldritch.wake(self.caller, actor, name)
+        if (acting := split_acting(self)) is not None:
+            eldritch.wake(self.caller, *acting)
 
 
 class CmdDrama(Command):

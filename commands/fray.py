@@ -37,6 +37,16 @@ def split_actor(command) -> tuple[str | None, str]:
     return None, command.args.strip()
 
 
+def split_acting(command) -> tuple[str | None, str] | None:
+    """:func:`split_actor` for a command that needs both parts: None, after the usage line,
+    when the rest (or a given ``<npc>=``) is empty."""
+    actor, rest = split_actor(command)
+    if not rest or actor == "":
+        command.fail_usage()
+        return None
+    return actor, rest
+
+
 def split_aimed(command) -> tuple[str | None, str, list[str]] | None:
     """``<what>[=<target>[,<target>...]]`` or the Storyteller's ``<npc>=<what>=<targets>``
     (``cast``, ``use``) → (npc or None, what, target names); None when a part is empty."""
@@ -82,11 +92,8 @@ class CmdRoll(Command):
     syntax = "+roll <pool>[ vs <difficulty>]  e.g. +roll Dexterity+Brawl vs 6"
 
     def run(self):
-        actor, text = split_actor(self)
-        if not text or actor == "":
-            self.fail_usage()
-            return
-        rolls.roll(self.caller, actor, text, private="private" in self.switches, willpower="wp" in self.switches)
+        if (acting := split_acting(self)) is not None:
+            rolls.roll(self.caller, *acting, private="private" in self.switches, willpower="wp" in self.switches)
 
 
 class CmdSheet(Command):

@@ -31,6 +31,7 @@ from world.encounters import (
     encounter_in,
     fighters,
     find_combatant,
+    find_named,
     finish_attack,
     has_initiative,
     health_of,
@@ -87,17 +88,8 @@ def rules_here(caller, what: str):
 
 def _in_room(caller, name: str):
     """A character or NPC in ``caller``'s room by name (exact, else a unique prefix)."""
-    wanted = name.strip().casefold()
-    if not wanted:
-        raise CombatError("Name someone here.")
     here = [obj for obj in (caller.location.contents if caller.location else []) if hasattr(obj, "sheet")]
-    found = [obj for obj in here if obj.key.casefold() == wanted] or \
-        [obj for obj in here if obj.key.casefold().startswith(wanted)]
-    if len(found) == 1:
-        return found[0]
-    if found:
-        raise CombatError(f"'{quote(name)}' could be: {', '.join(obj.key for obj in found)}.")
-    raise CombatError(f"No one called '{quote(name)}' here.")
+    return find_named(here, name, "Name someone here.", "No one called '{}' here.")
 
 
 def _actor_here(caller, encounter, name: str | None):
@@ -424,6 +416,19 @@ def spot(caller, actor_name: str | None, name: str) -> None:
 
 
 # ------------------------------------------------------------- eye contact, sight
+def _looking(caller, actor_name: str | None, name: str, what: str, not_yourself: str):
+    """(encounter or None, rules, the one looking, the one looked at) for ``+eyecontact`` and
+    ``+los``, in a fight or out of one. Raises CombatError (``not_yourself`` at oneself; the
+    down or out cold cannot look)."""
+    encounter, system = rules_here(caller, what)
+    actor = _actor_here(caller, encounter, actor_name)
+    target = find_combatant(encounter, name) if encounter is not None else _in_room(caller, name)
+    if target == actor:
+        raise CombatError(not_yourself)
+    _require_seeing(encounter, actor, system)
+    return encounter, system, actor, target
+
+
 def eye_contact(caller, actor_name: str | None, name: str, *, yards_text: str | None,
                 attention: bool, impaired: bool) -> None:
     """``+eyecontact <name>[=<yards>]`` (seed: Eye Contact): impossible when the target
@@ -431,12 +436,8 @@ def eye_contact(caller, actor_name: str | None, name: str, *, yards_text: str | 
     target attacked the caster in their last action (``attacked_last``: this turn, nothing
     since); with ``attention`` Willpower +
     Influence against the target's Willpower doubled; else a 30% chance (+roll 0: 1-3)."""
-    encounter, system = rules_here(caller, "eye contact")
-    actor = _actor_here(caller, encounter, actor_name)
-    target = find_combatant(encounter, name) if encounter is not None else _in_room(caller, name)
-    if target == actor:
-        raise CombatError("Eye contact is made with someone else.")
-    _require_seeing(encounter, actor, system)
+    encounter, system, actor, target = _looking(caller, actor_name, name, "eye contact",
+                                                "Eye contact is made with someone else.")
     yards = None
     if yards_text is not None:
         text = yards_text.strip()
@@ -458,12 +459,8 @@ def line_of_sight(caller, actor_name: str | None, name: str, *, partial: bool, b
     attacked the caller in their prior action, or with nothing in the way; behind partial
     cover a 50% chance (+roll 0: 1-5), gained by moving: in a fight, a movement action on
     one's turn."""
-    encounter, system = rules_here(caller, "line of sight")
-    actor = _actor_here(caller, encounter, actor_name)
-    target = find_combatant(encounter, name) if encounter is not None else _in_room(caller, name)
-    if target == actor:
-        raise CombatError("Line of sight is to someone else.")
-    _require_seeing(encounter, actor, system)
+    encounter, system, actor, target = _looking(caller, actor_name, name, "line of sight",
+                                                "Line of sight is to someone else.")
     hidden = encounter is not None and _hidden_from(encounter, target, actor)
     last = attacked_last(encounter, target, actor)
     if blocked and _in_sight(encounter, actor, target):

@@ -76,17 +76,23 @@ def fighters(encounter) -> list:
 
 def find_combatant(encounter, name: str):
     """The combatant called ``name`` (case-insensitive; exact beats a unique prefix)."""
+    return find_named(fighters(encounter), name, "Name a combatant.", "No combatant '{}' in this fight.")
+
+
+def find_named(candidates, name: str, unnamed: str, missing: str):
+    """The one of ``candidates`` called ``name`` (case-insensitive; exact beats a unique
+    prefix). Raises CombatError: ``unnamed`` for a blank name, ``missing`` (``{}``: the name)
+    when none matches, the choices when several do."""
     wanted = name.strip().casefold()
     if not wanted:
-        raise CombatError("Name a combatant.")
-    everyone = fighters(encounter)
-    exact = [obj for obj in everyone if obj.key.casefold() == wanted]
-    found = exact or [obj for obj in everyone if obj.key.casefold().startswith(wanted)]
+        raise CombatError(unnamed)
+    exact = [obj for obj in candidates if obj.key.casefold() == wanted]
+    found = exact or [obj for obj in candidates if obj.key.casefold().startswith(wanted)]
     if len(found) == 1:
         return found[0]
     if found:
         raise CombatError(f"'{quote(name)}' could be: {', '.join(o.key for o in found)}.")
-    raise CombatError(f"No combatant '{quote(name)}' in this fight.")
+    raise CombatError(missing.format(quote(name)))
 
 
 def is_storyteller(caller, encounter) -> bool:
@@ -209,8 +215,7 @@ ID_LIST_CONDITIONS = ("hidden_from", "in_sight")
 
 def combatant(encounter, obj, system: RuleSystem | None = None, overrides=None) -> Combatant:
     """``obj``'s snapshot for the rules, with its conditions in this fight (other fighters by
-    name) on top of the scene's settings (``Encounter.scene``, e.g. the ST's space), and,
-    once it has rolled initiative, ``actions_left``: its unused action slots this round."""
+    name) on top of the scene's settings (``Encounter.scene``, e.g. the ST's space)."""
     system = system or system_of(encounter)
     state = _conditions(encounter, obj)
     names = {other.id: other.key for other in fighters(encounter)}
@@ -219,9 +224,16 @@ def combatant(encounter, obj, system: RuleSystem | None = None, overrides=None) 
             state[key] = names.get(state[key], "")
     for key in ID_LIST_CONDITIONS:
         state.pop(key, None)
-    if has_initiative(encounter, obj):
-        state["actions_left"] = len(open_actions(encounter, obj))
     return replace(snapshot(obj, system, overrides), conditions={**deserialize(encounter.scene or {}), **state})
+
+
+def struck(encounter, obj, system: RuleSystem) -> Combatant:
+    """``obj``'s snapshot as an attack on it is resolved: with ``actions_left``, its unused
+    action slots this round, once it has rolled initiative (eldritch's Ear Pop stun)."""
+    fighter = combatant(encounter, obj, system)
+    if not has_initiative(encounter, obj):
+        return fighter
+    return replace(fighter, conditions={**fighter.conditions, "actions_left": len(open_actions(encounter, obj))})
 
 
 def health_of(encounter, obj, system: RuleSystem | None = None):
@@ -472,10 +484,14 @@ def parse_init_traits(text: str, traits: tuple[str, str]) -> dict[str, int]:
     parts = [part.strip() for part in text.split("+")]
     if len(parts) != 2 or not all(p.isascii() and p.isdigit() and len(p) <= 2 for p in parts) \
             or any(int(p) > MAX_INIT_TRAIT for p in parts):
-        first, second = (trait.casefold() for trait in traits)
         raise CombatError(f"Give {traits[0]} and {traits[1]} as two numbers 0-{MAX_INIT_TRAIT}: "
-                          f"+npc/init <name>=<{first}>+<{second}>")
+                          f"+npc/init <name>={init_numbers(traits)}")
     return {traits[0]: int(parts[0]), traits[1]: int(parts[1])}
+
+
+def init_numbers(traits: tuple[str, str]) -> str:
+    """``("Wits", "Dexterity")`` → ``"<wits>+<dexterity>"`` (for the usage lines)."""
+    return "+".join(f"<{trait.casefold()}>" for trait in traits)
 
 
 def npc_init(caller, name: str, numbers_text: str | None) -> InitiativeRoll:
@@ -496,8 +512,7 @@ def npc_init(caller, name: str, numbers_text: str | None) -> InitiativeRoll:
     if existing:
         npc = existing[0]
     elif numbers is None:
-        first, second = (trait.casefold() for trait in traits)
-        raise CombatError(f"No NPC '{quote(name)}' here. Give its numbers: +npc/init {quote(name)}=<{first}>+<{second}>")
+        raise CombatError(f"No NPC '{quote(name)}' here. Give its numbers: +npc/init {quote(name)}={init_numbers(traits)}")
     else:
         npc = create_object(NPC_TYPECLASS, key=name, location=room)
         npc.sheet = dict(numbers)
@@ -706,7 +721,8 @@ def finish_attack(encounter, attacker, target, attack, defense, notes: Sequence[
                 shields_in(encounter))
             store_shields(encounter, shields)
         else:
-            resolution = system.resolve(attack, defense, combatant(encounter, attacker, system), combatant(encounter, target, system), roller)
+            resolution = system.resolve(attack, defense, combatant(encounter, attacker, system),
+                                        struck(encounter, target, system), roller)
     _apply(encounter, system, resolution)
     lines = list(notes) + list(resolution.lines)
     add_log(encounter, attacker.key, f"attack on {target.key}", lines)

@@ -89,6 +89,11 @@ def test_weapon_table_is_the_phb_table(key, speed, small, large):
     (("armor", "leather", "soak"), 2, "armor.leather"),
 ])
 def test_data_is_validated(path, value, message):
+    refused_with_data_changed(path, value, message)
+
+
+def refused_with_data_changed(path, value, message):
+    """The data file with ``value`` at ``path`` is refused, naming ``message``."""
     data = copy.deepcopy(load_system_data("elethril"))
     table = data
     for key in path[:-1]:

@@ -15,15 +15,13 @@ Forced dice as everywhere: each test names every face it expects to be rolled.
 
 from __future__ import annotations
 
-import copy
-
 import pytest
 
-from rules.data import RulesDataError, load_system_data
 from rules.systems.base import Combatant, CombatError
 from rules.systems.elethril import Declaration, ElethrilSystem
 from rules.systems.elethril_timeline import PHASES, cancel, delay, tick_of
 from tests.rules.forced_dice import dice, done
+from tests.rules.test_elethril import refused_with_data_changed
 
 EL = ElethrilSystem()
 
@@ -255,13 +253,7 @@ def test_the_new_traits_are_on_the_sheet():
     (("items", "wand", "max_charges"), "many", "items.wand"),
 ])
 def test_range_and_casting_data_is_validated(path, value, message):
-    data = copy.deepcopy(load_system_data("elethril"))
-    table = data
-    for key in path[:-1]:
-        table = table[key]
-    table[path[-1]] = value
-    with pytest.raises(RulesDataError, match=message):
-        ElethrilSystem(data)
+    refused_with_data_changed(path, value, message)
 
 
 # ===================================================================== the fallen
