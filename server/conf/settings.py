@@ -48,6 +48,14 @@ WEBSERVER_PORTS = [(FRAY_WEB_PORT, FRAY_WEB_PORT + 4)]
 WEBSOCKET_CLIENT_PORT = FRAY_WEB_PORT + 1
 AMP_PORT = FRAY_WEB_PORT + 5
 
+# Database: DATABASE_URL unset -> Evennia's SQLite file server/evennia.db3;
+# postgres://user:password@host:5432/dbname -> PostgreSQL (driver: the
+# `postgres` extra, `pip install -e '.[postgres]'`); sqlite:////abs/path.db3
+# -> SQLite there. See server/database.py and the README.
+from server.database import databases_from_env  # noqa: E402
+
+DATABASES = databases_from_env() or DATABASES
+
 # "Narrator" (game-runner / storyteller staff) sits between Player and Helper.
 PERMISSION_HIERARCHY = [
     "Guest",  # note-only used if GUEST_ENABLED=True

@@ -1,0 +1,119 @@
+"""
+``DATABASE_URL`` -> Django ``DATABASES`` (used by server/conf/settings.py).
+
+* unset or empty: ``None``, the settings keep Evennia's SQLite file
+  ``server/evennia.db3`` (and the in-memory SQLite test database);
+* ``sqlite:////abs/path/game.db3`` (``sqlite:///relative.db3``): SQLite there;
+* ``postgres://user:password@host:5432/dbname`` (also ``postgresql://``,
+  ``pgsql://``): PostgreSQL through psycopg 3 (``pip install -e '.[postgres]'``;
+  ``make`` installs it when ``DATABASE_URL`` is a postgres URL).
+
+``DATABASE_PASSWORD_FILE`` names a file holding the PostgreSQL password (a
+Docker secret), so the URL can leave it out.
+
+Anything else is refused with one clear error (``ImproperlyConfigured``)
+naming the problem, before Django or Evennia gets to it.
+
+This module must stay importable without Django settings configured (the
+settings file imports it), so Django is only imported lazily.
+"""
+
+from __future__ import annotations
+
+import os
+from urllib.parse import urlsplit
+
+#: URL schemes accepted, by the backend they give.
+POSTGRES_SCHEMES = ("postgres", "postgresql", "pgsql")
+SQLITE_SCHEMES = ("sqlite",)
+
+
+def _error(message: str) -> Exception:
+    from django.core.exceptions import ImproperlyConfigured
+
+    return ImproperlyConfigured(f"DATABASE_URL: {message}")
+
+
+def _redacted(url: str) -> str:
+    """The URL with its password hidden, for error messages."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return "<unparseable>"
+    if parts.password:
+        netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+        return parts._replace(netloc=netloc).geturl()
+    return url
+
+
+def scheme_of(url: str) -> str:
+    return url.split("://", 1)[0].lower() if "://" in url else ""
+
+
+def needs_postgres_driver(url: str | None) -> bool:
+    """True when ``url`` asks for PostgreSQL (used by the Makefile and tests)."""
+    return bool(url) and scheme_of(url.strip()) in POSTGRES_SCHEMES
+
+
+def databases_from_url(url: str | None) -> dict | None:
+    """The ``DATABASES`` setting for ``url``, or None for "keep the default"."""
+    if url is None or not url.strip():
+        return None
+    url = url.strip()
+    scheme = scheme_of(url)
+    if scheme in SQLITE_SCHEMES:
+        import dj_database_url
+
+        config = dj_database_url.parse(url)
+        if not config.get("NAME") or config["NAME"] == ":memory:":
+            raise _error(
+                f"{_redacted(url)!r} names no database file; "
+                "write sqlite:////absolute/path/evennia.db3"
+            )
+        return {"default": config}
+    if scheme in POSTGRES_SCHEMES:
+        try:
+            import psycopg  # noqa: F401
+        except ImportError:
+            raise _error(
+                "it is a PostgreSQL URL but the driver (psycopg) is not installed: "
+                "run `.venv/bin/pip install -e '.[postgres]'` "
+                "(`DATABASE_URL=... make run` does it for you)"
+            ) from None
+        import dj_database_url
+
+        try:
+            config = dj_database_url.parse(url, conn_health_checks=True)
+        except ValueError as err:
+            raise _error(f"cannot parse {_redacted(url)!r}: {err}") from None
+        if not config.get("NAME"):
+            raise _error(
+                f"{_redacted(url)!r} names no database; "
+                "write postgres://user:password@host:5432/dbname"
+            )
+        return {"default": config}
+    raise _error(
+        f"unsupported database {_redacted(url)!r}: use postgres://user:password@host:5432/dbname "
+        "(PostgreSQL) or sqlite:////absolute/path/evennia.db3, or leave DATABASE_URL unset "
+        "for the default SQLite file server/evennia.db3"
+    )
+
+
+def databases_from_env(environ=None) -> dict | None:
+    """``DATABASES`` from ``DATABASE_URL``; ``DATABASE_PASSWORD_FILE`` (a
+    Docker secret, say) gives the password instead of the URL."""
+    environ = os.environ if environ is None else environ
+    databases = databases_from_url(environ.get("DATABASE_URL"))
+    password_file = environ.get("DATABASE_PASSWORD_FILE")
+    if password_file:
+        if databases is None or databases["default"]["ENGINE"].endswith("sqlite3"):
+            raise _error("DATABASE_PASSWORD_FILE is set but DATABASE_URL is not a PostgreSQL URL")
+        try:
+            with open(password_file, encoding="utf-8") as f:
+                password = f.read().strip()
+        except OSError as err:
+            raise _error(f"DATABASE_PASSWORD_FILE {password_file!r}: {err.strerror}") from None
+        if not password:
+            raise _error(f"DATABASE_PASSWORD_FILE {password_file!r} is empty")
+        databases["default"]["PASSWORD"] = password
+    return databases
