@@ -303,6 +303,42 @@ class TelnetClient:
         self.close()
 
 
+# --------------------------------------------------------------------------- database
+
+
+class ThrowawayDatabase:
+    """A fresh PostgreSQL database on the server of ``DATABASE_URL`` (whose
+    role may CREATE DATABASE), for one test server; ``drop()`` removes it."""
+
+    def __init__(self, admin_url: str):
+        from urllib.parse import urlsplit
+
+        self.admin_url = admin_url
+        self.name = f"fray_e2e_{secrets.token_hex(6)}"
+        parts = urlsplit(admin_url)
+        self.url = parts._replace(path="/" + self.name).geturl()
+        with self._connect() as conn:
+            conn.execute(f'CREATE DATABASE "{self.name}"')
+
+    @classmethod
+    def for_url(cls, url: str | None) -> "ThrowawayDatabase | None":
+        if url and url.split("://", 1)[0].lower() in ("postgres", "postgresql", "pgsql"):
+            return cls(url)
+        return None
+
+    def _connect(self):
+        import psycopg  # the `postgres` extra
+
+        return psycopg.connect(self.admin_url, autocommit=True)
+
+    def drop(self):
+        try:
+            with self._connect() as conn:
+                conn.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
+        except Exception as err:  # noqa: BLE001 - cleanup must not mask a test failure
+            print(f"harness: could not drop database {self.name}: {err}", file=sys.stderr)
+
+
 # --------------------------------------------------------------------------- server
 
 
@@ -334,6 +370,13 @@ class FrayServer:
         self.telnet_port, self.web_port = find_free_ports()
         self.extra_env = dict(extra_env or {})
         self.extra_settings = extra_settings
+        # PostgreSQL (DATABASE_URL=postgres://...): a database of its own per
+        # server, dropped on cleanup; SQLite: the game dir's own file.
+        self.database = ThrowawayDatabase.for_url(
+            self.extra_env.get("DATABASE_URL", os.environ.get("DATABASE_URL"))
+        )
+        if self.database is not None:
+            self.extra_env["DATABASE_URL"] = self.database.url
         self.evennia_bin = str(Path(sys.executable).parent / "evennia")
         self.launcher_log = self._tmp / "launcher.log"
         self._clients: list[TelnetClient] = []
@@ -518,20 +561,26 @@ class FrayServer:
         self.start()
         self.wait_for_login()
 
-    def kill(self):
-        """SIGKILL the Server process (crash simulation), then start it again."""
+    def kill_server(self) -> int:
+        """SIGKILL the Server process (a crash) and return its pid; nothing
+        else: the Portal's watchdog (server/conf/portal_services_plugins.py)
+        is what starts it again."""
         pid = self._read_pid(self.server_pidfile)
-        if pid is None:
-            self.fail("kill(): no server.pid")
-        self.close_clients()
+        if pid is None or not _pid_alive(pid):
+            self.fail("kill_server(): no running Server (server.pid)")
         os.kill(pid, signal.SIGKILL)
         deadline = time.monotonic() + 15
         while _pid_alive(pid) and time.monotonic() < deadline:
             time.sleep(0.1)
-        # The Portal survives; `evennia start` then starts only the Server.
-        self.evennia("start")
-        self.wait_for_telnet()
-        self.wait_for_login()
+        return pid
+
+    def kill(self, timeout: float = 60.0):
+        """SIGKILL the Server process (crash simulation) and wait until it is
+        back by itself (nobody runs `evennia start`) and a login works."""
+        self.close_clients()
+        self.kill_server()
+        self.wait_for_telnet(timeout)
+        self.wait_for_login(timeout)
 
     def cleanup(self):
         """Stop everything and remove the temp dir (keeps it if FRAY_E2E_KEEP=1)."""
@@ -540,6 +589,8 @@ class FrayServer:
         finally:
             if os.environ.get("FRAY_E2E_KEEP") != "1":
                 shutil.rmtree(self._tmp, ignore_errors=True)
+                if self.database is not None:
+                    self.database.drop()
 
     def _atexit(self):
         # last line of defence (e.g. KeyboardInterrupt past fixture teardown)
