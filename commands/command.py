@@ -10,6 +10,7 @@ from evennia.commands.default.muxcommand import MuxCommand
 from rules.data import RulesDataError
 from rules.dice import DiceSyntaxError
 from rules.systems import CombatError
+from world import fights
 from world.text import FRAY, escape
 
 MAX_ERROR = 200
@@ -73,10 +74,12 @@ class Command(MuxCommand):
         if self.switch_error:
             self.fail(self.switch_error)
             return
-        try:
-            self.run()
-        except (DiceSyntaxError, CombatError, RulesDataError) as err:
-            self.fail(str(err).splitlines()[0] if str(err) else "That did not work.")
+        label = self.key + "".join(f"/{switch}" for switch in self.switches)
+        with fights.unit(label):  # the fight is loaded once and saved once, in one transaction
+            try:
+                self.run()
+            except (DiceSyntaxError, CombatError, RulesDataError) as err:
+                self.fail(str(err).splitlines()[0] if str(err) else "That did not work.")
 
     def run(self):
         raise NotImplementedError

@@ -8,7 +8,7 @@ from evennia.utils.utils import inherits_from
 from commands import elethril as elethril_commands
 from commands.command import Command
 from rules.systems import CombatError
-from world import aeon, dice, eldritch, encounters, magic, rolls, sheets
+from world import aeon, dice, eldritch, encounters, fights, magic, rolls, sheets
 from world.access import NARRATOR, STAFF, require_perm
 from world.text import COMBAT, escape, quote
 
@@ -277,10 +277,12 @@ class CmdCombat(Command):
             return
         if switch == "start":
             encounter = encounters.start(caller, self.args.strip() or None)
-            caller.msg(encounters.render_hud(encounter, caller))
+            fights.afterwards(lambda: caller.msg(encounters.render_hud(encounter, caller)))
+        elif switch == "next":
+            encounters.next_turn(caller, sent_at=getattr(self, "received", None))
         elif switch:
             {"join": encounters.join, "leave": encounters.leave, "init": encounters.roll_initiative,
-             "next": encounters.next_turn, "resolve": encounters.resolve_all, "end": encounters.end}[switch](caller)
+             "resolve": encounters.resolve_all, "end": encounters.end}[switch](caller)
         else:
             caller.msg(encounters.render_hud(encounters.require_encounter(caller), caller))
 
@@ -615,6 +617,10 @@ class CmdDice(Command):
       @dice                        show the queue
       @dice/force <face>[,<face>...]   queue faces for the next rolls
       @dice/clear                  empty the queue
+      @dice/crash                  the next command that changes a fight
+                                   kills the Server before its commit (a
+                                   crash test: the fight must come back
+                                   as it was before that command)
 
     Only exists when the server was started with FRAY_TEST_DICE=1.
 
@@ -624,8 +630,8 @@ class CmdDice(Command):
 
     key = "@dice"
     locks = "cmd:perm(Developer);view:perm(Developer);read:perm(Developer)"
-    allowed_switches = ("force", "clear")
-    syntax = "@dice/force <face>[,<face>...] | @dice/clear"
+    allowed_switches = ("force", "clear", "crash")
+    syntax = "@dice/force <face>[,<face>...] | @dice/clear | @dice/crash"
 
     def run(self):
         dice.require_test_dice()
@@ -639,6 +645,10 @@ class CmdDice(Command):
         elif "clear" in self.switches:
             dice.clear()
             queue = []
+        elif "crash" in self.switches:
+            dice.arm_crash()
+            self.caller.msg("The next command that changes a fight kills the Server before its commit.")
+            return
         else:
             queue = dice.forced_faces()
         self.caller.msg(f"Forced dice queue: {', '.join(map(str, queue)) or 'empty'}")

@@ -53,6 +53,28 @@ def force(faces: list[int]) -> list[int]:
     return queue
 
 
+def crash_flag() -> str:
+    """The file that arms ``@dice/crash`` (in the game's server dir)."""
+    from django.conf import settings
+
+    return os.path.join(settings.GAME_DIR, "server", "fray-crash-next-save")
+
+
+def arm_crash() -> None:
+    """Test hook: the next command that saves a fight kills the Server process (SIGKILL)
+    after writing and before the commit. Raises CombatError when the hook is off."""
+    require_test_dice()
+    with open(crash_flag(), "w") as flag:
+        flag.write("armed\n")
+
+
+def crash_if_armed() -> None:
+    """Called by ``world.fights`` between the writes and the commit of a command."""
+    if TEST_DICE_ENABLED and os.path.exists(crash_flag()):
+        os.unlink(crash_flag())
+        os.kill(os.getpid(), 9)
+
+
 def clear() -> None:
     """Empty the queue. Raises CombatError when the hook is off."""
     require_test_dice()

@@ -16,7 +16,7 @@ from evennia.utils.dbserialize import deserialize
 from rules.systems import CombatError, get_system
 from rules.systems.eldritch_checks import Concealment
 from rules.systems.eldritch_dice import EldritchRoll
-from world import dice
+from world import dice, fights
 from world.access import NARRATOR, require_perm
 from world.encounters import (
     _conditions,
@@ -183,8 +183,8 @@ def attacked_last(encounter, attacker, victim) -> bool:
     rolled anew and every fighter's actions start again; a pass is no action)."""
     if encounter is None:
         return False
-    for entry in reversed(deserialize(encounter.log or [])):
-        if entry.get("actor") != attacker.key or str(entry.get("what", "")).startswith(NOT_ACTIONS):
+    for entry in fights.latest_log(encounter, attacker.key):
+        if str(entry.get("what", "")).startswith(NOT_ACTIONS):
             continue
         if int(entry.get("round", 0) or 0) != int(encounter.round):
             return False

@@ -108,7 +108,7 @@ from world.encounters import (
     use_modifiers,
 )
 from world.sheets import WIDTH, is_npc
-from world.text import COMBAT, escape, escape_for_room, quote
+from world.text import COMBAT, columns, escape, escape_for_room, quote
 
 KEY = "elethril"
 GROUP_NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 '-")
@@ -1035,16 +1035,14 @@ def render_hud(encounter, viewer=None) -> str:
     sides = {int(key): value for key, value in deserialize(encounter.sides or {}).items()}
     waiting = _to_declare(encounter, system)
     sees_all = viewer is not None and is_storyteller(viewer, encounter)
-    table = EvTable("Name", "Side", "Init", "Action", "Health", "Status", width=WIDTH, border="header",
-                    valign="t")
-    modifiers, off_hands = [], []
+    rows, modifiers, off_hands = [], [], []
     for obj in fighters(encounter):
         fighter = combatant(encounter, obj, system)
         health = system.health(fighter.health, fighter)
         action = _holding(encounter, obj)
         status = []
         if obj in waiting:
-            status.append("|gto declare|n")
+            status.append("to declare")
         elif action is not None and action.round < r and system.can_act(fighter):
             status.append("busy")
         if is_idle(encounter, obj):
@@ -1066,17 +1064,14 @@ def render_hud(encounter, viewer=None) -> str:
         init = str(initiative[obj.key].initiative) if obj.key in initiative else "-"
         if action is not None and action.delayed_to and tick_of(r, 1) <= action.delayed_to <= tick_of(r, 10):
             init = f"{'' if init == '-' else init}>{action.delayed_to - tick_of(r, 0)}"   # held: 6>8
-        name = escape(obj.key) + (" (NPC)" if is_npc(obj) else "")
-        table.add_row(name, escape(sides.get(obj.id, "-")), init, escape(shown), hud_health(health),
-                      ", ".join(status))
+        name = obj.key + (" (NPC)" if is_npc(obj) else "")
+        rows.append((name, sides.get(obj.id, "-"), init, shown, hud_health(health), ", ".join(status)))
         state = _conditions(encounter, obj)
         keys = state.get("initiative_modifiers") or ()
         if keys:
             modifiers.append(f"{obj.key} {', '.join(keys)}")
         if state.get("off_hand"):
             off_hands.append(f"{obj.key} {system.wielded(state['off_hand']).label}")
-    for column, width in enumerate((14, 7, 6, 24, 15)):
-        table.reformat_column(column, width=width)
     if now:
         upcoming = _pending(encounter, now)
         phase = f"next: segment {upcoming[0].segment} (+combat/next)" if upcoming else "round over (+combat/next)"
@@ -1087,7 +1082,8 @@ def render_hud(encounter, viewer=None) -> str:
     storyteller = encounter.storyteller.key if encounter.storyteller else "nobody"
     lines = [f"|w{COMBAT} {system.title}|n",
              escape(f"Round {r}   Storyteller: {storyteller}   {phase}"),
-             str(table)]
+             columns(("Name", "Side", "Init", "Action", "Health", "Status"), (14, 7, 6, 24, 15), rows,
+                     width=WIDTH, highlight={"to declare": "|g"})]
     parties = _party_lines(encounter)
     if parties:
         lines.append(escape(parties))

@@ -8,6 +8,7 @@ listing and after a reload.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
@@ -17,10 +18,10 @@ from evennia.utils.evtable import EvTable
 
 from rules.systems import CombatError, RuleSystem, get_system
 from rules.systems.base import ActionSchedule, Combatant, InitiativeRoll, plural
-from world import dice
+from world import dice, fights
 from world.access import NARRATOR, STAFF, has_perm, require_perm
 from world.sheets import WIDTH, default_system, is_npc, snapshot, store_health
-from world.text import COMBAT, escape, escape_for_room, quote
+from world.text import COMBAT, columns, escape, escape_for_room, quote
 
 ENCOUNTER_KEY = "fray_encounter"
 ENCOUNTER_TYPECLASS = "typeclasses.encounters.Encounter"
@@ -161,11 +162,14 @@ def current_slot(encounter) -> tuple[int, list]:
     """(slot ``at``, the objects in it still to act) — the first slot with an unused action of
     someone able to act (the incapacitated and the dead are passed over); (None, []) when every
     such action of the round is used (the round is over)."""
-    used = used_actions(encounter)
     system = system_of(encounter)
-    objects = {name: obj for name, obj in _by_name(encounter).items()
-               if system.can_act(combatant(encounter, obj, system))}
-    for slot in schedule(encounter).slots:
+    return _current(schedule(encounter), used_actions(encounter), fighters(encounter),
+                    lambda obj: system.can_act(combatant(encounter, obj, system)))
+
+
+def _current(order: ActionSchedule, used: set, present: list, able) -> tuple[int, list]:
+    objects = {obj.key: obj for obj in present if able(obj)}
+    for slot in order.slots:
         waiting = [objects[name] for name in slot.names
                    if name in objects and (slot.at, objects[name].id) not in used]
         if waiting:
@@ -337,27 +341,39 @@ def require_turn(encounter, actor) -> None:
 def announce(encounter_or_room, template: str, actor=None, mapping: dict | None = None,
              lines: Sequence[str] = ()) -> None:
     """A ``<Combat>`` line to the room with per-viewer names (``$You()``, ``{key}``), then
-    the plain lines of dice and arithmetic."""
-    room = getattr(encounter_or_room, "obj", None) or encounter_or_room
-    room.msg_contents(f"{COMBAT} {template}", from_obj=actor, mapping=mapping or {})
-    if lines:
-        room.msg_contents("\n".join(f"  {escape_for_room(line)}" for line in lines))
+    the plain lines of dice and arithmetic: a narration event of the fight (told to the room
+    once the command's changes are saved), or straight to a room with no fight."""
+    if getattr(encounter_or_room, "obj", None) is not None:
+        fights.emit(encounter_or_room, "narration", text=template, actor=actor, mapping=dict(mapping or {}),
+                    lines=tuple(lines))
+    else:
+        narrate(fights.FightEvent(fight=0, seq=0, kind="narration", round=0, room=encounter_or_room,
+                                  text=template, actor=actor, mapping=dict(mapping or {}), lines=tuple(lines)))
+
+
+def narrate(event: fights.FightEvent) -> None:
+    """The telnet narrator: a fight's events as ``<Combat>`` lines, per viewer."""
+    if event.kind == "narration" and event.room is not None:
+        event.room.msg_contents(f"{COMBAT} {event.text}", from_obj=event.actor, mapping=dict(event.mapping))
+        if event.lines:
+            event.room.msg_contents("\n".join(f"  {escape_for_room(line)}" for line in event.lines))
+    elif event.kind == "notice" and event.to is not None:
+        event.to.msg(f"{COMBAT} {event.text}")
+
+
+fights.subscribe(narrate)
 
 
 def add_log(encounter, actor: str, what: str, lines: Iterable[str]) -> None:
-    """Append one entry to the fight's roll log."""
-    encounter.log = list(encounter.log or []) + [
-        {"round": encounter.round, "actor": actor, "what": what, "lines": list(lines)}]
+    """Append one entry to the fight's roll log (one row)."""
+    fights.add_log(encounter, actor, what, lines)
 
 
 def notify_controller(encounter, obj, text: str) -> None:
     """Tell ``obj`` (or, for an NPC, the scene's Storyteller) something only they need."""
-    if is_npc(obj):
-        storyteller = encounter.storyteller
-        if storyteller is not None:
-            storyteller.msg(f"{COMBAT} {text}")
-    else:
-        obj.msg(f"{COMBAT} {text}")
+    to = encounter.storyteller if is_npc(obj) else obj
+    if to is not None:
+        fights.emit(encounter, "notice", text=text, to=to, data={"about": obj.key})
 
 
 # -------------------------------------------------------------------------------- control
@@ -524,12 +540,20 @@ def pending_attacks(encounter) -> list[dict]:
     return [p for p in deserialize(encounter.pending or []) if p.get("attacker") and p.get("target")]
 
 
-def next_turn(caller) -> None:
-    """ST: those still to act in the current slot pass; a new round starts after the last."""
+def next_turn(caller, sent_at: float | None = None) -> None:
+    """ST: those still to act in the current slot pass; a new round starts after the last.
+    ``sent_at`` (epoch seconds: when the Portal received the command) guards a double
+    advance: a ``+combat/next`` sent before the turn last moved on meant to pass a turn that
+    is already over, and is refused with whose turn it is now. Raises CombatError."""
     encounter = require_encounter(caller)
     require_storyteller(caller, encounter, "advance the fight")
+    moved = encounter.turn_moved
+    if sent_at is not None and moved and float(moved[1]) > float(sent_at):
+        raise CombatError(f"The fight moved on as you sent that; nothing passed. Now: {now_text(encounter)}. "
+                          "+combat/next again to pass that.")
     if flow := elethril_flow(encounter):
-        return flow.next_step(caller)
+        flow.next_step(caller)
+        return turn_moved(encounter, ("segment", int(encounter.round), int(encounter.segment)))
     if pending_attacks(encounter):
         raise CombatError("Attacks are waiting for defenses: let them answer or +combat/resolve.")
     if not initiative_rolls(encounter):
@@ -560,7 +584,7 @@ def start_round(encounter) -> None:
         if effect is None:
             continue
         if effect.health is not None:
-            store_health(obj, system, effect.health.to_record())
+            store_fighter_health(encounter, obj, system, effect.health)
         update_conditions(encounter, obj, **effect.conditions)
         if effect.lines:
             add_log(encounter, obj.key, "start of round", effect.lines)
@@ -595,9 +619,31 @@ def pass_over_unable(encounter) -> None:
             return
 
 
+def turn_moved(encounter, turn) -> None:
+    """Note when the fight moves on to ``turn`` (any value naming it), for ``next_turn``."""
+    turn = list(turn)
+    moved = encounter.turn_moved
+    if not moved or list(moved[0]) != turn:
+        encounter.turn_moved = [turn, time.time()]
+
+
+def now_text(encounter) -> str:
+    """Whose turn it is, in a few words ("Round 2, Bob's turn")."""
+    if elethril_flow(encounter):
+        return f"Round {encounter.round}, segment {encounter.segment or 'declaring'}"
+    waiting = current_slot(encounter)[1]
+    if waiting:
+        names = ", ".join(obj.key for obj in waiting)
+        return f"Round {encounter.round}, {names}'{'' if names.endswith('s') else 's'} turn"
+    return f"Round {encounter.round}, {turn_text(encounter, waiting)}"
+
+
 def announce_turn(encounter) -> None:
     pass_over_unable(encounter)
-    _, waiting = current_slot(encounter)
+    at, waiting = current_slot(encounter)
+    turn_moved(encounter, ("slot", int(encounter.round), at, [obj.id for obj in waiting]))
+    fights.emit(encounter, "turn", data={"round": int(encounter.round), "slot": at,
+                                         "waiting": [obj.key for obj in waiting]})
     if waiting:
         names = ", ".join(obj.key for obj in waiting)
         announce(encounter, f"Round {encounter.round}: {escape_for_room(names)} to act.")
@@ -769,7 +815,17 @@ def store_harm(encounter, system: RuleSystem, harmed: Iterable) -> None:
     objects = _by_name(encounter)
     for harm in harmed:
         if harm.name in objects:
-            store_health(objects[harm.name], system, harm.health_after.to_record())
+            store_fighter_health(encounter, objects[harm.name], system, harm.health_after)
+
+
+def store_fighter_health(encounter, obj, system: RuleSystem, health) -> None:
+    """Save a fighter's new health and tell the fight's subscribers (a ``health`` event with
+    the meter's numbers and the health level in words)."""
+    store_health(obj, system, health.to_record())
+    current, maximum = health.meter
+    fights.emit(encounter, "health", actor=obj, data={
+        "name": obj.key, "current": current, "maximum": maximum, "text": health.describe(),
+        "incapacitated": health.incapacitated, "dead": health.dead})
 
 
 def can_defend(encounter, target) -> bool:
@@ -918,58 +974,61 @@ def escape_hold(caller, actor_name: str | None) -> None:
 
 # ------------------------------------------------------------------------------------ HUD
 def render_hud(encounter, viewer=None) -> str:
-    """The 78-column combat HUD: system, round, acting order, turn, health, pending attacks."""
+    """The 78-column combat HUD: system, round, acting order, turn, health, pending attacks.
+    Typed every few seconds by everyone in a fight, so each fighter is read once."""
     if flow := elethril_flow(encounter):
         return flow.render_hud(encounter, viewer)
     system = system_of(encounter)
-    order = schedule(encounter)
-    at_now, waiting = current_slot(encounter)
-    used = used_actions(encounter)
-    objects = _by_name(encounter)
+    present = fighters(encounter)
+    snapshots = {obj.id: combatant(encounter, obj, system) for obj in present}
     rolls = {roll.name: roll for roll in initiative_rolls(encounter)}
-    conditions = deserialize(encounter.conditions or {})
-    objects_by_id = {obj.id: obj.key for obj in fighters(encounter)}
-    table = EvTable("#", "Name", "Init", "Health", "Status", width=WIDTH, border="header", valign="t")
-    listed = []
-    for position, slot in enumerate(order.slots, start=1):
-        for name in slot.names:
-            listed.append((str(position), objects[name], slot.at))  # a name in each of its slots
-    listed += [("-", obj, None) for obj in fighters(encounter) if obj.key not in rolls]
+    order = system.schedule(list(rolls.values()))
+    used = used_actions(encounter)
+    at_now, waiting = _current(order, used, present, lambda obj: system.can_act(snapshots[obj.id]))
+    objects = {obj.key: obj for obj in present}
+    conditions = encounter.conditions or {}
+    idle = {int(i) for i in encounter.idle or []}
+    names = {obj.id: obj.key for obj in present}
+    with_actions = {objects[name].id for slot in order.slots for name in slot.names
+                    if name in objects and (slot.at, objects[name].id) not in used}
+    listed = [(str(position), objects[name], slot.at) for position, slot in enumerate(order.slots, start=1)
+              for name in slot.names if name in objects]  # a name in each of its slots
+    listed += [("-", obj, None) for obj in present if obj.key not in rolls]
+    rows = []
     for position, obj, at in listed:
-        health = health_of(encounter, obj, system)
+        fighter = snapshots[obj.id]
+        health = system.health(fighter.health, fighter)
         state = conditions.get(obj.id, {})
         status = []
         if health.incapacitated:
             status.append("down")
         elif obj in waiting and at == at_now:
-            status.append("|gTO ACT|n")
-        elif has_acted(encounter, obj) or (at, obj.id) in used:
+            status.append("TO ACT")
+        elif (at, obj.id) in used or (obj.key in rolls and obj.id not in with_actions):
             status.append("acted")
         elif obj.key not in rolls:
             status.append("no init")
-        if is_idle(encounter, obj):
+        if obj.id in idle:
             status.append("idle")
-        status.extend(condition_marks(state, objects_by_id))
-        status.extend(escape(mark) for mark in system.condition_marks(state))
+        status.extend(condition_marks(state, names))
+        status.extend(system.condition_marks(state))
         if state.get("difficulty"):
             status.append(f"diff+{state['difficulty']}")
         if state.get("adjust"):
             status.append(f"ST{state['adjust']:+d}")
         if state.get("mod"):
             status.append(f"{state['mod']:+d}d")
-        init = str(at) if at is not None else "-"
-        name = escape(obj.key) + (" (NPC)" if is_npc(obj) else "")
-        table.add_row(position, name, init, health.describe(), ", ".join(status))
-    for column, width in enumerate((4, 20, 6, 25)):
-        table.reformat_column(column, width=width)
+        rows.append((position, obj.key + (" (NPC)" if is_npc(obj) else ""), str(at) if at is not None else "-",
+                     health.describe(), ", ".join(status)))
     storyteller = encounter.storyteller.key if encounter.storyteller else "nobody"
     lines = [f"|w{COMBAT} {system.title}|n",
              f"Round {encounter.round}   Storyteller: {escape(storyteller)}   "
              f"Turn: {turn_text(encounter, waiting)}",
-             str(table)]
+             columns(("#", "Name", "Init", "Health", "Status"), (4, 20, 6, 25), rows, width=WIDTH,
+                     highlight={"TO ACT": "|g"})]
     if order.declare:
         lines.append("Declare (low to high): " + escape(", ".join(order.declare)))
-    scene = system.scene_text(deserialize(encounter.scene or {}))
+    scene = system.scene_text(encounter.scene or {})
     if scene:
         lines.append("Space: " + escape(scene))
     for name, shield in sorted(shields_in(encounter).items()):
@@ -989,13 +1048,13 @@ def condition_marks(state: dict, names: dict) -> list[str]:
     aeon's (``names``: id -> name); each system adds its own (``RuleSystem.condition_marks``)."""
     marks = []
     if state.get("clinch_with"):
-        marks.append(f"clinch:{escape(names.get(state['clinch_with'], '?'))}")
+        marks.append(f"clinch:{names.get(state['clinch_with'], '?')}")
     if state.get("held_by"):
         marks.append("held")
     if state.get("prone"):
         marks.append("prone")
     if state.get("mount"):
-        marks.append(f"on {escape(state['mount'].get('key', 'mount'))}")
+        marks.append(f"on {state['mount'].get('key', 'mount')}")
     if state.get("hidden_from"):
         marks.append("hidden")
     if state.get("bleeding_since") and not state.get("treated"):
@@ -1164,17 +1223,17 @@ def render_log(caller, page_text: str) -> str:
     page by default."""
     encounter = require_encounter(caller)
     require_storyteller(caller, encounter, "read the roll log")
-    entries = deserialize(encounter.log or [])
-    pages = max(1, -(-len(entries) // LOG_PAGE))
+    count = fights.log_count(encounter)
+    pages = max(1, -(-count // LOG_PAGE))
     text = page_text.strip()
     if text and (not text.isascii() or not text.isdigit() or len(text) > 4 or not 1 <= int(text) <= pages):
         raise CombatError(f"Give a page from 1 to {pages}.")
     page = int(text) if text else pages
-    lines = [f"|w{COMBAT} Roll log, page {page} of {pages}|n ({len(entries)} entries)"]
+    lines = [f"|w{COMBAT} Roll log, page {page} of {pages}|n ({count} entries)"]
     start = (page - 1) * LOG_PAGE
-    for number, entry in enumerate(entries[start:start + LOG_PAGE], start=start + 1):
-        lines.append(escape(f"#{number} R{entry['round']} {entry['actor']}: {entry['what']}"))
+    for entry in fights.log_entries(encounter, start + 1, start + LOG_PAGE):
+        lines.append(escape(f"#{entry['number']} R{entry['round']} {entry['actor']}: {entry['what']}"))
         lines.extend("    " + escape(line) for line in entry["lines"])
-    if len(entries) == 0:
+    if count == 0:
         lines.append("No rolls yet.")
     return "\n".join(lines)

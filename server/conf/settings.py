@@ -75,6 +75,12 @@ PERMISSION_HIERARCHY = [
 
 FRAY_DEFAULT_SYSTEM = "storyteller"
 
+# Fray's own tables (the fight and its roll log): world/models.py
+INSTALLED_APPS += ["world.apps.WorldConfig"]
+
+# Typed lines carry the Portal's receive time (a late +combat/next is refused, not applied).
+PORTAL_SESSION_HANDLER_CLASS = "server.conf.portal_sessions.FrayPortalSessionHandler"
+
 
 ######################################################################
 # Settings given in secret_settings.py override those in this file.

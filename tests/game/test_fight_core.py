@@ -1,0 +1,205 @@
+"""The fight core: one JSON state row per fight, one save per command, an append-only roll
+log, typed events published after the commit, the double-advance guard and the cheap HUD."""
+
+import time
+
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from evennia.utils.create import create_script
+
+from commands import fray, npcs
+from tests.game.test_combat_commands import FrayCommandTest
+from world import encounters, fights
+from world.models import Fight, FightLogEntry
+from world.text import columns
+
+
+def writes(queries, table: str) -> int:
+    return sum(1 for q in queries if q["sql"].lstrip().upper().startswith(("INSERT", "UPDATE", "DELETE"))
+               and f'"{table}"' in q["sql"])
+
+
+class CoreTest(FrayCommandTest):
+    def setUp(self):
+        super().setUp()
+        self.events = []
+        fights.subscribe(self.events.append)
+        self.addCleanup(fights._subscribers.remove, self.events.append)
+
+    def fight(self):
+        """Alice (Char2) 9, Guard 6: Char2 to act."""
+        self.st(fray.CmdCombat(), "/start")
+        self.player(fray.CmdCombat(), "/join")
+        self.force(4)
+        self.player(fray.CmdCombat(), "/init")
+        self.force(1)
+        self.st(npcs.CmdNpc(), "/init Guard=2+3")
+        self.encounter = encounters.encounter_in(self.room1)
+        self.guard = encounters.find_combatant(self.encounter, "Guard")
+        self.guard.sheet = dict(self.guard.sheet, Stamina=2, Dodge=1, Strength=2, Brawl=1)
+        return self.encounter
+
+
+class TestOneState(CoreTest):
+    def test_a_fight_is_one_row_with_its_state_in_json(self):
+        encounter = self.fight()
+        row = Fight.objects.get(script_id=encounter.id)
+        self.assertEqual((row.system_key, row.round, row.room_id), ("storyteller", 1, self.room1.id))
+        self.assertEqual(row.state["combatants"], [{"#obj": self.char2.id}, {"#obj": self.guard.id}])
+        self.assertEqual(row.state["storyteller"], {"#obj": self.char1.id})
+        # ids as keys survive the JSON round trip as ints
+        self.assertEqual(sorted(encounter.initiative), sorted([self.char2.id, self.guard.id]))
+        self.assertFalse(encounter.attributes.has("combatants"))  # nothing kept in Attributes
+
+    def test_an_attack_saves_the_fight_once_and_the_log_in_one_insert(self):
+        self.fight()
+        self.force(9, 8, 7, 2, 2)
+        with CaptureQueriesContext(connection) as ctx:
+            self.player(fray.CmdAttack(), "Guard")
+        self.assertEqual(writes(ctx.captured_queries, "fray_fight"), 1)
+        self.assertEqual(writes(ctx.captured_queries, "fray_fightlogentry"), 1)
+        self.force(6, 3, 3, 2, 10, 6, 2, 5, 1)
+        with CaptureQueriesContext(connection) as ctx:
+            self.st(fray.CmdDefend(), "Guard=dodge")
+        self.assertEqual(writes(ctx.captured_queries, "fray_fight"), 1)
+        self.assertEqual(writes(ctx.captured_queries, "fray_fightlogentry"), 1)  # defense and damage: one INSERT
+        with CaptureQueriesContext(connection) as ctx:
+            self.st(fray.CmdCombat(), "/next")
+        self.assertEqual(writes(ctx.captured_queries, "fray_fight"), 1)
+        self.assertEqual(self.encounter.round, 2)
+
+    def test_the_hud_writes_nothing(self):
+        self.fight()
+        with CaptureQueriesContext(connection) as ctx:
+            hud = self.player(fray.CmdCombat(), "")
+        self.assertIn("TO ACT", hud)
+        self.assertEqual([q["sql"] for q in ctx.captured_queries
+                          if q["sql"].lstrip().upper().startswith(("INSERT", "UPDATE", "DELETE"))], [])
+
+    def test_the_roll_log_is_a_row_per_entry_read_a_page_at_a_time(self):
+        self.fight()
+        self.force(9, 8, 7, 2, 2)
+        self.player(fray.CmdAttack(), "Guard")
+        rows = list(FightLogEntry.objects.filter(fight__script_id=self.encounter.id).values_list("number", "what"))
+        self.assertEqual(rows, [(1, "initiative"), (2, "initiative"), (3, "punch at Guard")])
+        self.assertEqual(fights.log_entries(self.encounter, 2, 2)[0]["actor"], "Guard")
+        self.assertEqual(self.encounter.log[-1]["what"], "punch at Guard")
+        out = self.st(fray.CmdCombat(), "/log")
+        self.assertIn("Roll log, page 1 of 1 (3 entries)", out)
+        self.assertIn("#3 R1 Char2: punch at Guard", out)
+
+    def test_an_ended_fight_keeps_its_row_and_log(self):
+        encounter = self.fight()
+        script_id = encounter.id
+        self.st(fray.CmdCombat(), "/end")
+        row = Fight.objects.get(log_entries__number=1)
+        self.assertIsNone(row.script_id)
+        self.assertIsNotNone(row.ended)
+        self.assertEqual(row.log_entries.count(), 2)
+        self.assertFalse(Fight.objects.filter(script_id=script_id).exists())
+        self.assertIsNone(encounters.encounter_in(self.room1))
+
+    def test_a_fight_kept_by_an_earlier_fray_in_attributes_moves_to_its_row(self):
+        script = create_script(encounters.ENCOUNTER_TYPECLASS, key=encounters.ENCOUNTER_KEY, obj=self.room1,
+                               persistent=True, autostart=True)
+        Fight.objects.filter(script_id=script.id).delete()
+        script.attributes.add("system_key", "storyteller")
+        script.attributes.add("round", 3)
+        script.attributes.add("combatants", [self.char2])
+        script.attributes.add("conditions", {self.char2.id: {"prone": True}})
+        script.attributes.add("log", [{"round": 1, "actor": "Char2", "what": "initiative", "lines": ["x"]}])
+        self.assertEqual(script.round, 3)
+        self.assertEqual(script.combatants, [self.char2])
+        self.assertEqual(script.conditions, {self.char2.id: {"prone": True}})
+        self.assertEqual(script.log, [{"round": 1, "actor": "Char2", "what": "initiative", "lines": ["x"]}])
+        self.assertFalse(script.attributes.has("round"))
+        self.assertEqual(Fight.objects.get(script_id=script.id).log_count, 1)
+
+
+class TestCodec(CoreTest):
+    def test_values_read_back_exactly(self):
+        value = {"a": (1, "x", [2, (3,)]), 5: {"#tricky": self.char2}, "objs": [self.char1, None],
+                 "n": 1.5, "b": False}
+        data = fights.encode(value)
+        self.assertEqual(fights.decode(data), value)
+        self.assertEqual(data["#map"][1], [5, {"#map": [["#tricky", {"#obj": self.char2.id}]]}])
+
+    def test_a_deleted_object_reads_back_as_none(self):
+        data = fights.encode([self.obj1])
+        self.obj1.delete()
+        self.assertEqual(fights.decode(data), [None])
+
+    def test_anything_else_is_refused(self):
+        with self.assertRaises(TypeError):
+            fights.encode({"x": {1, 2}})
+
+
+class TestEvents(CoreTest):
+    def test_every_change_is_a_numbered_event_after_the_commit(self):
+        self.fight()
+        self.events.clear()
+        self.force(9, 8, 7, 2, 2)
+        self.player(fray.CmdAttack(), "Guard")
+        self.force(6, 3, 3, 2, 10, 6, 2, 5, 1)
+        self.st(fray.CmdDefend(), "Guard=dodge")
+        seqs = [event.seq for event in self.events]
+        self.assertEqual(seqs, list(range(seqs[0], seqs[0] + len(seqs))))
+        self.assertEqual({event.fight for event in self.events}, {Fight.objects.get(script_id=self.encounter.id).id})
+        kinds = [event.kind for event in self.events]
+        self.assertIn("notice", kinds)  # Guard's prompt, to the ST
+        health = [event.data for event in self.events if event.kind == "health"]
+        self.assertEqual(health, [{"name": "Guard", "current": 6, "maximum": 7, "text": "Bruised (0) [B......]",
+                                   "incapacitated": False, "dead": False}])
+        turns = [event.data for event in self.events if event.kind == "turn"]
+        self.assertEqual(turns[-1], {"round": 1, "slot": None, "waiting": []})
+        self.assertEqual(fights.seq(self.encounter), seqs[-1])
+
+    def test_a_command_that_fails_midway_changes_nothing_and_says_nothing(self):
+        encounter = self.fight()
+        before = (Fight.objects.get(script_id=encounter.id).state, fights.seq(encounter))
+        self.events.clear()
+
+        def broken(*args, **kwargs):
+            raise RuntimeError("boom")
+
+        from unittest import mock
+        self.force(9, 8, 7, 2, 2)
+        with mock.patch.object(encounters, "deliver", broken), self.assertRaises(RuntimeError):
+            with fights.unit():
+                encounters.attack(self.char2, None, "Guard", "")
+        self.assertEqual((Fight.objects.get(script_id=encounter.id).state, fights.seq(encounter)), before)
+        self.assertEqual(self.events, [])
+        self.assertEqual(FightLogEntry.objects.filter(fight__script_id=encounter.id).count(), 2)
+
+
+class TestDoubleAdvance(CoreTest):
+    def test_a_next_sent_before_the_turn_moved_on_is_refused(self):
+        self.fight()
+        sent = time.time() - 5  # typed while Char2 was still to act
+        first = fray.CmdCombat()
+        self.st(first, "/next")
+        self.assertEqual(encounters.current_slot(self.encounter)[1], [self.guard])
+        late = fray.CmdCombat()
+        late.received = sent
+        state = Fight.objects.get(script_id=self.encounter.id).state
+        self.st(late, "/next", "<Fray> The fight moved on as you sent that; nothing passed. Now: Round 1, "
+                              "Guard's turn. +combat/next again to pass that.")
+        self.assertEqual(Fight.objects.get(script_id=self.encounter.id).state, state)
+        fresh = fray.CmdCombat()
+        fresh.received = time.time()
+        self.st(fresh, "/next")
+        self.assertEqual(self.encounter.round, 2)
+
+
+class TestColumns(CoreTest):
+    def test_cells_wrap_inside_their_columns_and_lines_keep_78(self):
+        text = columns(("#", "Name", "Status"), (4, 20), [("1", "Guard (NPC)", "TO ACT, idle, ST+2, +2d, held"),
+                                                          ("2", "x" * 30, "|r")], highlight={"TO ACT": "|g"})
+        lines = text.splitlines()
+        self.assertEqual(lines[1], "~" * 78)
+        self.assertEqual(lines[2], " 1   Guard (NPC)         |gTO ACT|n, idle, ST+2, +2d, held" + " " * 24)
+        self.assertEqual(lines[3], " 2   " + "x" * 18 + "  " + "||r" + " " * 51)
+        self.assertEqual(lines[4].rstrip(), "     xxxxxxxxxxxx")
+        self.assertEqual(len(lines), 5)
+        plain = [line.replace("|gTO ACT|n", "TO ACT").replace("||", "|") for line in lines]
+        self.assertTrue(all(len(line) == 78 for line in plain), [len(line) for line in plain])

@@ -1,0 +1,60 @@
+"""Fray's own tables: one row per fight and its append-only roll log.
+
+A fight's whole state (roster, initiative, schedule, conditions, pending attacks, shields,
+scene settings, per-system data) is one JSON document in ``Fight.state``, loaded once per
+command and saved once inside the command's transaction (``world.fights``). The roll log is a
+row per entry, numbered per fight, so an action costs the same in round 1 and round 50.
+See ``docs/architecture.md``.
+"""
+
+from django.db import models
+
+
+class Fight(models.Model):
+    """One fight, running or ended (``ended`` set, ``script`` gone)."""
+
+    #: The Encounter script that runs it (None once the fight has ended).
+    script = models.OneToOneField("scripts.ScriptDB", null=True, blank=True, on_delete=models.SET_NULL,
+                                  related_name="fray_fight")
+    room = models.ForeignKey("objects.ObjectDB", null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="+")
+    system_key = models.CharField(max_length=32, db_index=True)
+    round = models.PositiveIntegerField(default=1)
+    #: The number of the last event of this fight (events count from 1).
+    seq = models.PositiveBigIntegerField(default=0)
+    #: The number of roll-log entries written so far.
+    log_count = models.PositiveIntegerField(default=0)
+    #: Everything else about the fight (``world.fights.encode``: objects as ``{"#obj": id}``).
+    state = models.JSONField(default=dict, blank=True)
+    started = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+    ended = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    class Meta:
+        ordering = ["-id"]
+
+    def __str__(self):
+        return f"Fight #{self.id} ({self.system_key}, round {self.round})"
+
+
+class FightLogEntry(models.Model):
+    """One entry of a fight's roll log: who rolled what, with every line of the working."""
+
+    fight = models.ForeignKey(Fight, on_delete=models.CASCADE, related_name="log_entries")
+    #: 1, 2, 3 … within the fight.
+    number = models.PositiveIntegerField()
+    round = models.PositiveIntegerField()
+    actor = models.CharField(max_length=80)
+    what = models.CharField(max_length=200)
+    lines = models.JSONField(default=list)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["fight", "number"]
+        constraints = [models.UniqueConstraint(fields=["fight", "number"], name="fray_log_entry_number")]
+
+    def __str__(self):
+        return f"#{self.number} R{self.round} {self.actor}: {self.what}"
+
+    def to_record(self) -> dict:
+        return {"round": self.round, "actor": self.actor, "what": self.what, "lines": list(self.lines)}
