@@ -38,12 +38,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rules.data import RulesDataError, load_system_data, require, require_choice
 from rules.dice import Roller
-from rules.systems.aeon import AeonRoll, AeonSystem, Harm, roll_aeon
+from rules.systems.aeon_dice import AeonRoll, Harm, roll_aeon
 from rules.systems.base import Combatant, CombatError, Pool, modifier_parts, plural, trait_pool
+
+if TYPE_CHECKING:
+    from rules.systems.aeon import AeonSystem
 
 CONTROL_CHOICES = ("hold", "crush", "break")
 BREAK_CHOICES = ("release", "ground", "prone", "throw")

@@ -32,6 +32,7 @@ from typing import Any
 from rules.dice import Roller
 from rules.systems.base import Combatant, CombatError, Pool, plural
 from rules.systems.eldritch_dice import DiceRules, EldritchRoll, roll_eldritch, trait_parts
+from rules.systems.eldritch_situation import Situation
 
 CATEGORIES = ("bash", "lethal", "firearm")
 GRIPS = {1: "one-handed", 2: "two-handed"}
@@ -289,8 +290,6 @@ class EldritchChecks:
         Perception + Notice + Ambushes. A higher roll hides from that seeker. ``penalty``: the
         extra-action penalty when hiding is a later action of the turn. Atemi Grip's numbness
         weighs on it (a Dexterity roll)."""
-        from rules.systems.eldritch import Situation  # the system module imports this one
-
         ways = self.hiding_table["ways"]
         if way is None:
             way = max(range(len(ways)), key=lambda i: (sum(v for _, v in trait_parts(hider, ways[i])), -i))
@@ -409,8 +408,6 @@ class EldritchChecks:
         """A movement action (draw a weapon, stand up, run, climb …; seed: Actions): it spends
         one of the turn's offensive-or-movement actions. Raises CombatError past the limit,
         and for one out cold, stunned, or whirling a sword (its only action that turn)."""
-        from rules.systems.eldritch import Situation  # the system module imports this one
-
         situation = Situation.of(actor)
         self.require_awake(actor, situation)
         if situation.whirling:

@@ -13,7 +13,7 @@ from functools import cached_property
 from typing import Any
 
 from rules.data import RulesDataError, load_system_data, require, require_choice
-from rules.dice import DEFAULT_LIMITS, DiceSyntaxError, PoolExpression, Roller, roll_dice
+from rules.dice import DEFAULT_LIMITS, DiceSyntaxError, PoolExpression, Roller
 from rules.systems.base import (
     ActionSchedule,
     Combatant,
@@ -30,71 +30,15 @@ from rules.systems.base import (
     plural,
     trait_pool,
 )
-
-DAMAGE_TYPES = ("bashing", "lethal", "aggravated")
-DAMAGE_LETTERS = {"bashing": "B", "lethal": "L", "aggravated": "A"}
-
-
-@dataclass(frozen=True)
-class PoolRoll:
-    """A d10 pool rolled against a difficulty.
-
-    ``ones_cancel``: each 1 cancels a success (never below 0) and the roll may botch (no
-    success, at least one 1). Damage and soak rolls set it False: no cancelling, no botch.
-    ``automatic``: successes that 1s cannot cancel (Willpower). RULES.md §1 "Dice".
-    """
-
-    faces: tuple[int, ...]
-    difficulty: int
-    ones_cancel: bool = True
-    automatic: int = 0
-
-    @property
-    def successes(self) -> int:
-        return sum(1 for face in self.faces if face >= self.difficulty)
-
-    @property
-    def ones(self) -> int:
-        return sum(1 for face in self.faces if face == 1)
-
-    @property
-    def net(self) -> int:
-        cancelled = self.ones if self.ones_cancel else 0
-        return max(0, self.successes - cancelled) + self.automatic
-
-    @property
-    def botch(self) -> bool:
-        return self.ones_cancel and self.automatic == 0 and self.successes == 0 and self.ones > 0
-
-    def describe(self) -> str:
-        """``"vs 6: 10 8 3 1 -> 2 successes - 1 one = 1 success"``."""
-        if not self.faces and not self.automatic:
-            return f"vs {self.difficulty}: no dice (empty pool) -> 0 successes"
-        faces = " ".join(str(face) for face in sorted(self.faces, reverse=True)) or "no dice"
-        text = f"vs {self.difficulty}: {faces} -> {plural(self.successes, 'success')}"
-        if self.ones_cancel and self.ones and self.successes:
-            text += f" - {plural(self.ones, 'one')}"
-        if self.automatic:
-            text += f" + {self.automatic} (willpower)"
-        if self.botch:
-            return text + " = BOTCH"
-        return text + f" = {plural(self.net, 'success')}"
-
-    def to_record(self) -> dict[str, Any]:
-        return {"faces": list(self.faces), "difficulty": self.difficulty,
-                "ones_cancel": self.ones_cancel, "automatic": self.automatic}
-
-    @classmethod
-    def from_record(cls, record: Mapping[str, Any]) -> PoolRoll:
-        return cls(tuple(int(face) for face in record["faces"]), int(record["difficulty"]),
-                   bool(record["ones_cancel"]), int(record["automatic"]))
-
-
-def roll_pool(size: int, difficulty: int, roller: Roller, *, ones_cancel: bool = True,
-              automatic: int = 0) -> PoolRoll:
-    """Roll ``size`` d10 (none when size <= 0: the pool is empty) against ``difficulty``."""
-    faces = roll_dice(size, 10, roller) if size > 0 else ()
-    return PoolRoll(faces, difficulty, ones_cancel, automatic)
+from rules.systems.storyteller_dice import (  # noqa: F401 (re-exported)
+    DAMAGE_LETTERS,
+    DAMAGE_TYPES,
+    Harm,
+    PoolRoll,
+    StorytellerDefense,
+    roll_pool,
+)
+from rules.systems.storyteller_magic import StorytellerMagic
 
 
 @dataclass(frozen=True)
@@ -238,32 +182,6 @@ class StorytellerAttack:
                 "parts": [list(part) for part in self.pool.parts], "roll": self.roll.to_record()}
 
 
-@dataclass(frozen=True)
-class StorytellerDefense:
-    kind: str
-    defender: str
-    pool: Pool
-    roll: PoolRoll
-    weapon: str = ""
-
-    def describe(self) -> str:
-        return f"{self.kind}: {self.pool.dice()} {self.roll.describe()}"
-
-
-@dataclass(frozen=True)
-class Harm:
-    """Damage dealt to one combatant, with the rolls that produced it."""
-
-    name: str
-    damage_type: str
-    pool: Pool | None
-    damage_roll: PoolRoll | None
-    soak_roll: PoolRoll | None
-    levels: int
-    health_before: HealthTrack
-    health_after: HealthTrack
-
-
 class StorytellerSystem(RuleSystem):
     """``storyteller`` — see the module docstring. Raises RulesDataError on a bad data file."""
 
@@ -347,8 +265,6 @@ class StorytellerSystem(RuleSystem):
     @cached_property
     def magic(self):
         """Spellcasting (``rules.systems.storyteller_magic.StorytellerMagic``), loaded on first use."""
-        from rules.systems.storyteller_magic import StorytellerMagic
-
         return StorytellerMagic(self)
 
     # ----------------------------------------------------------------------------- dice

@@ -15,19 +15,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rules.data import RulesDataError, load_system_data, require
 from rules.dice import Roller
 from rules.systems.base import Combatant, CombatError, Pool, Resolution, plural
-from rules.systems.storyteller import (
+from rules.systems.storyteller_dice import (
     DAMAGE_TYPES,
     Harm,
     PoolRoll,
     StorytellerDefense,
-    StorytellerSystem,
     roll_pool,
 )
+
+if TYPE_CHECKING:
+    from rules.systems.storyteller import StorytellerSystem
 
 DATA_KEY = "storyteller_spells"
 SPELL_KINDS = ("attack", "shield", "other")
