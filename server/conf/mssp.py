@@ -1,105 +1,115 @@
 """
+MSSP (Mud Server Status Protocol): what MUD listing crawlers learn about the game.
 
-MSSP (Mud Server Status Protocol) meta information
+A crawler connects to the telnet port, answers ``IAC DO MSSP`` (option 70) and gets this
+table. Evennia adds PLAYERS and UPTIME itself. Everything comes from
+``server/conf/settings.py`` (read when the Portal starts: after a change, stop and start
+the server, a reload does not restart the Portal):
 
-Modify this file to specify what MUD listing sites will report about your game.
-All fields are static. The number of currently active players and your game's
-current uptime will be added automatically by Evennia.
-
-You don't have to fill in everything (and most fields are not shown/used by all
-crawlers anyway); leave the default if so needed. You need to reload the server
-before the updated information is made available to crawlers (reloading does
-not affect uptime).
-
-After changing the values in this file, you must register your game with the
-MUD website list you want to track you. The listing crawler will then regularly
-connect to your server to get the latest info. No further configuration is
-needed on the Evennia side.
-
+* NAME is ``SERVERNAME``; PORT the ports in ``TELNET_PORTS`` (``FRAY_TELNET_PORT``);
+  SSL the ``SSL_PORTS`` when ``SSL_ENABLED``, else ``0``; ``WEB PORT`` (an extended
+  variable) ``FRAY_WEB_PORT``; WEBSITE ``FRAY_MSSP_WEBSITE``, else
+  ``http://<FRAY_MSSP_HOSTNAME>:<FRAY_WEB_PORT>/`` when a hostname is set, else empty.
+* ``FRAY_MSSP_HOSTNAME``, ``FRAY_MSSP_CODEBASE``, ``FRAY_MSSP_GENRE``,
+  ``FRAY_MSSP_CONTACT``, ``FRAY_MSSP_WEBSITE``, ``FRAY_MSSP_STATUS``,
+  ``FRAY_MSSP_LANGUAGE``, ``FRAY_MSSP_LOCATION``, ``FRAY_MSSP_CREATED``; and
+  ``FRAY_MSSP_EXTRA``, a dict of any other MSSP variables (it wins over everything here).
 """
 
-MSSPTable = {
-    # Required fields
-    "NAME": "Mygame",  # usually the same as SERVERNAME
-    # Generic
-    "CRAWL DELAY": "-1",  # limit how often crawler may update the listing. -1 for no limit
-    "HOSTNAME": "",  # telnet hostname
-    "PORT": ["4000"],  # telnet port - most important port should be *last* in list!
-    "CODEBASE": "Evennia",
-    "CONTACT": "",  # email for contacting the mud
-    "CREATED": "",  # year MUD was created
-    "ICON": "",  # url to icon 32x32 or larger; <32kb.
-    "IP": "",  # current or new IP address
-    "LANGUAGE": "",  # name of language used, e.g. English
-    "LOCATION": "",  # full English name of server country
-    "MINIMUM AGE": "0",  # set to 0 if not applicable
-    "WEBSITE": "",  # http:// address to your game website
-    # Categorisation
-    "FAMILY": "Evennia",
-    "GENRE": "None",  # Adult, Fantasy, Historical, Horror, Modern, None, or Science Fiction
-    # Gameplay: Adventure, Educational, Hack and Slash, None,
-    # Player versus Player, Player versus Environment,
-    # Roleplaying, Simulation, Social or Strategy
-    "GAMEPLAY": "",
-    "STATUS": "Open Beta",  # Allowed: Alpha, Closed Beta, Open Beta, Live
-    "GAMESYSTEM": "Custom",  # D&D, d20 System, World of Darkness, etc. Use Custom if homebrew
-    # Subgenre: LASG, Medieval Fantasy, World War II, Frankenstein,
-    # Cyberpunk, Dragonlance, etc. Or None if not applicable.
-    "SUBGENRE": "None",
-    # World
-    "AREAS": "0",
-    "HELPFILES": "0",
-    "MOBILES": "0",
-    "OBJECTS": "0",
-    "ROOMS": "0",  # use 0 if room-less
-    "CLASSES": "0",  # use 0 if class-less
-    "LEVELS": "0",  # use 0 if level-less
-    "RACES": "0",  # use 0 if race-less
-    "SKILLS": "0",  # use 0 if skill-less
-    # Protocols set to 1 or 0; should usually not be changed)
-    "ANSI": "1",
-    "GMCP": "1",
-    "MSDP": "1",
-    "MXP": "1",
-    "SSL": "1",
-    "UTF-8": "1",
-    "MCCP": "1",
-    "XTERM 256 COLORS": "1",
-    "XTERM TRUE COLORS": "0",
-    "ATCP": "0",
-    "MCP": "0",
-    "MSP": "0",
-    "VT100": "0",
-    "PUEBLO": "0",
-    "ZMP": "0",
-    # Commercial set to 1 or 0)
-    "PAY TO PLAY": "0",
-    "PAY FOR PERKS": "0",
-    # Hiring  set to 1 or 0)
-    "HIRING BUILDERS": "0",
-    "HIRING CODERS": "0",
-    # Extended variables
-    # World
-    "DBSIZE": "0",
-    "EXITS": "0",
-    "EXTRA DESCRIPTIONS": "0",
-    "MUDPROGS": "0",
-    "MUDTRIGS": "0",
-    "RESETS": "0",
-    # Game  (set to 1 or 0, or one of the given alternatives)
-    "ADULT MATERIAL": "0",
-    "MULTICLASSING": "0",
-    "NEWBIE FRIENDLY": "0",
-    "PLAYER CITIES": "0",
-    "PLAYER CLANS": "0",
-    "PLAYER CRAFTING": "0",
-    "PLAYER GUILDS": "0",
-    "EQUIPMENT SYSTEM": "None",  # "None", "Level", "Skill", "Both"
-    "MULTIPLAYING": "None",  # "None", "Restricted", "Full"
-    "PLAYERKILLING": "None",  # "None", "Restricted", "Full"
-    "QUEST SYSTEM": "None",  # "None", "Immortal Run", "Automated", "Integrated"
-    "ROLEPLAYING": "None",  # "None", "Accepted", "Encouraged", "Enforced"
-    "TRAINING SYSTEM": "None",  # "None", "Level", "Skill", "Both"
-    # World originality: "All Stock", "Mostly Stock", "Mostly Original", "All Original"
-    "WORLD ORIGINALITY": "All Original",
-}
+from django.conf import settings
+
+
+def _setting(name, default=""):
+    value = getattr(settings, name, None)
+    return default if value is None else value
+
+
+def _evennia_version():
+    try:
+        from evennia.utils.utils import get_evennia_version
+
+        return get_evennia_version(mode="pretty")
+    except Exception:  # noqa: BLE001 - only decoration
+        return "Evennia"
+
+
+def _uptime():
+    """The Portal's start as a whole Unix time (MSSP wants an integer; Evennia sends a float)."""
+    from evennia.server.portal.portalsessionhandler import PORTAL_SESSIONS
+
+    return str(int(float(PORTAL_SESSIONS.uptime)))
+
+
+def build_table():
+    """The MSSP table from the settings in use."""
+    web_port = _setting("FRAY_WEB_PORT", None)
+    hostname = _setting("FRAY_MSSP_HOSTNAME")
+    website = _setting("FRAY_MSSP_WEBSITE")
+    if not website and hostname and web_port:
+        website = f"http://{hostname}:{web_port}/"
+    ssl_ports = [str(p) for p in reversed(settings.SSL_PORTS)] if settings.SSL_ENABLED else "0"
+    table = {
+        # Required
+        "NAME": settings.SERVERNAME,
+        # Generic
+        "UPTIME": _uptime,
+        "CRAWL DELAY": "-1",
+        "HOSTNAME": hostname,
+        "PORT": [str(p) for p in reversed(settings.TELNET_PORTS)],  # the main port last
+        "SSL": ssl_ports,
+        "WEB PORT": str(web_port) if web_port else "0",
+        "CODEBASE": _setting("FRAY_MSSP_CODEBASE") or f"Fray ({_evennia_version()})",
+        "CONTACT": _setting("FRAY_MSSP_CONTACT"),
+        "CREATED": str(_setting("FRAY_MSSP_CREATED")),
+        "LANGUAGE": _setting("FRAY_MSSP_LANGUAGE", "English"),
+        "LOCATION": _setting("FRAY_MSSP_LOCATION"),
+        "MINIMUM AGE": "0",
+        "WEBSITE": website,
+        # Categorisation
+        "FAMILY": "Custom",
+        "GENRE": _setting("FRAY_MSSP_GENRE", "Fantasy"),
+        "GAMEPLAY": "Roleplaying",
+        "STATUS": _setting("FRAY_MSSP_STATUS", "Alpha"),
+        "GAMESYSTEM": "Custom",
+        "SUBGENRE": "None",
+        # Protocols (what Evennia's portal really offers)
+        "ANSI": "1",
+        "GMCP": "1",
+        "MSDP": "1",
+        "MXP": "1" if settings.MXP_ENABLED else "0",
+        "MCCP": "1",
+        "UTF-8": "1",
+        "XTERM 256 COLORS": "1",
+        "XTERM TRUE COLORS": "0",
+        "VT100": "0",
+        "ATCP": "0",
+        "MCP": "0",
+        "MSP": "0",
+        "PUEBLO": "0",
+        "ZMP": "0",
+        # Commercial, hiring
+        "PAY TO PLAY": "0",
+        "PAY FOR PERKS": "0",
+        "HIRING BUILDERS": "0",
+        "HIRING CODERS": "0",
+        # Game
+        "ADULT MATERIAL": "0",
+        "MULTICLASSING": "0",
+        "NEWBIE FRIENDLY": "0",
+        "PLAYER CITIES": "0",
+        "PLAYER CLANS": "0",
+        "PLAYER CRAFTING": "0",
+        "PLAYER GUILDS": "0",
+        "EQUIPMENT SYSTEM": "None",
+        "MULTIPLAYING": "None",
+        "PLAYERKILLING": "Restricted",
+        "QUEST SYSTEM": "None",
+        "ROLEPLAYING": "Encouraged",
+        "TRAINING SYSTEM": "None",
+        "WORLD ORIGINALITY": "All Original",
+    }
+    table.update(_setting("FRAY_MSSP_EXTRA", None) or {})
+    return table
+
+
+MSSPTable = build_table()

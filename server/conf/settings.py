@@ -81,6 +81,17 @@ INSTALLED_APPS += ["world.apps.WorldConfig"]
 # Typed lines carry the Portal's receive time (a late +combat/next is refused, not applied).
 PORTAL_SESSION_HANDLER_CLASS = "server.conf.portal_sessions.FrayPortalSessionHandler"
 
+# --- MSSP (server/conf/mssp.py): what MUD listing crawlers are told ---
+# NAME, PORT and WEB PORT come from SERVERNAME, TELNET_PORTS and FRAY_WEB_PORT; SSL is
+# "0" unless SSL_ENABLED. Read when the Portal starts (stop + start, not reload).
+FRAY_MSSP_HOSTNAME = ""  # the public host name players connect to
+FRAY_MSSP_WEBSITE = ""  # default: http://<FRAY_MSSP_HOSTNAME>:<FRAY_WEB_PORT>/ if a hostname is set
+FRAY_MSSP_CONTACT = ""  # e-mail address for the game
+FRAY_MSSP_CODEBASE = ""  # default: "Fray (Evennia <version>)"
+FRAY_MSSP_GENRE = "Fantasy"  # Adult, Fantasy, Historical, Horror, Modern, None, Science Fiction
+FRAY_MSSP_STATUS = "Alpha"  # Alpha, Closed Beta, Open Beta, Live
+FRAY_MSSP_EXTRA = {}  # any other MSSP variables, e.g. {"LOCATION": "Germany", "CREATED": "2026"}
+
 
 ######################################################################
 # Settings given in secret_settings.py override those in this file.
