@@ -167,7 +167,9 @@ class CmdCombat(Command):
       +combat/leave           leave the fight
       +combat/init            roll your initiative
       +combat/start [<system>]   start a fight here (Storytellers)
-      +combat/next            pass the waiting turn; start the next round (ST)
+      +combat/next            pass the waiting turn; start the next round (ST);
+                              refused, with whose turn it is now, when the
+                              turn moved on while it was on its way
       +combat/resolve         resolve waiting attacks with no defense (ST)
       +combat/diff <name>=<+/-n>  move the difficulty of <name>'s next attack
                               (distance, cover ...; 0 clears it) (ST)

@@ -12,13 +12,13 @@ from __future__ import annotations
 from rules.systems import CombatError
 from world import dice
 from world.encounters import (
-    _apply,
-    _conditions,
     actor_for,
     add_log,
     announce,
     announce_turn,
+    apply_resolution,
     combatant,
+    conditions_of,
     current_slot,
     dropped_weapons,
     fighters,
@@ -70,7 +70,7 @@ def ambush(caller, actor_name: str | None, target_name: str, option: str, *, pla
     target = find_combatant(encounter, target_name)
     if target == actor:
         raise CombatError("You cannot attack yourself.")
-    state = _conditions(encounter, actor)
+    state = conditions_of(encounter, actor)
     opening = not has_initiative(encounter, actor)
     if opening and state.get("ambushed"):
         raise CombatError(f"{actor.key} has already made an opening ambush: roll initiative (+combat/init).")
@@ -145,7 +145,7 @@ def _one(word: str, choices: tuple[str, ...], usage: str) -> str:
 
 
 def _partner(encounter, actor):
-    partner_id = _conditions(encounter, actor).get("clinch_with")
+    partner_id = conditions_of(encounter, actor).get("clinch_with")
     partner = next((obj for obj in fighters(encounter) if obj.id == partner_id), None)
     if partner is None:
         raise CombatError(f"{actor.key} is not in a clinch (attack <target>/clinch starts one).")
@@ -174,7 +174,7 @@ def clinch(caller, actor_name: str | None, text: str) -> None:
     partner = _partner(encounter, actor)
     choice, throw = parse_clinch_choice(text)
     require_turn(encounter, actor)
-    plan, plan_throw = parse_clinch_choice(_conditions(encounter, partner).get("clinch_plan") or DEFAULT_CLINCH_PLAN)
+    plan, plan_throw = parse_clinch_choice(conditions_of(encounter, partner).get("clinch_plan") or DEFAULT_CLINCH_PLAN)
     partner_declines = plan == "decline" or not open_actions(encounter, partner)
     system = system_of(encounter)
     actor_dice = modifiers_for(encounter, actor, adjustable=False).dice if choice != "decline" else 0
@@ -199,7 +199,7 @@ def clinch(caller, actor_name: str | None, text: str) -> None:
             option, how = (choice, throw) if controller == actor else (plan, plan_throw)
             outcome = tactics.control(option, combatant(encounter, controller, system),
                                       combatant(encounter, victim, system), contest.net, roller, throw=how)
-            _apply(encounter, system, outcome)
+            apply_resolution(encounter, system, outcome)
             lines.extend(outcome.lines)
     add_log(encounter, actor.key, f"clinch with {partner.key}", lines)
     announce(encounter, "{actor} and {partner} struggle in the clinch.",
@@ -221,9 +221,9 @@ def mount(caller, actor_name: str | None, text: str) -> None:
             raise CombatError(f"A Control Rating is a whole number from 0 to 10, not '{quote(digits)}'.")
         control = int(digits)
     ridden = tactics.mount(name, control)
-    if _conditions(encounter, actor).get("mount"):
+    if conditions_of(encounter, actor).get("mount"):
         raise CombatError(f"{actor.key} is already mounted: +dismount first.")
-    if _conditions(encounter, actor).get("clinch_with"):
+    if conditions_of(encounter, actor).get("clinch_with"):
         raise CombatError(f"{actor.key} is in a clinch and cannot mount.")
     update_conditions(encounter, actor, mount=ridden.to_record())
     rider = combatant(encounter, actor, system_of(encounter))
@@ -238,7 +238,7 @@ def dismount(caller, actor_name: str | None) -> None:
     encounter = require_encounter(caller)
     tactics_of(encounter, "mounts")
     actor = actor_for(caller, encounter, actor_name)
-    if not _conditions(encounter, actor).get("mount"):
+    if not conditions_of(encounter, actor).get("mount"):
         raise CombatError(f"{actor.key} is on foot.")
     update_conditions(encounter, actor, mount=None)
     announce(encounter, "{actor} dismounts.", mapping={"actor": actor})
@@ -291,7 +291,7 @@ def treat(caller, name: str) -> None:
     if not hasattr(system, "bleeds"):
         raise CombatError(f"The {system.key} rules have no bleeding.")
     target = find_combatant(encounter, name)
-    if _conditions(encounter, target).get("treated"):
+    if conditions_of(encounter, target).get("treated"):
         raise CombatError(f"{target.key}'s wounds are already treated.")
     fighter = combatant(encounter, target, system)
     if not system.bleeds(system.health(fighter.health, fighter), fighter):

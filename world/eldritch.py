@@ -19,13 +19,13 @@ from rules.systems.eldritch_dice import EldritchRoll
 from world import dice, fights
 from world.access import NARRATOR, require_perm
 from world.encounters import (
-    _conditions,
     actor_for,
     add_log,
     announce,
     announce_turn,
     close_pending,
     combatant,
+    conditions_of,
     current_slot,
     deliver,
     encounter_in,
@@ -137,26 +137,26 @@ def _turn_action(encounter, actor) -> None:
 
 
 def _hidden_from(encounter, hider, seeker) -> bool:
-    return seeker.id in (_conditions(encounter, hider).get("hidden_from") or [])
+    return seeker.id in (conditions_of(encounter, hider).get("hidden_from") or [])
 
 
 def _require_seeing(encounter, actor, system) -> None:
     """Raises CombatError when ``actor`` is down or out cold (in a fight): the one who looks
     (+spot, +eyecontact, +los) must be awake."""
     if encounter is not None and (health_of(encounter, actor, system).incapacitated
-                                  or _conditions(encounter, actor).get("passed_out")):
+                                  or conditions_of(encounter, actor).get("passed_out")):
         raise CombatError(f"{actor.key} is in no state to look for anyone.")
 
 
 def _in_sight(encounter, one, other) -> bool:
     """Whether a line of sight was made between ``one`` and ``other`` (either way) and has not
     been broken since (kept as ``in_sight``, the ids on each side's conditions)."""
-    return encounter is not None and other.id in (_conditions(encounter, one).get("in_sight") or [])
+    return encounter is not None and other.id in (conditions_of(encounter, one).get("in_sight") or [])
 
 
 def _keep_sight(encounter, one, other) -> None:
     for obj, seen in ((one, other), (other, one)):
-        kept = list(_conditions(encounter, obj).get("in_sight") or [])
+        kept = list(conditions_of(encounter, obj).get("in_sight") or [])
         if seen.id not in kept:
             update_conditions(encounter, obj, in_sight=kept + [seen.id])
 
@@ -169,7 +169,7 @@ def break_sight(encounter, obj, others=None) -> None:
         if other == obj or (others is not None and other not in others):
             continue
         for one, seen in ((obj, other), (other, obj)):
-            kept = list(_conditions(encounter, one).get("in_sight") or [])
+            kept = list(conditions_of(encounter, one).get("in_sight") or [])
             if seen.id in kept:
                 update_conditions(encounter, one, in_sight=[i for i in kept if i != seen.id])
 
@@ -214,13 +214,13 @@ def set_space(caller, text: str) -> None:
     encounter = require_encounter(caller)
     system = system_of(encounter)
     if not text.strip():
-        scene = deserialize(encounter.scene or {})
+        scene = fights.copied(encounter.scene or {})
         caller.msg(f"{COMBAT} Space here: {system.scene_text(scene) or 'open, no wall at hand'}.")
         return
     require_storyteller(caller, encounter, "set the space")
     rules_of(encounter, "weapon space", "space_limit")
     yards, wall = parse_space(text)
-    scene = dict(deserialize(encounter.scene or {}))
+    scene = dict(fights.copied(encounter.scene or {}))
     scene.pop("space", None)
     scene.pop("wall", None)
     if yards is not None:
@@ -362,14 +362,14 @@ def hide(caller, actor_name: str | None, *, obscured: bool = False) -> None:
     fighter = combatant(encounter, actor, system)
     used = int(fighter.conditions.get("actions_used", 0) or 0)
     if opening:
-        if _conditions(encounter, actor).get("hid_early"):
+        if conditions_of(encounter, actor).get("hid_early"):
             raise CombatError(f"{actor.key} has hidden before the fight once: roll initiative (+combat/init).")
     else:
         require_turn(encounter, actor)
         system.movement(fighter, "hide", used)  # refuses past the limit, out cold, whirling
     seekers = [obj for obj in fighters(encounter) if obj != actor  # the down and the out cold see nothing
                and not health_of(encounter, obj, system).incapacitated
-               and not _conditions(encounter, obj).get("passed_out")]
+               and not conditions_of(encounter, obj).get("passed_out")]
     with dice.roller() as roller:
         result = system.hide(fighter, [combatant(encounter, obj, system) for obj in seekers], roller,
                              penalty=0 if opening else system.action_penalty(used))
@@ -398,7 +398,7 @@ def spot(caller, actor_name: str | None, name: str) -> None:
     target = find_combatant(encounter, name)
     if target == actor:
         raise CombatError("You know where you are.")
-    state = _conditions(encounter, target)
+    state = conditions_of(encounter, target)
     if not _hidden_from(encounter, target, actor):
         raise CombatError(f"{target.key} is not hidden from {actor.key}.")
     _require_seeing(encounter, actor, system)
@@ -542,7 +542,7 @@ def move(caller, actor_name: str | None, text: str) -> None:
     elif verb == "cover":
         what = f"take cover {rest}".strip()
     elif verb == "release":
-        victims = [obj for obj in fighters(encounter) if _conditions(encounter, obj).get("held_by") == actor.id]
+        victims = [obj for obj in fighters(encounter) if conditions_of(encounter, obj).get("held_by") == actor.id]
         if not victims:
             raise CombatError(f"{actor.key} holds nobody.")
         what = f"let go of {', '.join(obj.key for obj in victims)}"
@@ -620,7 +620,7 @@ def sacrifice(caller, actor_name: str | None, name: str) -> None:
                                    initiative=initiative.get(actor.key), attacker_initiative=initiative.get(attacker.key),
                                    modifier=mods.difficulty, dice_modifier=mods.dice)
     use_modifiers(encounter, actor, adjustable=False)
-    update_conditions(encounter, actor, defenses_used=int(_conditions(encounter, actor).get("defenses_used", 0)) + 1)
+    update_conditions(encounter, actor, defenses_used=int(conditions_of(encounter, actor).get("defenses_used", 0)) + 1)
     if defense.outcome == "failed":
         lines = [f"{actor.key} {defense.describe()}",
                  f"The Sacrifice fails: {target.key} must still defend."]
@@ -640,7 +640,7 @@ def wake(caller, actor_name: str | None, name: str) -> None:
     encounter = require_encounter(caller)
     system = rules_of(encounter, "waking", "movement")
     target = find_combatant(encounter, name)
-    if not _conditions(encounter, target).get("passed_out"):
+    if not conditions_of(encounter, target).get("passed_out"):
         raise CombatError(f"{target.key} is not out cold.")
     if actor_name or not is_storyteller(caller, encounter):
         actor = actor_for(caller, encounter, actor_name)
@@ -667,7 +667,7 @@ def drama_point(caller, actor_name: str | None) -> None:
     encounter = require_encounter(caller)
     rules_of(encounter, "Drama Points", "sacrifice")
     actor = actor_for(caller, encounter, actor_name)
-    if _conditions(encounter, actor).get("drama_point"):
+    if conditions_of(encounter, actor).get("drama_point"):
         raise CombatError(f"{actor.key} has already spent a Drama Point on the next defense.")
     update_conditions(encounter, actor, drama_point=True)
     add_log(encounter, actor.key, "drama point", [f"{actor.key} spends a Drama Point on the next defense."])

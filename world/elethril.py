@@ -84,15 +84,15 @@ from rules.systems.elethril_timeline import (
     delay_range_error,
     tick_of,
 )
-from world import dice
-from world.encounters import (
-    _apply,
-    _by_name,
-    _conditions,
+from world import dice, fights
+from world.fight import (
     actor_for,
     add_log,
     announce,
+    apply_resolution,
+    by_name,
     combatant,
+    conditions_of,
     encounter_in,
     fighters,
     find_combatant,
@@ -167,7 +167,7 @@ def _now(encounter) -> int:
 
 
 def stored_actions(encounter) -> list[Action]:
-    return [Action.from_record(record) for record in deserialize(encounter.segment_actions or [])]
+    return [Action.from_record(record) for record in fights.copied(encounter.segment_actions or [])]
 
 
 def _store_actions(encounter, actions) -> None:
@@ -199,11 +199,11 @@ def _carried(encounter, obj) -> Action | None:
 
 
 def _declarations(encounter) -> dict[int, dict]:
-    return {int(key): dict(value) for key, value in deserialize(encounter.declarations or {}).items()}
+    return {int(key): dict(value) for key, value in fights.copied(encounter.declarations or {}).items()}
 
 
 def _declaration(encounter, system, obj, record: dict) -> Declaration:
-    state = _conditions(encounter, obj)
+    state = conditions_of(encounter, obj)
     return Declaration(actor=combatant(encounter, obj, system), target=record.get("target", ""),
                        weapon=record.get("weapon", ""), off_hand=record.get("off_hand", ""),
                        attacks=int(record.get("attacks", 0)), spell=record.get("spell", ""),
@@ -254,9 +254,9 @@ def _initiative_base(encounter, actor, plan: Plan) -> tuple[str, bool]:
     side's base (seed 1a), later their party's d10 or their own (one per attack, seed 4b) —
     and whether they are their own modifiers (not the slowest party member's)."""
     if _round(encounter) == 1:
-        side = {int(key): value for key, value in deserialize(encounter.sides or {}).items()}.get(actor.id)
+        side = {int(key): value for key, value in fights.copied(encounter.sides or {}).items()}.get(actor.id)
         return (f"{side} base" if side else "own side base"), True
-    party = {int(key): value for key, value in deserialize(encounter.parties or {}).items()}.get(actor.id)
+    party = {int(key): value for key, value in fights.copied(encounter.parties or {}).items()}.get(actor.id)
     if party:
         name, slowest = party
         return f"{name} d10", not slowest
@@ -484,7 +484,7 @@ def set_side(caller, names_text: str, side_text: str) -> None:
     encounter, _ = _fight(caller, "Sides (round-1 group initiative)")
     require_storyteller(caller, encounter, "set sides")
     objs, side = _names_and_group(encounter, names_text, side_text, "side")
-    sides = {int(key): value for key, value in deserialize(encounter.sides or {}).items()}
+    sides = {int(key): value for key, value in fights.copied(encounter.sides or {}).items()}
     for obj in objs:
         if side:
             sides[obj.id] = side
@@ -510,7 +510,7 @@ def set_party(caller, names_text: str, party_text: str) -> None:
     if slash and not party.strip():
         raise CombatError("Name the party before /slowest.")
     objs, party = _names_and_group(encounter, names_text, party, "party")
-    parties = {int(key): list(value) for key, value in deserialize(encounter.parties or {}).items()}
+    parties = {int(key): list(value) for key, value in fights.copied(encounter.parties or {}).items()}
     for obj in objs:
         if party:
             parties[obj.id] = [party, bool(slash)]
@@ -531,13 +531,13 @@ def _groups(encounter, r: int, names: set[str]) -> list[Group]:
     by_id = {obj.id: obj.key for obj in fighters(encounter)}
     if r == 1:
         sides: dict[str, list[str]] = {}
-        for obj_id, side in deserialize(encounter.sides or {}).items():
+        for obj_id, side in fights.copied(encounter.sides or {}).items():
             name = by_id.get(int(obj_id))
             if name in names:
                 sides.setdefault(side, []).append(name)
         return [Group(side, tuple(members)) for side, members in sorted(sides.items(), key=lambda s: s[0].casefold())]
     parties: dict[str, list[tuple[str, bool]]] = {}
-    for obj_id, (party, slowest) in deserialize(encounter.parties or {}).items():
+    for obj_id, (party, slowest) in fights.copied(encounter.parties or {}).items():
         name = by_id.get(int(obj_id))
         if name in names:
             parties.setdefault(party, []).append((name, bool(slowest)))
@@ -649,7 +649,7 @@ def _play(encounter, segment: int) -> None:
     r = _round(encounter)
     announce(encounter, f"Round {r}, segment {segment}:")
     _announce_fallen(encounter, _cancel_fallen(encounter, system, (tick_of(r, segment), -1)))
-    objects = _by_name(encounter)
+    objects = by_name(encounter)
     for event in timeline(encounter).at(segment):
         if event.phase != "casting" or event.spoiled or event.actor not in objects:
             continue
@@ -681,7 +681,7 @@ def _cancel_fallen(encounter, system, position: tuple[int, int]) -> list[str]:
     (``(tick, phase index)``): later attacks, a spell not yet cast, anything carried into
     later rounds. Returns one line per fighter whose action was cut short (each is said once:
     a cancelled action is ended)."""
-    objects = _by_name(encounter)
+    objects = by_name(encounter)
     actions = stored_actions(encounter)
     changed, lines = False, []
     for index, action in enumerate(actions):
@@ -714,7 +714,7 @@ def _announce_fallen(encounter, lines: list[str]) -> None:
 def _play_step(encounter, system, step) -> None:
     """One step: simultaneous events (same segment and phase). Who may act is settled before
     any of them resolves, so those who fall in the step still strike in it."""
-    objects = _by_name(encounter)
+    objects = by_name(encounter)
     before = {name: combatant(encounter, obj, system) for name, obj in objects.items()}
     for event in step:
         actor = objects.get(event.actor)
@@ -769,7 +769,7 @@ def _strike(encounter, system, event: Event, actor, objects, before) -> None:
                                dice_modifier=mods.dice, hand=event.hand)
         resolution = system.resolve(rolled, None, attacker, victim, roller)
     use_modifiers(encounter, actor)
-    _apply(encounter, system, resolution)
+    apply_resolution(encounter, system, resolution)
     lines = [*resolution.lines, *mods.notes]
     if resolution.hit:
         spoiled = _spoil(encounter, target, event)
@@ -795,7 +795,7 @@ def _discharge(encounter, system, event: Event, caster, objects, before) -> None
     with dice.roller() as roller:
         resolution = system.spell_effect(event.spell, snapshot, combatant(encounter, target, system)
                                          if target is not None else None, roller)
-    _apply(encounter, system, resolution)
+    apply_resolution(encounter, system, resolution)
     lines = [*resolution.lines[1:], *spent]
     if resolution.hit and target is not None:
         spoiled = _spoil(encounter, target, event)
@@ -983,7 +983,7 @@ def _spend_charge(encounter, caster, event: Event) -> list[str] | None:
     """Spend a charge of the sheet item ``caster`` discharges (``item_in_use``): the line
     saying so; [] for the Storyteller's item for an NPC (no charges); None, announced, when
     the item is gone or empty (nothing happens)."""
-    number = _conditions(encounter, caster).get("item_in_use")
+    number = conditions_of(encounter, caster).get("item_in_use")
     if not number:
         return []
     items = items_of(caster)
@@ -1031,8 +1031,8 @@ def render_hud(encounter, viewer=None) -> str:
     board = timeline(encounter)
     declared = _declarations(encounter)
     initiative = {name: SegmentInitiative.from_record(record)
-                  for name, record in deserialize(encounter.segment_initiative or {}).items()}
-    sides = {int(key): value for key, value in deserialize(encounter.sides or {}).items()}
+                  for name, record in fights.copied(encounter.segment_initiative or {}).items()}
+    sides = {int(key): value for key, value in fights.copied(encounter.sides or {}).items()}
     waiting = _to_declare(encounter, system)
     sees_all = viewer is not None and is_storyteller(viewer, encounter)
     rows, modifiers, off_hands = [], [], []
@@ -1066,7 +1066,7 @@ def render_hud(encounter, viewer=None) -> str:
             init = f"{'' if init == '-' else init}>{action.delayed_to - tick_of(r, 0)}"   # held: 6>8
         name = obj.key + (" (NPC)" if is_npc(obj) else "")
         rows.append((name, sides.get(obj.id, "-"), init, shown, hud_health(health), ", ".join(status)))
-        state = _conditions(encounter, obj)
+        state = conditions_of(encounter, obj)
         keys = state.get("initiative_modifiers") or ()
         if keys:
             modifiers.append(f"{obj.key} {', '.join(keys)}")
@@ -1104,7 +1104,7 @@ def hud_health(health) -> str:
 def _party_lines(encounter) -> str:
     by_id = {obj.id: obj.key for obj in fighters(encounter)}
     parties: dict[str, list[str]] = {}
-    for obj_id, (party, slowest) in deserialize(encounter.parties or {}).items():
+    for obj_id, (party, slowest) in fights.copied(encounter.parties or {}).items():
         if int(obj_id) in by_id:
             parties.setdefault(party, []).append(by_id[int(obj_id)] + ("*" if slowest else ""))
     if not parties:

@@ -1,29 +1,68 @@
 """The combat flow: start, join, initiative, turns, attacks, defenses, resolution, the HUD.
 
 Commands call these services; they raise ``CombatError`` (one player-facing line) and change
-nothing when they refuse. All state is on the ``Encounter`` script and the characters; the
+nothing when they refuse. The fight's state is one ``Fight`` row (``world.fights``), loaded
+once and saved once per command; the fighters' sheets and health stay on the characters. The
 action schedule is derived from the stored initiative each time, so it is identical on every
-listing and after a reload.
+listing and after a reload. A system that declares its rounds (``RuleSystem.declared_rounds``,
+elethril) is played by ``world.elethril``; the shared pieces are in ``world.fight``. See
+``docs/architecture.md``.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
+from dataclasses import replace
 
 from evennia.utils.create import create_object, create_script
-from evennia.utils.dbserialize import deserialize
 from evennia.utils.evtable import EvTable
 
 from rules.systems import CombatError, RuleSystem, get_system
 from rules.systems.base import ActionSchedule, Combatant, InitiativeRoll, plural
-from world import dice, fights
+from world import dice, elethril, fights
 from world.access import NARRATOR, STAFF, has_perm, require_perm
-from world.sheets import WIDTH, default_system, is_npc, snapshot, store_health
+from world.fight import (  # noqa: F401 (the services below and other modules use them from here too)
+    ENCOUNTER_KEY,
+    ID_CONDITIONS,
+    ID_LIST_CONDITIONS,
+    Modifiers,
+    actor_for,
+    add_log,
+    announce,
+    apply_resolution,
+    by_name,
+    combatant,
+    conditions_of,
+    dropped_weapons,
+    encounter_in,
+    fighters,
+    find_combatant,
+    find_named,
+    has_initiative,
+    is_idle,
+    is_storyteller,
+    modifiers_for,
+    narrate,
+    notify_controller,
+    rebuild_attack,
+    release,
+    require_encounter,
+    require_storyteller,
+    set_conditions,
+    shields_in,
+    spells_of,
+    store_fighter_health,
+    store_harm,
+    store_shields,
+    system_here,
+    system_of,
+    update_conditions,
+    use_modifiers,
+)
+from world.sheets import WIDTH, default_system, is_npc
 from world.text import COMBAT, columns, escape, escape_for_room, quote
 
-ENCOUNTER_KEY = "fray_encounter"
 ENCOUNTER_TYPECLASS = "typeclasses.encounters.Encounter"
 NPC_TYPECLASS = "typeclasses.npcs.NPC"
 NPC_NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 '-")
@@ -35,115 +74,23 @@ LOG_PAGE = 8
 
 
 # ----------------------------------------------------------------------------- finding
-def encounter_in(room):
-    """The Encounter running in ``room``, or None."""
-    if room is None:
-        return None
-    found = room.scripts.get(ENCOUNTER_KEY)
-    return found[0] if found else None
 
 
-def require_encounter(caller):
-    encounter = encounter_in(caller.location)
-    if encounter is None:
-        raise CombatError("There is no fight here. A Storyteller starts one with +combat/start.")
-    return encounter
-
-
-def system_of(encounter) -> RuleSystem:
-    return get_system(encounter.system_key)
-
-
-def elethril_flow(encounter):
-    """``world.elethril`` when ``encounter`` is an elethril fight (declared rounds played by
-    segment, not turns), else None."""
-    if encounter is None or encounter.system_key != "elethril":
-        return None
-    from world import elethril  # it imports this module
-
-    return elethril
-
-
-def system_here(caller) -> RuleSystem:
-    """The system of the fight in ``caller``'s room, else the game default."""
-    encounter = encounter_in(caller.location)
-    return system_of(encounter) if encounter else default_system()
-
-
-def fighters(encounter) -> list:
-    """The combatants still in existence, in joining order."""
-    return [obj for obj in encounter.combatants or [] if obj is not None]
-
-
-def find_combatant(encounter, name: str):
-    """The combatant called ``name`` (case-insensitive; exact beats a unique prefix)."""
-    return find_named(fighters(encounter), name, "Name a combatant.", "No combatant '{}' in this fight.")
-
-
-def find_named(candidates, name: str, unnamed: str, missing: str):
-    """The one of ``candidates`` called ``name`` (case-insensitive; exact beats a unique
-    prefix). Raises CombatError: ``unnamed`` for a blank name, ``missing`` (``{}``: the name)
-    when none matches, the choices when several do."""
-    wanted = name.strip().casefold()
-    if not wanted:
-        raise CombatError(unnamed)
-    exact = [obj for obj in candidates if obj.key.casefold() == wanted]
-    found = exact or [obj for obj in candidates if obj.key.casefold().startswith(wanted)]
-    if len(found) == 1:
-        return found[0]
-    if found:
-        raise CombatError(f"'{quote(name)}' could be: {', '.join(o.key for o in found)}.")
-    raise CombatError(missing.format(quote(name)))
-
-
-def is_storyteller(caller, encounter) -> bool:
-    """The scene's ST (who started it) or staff."""
-    return encounter.storyteller == caller or has_perm(caller, STAFF)
-
-
-def require_storyteller(caller, encounter, doing: str) -> None:
-    if not is_storyteller(caller, encounter):
-        raise CombatError(f"Only this scene's Storyteller or staff can {doing}.")
-
-
-def actor_for(caller, encounter, name: str | None):
-    """Who acts: ``caller`` itself, or (``<npc>=`` prefix) an NPC the caller runs as ST."""
-    if not name:
-        if caller not in fighters(encounter):
-            if is_storyteller(caller, encounter):
-                raise CombatError("You are not in this fight: name the NPC you act for first "
-                                  "(<npc>=..., e.g. attack Orc=Ann).")
-            raise CombatError("You are not in this fight. Join it with +combat/join.")
-        return caller
-    if not is_storyteller(caller, encounter):
-        try:
-            actor = find_combatant(encounter, name)
-        except CombatError:
-            actor = None
-        if actor != caller:
-            raise CombatError("You can only act for yourself; this scene's Storyteller acts for NPCs.")
-        return caller
-    actor = find_combatant(encounter, name)
-    if actor == caller:
-        return caller
-    if not is_npc(actor):
-        raise CombatError(f"{actor.key} is a player character: only they can act for themselves.")
-    return actor
+def declared(encounter):
+    """``world.elethril``'s declared-round services when the fight's rules play declared
+    rounds (``RuleSystem.declared_rounds``), else None."""
+    return elethril if encounter is not None and system_of(encounter).declared_rounds else None
 
 
 # ------------------------------------------------------------------------------- schedule
 def initiative_rolls(encounter) -> list[InitiativeRoll]:
-    records = deserialize(encounter.initiative or {})
+    records = encounter.initiative or {}
     present = {obj.id for obj in fighters(encounter)}
     return [InitiativeRoll.from_record(rec) for key, rec in records.items() if int(key) in present]
 
 
 def schedule(encounter) -> ActionSchedule:
     return system_of(encounter).schedule(initiative_rolls(encounter))
-
-
-def _by_name(encounter) -> dict:
-    return {obj.key: obj for obj in fighters(encounter)}
 
 
 def used_actions(encounter) -> set[tuple[int, int]]:
@@ -194,41 +141,12 @@ def use_action(encounter, obj, at: int | None = None, *, counts: bool = True) ->
         effect = system.after_action(combatant(encounter, obj, system), passed=not counts)
         changes = dict(effect.conditions) if effect is not None else {}
         if counts:
-            changes["actions_used"] = int(_conditions(encounter, obj).get("actions_used", 0)) + 1
+            changes["actions_used"] = int(conditions_of(encounter, obj).get("actions_used", 0)) + 1
         if changes:
             update_conditions(encounter, obj, **changes)
         if effect is not None and effect.lines:
             add_log(encounter, obj.key, "after an action", effect.lines)
             announce(encounter, "{target}:", mapping={"target": obj}, lines=effect.lines)
-
-
-def has_initiative(encounter, obj) -> bool:
-    return str(obj.id) in {str(key) for key in (encounter.initiative or {})}
-
-
-def _conditions(encounter, obj) -> dict:
-    return dict(deserialize(encounter.conditions or {}).get(obj.id, {}))
-
-
-#: Conditions whose value is another combatant's id (shown to the rules as its name).
-ID_CONDITIONS = ("held_by", "clinch_with")
-#: Conditions listing other combatants' ids, kept by the game and not shown to the rules:
-#: whom one hides from, whom one has a line of sight with (eldritch).
-ID_LIST_CONDITIONS = ("hidden_from", "in_sight")
-
-
-def combatant(encounter, obj, system: RuleSystem | None = None, overrides=None) -> Combatant:
-    """``obj``'s snapshot for the rules, with its conditions in this fight (other fighters by
-    name) on top of the scene's settings (``Encounter.scene``, e.g. the ST's space)."""
-    system = system or system_of(encounter)
-    state = _conditions(encounter, obj)
-    names = {other.id: other.key for other in fighters(encounter)}
-    for key in ID_CONDITIONS:
-        if key in state:
-            state[key] = names.get(state[key], "")
-    for key in ID_LIST_CONDITIONS:
-        state.pop(key, None)
-    return replace(snapshot(obj, system, overrides), conditions={**deserialize(encounter.scene or {}), **state})
 
 
 def struck(encounter, obj, system: RuleSystem) -> Combatant:
@@ -244,58 +162,6 @@ def health_of(encounter, obj, system: RuleSystem | None = None):
     """``obj``'s health value in this fight (the system's ``Health``)."""
     fighter = combatant(encounter, obj, system)
     return (system or system_of(encounter)).health(fighter.health, fighter)
-
-
-def update_conditions(encounter, obj, **changes) -> None:
-    """Set (a None or falsy value clears) some of ``obj``'s conditions."""
-    state = _conditions(encounter, obj)
-    state.update(changes)
-    _set_conditions(encounter, obj, state)
-
-
-def _set_conditions(encounter, obj, values: dict) -> None:
-    conditions = dict(deserialize(encounter.conditions or {}))
-    cleaned = {k: v for k, v in values.items() if v}
-    if cleaned:
-        conditions[obj.id] = cleaned
-    else:
-        conditions.pop(obj.id, None)
-    encounter.conditions = conditions
-
-
-@dataclass(frozen=True)
-class Modifiers:
-    """What changes ``obj``'s next roll, and why: ``difficulty`` (a tackle's +N, and the ST's
-    ``+combat/diff`` where the difficulty may be moved), ``dice`` (the ST's ``+combat/mod``)
-    and ``notes`` naming each source for the roll log."""
-
-    difficulty: int
-    dice: int
-    notes: tuple[str, ...]
-
-
-def modifiers_for(encounter, obj, adjustable: bool = True) -> Modifiers:
-    state = _conditions(encounter, obj)
-    tackle, adjust, dice_mod = (int(state.get(key, 0) or 0) for key in ("difficulty", "adjust", "mod"))
-    notes = []
-    if tackle:
-        notes.append(f"difficulty +{tackle} (tackled last turn)")
-    if adjust and adjustable:
-        notes.append(f"difficulty {adjust:+d} (Storyteller)")
-    if dice_mod:
-        notes.append(f"dice {dice_mod:+d} (Storyteller{', kept' if state.get('mod_keep') else ''})")
-    return Modifiers(tackle + (adjust if adjustable else 0), dice_mod, tuple(notes))
-
-
-def use_modifiers(encounter, obj, adjustable: bool = True, *, difficulty: bool = True) -> None:
-    """Use up what applied to ``obj``'s roll: the tackle penalty (``difficulty``), the ST's
-    difficulty change (``adjustable``) and a one-roll ``+combat/mod`` (a kept one stays)."""
-    state = _conditions(encounter, obj)
-    used = ({"difficulty"} if difficulty else set()) | ({"adjust"} if adjustable else set())
-    if not state.get("mod_keep"):
-        used.add("mod")
-    if used & set(state):
-        _set_conditions(encounter, obj, {key: value for key, value in state.items() if key not in used})
 
 
 def parse_shift(text: str, limit: int, example: str) -> int:
@@ -315,9 +181,9 @@ def adjust_difficulty(caller, name: str, amount_text: str) -> None:
     require_storyteller(caller, encounter, "move difficulties")
     obj = find_combatant(encounter, name)
     amount = parse_shift(amount_text, MAX_DIFFICULTY_SHIFT, "+combat/diff Guard=+1")
-    state = _conditions(encounter, obj)
+    state = conditions_of(encounter, obj)
     state["adjust"] = amount
-    _set_conditions(encounter, obj, state)
+    set_conditions(encounter, obj, state)
     change = f"{amount:+d}" if amount else "back to normal"
     announce(encounter, "$You() $conj(move) the difficulty of {target}'s next attack " + change + ".",
              actor=caller, mapping={"target": obj})
@@ -338,42 +204,6 @@ def require_turn(encounter, actor) -> None:
 
 
 # -------------------------------------------------------------------------------- output
-def announce(encounter_or_room, template: str, actor=None, mapping: dict | None = None,
-             lines: Sequence[str] = ()) -> None:
-    """A ``<Combat>`` line to the room with per-viewer names (``$You()``, ``{key}``), then
-    the plain lines of dice and arithmetic: a narration event of the fight (told to the room
-    once the command's changes are saved), or straight to a room with no fight."""
-    if getattr(encounter_or_room, "obj", None) is not None:
-        fights.emit(encounter_or_room, "narration", text=template, actor=actor, mapping=dict(mapping or {}),
-                    lines=tuple(lines))
-    else:
-        narrate(fights.FightEvent(fight=0, seq=0, kind="narration", round=0, room=encounter_or_room,
-                                  text=template, actor=actor, mapping=dict(mapping or {}), lines=tuple(lines)))
-
-
-def narrate(event: fights.FightEvent) -> None:
-    """The telnet narrator: a fight's events as ``<Combat>`` lines, per viewer."""
-    if event.kind == "narration" and event.room is not None:
-        event.room.msg_contents(f"{COMBAT} {event.text}", from_obj=event.actor, mapping=dict(event.mapping))
-        if event.lines:
-            event.room.msg_contents("\n".join(f"  {escape_for_room(line)}" for line in event.lines))
-    elif event.kind == "notice" and event.to is not None:
-        event.to.msg(f"{COMBAT} {event.text}")
-
-
-fights.subscribe(narrate)
-
-
-def add_log(encounter, actor: str, what: str, lines: Iterable[str]) -> None:
-    """Append one entry to the fight's roll log (one row)."""
-    fights.add_log(encounter, actor, what, lines)
-
-
-def notify_controller(encounter, obj, text: str) -> None:
-    """Tell ``obj`` (or, for an NPC, the scene's Storyteller) something only they need."""
-    to = encounter.storyteller if is_npc(obj) else obj
-    if to is not None:
-        fights.emit(encounter, "notice", text=text, to=to, data={"about": obj.key})
 
 
 # -------------------------------------------------------------------------------- control
@@ -439,7 +269,7 @@ def remove_combatant(encounter, obj) -> list[str]:
     encounter.pending = keep
     # Initiative and used actions stay stored: rejoining in the same fight resumes them.
     encounter.combatants = [o for o in fighters(encounter) if o != obj]
-    _set_conditions(encounter, obj, {})
+    set_conditions(encounter, obj, {})
     shields = shields_in(encounter)
     if obj.key in shields:
         del shields[obj.key]
@@ -460,7 +290,7 @@ def leave(caller) -> None:
 def roll_initiative(caller, encounter=None, actor=None, overrides: dict | None = None) -> InitiativeRoll:
     """Roll and store ``actor``'s initiative (default: the caller). Raises CombatError."""
     encounter = encounter or require_encounter(caller)
-    if flow := elethril_flow(encounter):
+    if flow := declared(encounter):
         return flow.no_initiative()
     actor = actor or caller
     if actor not in fighters(encounter):
@@ -472,7 +302,7 @@ def roll_initiative(caller, encounter=None, actor=None, overrides: dict | None =
     turn_before = current_slot(encounter)
     with dice.roller() as roller:
         roll = system.roll_initiative(combatant(encounter, actor, system, overrides), roller)
-    initiative = dict(deserialize(encounter.initiative or {}))
+    initiative = dict(encounter.initiative or {})
     initiative[actor.id] = roll.to_record()
     encounter.initiative = initiative
     add_log(encounter, actor.key, "initiative", [roll.describe()])
@@ -515,7 +345,7 @@ def npc_init(caller, name: str, numbers_text: str | None) -> InitiativeRoll:
     Dexterity) / ``+npc/init <name>``. Raises CombatError."""
     encounter = require_encounter(caller)
     require_storyteller(caller, encounter, "roll initiative for NPCs")
-    if flow := elethril_flow(encounter):
+    if flow := declared(encounter):
         return flow.no_npc_initiative()
     name = validate_npc_name(name)
     traits = system_of(encounter).npc_initiative_traits
@@ -537,7 +367,7 @@ def npc_init(caller, name: str, numbers_text: str | None) -> InitiativeRoll:
 
 
 def pending_attacks(encounter) -> list[dict]:
-    return [p for p in deserialize(encounter.pending or []) if p.get("attacker") and p.get("target")]
+    return [p for p in fights.copied(encounter.pending or []) if p.get("attacker") and p.get("target")]
 
 
 def next_turn(caller, sent_at: float | None = None) -> None:
@@ -551,7 +381,7 @@ def next_turn(caller, sent_at: float | None = None) -> None:
     if sent_at is not None and moved and float(moved[1]) > float(sent_at):
         raise CombatError(f"The fight moved on as you sent that; nothing passed. Now: {now_text(encounter)}. "
                           "+combat/next again to pass that.")
-    if flow := elethril_flow(encounter):
+    if flow := declared(encounter):
         flow.next_step(caller)
         return turn_moved(encounter, ("segment", int(encounter.round), int(encounter.segment)))
     if pending_attacks(encounter):
@@ -607,7 +437,7 @@ def pass_over_unable(encounter) -> None:
     if awaiting_initiative(encounter, system):
         return
     at, _ = current_slot(encounter)
-    objects = _by_name(encounter)
+    objects = by_name(encounter)
     used = used_actions(encounter)
     for slot in schedule(encounter).slots:
         for name in slot.names:
@@ -629,7 +459,7 @@ def turn_moved(encounter, turn) -> None:
 
 def now_text(encounter) -> str:
     """Whose turn it is, in a few words ("Round 2, Bob's turn")."""
-    if elethril_flow(encounter):
+    if declared(encounter):
         return f"Round {encounter.round}, segment {encounter.segment or 'declaring'}"
     waiting = current_slot(encounter)[1]
     if waiting:
@@ -648,7 +478,7 @@ def announce_turn(encounter) -> None:
         names = ", ".join(obj.key for obj in waiting)
         announce(encounter, f"Round {encounter.round}: {escape_for_room(names)} to act.")
         for obj in waiting:
-            what = ("clinch <hold, crush, break or decline>" if _conditions(encounter, obj).get("clinch_with")
+            what = ("clinch <hold, crush, break or decline>" if conditions_of(encounter, obj).get("clinch_with")
                     else "attack <target>[/<maneuver>]")
             notify_controller(encounter, obj, f"It is {escape(obj.key)}'s turn: {what}.")
     elif not initiative_rolls(encounter):
@@ -677,84 +507,6 @@ def end(caller) -> str:
 
 
 # -------------------------------------------------------------------------------- actions
-def _apply(encounter, system: RuleSystem, resolution) -> None:
-    """Store a resolution: the harmed fighters' health, then each lasting effect
-    ``(effect, name, detail)``: held (by detail), prone, difficulty (+detail), clinch (with
-    detail), released (from every hold and clinch), disarmed (the weapon lands ``detail`` feet
-    away, see ``dropped_weapons``), weapon-taken (``{"weapon", "from"}``: now in hand, and no
-    longer in the giver's); any other effect as the system's ``condition_after`` says."""
-    store_harm(encounter, system, resolution.harm)
-    objects = _by_name(encounter)
-    for effect, name, detail in resolution.effects:
-        obj = objects.get(name)
-        if obj is None:
-            continue
-        other = objects.get(detail) if isinstance(detail, str) else None
-        state = _conditions(encounter, obj)
-        if effect == "held":
-            state["held_by"] = other.id if other else None
-        elif effect == "prone":
-            state["prone"] = True
-        elif effect == "difficulty":
-            state["difficulty"] = int(state.get("difficulty", 0) or 0) + int(detail)
-        elif effect == "clinch":
-            state["clinch_with"] = other.id if other else None
-        elif effect == "released":
-            release(encounter, obj)
-            continue
-        elif effect == "disarmed":
-            if obj.weapon:
-                encounter.dropped = dropped_weapons(encounter) + [
-                    {"weapon": obj.weapon, "owner": obj.key, "feet": int(detail)}]
-                obj.weapon = ""
-        elif effect == "weapon-taken":
-            giver = objects.get(detail.get("from"))
-            if giver is not None and giver.weapon == detail["weapon"]:
-                giver.weapon = ""
-            obj.weapon = detail["weapon"]
-            continue
-        else:
-            state = system.condition_after(state, effect, detail)
-        _set_conditions(encounter, obj, state)
-
-
-def release(encounter, obj) -> None:
-    """End ``obj``'s clinch and holds, on both sides."""
-    partners = {_conditions(encounter, obj).get(key) for key in ID_CONDITIONS}
-    for other in fighters(encounter):
-        state = _conditions(encounter, other)
-        if other == obj or other.id in partners or obj.id in {state.get(key) for key in ID_CONDITIONS}:
-            update_conditions(encounter, other, held_by=None, clinch_with=None)
-
-
-def dropped_weapons(encounter) -> list[dict]:
-    """The weapons lying in the fight: ``{"weapon": key, "owner": name, "feet": distance}``."""
-    return [dict(item) for item in deserialize(encounter.dropped or [])]
-
-
-def spells_of(system: RuleSystem):
-    """The system's spellcasting. Raises CombatError when it has none."""
-    if system.magic is None:
-        raise CombatError(f"The {system.key} rules have no spells.")
-    return system.magic
-
-
-def rebuild_attack(system: RuleSystem, record: dict):
-    """An attack stored while its defense window was open (a spell's record says so)."""
-    if record.get("magic"):
-        return spells_of(system).attack_from_record(record)
-    return system.attack_from_record(record)
-
-
-def shields_in(encounter) -> dict:
-    """{protected name: Shield} of the magical shields standing in this fight."""
-    from rules.systems.storyteller_magic import Shield
-
-    return {name: Shield.from_record(rec) for name, rec in deserialize(encounter.shields or {}).items()}
-
-
-def store_shields(encounter, shields: dict) -> None:
-    encounter.shields = {name: shield.to_record() for name, shield in shields.items()}
 
 
 def finish_attack(encounter, attacker, target, attack, defense, notes: Sequence[str] = ()) -> None:
@@ -769,7 +521,7 @@ def finish_attack(encounter, attacker, target, attack, defense, notes: Sequence[
         else:
             resolution = system.resolve(attack, defense, combatant(encounter, attacker, system),
                                         struck(encounter, target, system), roller)
-    _apply(encounter, system, resolution)
+    apply_resolution(encounter, system, resolution)
     lines = list(notes) + list(resolution.lines)
     add_log(encounter, attacker.key, f"attack on {target.key}", lines)
     announce(encounter, "{attacker}'s " + escape_for_room(attack.label) + " at {target}:",
@@ -810,24 +562,6 @@ def deliver(encounter, actor, target, rolled, *, defendable: bool = True, notes:
     finish_attack(encounter, actor, target, rolled, None, notes)
 
 
-def store_harm(encounter, system: RuleSystem, harmed: Iterable) -> None:
-    """Store each harmed combatant's health after the harm."""
-    objects = _by_name(encounter)
-    for harm in harmed:
-        if harm.name in objects:
-            store_fighter_health(encounter, objects[harm.name], system, harm.health_after)
-
-
-def store_fighter_health(encounter, obj, system: RuleSystem, health) -> None:
-    """Save a fighter's new health and tell the fight's subscribers (a ``health`` event with
-    the meter's numbers and the health level in words)."""
-    store_health(obj, system, health.to_record())
-    current, maximum = health.meter
-    fights.emit(encounter, "health", actor=obj, data={
-        "name": obj.key, "current": current, "maximum": maximum, "text": health.describe(),
-        "incapacitated": health.incapacitated, "dead": health.dead})
-
-
 def can_defend(encounter, target) -> bool:
     system = system_of(encounter)
     able = not health_of(encounter, target, system).incapacitated
@@ -837,7 +571,7 @@ def can_defend(encounter, target) -> bool:
 def attack(caller, actor_name: str | None, target_name: str, option: str) -> None:
     """``attack <target>[/<option>]`` (or ``<npc>=<target>[/<option>]``). Raises CombatError."""
     encounter = require_encounter(caller)
-    if flow := elethril_flow(encounter):
+    if flow := declared(encounter):
         return flow.declare_attack(caller, actor_name, target_name, option)
     actor = actor_for(caller, encounter, actor_name)
     target = find_combatant(encounter, target_name)
@@ -848,7 +582,7 @@ def attack(caller, actor_name: str | None, target_name: str, option: str) -> Non
 
 def require_free(encounter, actor) -> None:
     """Raises CombatError when a clinch or a hold leaves ``actor`` only its way out."""
-    state = _conditions(encounter, actor)
+    state = conditions_of(encounter, actor)
     if state.get("clinch_with"):
         raise CombatError(f"{actor.key} is in a clinch: contest control with "
                           "clinch <hold|crush|break|decline>.")
@@ -862,7 +596,7 @@ def strike(encounter, actor, target, option: str, *, use_turn: bool = True, defe
     action). Validates everything before the dice. Raises CombatError."""
     if target == actor:
         raise CombatError("You cannot attack yourself.")
-    if actor.id in (_conditions(encounter, target).get("hidden_from") or []):
+    if actor.id in (conditions_of(encounter, target).get("hidden_from") or []):
         raise CombatError(f"{actor.key} has lost track of {target.key}, who is hiding.")
     system = system_of(encounter)
     target_snapshot = combatant(encounter, target, system)
@@ -926,7 +660,7 @@ def defend(caller, actor_name: str | None, kind: str) -> None:
             defense = system.defend(rolled, combatant(encounter, actor, system), choice, roller,
                                     modifier=mods.difficulty, dice_modifier=mods.dice)
         use_modifiers(encounter, actor, adjustable=False)
-        update_conditions(encounter, actor, defenses_used=int(_conditions(encounter, actor).get("defenses_used", 0)) + 1)
+        update_conditions(encounter, actor, defenses_used=int(conditions_of(encounter, actor).get("defenses_used", 0)) + 1)
         notes = list(mods.notes)
         if system.defense_uses_action:
             use_action(encounter, actor)
@@ -952,7 +686,7 @@ def escape_hold(caller, actor_name: str | None) -> None:
     """``escape``: a held combatant spends its action on contested Strength + Brawl."""
     encounter = require_encounter(caller)
     actor = actor_for(caller, encounter, actor_name)
-    state = _conditions(encounter, actor)
+    state = conditions_of(encounter, actor)
     holder = next((obj for obj in fighters(encounter) if obj.id == state.get("held_by")), None)
     system = system_of(encounter)
     if not hasattr(system, "escape_hold"):
@@ -965,7 +699,7 @@ def escape_hold(caller, actor_name: str | None) -> None:
     use_action(encounter, actor, current_slot(encounter)[0])
     if escaped:
         state.pop("held_by", None)
-        _set_conditions(encounter, actor, state)
+        set_conditions(encounter, actor, state)
     add_log(encounter, actor.key, "escape", lines)
     announce(encounter, "{actor} struggles against {holder}'s hold.", mapping={"actor": actor, "holder": holder},
              lines=lines)
@@ -976,7 +710,7 @@ def escape_hold(caller, actor_name: str | None) -> None:
 def render_hud(encounter, viewer=None) -> str:
     """The 78-column combat HUD: system, round, acting order, turn, health, pending attacks.
     Typed every few seconds by everyone in a fight, so each fighter is read once."""
-    if flow := elethril_flow(encounter):
+    if flow := declared(encounter):
         return flow.render_hud(encounter, viewer)
     system = system_of(encounter)
     present = fighters(encounter)
@@ -1134,17 +868,13 @@ def set_dice_mod(caller, name: str, text: str) -> None:
     if not words or len(words) > 2 or (len(words) == 2 and not keep):
         raise CombatError("Usage: +combat/mod <name>=<+/-n>[ keep]")
     amount = parse_shift(words[0], MAX_DICE_SHIFT, "+combat/mod Guard=-2")
-    state = _conditions(encounter, obj)
+    state = conditions_of(encounter, obj)
     state["mod"], state["mod_keep"] = amount, keep and bool(amount)
-    _set_conditions(encounter, obj, state)
+    set_conditions(encounter, obj, state)
     how = "until cleared" if state["mod_keep"] else "for the next roll"
     what = f"{amount:+d} dice {how}" if amount else "cleared"
     announce(encounter, "$You() $conj(set) {target}'s modifier: " + what + ".", actor=caller,
              mapping={"target": obj})
-
-
-def is_idle(encounter, obj) -> bool:
-    return obj.id in {int(i) for i in encounter.idle or []}
 
 
 def set_idle(encounter, obj, idle: bool) -> bool:

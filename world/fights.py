@@ -69,6 +69,18 @@ def encode(value: Any) -> Any:
     raise TypeError(f"A fight cannot store a {type(value).__name__}.")
 
 
+def copied(value: Any) -> Any:
+    """A copy of a fight value whose dicts, lists and tuples are new (game objects and
+    everything else are shared): change it freely, then assign it back to save it."""
+    if isinstance(value, Mapping):
+        return {key: copied(item) for key, item in value.items()}
+    if isinstance(value, tuple):
+        return tuple(copied(item) for item in value)
+    if isinstance(value, list):
+        return [copied(item) for item in value]
+    return value
+
+
 def _object_ids(data: Any, found: set[int]) -> set[int]:
     if isinstance(data, dict):
         if "#obj" in data and len(data) == 1:

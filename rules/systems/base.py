@@ -290,6 +290,10 @@ class RuleSystem(ABC):
     defense_uses_action: bool = True
     #: Whether one may still defend after using every action this round.
     defend_after_acting: bool = False
+    #: Whether a round is declared first and then played segment by segment (elethril, seed
+    #: 004 section 3), instead of turns in initiative order: the game runs such a fight
+    #: through its declared-round services (``world.elethril``).
+    declared_rounds: bool = False
     #: The columns an armor note gives soak values for (e.g. bashing/lethal/aggravated).
     armor_columns: tuple[str, ...] = ()
     #: {armor key: {"name": str, "soak": {column: value}}} from the system's data file.

@@ -547,6 +547,7 @@ class ElethrilSystem(RuleSystem):
     title = "Elethril (d20 vs THAC0, d10 segments, lowest first)"
     defense_names: tuple[str, ...] = ()
     defense_uses_action = False
+    declared_rounds = True
     armor_columns = ARMOR_COLUMNS
     magic = None
     #: What a fighter does to get going (the game layer's join and start lines): no

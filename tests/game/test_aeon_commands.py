@@ -24,7 +24,7 @@ class AeonFightTest(FrayCommandTest):
                            "Awareness": 1}
 
     def state(self, obj):
-        return encounters._conditions(self.encounter, obj)
+        return encounters.conditions_of(self.encounter, obj)
 
     def health(self, obj):
         return dict(obj.health.get("aeon", {}))

@@ -48,7 +48,7 @@ class EldritchFightTest(FrayCommandTest):
             self.st(npcs.CmdNpc(), "/init Thug")
 
     def state(self, obj):
-        return encounters._conditions(self.encounter, obj)
+        return encounters.conditions_of(self.encounter, obj)
 
     def life(self, obj):
         return encounters.health_of(self.encounter, obj).current
