@@ -81,6 +81,15 @@ INSTALLED_APPS += ["world.apps.WorldConfig"]
 # Typed lines carry the Portal's receive time (a late +combat/next is refused, not applied).
 PORTAL_SESSION_HANDLER_CLASS = "server.conf.portal_sessions.FrayPortalSessionHandler"
 
+# --- Telnet (server/conf/telnet.py, runs in the Portal) ---
+# Fray's telnet protocol: malformed telnet input never wedges a session, a line ended
+# by CR alone runs at once, and every line sent is wrapped to the client's width.
+TELNET_PROTOCOL_CLASS = "server.conf.telnet.FrayTelnetProtocol"
+# Wrap telnet output to the width the client reports (NAWS), else CLIENT_DEFAULT_WIDTH
+# (Evennia's, 78); continuation lines indented FRAY_TELNET_WRAP_INDENT more spaces.
+FRAY_TELNET_WRAP = True
+FRAY_TELNET_WRAP_INDENT = 2
+
 # --- MSSP (server/conf/mssp.py): what MUD listing crawlers are told ---
 # NAME, PORT and WEB PORT come from SERVERNAME, TELNET_PORTS and FRAY_WEB_PORT; SSL is
 # "0" unless SSL_ENABLED. Read when the Portal starts (stop + start, not reload).

@@ -24,6 +24,7 @@ import select
 import shutil
 import signal
 import socket
+import struct
 import subprocess
 import sys
 import tempfile
@@ -111,17 +112,31 @@ def port_answers(host: str, port: int, timeout: float = 1.0) -> bool:
 # --------------------------------------------------------------------------- telnet
 
 IAC, DONT, DO, WONT, WILL, SB, SE = 255, 254, 253, 252, 251, 250, 240
+NAWS = 31
+#: The window FrayServer.client() (so every fray_client) reports with NAWS: wide, so tests
+#: match whole lines. Fray wraps telnet output to the client's width (78 columns for a
+#: client that reports none); tests/e2e/test_telnet_width.py checks 78 and 60.
+WIDE_NAWS = (1000, 45)
 _ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
 
 
 class TelnetClient:
     """Minimal telnet client over a raw socket (telnetlib is deprecated).
 
-    Refuses every option the server offers (DONT / WONT), drops
+    Refuses every option the server offers (DONT / WONT) except NAWS when ``naws``
+    (``(width, height)``) is given: then it reports that window size. Drops
     sub-negotiations, decodes UTF-8, strips ANSI escapes and ``\\r``.
     """
 
-    def __init__(self, host: str, port: int, timeout: float = 10.0, name: str = "client"):
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        timeout: float = 10.0,
+        name: str = "client",
+        naws: tuple[int, int] | None = None,
+    ):
+        self.naws = naws
         self.host, self.port, self.name = host, port, name
         self.default_timeout = timeout
         self.sock = socket.create_connection((host, port), timeout=timeout)
@@ -160,7 +175,10 @@ class TelnetClient:
                     self._pending_iac = data[i:]
                     break
                 opt = data[i + 2]
-                if cmd == DO:
+                if cmd == DO and opt == NAWS and self.naws:
+                    size = struct.pack("!HH", *self.naws).replace(b"\xff", b"\xff\xff")
+                    replies += bytes([IAC, WILL, NAWS, IAC, SB, NAWS]) + size + bytes([IAC, SE])
+                elif cmd == DO:
                     replies += bytes([IAC, WONT, opt])
                 elif cmd == WILL:
                     replies += bytes([IAC, DONT, opt])
@@ -606,9 +624,11 @@ class FrayServer:
         self.cleanup()
 
     # -- clients ------------------------------------------------------------------------
-    def client(self, name: str = "client", timeout: float = 10.0) -> TelnetClient:
+    def client(
+        self, name: str = "client", timeout: float = 10.0, naws: tuple[int, int] | None = WIDE_NAWS
+    ) -> TelnetClient:
         """A new TelnetClient, with the connection screen already consumed."""
-        c = TelnetClient(self.host, self.telnet_port, timeout=timeout, name=name)
+        c = TelnetClient(self.host, self.telnet_port, timeout=timeout, name=name, naws=naws)
         self._clients.append(c)
         c.expect(CONNECTION_SCREEN_RE, timeout=30)
         c.read_for(0.3)  # drop the rest of the connection screen

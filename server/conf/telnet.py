@@ -1,0 +1,250 @@
+"""
+Fray's telnet protocol: Evennia's, with an input parser that cannot be wedged, lines
+ended by CR alone, and output wrapped to the client's width.
+
+Enabled in ``server/conf/settings.py`` with
+``TELNET_PROTOCOL_CLASS = "server.conf.telnet.FrayTelnetProtocol"`` (runs in the Portal).
+
+Input (``dataReceived``)
+    Twisted's parser (``twisted.conch.telnet.Telnet.dataReceived``) raises
+    ``ValueError("Stumped")`` on an IAC followed by a byte that is no telnet command and
+    stays in its escaped state, so every later packet raises again: the session is never
+    answered again. This parser is the same state machine with recovery:
+
+    * ``IAC`` + a byte that is no command (``ff 00``, ``ff 78``, ``ff 0d`` ...): the IAC was
+      a data byte 0xFF the client forgot to double (cp1251 sends "я" as 0xFF, latin-1
+      "ÿ"), and the byte after it is read as ordinary input. The line holding it is run if
+      it decodes in the session's encoding; otherwise (UTF-8, where 0xFF never occurs) it
+      is refused with a message saying why, and nothing of it runs.
+    * ``IAC SE`` without a subnegotiation: ignored.
+    * A subnegotiation (``IAC SB``) still open when a line feed arrives (NAWS, whose four
+      binary bytes may hold one, excepted) was never going to end: it is dropped and the
+      line refused the same way.
+    * A packet ending in ``IAC`` (or ``CR``) is fine: the state carries to the next one.
+    * An error in a negotiation handler is logged and parsing goes on.
+
+    A CR ends a line at once (CR LF, CR NUL and LF alone too): before, a line ended by CR
+    alone waited in Twisted's "newline" state until the next line came.
+
+Output (``sendLine``)
+    Every text line is wrapped (``server/conf/linewrap.py``) to the width the client
+    reported with NAWS, else ``CLIENT_DEFAULT_WIDTH`` (78): broken at spaces, continuation
+    lines indented by ``FRAY_TELNET_WRAP_INDENT`` (2) more than the line, colour codes
+    taking no width and never cut. Lines that fit are sent as they are, cheaply.
+    ``FRAY_TELNET_WRAP = False`` turns it off.
+"""
+
+from __future__ import annotations
+
+import re
+
+from django.conf import settings
+from evennia.server.portal.naws import NAWS
+from evennia.server.portal.telnet import TelnetProtocol
+from evennia.utils import logger
+from twisted.conch.telnet import (
+    AO,
+    AYT,
+    BRK,
+    DM,
+    DO,
+    DONT,
+    EC,
+    EL,
+    EOR,
+    GA,
+    IAC,
+    IP,
+    NOP,
+    SB,
+    SE,
+    WILL,
+    WONT,
+)
+
+from server.conf.linewrap import wrap_text
+
+_SIMPLE_COMMANDS = frozenset((EOR, NOP, DM, BRK, IP, AO, AYT, EC, EL, GA))
+_OPTION_COMMANDS = frozenset((WILL, WONT, DO, DONT))
+#: where plain data stops being plain: an IAC or a line end
+_DATA_STOP = re.compile(rb"[\xff\r\n]")
+#: bytes a subnegotiation may collect before it is dropped as never-ending
+_MAX_SUBNEGOTIATION = 64 * 1024
+
+REFUSE_STRAY_IAC = (
+    "<Fray> That line was not run: it held the byte 0xFF, which is never UTF-8 (a client"
+    " set to cp1251 or latin-1 sends it for some letters). Set your client's encoding to"
+    " UTF-8 and send it again."
+)
+REFUSE_BROKEN_SEQUENCE = (
+    "<Fray> That line was not run: it held a broken telnet sequence (IAC SB without"
+    " IAC SE). Send it again."
+)
+
+
+class FrayTelnetProtocol(TelnetProtocol):
+    """Evennia's TelnetProtocol with a recovering parser and width-aware output."""
+
+    # ------------------------------------------------------------------ input
+
+    def connectionMade(self):
+        self._line = bytearray()  # the line being read
+        self._flaw = None  # why the line being read must not run (a refusal text)
+        self._stray_iac = False  # the line holds an undoubled 0xFF
+        self._ready: list[bytes] = []  # complete lines of this packet, not yet delivered
+        super().connectionMade()
+
+    def dataReceived(self, data):
+        # Evennia's own NAWS check (resyncs the session when the client resizes)
+        if NAWS in data and len(data) == 9 and self.protocol_flags.get("AUTORESIZE"):
+            self.sessionhandler.sync(self.sessionhandler.get(self.sessid))
+        try:
+            self._parse(data)
+        except Exception:  # noqa: BLE001 - never leave the parser stuck
+            logger.log_trace("Fray telnet: input parser error; state reset")
+            self.state = "data"
+            self._line.clear()
+            self._flaw, self._stray_iac = None, False
+        self._deliver()
+
+    def _parse(self, data: bytes):
+        i, n = 0, len(data)
+        while i < n:
+            state = self.state
+            if state == "data":
+                m = _DATA_STOP.search(data, i)
+                if m is None:
+                    self._line += data[i:]
+                    return
+                j = m.start()
+                if j > i:
+                    self._line += data[i:j]
+                stop = data[j : j + 1]
+                i = j + 1
+                if stop == IAC:
+                    self.state = "escaped"
+                else:
+                    self._end_line()
+                    if stop == b"\r":
+                        self.state = "newline"
+                continue
+            b = data[i : i + 1]
+            if state == "newline":
+                # CR already ended the line; an LF or NUL right after it belongs to it
+                self.state = "data"
+                if b in (b"\n", b"\0"):
+                    i += 1
+                continue  # anything else is read again as data
+            i += 1
+            if state == "escaped":
+                self.state = "data"
+                if b == IAC:
+                    self._line += IAC
+                elif b == SB:
+                    self.state = "subnegotiation"
+                    self.commands = []
+                elif b in _SIMPLE_COMMANDS:
+                    self._call(self.commandReceived, b, None)
+                elif b in _OPTION_COMMANDS:
+                    self.state = "command"
+                    self.command = b
+                elif b == SE:
+                    pass  # the end of a subnegotiation that never began
+                else:
+                    # no command: the IAC was the client's data byte 0xFF, undoubled;
+                    # read this byte again as data
+                    self._line += IAC
+                    self._stray_iac = True
+                    i -= 1
+            elif state == "command":
+                self.state = "data"
+                command = self.command
+                del self.command
+                self._call(self.commandReceived, command, b)
+            elif state == "subnegotiation":
+                if b == IAC:
+                    self.state = "subnegotiation-escaped"
+                elif b == b"\n" and not (self.commands[:1] == [NAWS] and len(self.commands) < 9):
+                    self._drop_subnegotiation()
+                else:
+                    self.commands.append(b)
+                    if len(self.commands) > _MAX_SUBNEGOTIATION:
+                        self._drop_subnegotiation()
+            elif state == "subnegotiation-escaped":
+                if b == SE:
+                    self.state = "data"
+                    commands = self.commands
+                    del self.commands
+                    if commands:
+                        self._call(self.negotiate, commands)
+                else:
+                    self.state = "subnegotiation"
+                    self.commands.append(b)
+            else:  # an unknown state (cannot happen): start over
+                logger.log_err(f"Fray telnet: unknown parser state {state!r}; reset")
+                self.state = "data"
+
+    def _drop_subnegotiation(self):
+        logger.log_info(f"Fray telnet: dropped an unterminated subnegotiation ({self.address})")
+        self.state = "data"
+        del self.commands
+        self._flaw = REFUSE_BROKEN_SEQUENCE
+        self._end_line()
+
+    def _call(self, handler, *args):
+        """A negotiation handler; its errors are logged, parsing goes on."""
+        self._deliver()  # lines before a command reach the game first (as in Twisted)
+        try:
+            handler(*args)
+        except Exception:  # noqa: BLE001
+            logger.log_trace(f"Fray telnet: error handling telnet command {args[:1]!r}")
+
+    def _end_line(self):
+        line = bytes(self._line)
+        self._line.clear()
+        flaw, self._flaw = self._flaw, None
+        if self._stray_iac:
+            self._stray_iac = False
+            if flaw is None:
+                try:
+                    line.decode(self.protocol_flags.get("ENCODING") or "utf-8")
+                except (LookupError, UnicodeDecodeError):
+                    flaw = REFUSE_STRAY_IAC
+        if flaw is None:
+            self._ready.append(line)
+            return
+        logger.log_info(f"Fray telnet: refused a malformed line ({self.address}): {line[:80]!r}")
+        self._deliver()
+        self.send_text(flaw, options={})
+
+    def _deliver(self):
+        """Hand the complete lines read so far to Evennia (one chunk, as Evennia expects:
+        its HTTP guard looks at several lines at once)."""
+        if self._ready:
+            lines, self._ready = self._ready, []
+            super().applicationDataReceived(b"\n".join(lines) + b"\n")
+        elif self._line and self.state == "data" and self._line.strip() == b"\0":
+            # a lone NUL: the legacy keepalive Evennia answers with its idle command
+            self._line.clear()
+            super().applicationDataReceived(b"\0")
+
+    # ------------------------------------------------------------------ output
+
+    def line_width(self) -> int:
+        """The client's width: NAWS (or ``option screenwidth``) when reported, else
+        ``CLIENT_DEFAULT_WIDTH``."""
+        try:
+            width = int(self.protocol_flags.get("SCREENWIDTH", {}).get(0) or 0)
+        except (AttributeError, TypeError, ValueError):
+            width = 0
+        return width if width > 0 else settings.CLIENT_DEFAULT_WIDTH
+
+    def sendLine(self, line):
+        if isinstance(line, str) and getattr(settings, "FRAY_TELNET_WRAP", True):
+            line = wrap_text(
+                line,
+                self.line_width(),
+                indent=getattr(settings, "FRAY_TELNET_WRAP_INDENT", 2),
+                mxp=bool(self.protocol_flags.get("MXP")),
+            )
+        return super().sendLine(line)
