@@ -9,8 +9,8 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ("objects", "0014_defaultobject_defaultcharacter_defaultexit_and_more"),
-        ("scripts", "0017_scriptbase_defaultscript_botstarter_dbprototype_and_more"),
+        ("objects", "0013_defaultobject_alter_objectdb_id_defaultcharacter_and_more"),
+        ("scripts", "0016_scriptbase_alter_scriptdb_id_defaultscript_and_more"),
     ]
 
     operations = [
