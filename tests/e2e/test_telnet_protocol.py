@@ -11,7 +11,7 @@ import uuid
 
 import pytest
 
-from .harness import CONNECTION_SCREEN_RE, DO, IAC, SB, SE, WILL, FrayServer
+from .harness import CONNECTION_SCREEN_RE, DO, IAC, SB, SE, WILL, FrayServer, HarnessError
 
 pytestmark = pytest.mark.e2e
 
@@ -67,19 +67,28 @@ def test_mssp_reports_the_game_and_its_ports(fray_server):
 
 @pytest.fixture(scope="module")
 def configured_server():
-    """A second real server whose settings name the game's contact, genre and host."""
-    server = FrayServer(
-        extra_settings=(
-            'SERVERNAME = "Fray Test Arena"\n'
-            'FRAY_MSSP_HOSTNAME = "fray.example.org"\n'
-            'FRAY_MSSP_CONTACT = "staff@example.org"\n'
-            'FRAY_MSSP_GENRE = "Horror"\n'
-            'FRAY_MSSP_CODEBASE = "Fray 1.0"\n'
-            'FRAY_MSSP_EXTRA = {"LOCATION": "Germany"}\n'
-        )
+    """A second real server whose settings name the game's contact, genre and host.
+
+    Started at most twice: on a loaded machine Evennia's launcher sometimes gives up on a
+    second Portal ("Connection to Evennia timed out"), which is not what is tested here."""
+    settings = (
+        'SERVERNAME = "Fray Test Arena"\n'
+        'FRAY_MSSP_HOSTNAME = "fray.example.org"\n'
+        'FRAY_MSSP_CONTACT = "staff@example.org"\n'
+        'FRAY_MSSP_GENRE = "Horror"\n'
+        'FRAY_MSSP_CODEBASE = "Fray 1.0"\n'
+        'FRAY_MSSP_EXTRA = {"LOCATION": "Germany"}\n'
     )
+    for attempt in (1, 2):
+        server = FrayServer(extra_settings=settings)
+        try:
+            server.start()
+            break
+        except HarnessError:
+            server.cleanup()
+            if attempt == 2:
+                raise
     try:
-        server.start()
         yield server
     finally:
         server.cleanup()
