@@ -13,6 +13,10 @@ NPC_TAG = ("npc", "fray")
 class NPC(Character):
     """A Storyteller-controlled combatant with the same sheet and health as a Character."""
 
+    #: How Fray tells an NPC from a player character without a database look-up
+    #: (``world.sheets.is_npc``); the ``npc`` tag stays for searches.
+    fray_npc = True
+
     def at_object_creation(self):
         super().at_object_creation()
         self.tags.add(*NPC_TAG)

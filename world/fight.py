@@ -24,11 +24,16 @@ ENCOUNTER_KEY = "fray_encounter"
 
 
 def encounter_in(room):
-    """The Encounter running in ``room``, or None."""
+    """The Encounter running in ``room``, or None. The answer is kept on the room (``ndb``)
+    while that script lives, so the HUD typed every few seconds does not look it up."""
     if room is None:
         return None
+    known = room.ndb.fray_encounter
+    if known is not None and known.pk is not None and known.db_obj_id == room.id:
+        return known
     found = room.scripts.get(ENCOUNTER_KEY)
-    return found[0] if found else None
+    room.ndb.fray_encounter = found[0] if found else None
+    return room.ndb.fray_encounter
 
 
 def require_encounter(caller):

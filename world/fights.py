@@ -15,8 +15,8 @@ The unit of work::
 
 Outside a unit (login and movement hooks, the shell) every change is saved and published at
 once, like an Evennia Attribute. The Evennia reactor runs one command at a time, so two
-commands for the same fight never interleave; the row is also locked for the transaction
-(``select_for_update``, PostgreSQL) against a web view in another thread.
+commands for the same fight never interleave; anything else that changes a fight (a web
+view) runs its service call in the reactor thread too.
 
 Stored values are plain JSON: game objects become ``{"#obj": id}`` (a deleted object comes
 back as None), tuples ``{"#tuple": [...]}``, and dicts with keys other than strings
@@ -260,6 +260,10 @@ def _run_unit():
                 loaded.save()
             if any(loaded.events for loaded in work.fights.values()):
                 dice.crash_if_armed()
+    except BaseException:
+        for script_id in work.fights:
+            _forget(script_id)
+        raise
     finally:
         _units.pop()
     _publish([event for loaded in work.fights.values() for event in loaded.events])
@@ -284,12 +288,10 @@ def load(script) -> Loaded:
     work = _units[-1] if _units else None
     if work is not None and script.id in work.fights:
         return work.fights[script.id]
-    query = Fight.objects.filter(script_id=script.id)
-    if work is not None:
-        query = query.select_for_update()
-    row = query.first()
+    row = script.ndb.fray_fight_row
     if row is None:
-        row = _adopt(script)
+        row = Fight.objects.filter(script_id=script.id).first() or _adopt(script)
+        script.ndb.fray_fight_row = row
     loaded = Loaded(row)
     if work is not None:
         work.fights[script.id] = loaded
@@ -320,12 +322,25 @@ def _adopt(script) -> Fight:
     return row
 
 
+def _forget(script_id: int) -> None:
+    """Drop a fight's row kept in memory (its changes were rolled back): read it anew."""
+    from evennia.scripts.models import ScriptDB
+
+    script = ScriptDB.get_cached_instance(script_id)
+    if script is not None:
+        script.ndb.fray_fight_row = None
+
+
 def _commit_now(loaded: Loaded) -> None:
     """Outside a unit: save and publish at once."""
     if _units:
         return
-    with transaction.atomic():
-        loaded.save()
+    try:
+        with transaction.atomic():
+            loaded.save()
+    except BaseException:
+        _forget(loaded.row.script_id)
+        raise
     events, loaded.events = loaded.events, []
     _publish(events)
 

@@ -6,12 +6,11 @@ from collections.abc import Mapping
 
 from django.conf import settings
 from evennia.utils.dbserialize import deserialize
-from evennia.utils.evtable import EvTable
 
 from rules.dice import match_trait
 from rules.systems import CombatError, RuleSystem, get_system, system_keys
 from rules.systems.base import Combatant
-from world.text import escape, quote
+from world.text import columns, escape, quote
 
 MAX_RATING = 20
 MAX_AMOUNT = 200  # +damage/+heal: health levels, Life Points or hit points
@@ -36,7 +35,8 @@ def all_trait_names() -> tuple[str, ...]:
 
 
 def is_npc(obj) -> bool:
-    return bool(obj.tags.has("npc", category="fray"))
+    """Whether ``obj`` is an NPC (``typeclasses.npcs.NPC``, tagged ``npc``)."""
+    return bool(getattr(type(obj), "fray_npc", False))
 
 
 def snapshot(obj, system: RuleSystem, overrides: Mapping[str, int] | None = None) -> Combatant:
@@ -181,11 +181,10 @@ def render_sheet(obj, system: RuleSystem) -> str:
                  if combatant.kind == "Werewolf" else ""))
     traits = sorted(combatant.traits.items(), key=lambda item: system.trait_names.index(item[0])
                     if item[0] in system.trait_names else len(system.trait_names))
-    cells = [f"{escape(name)}: {value}" for name, value in traits] or ["(no traits set)"]
-    columns = 3
-    per_column = -(-len(cells) // columns)
-    table = EvTable(table=[cells[i:i + per_column] for i in range(0, len(cells), per_column)],
-                    width=WIDTH, border="table")
+    cells = [f"{name}: {value}" for name, value in traits] or ["(no traits set)"]
+    per_column = -(-len(cells) // 3)
+    rows = [cells[row::per_column] for row in range(per_column)]  # down the first column, then the next
+    table = columns(None, (26, 26), [row + [""] * (3 - len(row)) for row in rows], width=WIDTH)
     weapon = weapon_name(system, combatant.weapon) if combatant.weapon else "none"
     lines = [header, str(table), f"Weapon in hand: {escape(weapon)}",
              f"Health ({system.key}): {health.describe()}"]

@@ -7,7 +7,6 @@ text is escaped for the sink it goes to; non-printable characters are shown as `
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 
 COMBAT = "|y<Combat>|n"
@@ -41,18 +40,36 @@ def escape_for_room(text: str) -> str:
             .replace("{", "{{").replace("}", "}}"))
 
 
-def columns(headers: Sequence[str], widths: Sequence[int], rows: Iterable[Sequence[str]], *,
+def wrap_words(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` characters, broken at spaces as EvTable breaks
+    them (a word's following space counts against its line), over-long words cut."""
+    words = text.split()
+    lines, line = [], ""
+    for number, word in enumerate(words):
+        piece = word + (" " if number < len(words) - 1 else "")
+        if line and len(line) + len(piece) > width:
+            lines.append(line.rstrip())
+            line = ""
+        while len(piece.rstrip()) > width:
+            lines.append(piece[:width])
+            piece = piece[width:]
+        line += piece
+    lines.append(line.rstrip())
+    return lines
+
+
+def columns(headers: Sequence[str] | None, widths: Sequence[int], rows: Iterable[Sequence[str]], *,
             width: int = 78, highlight: Mapping[str, str] | None = None) -> str:
     """A table of fixed-width columns under a ``~`` rule, for the views typed every few
     seconds (the HUD): plain cells in, escaped text out, each cell wrapped at word breaks
-    inside its column with one space either side, rows top-aligned; the last column takes
-    what ``widths`` leave of ``width`` (78). ``highlight`` colours a phrase kept whole on one
+    inside its column (as EvTable wraps it) with one space either side, rows top-aligned; the last column takes
+    what ``widths`` leave of ``width`` (78); no ``headers``: no header and no rule. ``highlight`` colours a phrase kept whole on one
     line (``{"TO ACT": "|g"}``). Costs microseconds a row, where EvTable costs milliseconds."""
     widths = [*widths, width - sum(widths)]
     highlight = highlight or {}
 
     def row_lines(cells: Sequence[str]) -> list[str]:
-        wrapped = [textwrap.wrap(str(cell), size - 2) or [""] for cell, size in zip(cells, widths)]
+        wrapped = [wrap_words(str(cell), size - 2) for cell, size in zip(cells, widths)]
         lines = []
         for index in range(max(len(cell) for cell in wrapped)):
             parts = []
@@ -65,8 +82,7 @@ def columns(headers: Sequence[str], widths: Sequence[int], rows: Iterable[Sequen
             lines.append("".join(parts))
         return lines
 
-    out = row_lines(headers)
-    out.append("~" * width)
+    out = [*row_lines(headers), "~" * width] if headers else []
     for row in rows:
         out.extend(row_lines(row))
     return "\n".join(out)

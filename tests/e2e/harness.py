@@ -551,7 +551,13 @@ class FrayServer:
         from EVENNIA_SUPERUSER_* on first start), then wait for telnet."""
         self.migrate()
         self.running = True  # from here on cleanup must try to stop
-        self.evennia("start")
+        for _ in range(3):
+            said_before = self.launcher_log.stat().st_size
+            self.evennia("start")
+            # On a busy machine the launcher may give up waiting for the Portal before it asks
+            # it to start the Server ("Connection to Evennia timed out"); asking again does it.
+            if b"timed out" not in self.launcher_log.read_bytes()[said_before:]:
+                break
         self.wait_for_telnet()
         return self
 
