@@ -25,7 +25,6 @@ back as None), tuples ``{"#tuple": [...]}``, and dicts with keys other than stri
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable, Mapping, MutableSequence
 from contextlib import contextmanager
@@ -174,7 +173,7 @@ class Loaded:
 
     def __init__(self, row: Fight):
         self.row = row
-        self.saved = json.dumps(row.state, sort_keys=True)
+        self.saved = row.state
         self.state = decode(row.state)
         self.log: list[FightLogEntry] = []
         self.events: list[FightEvent] = []
@@ -187,15 +186,14 @@ class Loaded:
     def save(self) -> None:
         """Write what changed: the row when its state did, the new log rows in one INSERT."""
         data = encode(self.state)
-        text = json.dumps(data, sort_keys=True)
         row = self.row
-        if text != self.saved or self.events or self.log or row.ended:
+        if data != self.saved or self.events or self.log or row.ended:
             row.state = data
             row.round = int(self.state.get("round", 1) or 1)
             row.system_key = str(self.state.get("system_key", "storyteller"))
             row.save(update_fields=["state", "round", "system_key", "seq", "log_count", "updated",
                                     "ended", "script"])
-            self.saved = text
+            self.saved = data
         if self.log:
             FightLogEntry.objects.bulk_create(self.log)
             self.log = []

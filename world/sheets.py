@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from copy import deepcopy
 
 from django.conf import settings
 from evennia.utils.dbserialize import deserialize
@@ -39,22 +40,36 @@ def is_npc(obj) -> bool:
     return bool(getattr(type(obj), "fray_npc", False))
 
 
+def stored(obj) -> dict:
+    """``{key: value}`` of ``obj``'s Fray Attributes (category ``fray``: sheet, health, kind,
+    weapon, armor notes …) as stored, read-only: without Evennia's saving wrappers, which cost
+    more than the rest of a HUD row (the snapshot is read for every fighter on every HUD)."""
+    attributes = getattr(obj, "attributes", None)
+    if attributes is None:
+        return {}
+    return {attr.db_key: attr.db_value
+            for attr in attributes.get(category="fray", return_obj=True, return_list=True) if attr}
+
+
 def snapshot(obj, system: RuleSystem, overrides: Mapping[str, int] | None = None) -> Combatant:
     """A frozen view of ``obj`` for one rules call (sheet + ``overrides``, health for ``system``)."""
-    traits = dict(deserialize(getattr(obj, "sheet", None) or {}))
+    values = stored(obj)
+    traits = dict(values.get("sheet") or {})
     traits.update(overrides or {})
-    health = deserialize((getattr(obj, "health", None) or {}).get(system.key, {}))
-    return Combatant(name=obj.key, traits=traits, kind=getattr(obj, "kind", "Muggle") or "Muggle",
-                     base_kind=getattr(obj, "base_kind", "Muggle") or "Muggle",
-                     transformed=bool(getattr(obj, "transformed", False)),
-                     weapon=getattr(obj, "weapon", "") or "", health=health, armor=worn_armor(obj, system))
+    health = deepcopy((values.get("health") or {}).get(system.key, {}))
+    return Combatant(name=obj.key, traits=traits, kind=values.get("kind") or "Muggle",
+                     base_kind=values.get("base_kind") or "Muggle",
+                     transformed=bool(values.get("transformed", False)),
+                     weapon=values.get("weapon") or "", health=health,
+                     armor=worn_armor(obj, system, values))
 
 
-def worn_armor(obj, system: RuleSystem) -> dict[str, int]:
+def worn_armor(obj, system: RuleSystem, values: Mapping | None = None) -> dict[str, int]:
     """The soak values of the armor note ``obj`` wears, if it was approved for ``system``
     ({} otherwise). Only staff-approved notes exist (``world.armor``); nothing else counts."""
-    worn = getattr(obj, "worn_armor", None)
-    for note in deserialize(getattr(obj, "armor_notes", None) or []):
+    values = stored(obj) if values is None else values
+    worn = values.get("worn_armor")
+    for note in values.get("armor_notes") or []:
         if note.get("id") == worn and note.get("system") == system.key:
             return {column: int(value) for column, value in note.get("soak", {}).items()}
     return {}
