@@ -10,7 +10,7 @@ raises ``CombatError`` (one player-facing line) and changes nothing when it refu
 from __future__ import annotations
 
 from rules.systems import CombatError
-from world import dice
+from world import dice, fights
 from world.encounters import (
     actor_for,
     add_log,
@@ -38,7 +38,7 @@ from world.encounters import (
     use_action,
     use_modifiers,
 )
-from world.text import escape_for_room, quote
+from world.text import escape, escape_for_room, quote
 
 CLINCH_CHOICES = ("hold", "crush", "break", "decline")
 THROWS = ("release", "ground", "throw")
@@ -160,7 +160,8 @@ def clinch_plan(caller, actor_name: str | None, text: str) -> None:
     _partner(encounter, actor)
     choice, throw = parse_clinch_choice(text)
     update_conditions(encounter, actor, clinch_plan=" ".join(filter(None, (choice, throw))))
-    caller.msg(f"If {actor.key} wins control on the other's turn: {choice}{' ' + throw if throw else ''}.")
+    fights.emit(encounter, "notice", to=caller, text=escape(
+        f"If {actor.key} wins control on the other's turn: {choice}{' ' + throw if throw else ''}."))
 
 
 def clinch(caller, actor_name: str | None, text: str) -> None:

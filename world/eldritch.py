@@ -116,19 +116,22 @@ def _snap(encounter, obj, system):
 def _tell(caller, encounter, lines: list[str], *others) -> None:
     """Private working: to the caller, ``others`` (e.g. the one searched) and the scene's ST
     (an NPC's lines go to whoever runs it)."""
-    _send(lines, [caller, *others, encounter.storyteller if encounter is not None else None])
+    _send(encounter, lines, [caller, *others, encounter.storyteller if encounter is not None else None])
 
 
-def _send(lines, recipients, told: set | None = None) -> set:
-    """``lines`` to each of ``recipients`` once (NPCs and None skipped; ids in ``told`` too);
-    returns the ids told."""
-    text = "\n".join([f"{COMBAT} {escape(lines[0])}"] + [f"  {escape(line)}" for line in lines[1:]])
+def _send(encounter, lines, recipients, told: set | None = None) -> set:
+    """``lines`` to each of ``recipients`` once (NPCs and None skipped; ids in ``told`` too):
+    in a fight as its notice events, else at once; returns the ids told."""
+    text = "\n".join([escape(lines[0])] + [f"  {escape(line)}" for line in lines[1:]])
     told = set() if told is None else told
     for who in recipients:
         if who is None or who.id in told or is_npc(who):
             continue
         told.add(who.id)
-        who.msg(text)
+        if encounter is not None:
+            fights.emit(encounter, "notice", text=text, to=who)
+        else:
+            who.msg(f"{COMBAT} {text}")
     return told
 
 
@@ -339,8 +342,8 @@ def search(caller, actor_name: str | None, name: str, *, patdown: bool) -> None:
     seen = [*lines[:shown + 1], *(line for line, item in zip(lines[shown + 1:-1], found, strict=True) if item.found),
             lines[-1]]
     storyteller = encounter.storyteller if encounter is not None else None
-    told = _send(list(lines), [target, storyteller] + ([] if caller == actor else [caller]))
-    _send(seen, [caller], told)
+    told = _send(encounter, list(lines), [target, storyteller] + ([] if caller == actor else [caller]))
+    _send(encounter, seen, [caller], told)
     if movement is not None:
         announce(encounter, "{actor} pats down {target}.", mapping={"actor": actor, "target": target})
         announce_turn(encounter)

@@ -392,7 +392,7 @@ def _declare(caller, encounter, system, actor, record: dict) -> None:
     encounter.declarations = declarations
     text = describe_plan(plan, *_initiative_base(encounter, actor, plan))
     add_log(encounter, actor.key, "declares", [text])
-    caller.msg(f"{COMBAT} {escape(actor.key)} will {escape(text)}.")
+    fights.emit(encounter, "notice", text=f"{escape(actor.key)} will {escape(text)}.", to=caller)
     verb = "changes the declared action" if again else "declares an action"
     announce(encounter, "{actor} " + f"{verb} for round {_round(encounter)}.", mapping={"actor": actor})
     roll_when_ready(encounter)
@@ -834,10 +834,11 @@ def end_round(encounter) -> None:
     npcs = [obj.key for obj in waiting if is_npc(obj)]
     for obj in waiting:
         if not is_npc(obj):
-            obj.msg(f"{COMBAT} Declare your action for round {r}: {HOW_TO_DECLARE}.")
+            fights.emit(encounter, "notice", text=f"Declare your action for round {r}: {HOW_TO_DECLARE}.", to=obj)
     if npcs and encounter.storyteller is not None:
-        encounter.storyteller.msg(f"{COMBAT} Declare for {escape(', '.join(npcs))}: attack <npc>=<target>, "
-                                  "cast <npc>=<spell>=<target>, use <npc>=<item>=<target>.")
+        fights.emit(encounter, "notice", to=encounter.storyteller,
+                    text=f"Declare for {escape(', '.join(npcs))}: attack <npc>=<target>, "
+                         "cast <npc>=<spell>=<target>, use <npc>=<item>=<target>.")
     roll_when_ready(encounter)
 
 
