@@ -82,6 +82,22 @@ def force(st, faces):
     st.command(f"@dice/force {','.join(map(str, faces))}", r"Forced dice queue: ")
 
 
+def guard_fight(st, alice, bob):
+    """A storyteller fight in the arena: Alice 12, Bob 8 and the Guard 14 (Strength 2, Brawl 2,
+    Stamina 2), the Guard to act."""
+    st.command("+combat/start", r"Round 1")
+    alice.command("+combat/join", r"You join the fight")
+    bob.command("+combat/join", r"You join the fight")
+    force(st, [7])
+    alice.command("+combat/init", r"rolls initiative: .*?=\s+12\.")
+    force(st, [5])
+    bob.command("+combat/init", r"rolls initiative: .*?=\s+8\.")
+    force(st, [9])
+    st.command("+npc/init Guard=2+3", r"Guard.* rolls initiative: .*?=\s+14\.")
+    for trait, value in {"Strength": 2, "Brawl": 2, "Stamina": 2}.items():
+        st.command(f"+stat Guard/{trait}={value}", rf"Guard's {trait} is now {value}\.")
+
+
 @pytest.fixture
 def arena(fray_client):
     """A fresh room holding the ST (the admin) and two players, alice and bob, with sheets.

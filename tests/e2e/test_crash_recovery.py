@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from .conftest import force
+from .conftest import force, guard_fight
 from .harness import CONNECTION_SCREEN_RE, HarnessError, TelnetClient
 
 pytestmark = pytest.mark.e2e
@@ -50,17 +50,7 @@ def test_killed_server_comes_back_by_itself_mid_fight(fray_server, fray_client, 
     st, alice, bob = arena
     a, b = alice.account_name, bob.account_name
 
-    st.command("+combat/start", r"Round 1")
-    alice.command("+combat/join", r"You join the fight")
-    bob.command("+combat/join", r"You join the fight")
-    force(st, [7])
-    alice.command("+combat/init", r"rolls initiative: .*?=\s+12\.")
-    force(st, [5])
-    bob.command("+combat/init", r"rolls initiative: .*?=\s+8\.")
-    force(st, [9])
-    st.command("+npc/init Guard=2+3", r"Guard.* rolls initiative: .*?=\s+14\.")
-    for trait, value in {"Strength": 2, "Brawl": 2, "Stamina": 2}.items():
-        st.command(f"+stat Guard/{trait}={value}", rf"Guard's {trait} is now {value}\.")
+    guard_fight(st, alice, bob)
 
     # The Guard (14) punches Alice: 5 dice vs 6: 9 8 7 3 2 -> 3 successes; she must answer.
     force(st, [9, 8, 7, 3, 2])

@@ -7,32 +7,17 @@ import time
 
 import pytest
 
-from .conftest import force
+from .conftest import force, guard_fight
 from .harness import _pid_alive
 from .test_crash_recovery import BACK_WITHIN, _login_when_back
 
 pytestmark = pytest.mark.e2e
 
 
-def _fight(st, alice, bob):
-    """Alice 12, Bob 8, Guard 14 (Strength 2, Brawl 2, Stamina 2): the Guard to act."""
-    st.command("+combat/start", r"Round 1")
-    alice.command("+combat/join", r"You join the fight")
-    bob.command("+combat/join", r"You join the fight")
-    force(st, [7])
-    alice.command("+combat/init", r"rolls initiative: .*?=\s+12\.")
-    force(st, [5])
-    bob.command("+combat/init", r"rolls initiative: .*?=\s+8\.")
-    force(st, [9])
-    st.command("+npc/init Guard=2+3", r"Guard.* rolls initiative: .*?=\s+14\.")
-    for trait, value in {"Strength": 2, "Brawl": 2, "Stamina": 2}.items():
-        st.command(f"+stat Guard/{trait}={value}", rf"Guard's {trait} is now {value}\.")
-
-
 def test_a_server_killed_inside_a_command_leaves_the_fight_as_before_it(fray_server, arena):
     st, alice, bob = arena
     a, b = alice.account_name, bob.account_name
-    _fight(st, alice, bob)
+    guard_fight(st, alice, bob)
     hud_before = st.command("+combat", rf"Turn: Guard.*?{b}[^\n]*")
     log_before = st.command("+combat/log", r"\((\d+) entries\)")
     entries_before = re.search(r"\((\d+) entries\)", log_before).group(1)
@@ -71,7 +56,7 @@ def test_a_server_killed_inside_a_command_leaves_the_fight_as_before_it(fray_ser
 def test_two_storytellers_sending_next_at_once_pass_one_turn(fray_server, fray_client, arena):
     st, alice, bob = arena
     a, b = alice.account_name, bob.account_name
-    _fight(st, alice, bob)
+    guard_fight(st, alice, bob)
     st.command("+combat/next", r"Guard passes")                       # Alice (12) to act
     st.command("+combat/next", rf"{a} passes")                        # Bob (8) to act
     st.expect(rf"Round 1: {b} to act")
