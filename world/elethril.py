@@ -108,7 +108,7 @@ from world.fight import (
     use_modifiers,
 )
 from world.sheets import WIDTH, is_npc
-from world.text import COMBAT, columns, escape, escape_for_room, quote
+from world.text import COMBAT, columns, escape, escape_for_room, fit, quote
 
 KEY = "elethril"
 GROUP_NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 '-")
@@ -1082,7 +1082,7 @@ def render_hud(encounter, viewer=None) -> str:
         phase = "declaring (+combat/next rolls initiative)"
     storyteller = encounter.storyteller.key if encounter.storyteller else "nobody"
     lines = [f"|w{COMBAT} {system.title}|n",
-             escape(f"Round {r}   Storyteller: {storyteller}   {phase}"),
+             fit(f"Round {r}   Storyteller: {storyteller}   {phase}", WIDTH),
              columns(("Name", "Side", "Init", "Action", "Health", "Status"), (14, 7, 6, 24, 15), rows,
                      width=WIDTH, highlight={"to declare": "|g"})]
     parties = _party_lines(encounter)

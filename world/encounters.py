@@ -61,7 +61,7 @@ from world.fight import (  # noqa: F401 (the services below and other modules us
     use_modifiers,
 )
 from world.sheets import WIDTH, default_system, is_npc
-from world.text import COMBAT, columns, escape, escape_for_room, quote
+from world.text import COMBAT, columns, escape, escape_for_room, fit, quote
 
 ENCOUNTER_TYPECLASS = "typeclasses.encounters.Encounter"
 NPC_TYPECLASS = "typeclasses.npcs.NPC"
@@ -756,8 +756,8 @@ def render_hud(encounter, viewer=None) -> str:
                      health.describe(), ", ".join(status)))
     storyteller = encounter.storyteller.key if encounter.storyteller else "nobody"
     lines = [f"|w{COMBAT} {system.title}|n",
-             f"Round {encounter.round}   Storyteller: {escape(storyteller)}   "
-             f"Turn: {turn_text(encounter, waiting)}",
+             fit(f"Round {encounter.round}   Storyteller: {storyteller}   Turn: {turn_text(encounter, waiting)}",
+                 WIDTH),
              columns(("#", "Name", "Init", "Health", "Status"), (4, 20, 6, 25), rows, width=WIDTH,
                      highlight={"TO ACT": "|g"})]
     if order.declare:
@@ -800,7 +800,7 @@ def condition_marks(state: dict, names: dict) -> list[str]:
 
 def turn_text(encounter, waiting: list) -> str:
     if waiting:
-        return escape(", ".join(obj.key for obj in waiting))
+        return ", ".join(obj.key for obj in waiting)
     if not initiative_rolls(encounter) or awaiting_initiative(encounter):
         return "waiting for initiative (+combat/init, +npc/init)"
     return "round over (+combat/next)"

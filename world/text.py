@@ -58,24 +58,41 @@ def wrap_words(text: str, width: int) -> list[str]:
     return lines
 
 
+def fit(text: str, width: int = 78, indent: int = 2) -> str:
+    """Plain ``text`` escaped in lines of at most ``width`` columns, broken at the last space
+    that fits (inner spacing kept), the continuation lines indented by ``indent`` (a HUD's
+    header line with long names)."""
+    text = printable(text)
+    lines = []
+    while len(text) > width:
+        cut = text.rfind(" ", indent + 1, width + 1)
+        cut = cut if cut > 0 else width
+        lines.append(text[:cut].rstrip())
+        text = " " * indent + text[cut:].strip()
+    lines.append(text)
+    return "\n".join(line.replace("|", "||") for line in lines)
+
+
 def columns(headers: Sequence[str] | None, widths: Sequence[int], rows: Iterable[Sequence[str]], *,
             width: int = 78, highlight: Mapping[str, str] | None = None) -> str:
     """A table of fixed-width columns under a ``~`` rule, for the views typed every few
-    seconds (the HUD): plain cells in, escaped text out, each cell wrapped at word breaks
-    inside its column (as EvTable wraps it) with one space either side, rows top-aligned; the last column takes
-    what ``widths`` leave of ``width`` (78); no ``headers``: no header and no rule. ``highlight`` colours a phrase kept whole on one
-    line (``{"TO ACT": "|g"}``). Costs microseconds a row, where EvTable costs milliseconds."""
+    seconds (the HUD): plain cells in, escaped text out (measured as shown, ``\\uXXXX`` and
+    all), each cell wrapped at word breaks inside its column as EvTable wrapped it, with one
+    space either side, rows top-aligned; the last column takes what ``widths`` leave of
+    ``width`` (78); no ``headers``: no header and no rule. ``highlight`` colours a phrase kept
+    whole on one line (``{"TO ACT": "|g"}``). Costs microseconds a row, where EvTable costs
+    milliseconds."""
     widths = [*widths, width - sum(widths)]
     highlight = highlight or {}
 
     def row_lines(cells: Sequence[str]) -> list[str]:
-        wrapped = [wrap_words(str(cell), size - 2) for cell, size in zip(cells, widths)]
+        wrapped = [wrap_words(printable(cell), size - 2) for cell, size in zip(cells, widths)]
         lines = []
         for index in range(max(len(cell) for cell in wrapped)):
             parts = []
             for cell, size in zip(wrapped, widths):
                 text = cell[index] if index < len(cell) else ""
-                shown = escape(text)
+                shown = text.replace("|", "||")  # printable already: a \uXXXX counts as shown
                 for phrase, colour in highlight.items():
                     shown = shown.replace(phrase, f"{colour}{phrase}|n")
                 parts.append(" " + shown + " " * (size - 1 - len(text)))

@@ -11,7 +11,7 @@ from commands import fray, npcs
 from tests.game.test_combat_commands import FrayCommandTest
 from world import encounters, fights
 from world.models import Fight, FightLogEntry
-from world.text import columns, wrap_words
+from world.text import columns, fit, wrap_words
 
 
 def writes(queries, table: str) -> int:
@@ -203,5 +203,14 @@ class TestColumns(CoreTest):
         # as EvTable breaks a line: a word's following space counts against it
         self.assertEqual(wrap_words("Fireball > alice89f783 (spoiled)", 22), ["Fireball >", "alice89f783 (spoiled)"])
         self.assertEqual(len(lines), 5)
+        wide = columns(None, (4, 20), [("1", "\u03a9mega", "x")]).splitlines()
+        self.assertEqual(wide, [" 1   \\u03a9mega          x" + " " * 52])
         plain = [line.replace("|gTO ACT|n", "TO ACT").replace("||", "|") for line in lines]
         self.assertTrue(all(len(line) == 78 for line in plain), [len(line) for line in plain])
+
+    def test_a_long_header_line_wraps_indented(self):
+        text = fit("Round 1   Storyteller: admin   Turn: waiting for initiative (+combat/init, +npc/init)")
+        self.assertEqual(text, "Round 1   Storyteller: admin   Turn: waiting for initiative (+combat/init,\n"
+                               "  +npc/init)")
+        self.assertEqual(fit("a|b " * 30, 20).splitlines()[0], "a||b a||b a||b a||b a||b")
+        self.assertTrue(all(len(line.replace("||", "|")) <= 20 for line in fit("a|b " * 30, 20).splitlines()))
