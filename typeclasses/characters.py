@@ -1,7 +1,7 @@
 """Characters: the Fray sheet, health, creature kind and combat state live here as Attributes.
 
 Everything is stored in the ``fray`` Attribute category so it shows in the Django admin and
-survives reloads, restarts and a killed server (DESIGN.md, Persistence).
+survives reloads, restarts and a killed server (docs/architecture.md, "One command, one transaction").
 """
 
 from evennia.objects.objects import DefaultCharacter

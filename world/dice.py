@@ -3,7 +3,7 @@
 When the server process starts with ``FRAY_TEST_DICE=1`` in its environment, a queue of
 forced die faces (filled by the Developer-only ``@dice/force``) is consumed by the next rolls
 in order; it is stored in the database, so it survives ``evennia reload``. Without the
-variable the queue does not exist and every roll uses ``random.SystemRandom`` (DESIGN.md,
+variable the queue does not exist and every roll uses ``random.SystemRandom`` (docs/architecture.md,
 "Test-only").
 """
 

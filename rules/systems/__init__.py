@@ -1,4 +1,4 @@
-"""The registry of rule systems, by key (``DESIGN.md``: storyteller, eldritch, aeon, elethril)."""
+"""The registry of rule systems, by key (``docs/architecture.md``: storyteller, eldritch, aeon, elethril)."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ Values in, frozen results out: the service layer (``world/``) snapshots characte
 :class:`Combatant` values, calls a :class:`RuleSystem`, and stores the plain-dict records the
 results give back. Randomness always arrives as a :class:`rules.dice.Roller`.
 
-The seams are drawn for all four systems of ``DESIGN.md``:
+The seams are drawn for all four systems of ``docs/architecture.md``:
 
 - ``roll_check`` — what ``+roll`` means (a d10 pool, 1d10 + traits, dice notation …);
 - ``roll_initiative`` + ``schedule`` — an :class:`ActionSchedule` of slots, where a slot is an

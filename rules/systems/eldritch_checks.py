@@ -2,7 +2,7 @@
 hiding, eye contact, line of sight and movement.
 
 Source: ``seeds/000_6bd8a24b61f76ef0.txt`` (Limitations; Hiding; Eye Contact; Line of Sight;
-Actions: Movement) with ``RULES.md`` §2. Every number is in ``rules/data/eldritch.toml``.
+Actions: Movement) with ``docs/rules.md`` §2. Every number is in ``rules/data/eldritch.toml``.
 These are mixed into :class:`rules.systems.eldritch.EldritchSystem`; each method is pure:
 values in, a frozen result with its working ``lines`` out, dice only from the roller.
 

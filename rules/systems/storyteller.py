@@ -1,7 +1,7 @@
 """The ``storyteller`` rule system: d10 pools against a difficulty (classic World of Darkness).
 
 Source: ``seeds/001_a497bcb370a83902.txt`` (initiative, brawl and melee attacks, dodge /
-block / parry, soak by creature type) with the defaults of ``RULES.md`` §1 (rule of ones,
+block / parry, soak by creature type) with the defaults of ``docs/rules.md`` §1 (rule of ones,
 botches, health track). Every number lives in ``rules/data/storyteller.toml``.
 """
 
@@ -49,7 +49,7 @@ class HealthLevel:
 
 @dataclass(frozen=True)
 class HealthTrack:
-    """Seven health levels filled aggravated first, then lethal, then bashing (RULES.md §1).
+    """Seven health levels filled aggravated first, then lethal, then bashing (docs/rules.md §1).
 
     Counts of each damage type; ``dead`` once lethal or aggravated damage passes
     Incapacitated. ``levels`` come from the data file.
@@ -322,7 +322,7 @@ class StorytellerSystem(RuleSystem):
 
     def schedule(self, rolls: Sequence[InitiativeRoll]) -> ActionSchedule:
         """Act highest to lowest; equal total and equal Wits + Dex share a slot (simultaneous),
-        names sorted case-insensitively inside it; declare in the reverse order (RULES.md §1)."""
+        names sorted case-insensitively inside it; declare in the reverse order (docs/rules.md §1)."""
         slots = highest_first(rolls)
         declare = tuple(name for slot in reversed(slots) for name in slot.names)
         return ActionSchedule(slots, declare)

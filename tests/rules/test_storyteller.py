@@ -1,6 +1,6 @@
 """Tests for the ``storyteller`` rule system (pure Python, no DB).
 
-Every number of ``seeds/001_a497bcb370a83902.txt`` and of ``RULES.md`` §1 is pinned here with
+Every number of ``seeds/001_a497bcb370a83902.txt`` and of ``docs/rules.md`` §1 is pinned here with
 forced dice: each test queues exactly the faces it expects to be rolled, the fallback roller
 fails the test if one more die is asked for, and ``done()`` checks that none were left over.
 """
