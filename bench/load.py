@@ -52,6 +52,7 @@ from tests.e2e.harness import (  # noqa: E402
     LOGGED_IN_RE,
     FrayServer,
     HarnessError,
+    split_telnet,
 )
 
 SETTINGS = "MAX_CONNECTION_RATE = 1000\nMAX_COMMAND_RATE = 100000\n"  # as bench/commands.py
@@ -60,7 +61,6 @@ THINK = (1.6, 2.4)  # seconds between an answer and the next command
 ANSWER_TIMEOUT = 30.0  # a command not answered by then counts as unanswered
 SETUP_TIMEOUT = 300.0
 
-IAC, DONT, DO, WONT, WILL, SB, SE = 255, 254, 253, 252, 251, 250, 240
 ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
 ST_ANSWER = r"^<(?:Combat|Fray)>"
 WATCHER_COMMANDS = ("look", "+roll 3 vs 6", "+combat", "+sheet")
@@ -117,44 +117,10 @@ class Conn(asyncio.Protocol):
                 future.set_result((got, now))
 
     def _strip_iac(self, data: bytes) -> bytes:
-        data, self._pending_iac = self._pending_iac + data, b""
-        if IAC not in data:
-            return data
-        out, replies = bytearray(), bytearray()
-        i, n = 0, len(data)
-        while i < n:
-            b = data[i]
-            if b != IAC:
-                out.append(b)
-                i += 1
-                continue
-            if i + 1 >= n:
-                self._pending_iac = data[i:]
-                break
-            cmd = data[i + 1]
-            if cmd == IAC:
-                out.append(IAC)
-                i += 2
-            elif cmd in (DO, DONT, WILL, WONT):
-                if i + 2 >= n:
-                    self._pending_iac = data[i:]
-                    break
-                if cmd == DO:
-                    replies += bytes([IAC, WONT, data[i + 2]])
-                elif cmd == WILL:
-                    replies += bytes([IAC, DONT, data[i + 2]])
-                i += 3
-            elif cmd == SB:
-                end = data.find(bytes([IAC, SE]), i + 2)
-                if end < 0:
-                    self._pending_iac = data[i:]
-                    break
-                i = end + 2
-            else:  # NOP, GA, EOR ...
-                i += 2
+        out, replies, self._pending_iac = split_telnet(self._pending_iac + data)
         if replies and self.transport:
-            self.transport.write(bytes(replies))
-        return bytes(out)
+            self.transport.write(replies)
+        return out
 
     # -- use
     def take(self) -> str:

@@ -113,6 +113,47 @@ def port_answers(host: str, port: int, timeout: float = 1.0) -> bool:
 
 IAC, DONT, DO, WONT, WILL, SB, SE = 255, 254, 253, 252, 251, 250, 240
 NAWS = 31
+
+
+def split_telnet(data: bytes, naws: tuple[int, int] | None = None) -> tuple[bytes, bytes, bytes]:
+    """``data`` from a telnet server as (payload, replies, unfinished tail): every option it
+    offers or asks for is refused, but NAWS is answered with ``naws`` (columns, rows) when
+    given; an incomplete sequence at the end is the tail, to put before the next read."""
+    out = bytearray()
+    replies = bytearray()
+    i, n = 0, len(data)
+    while i < n:
+        b = data[i]
+        if b != IAC:
+            out.append(b)
+            i += 1
+            continue
+        if i + 1 >= n:
+            return bytes(out), bytes(replies), data[i:]
+        cmd = data[i + 1]
+        if cmd == IAC:
+            out.append(IAC)
+            i += 2
+        elif cmd in (DO, DONT, WILL, WONT):
+            if i + 2 >= n:
+                return bytes(out), bytes(replies), data[i:]
+            opt = data[i + 2]
+            if cmd == DO and opt == NAWS and naws:
+                size = struct.pack("!HH", *naws).replace(b"\xff", b"\xff\xff")
+                replies += bytes([IAC, WILL, NAWS, IAC, SB, NAWS]) + size + bytes([IAC, SE])
+            elif cmd == DO:
+                replies += bytes([IAC, WONT, opt])
+            elif cmd == WILL:
+                replies += bytes([IAC, DONT, opt])
+            i += 3
+        elif cmd == SB:
+            end = data.find(bytes([IAC, SE]), i + 2)
+            if end < 0:
+                return bytes(out), bytes(replies), data[i:]
+            i = end + 2
+        else:  # NOP, GA, EOR, ...
+            i += 2
+    return bytes(out), bytes(replies), b""
 #: The window FrayServer.client() (so every fray_client) reports with NAWS: wide, so tests
 #: match whole lines. Fray wraps telnet output to the client's width (78 columns for a
 #: client that reports none); tests/e2e/test_telnet_width.py checks 78 and 60.
@@ -153,47 +194,10 @@ class TelnetClient:
 
         Incomplete sequences at the end are kept for the next read.
         """
-        data, self._pending_iac = self._pending_iac + data, b""
-        out = bytearray()
-        replies = bytearray()
-        i, n = 0, len(data)
-        while i < n:
-            b = data[i]
-            if b != IAC:
-                out.append(b)
-                i += 1
-                continue
-            if i + 1 >= n:
-                self._pending_iac = data[i:]
-                break
-            cmd = data[i + 1]
-            if cmd == IAC:
-                out.append(IAC)
-                i += 2
-            elif cmd in (DO, DONT, WILL, WONT):
-                if i + 2 >= n:
-                    self._pending_iac = data[i:]
-                    break
-                opt = data[i + 2]
-                if cmd == DO and opt == NAWS and self.naws:
-                    size = struct.pack("!HH", *self.naws).replace(b"\xff", b"\xff\xff")
-                    replies += bytes([IAC, WILL, NAWS, IAC, SB, NAWS]) + size + bytes([IAC, SE])
-                elif cmd == DO:
-                    replies += bytes([IAC, WONT, opt])
-                elif cmd == WILL:
-                    replies += bytes([IAC, DONT, opt])
-                i += 3
-            elif cmd == SB:
-                end = data.find(bytes([IAC, SE]), i + 2)
-                if end < 0:
-                    self._pending_iac = data[i:]
-                    break
-                i = end + 2
-            else:  # NOP, GA, EOR, ...
-                i += 2
+        out, replies, self._pending_iac = split_telnet(self._pending_iac + data, self.naws)
         if replies:
-            self._sendall(bytes(replies))
-        return bytes(out)
+            self._sendall(replies)
+        return out
 
     def _sendall(self, data: bytes):
         self.sock.setblocking(True)
