@@ -26,7 +26,28 @@ FRAY_COMMANDS = (fray.CmdRoll, fray.CmdSheet, fray.CmdStat, fray.CmdCombat, npcs
                  eldritch.CmdWake, eldritch.CmdDrama, items.CmdItem, items.CmdUse)
 
 
-class CharacterCmdSet(default_cmds.CharacterCmdSet):
+class IndexedNames:
+    """Mixed into Fray's cmdsets: ``cmd in cmdset`` looks the command's key and aliases up in a
+    set of the cmdset's names, instead of Evennia's scan.
+
+    Evennia merges the Session, Account and Character cmdsets for every command typed, asking
+    ``cmd in cmdset`` for each command of the lower set; it caches the answers in a
+    ``WeakKeyDictionary`` keyed by Command objects, but every Command hashes alike, so each
+    lookup compares against every cached command. Under the 200-client load benchmark that was
+    the Server's largest single cost, ahead of Fray's own commands (docs/performance.md). The
+    answer is the same: a command is in a cmdset when their keys or aliases meet."""
+
+    def __contains__(self, othercmd):
+        commands = self.commands
+        index = self.__dict__.get("_fray_names")
+        if index is None or index[0] is not commands or index[1] != len(commands):
+            names = set().union(*(cmd._matchset for cmd in commands))
+            index = self._fray_names = (commands, len(commands), names)
+        matchset = getattr(othercmd, "_matchset", None)
+        return othercmd in index[2] if matchset is None else not index[2].isdisjoint(matchset)
+
+
+class CharacterCmdSet(IndexedNames, default_cmds.CharacterCmdSet):
     """
     The `CharacterCmdSet` contains general in-game commands like `look`,
     `get`, etc available on in-game Character objects. It is merged with
@@ -47,7 +68,7 @@ class CharacterCmdSet(default_cmds.CharacterCmdSet):
             self.add(command())
 
 
-class AccountCmdSet(default_cmds.AccountCmdSet):
+class AccountCmdSet(IndexedNames, default_cmds.AccountCmdSet):
     """
     This is the cmdset available to the Account at all times. It is
     combined with the `CharacterCmdSet` when the Account puppets a
@@ -68,7 +89,7 @@ class AccountCmdSet(default_cmds.AccountCmdSet):
         #
 
 
-class UnloggedinCmdSet(default_cmds.UnloggedinCmdSet):
+class UnloggedinCmdSet(IndexedNames, default_cmds.UnloggedinCmdSet):
     """
     Command set available to the Session before being logged in.  This
     holds commands like creating a new account, logging in, etc.
@@ -86,7 +107,7 @@ class UnloggedinCmdSet(default_cmds.UnloggedinCmdSet):
         #
 
 
-class SessionCmdSet(default_cmds.SessionCmdSet):
+class SessionCmdSet(IndexedNames, default_cmds.SessionCmdSet):
     """
     This cmdset is made available on Session level once logged in. It
     is empty by default.

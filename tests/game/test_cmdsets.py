@@ -1,0 +1,51 @@
+"""Fray's cmdsets answer ``cmd in cmdset`` from an index of names, as Evennia's scan would."""
+
+from evennia.commands.default.muxcommand import MuxCommand
+from evennia.utils.test_resources import BaseEvenniaTestCase
+
+
+def cmdsets():
+    from commands.default_cmdsets import (  # after Evennia's setup
+        AccountCmdSet,
+        CharacterCmdSet,
+        SessionCmdSet,
+    )
+
+    return CharacterCmdSet(), AccountCmdSet(), SessionCmdSet()
+
+
+class CmdShout(MuxCommand):
+    key = "shout"
+    aliases = ["yell"]
+
+
+class TestIndexedNames(BaseEvenniaTestCase):
+    def test_membership_is_evennias_answer(self):
+        character, account, session = cmdsets()
+        checked = 0
+        for other in (account, session, character):
+            for cmd in other.commands:
+                self.assertEqual(cmd in character, any(cmd == mine for mine in character.commands), cmd.key)
+                checked += 1
+        self.assertGreater(checked, 100)
+        self.assertIn("look", character)
+        self.assertIn("+combat", character)
+        self.assertNotIn("shout", character)
+        self.assertNotIn(CmdShout(), character)
+
+    def test_the_index_follows_added_and_removed_commands(self):
+        character = cmdsets()[0]
+        self.assertNotIn("yell", character)
+        character.add(CmdShout())
+        self.assertIn("yell", character)
+        self.assertIn(CmdShout(), character)
+        character.remove(CmdShout())
+        self.assertNotIn("shout", character)
+
+    def test_a_merge_keeps_every_command(self):
+        character, account, _ = cmdsets()
+        merged = account + character
+        keys = sorted(cmd.key for cmd in merged.commands)
+        expected = sorted({cmd.key for cmd in character.commands}
+                          | {cmd.key for cmd in account.commands if not any(cmd == c for c in character.commands)})
+        self.assertEqual(keys, expected)
