@@ -11,7 +11,7 @@ from rules.data import RulesDataError
 from rules.dice import DiceSyntaxError
 from rules.systems import CombatError
 from world import fights
-from world.text import FRAY, escape
+from world.text import FRAY, escape, views_for
 
 MAX_ERROR = 200
 
@@ -75,7 +75,9 @@ class Command(MuxCommand):
             self.fail(self.switch_error)
             return
         label = self.key + "".join(f"/{switch}" for switch in self.switches)
-        with fights.unit(label):  # the fight is loaded once and saved once, in one transaction
+        # the fight is loaded once and saved once, in one transaction; views built for the
+        # caller's session (sentences for a screen reader)
+        with fights.unit(label), views_for(self.session):
             try:
                 self.run()
             except (DiceSyntaxError, CombatError, RulesDataError) as err:

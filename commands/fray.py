@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from evennia.utils.evtable import EvTable
 from evennia.utils.utils import inherits_from
 
 from commands import elethril as elethril_commands
 from commands.command import Command
 from rules.systems import CombatError
-from world import aeon, dice, eldritch, encounters, fights, magic, rolls, sheets
+from world import aeon, dice, eldritch, encounters, fights, gmcp, magic, rolls, sheets
 from world.access import NARRATOR, STAFF, require_perm
-from world.text import COMBAT, escape, quote
+from world.text import COMBAT, escape, quote, table
 
 CHARACTER_TYPECLASS = "typeclasses.characters.Character"
 
@@ -511,13 +510,12 @@ class CmdSpells(Command):
         if elethril_commands.spells(self):
             return
         spellbook = encounters.spells_of(encounters.system_here(self.caller))
-        table = EvTable("Spell", "Incantation", "Level (Power)", "Kind", "Damage", width=78, border="header")
-        for column, width in enumerate((20, 18, 18, 8)):
-            table.reformat_column(column, width=width)
+        rows = []
         for spell in spellbook.spells.values():
             damage = (spell.damage_type + ("*" if spell.fire else "")) if spell.kind == "attack" else ""
-            table.add_row(spell.key, spell.name, f"{spell.level} ({spell.required})", spell.kind, damage)
-        self.caller.msg(f"{table}\n* fire: Vampires cannot soak it.")
+            rows.append((spell.key, spell.name, f"{spell.level} ({spell.required})", spell.kind, damage))
+        shown = table(("Spell", "Incantation", "Level (Power)", "Kind", "Damage"), (20, 18, 18, 8), rows)
+        self.caller.msg(f"{shown}\n* fire: Vampires cannot soak it.")
 
 
 class CmdEscape(Command):
@@ -563,8 +561,15 @@ class HealthCommand(Command):
         systems = [encounters.system_here(target)]
         if heal_all and encounters.encounter_in(target.location) is None:
             systems = sheets.systems_with_health(target) or systems  # out of a fight: every system's wounds
+        encounter = encounters.fight_of(target)
         for system in systems:
-            tell_change(self.caller, target, sheets.change_health(target, system, amount, damage_type, heal=self.heal))
+            line, after = sheets.change_health(target, system, amount, damage_type, heal=self.heal)
+            if encounter is not None and encounters.system_of(encounter).key == system.key:
+                encounters.store_fighter_health(encounter, target, system, after)  # the fight's stream
+            else:
+                sheets.store_health(target, system, after.to_record())
+                fights.afterwards(lambda: gmcp.refresh(target))
+            tell_change(self.caller, target, line)
 
 
 class CmdDamage(HealthCommand):

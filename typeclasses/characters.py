@@ -50,17 +50,34 @@ class Character(ObjectParent, DefaultCharacter):
     magic_items = AttributeProperty(list, category="fray", autocreate=False)
     magic_item_serial = AttributeProperty(0, category="fray", autocreate=False)
 
+    def access(self, accessing_obj, access_type="read", default=False, no_superuser_bypass=False, **kwargs):
+        """Evennia's lock check, with one shortcut on a hot path: for every command typed in a
+        room, Evennia asks each object there whether the typist may use its commands
+        (``call``, superusers included). A character's ``call:false()`` lock says no; that
+        answer is given without running the lock (docs/performance.md)."""
+        if access_type == "call" and no_superuser_bypass and self.locks.get("call") == "call:false()":
+            self.at_access(False, accessing_obj, access_type, **kwargs)
+            return False
+        return super().access(accessing_obj, access_type=access_type, default=default,
+                              no_superuser_bypass=no_superuser_bypass, **kwargs)
+
     def at_post_puppet(self, **kwargs):
-        """On (re)connect: no longer idle in a fight still going on, and shown its HUD."""
+        """On (re)connect: no longer idle in a fight still going on, shown its HUD, and sent
+        the GMCP packages (``world.gmcp``) if the client takes them."""
         super().at_post_puppet(**kwargs)
         from world.encounters import reconnect_notice
+        from world.text import views_for
 
-        notice = reconnect_notice(self)
+        with views_for(next(iter(self.sessions.all()), None)):  # the HUD as sentences for a screen reader
+            notice = reconnect_notice(self)
         if notice:
             self.msg(notice)
         from world.armor import deliver_notices
 
         deliver_notices(self)
+        from world import gmcp
+
+        gmcp.refresh(self, force=True)
 
     def at_post_move(self, source_location, move_type="move", **kwargs):
         """Walking out of a fight's room: still in the fight, marked idle."""
@@ -68,6 +85,9 @@ class Character(ObjectParent, DefaultCharacter):
         from world.encounters import left_the_room
 
         left_the_room(self)
+        from world import gmcp
+
+        gmcp.refresh(self)
 
     def at_post_unpuppet(self, account=None, session=None, **kwargs):
         """Quitting or going link-dead: stay in any fight, marked idle."""

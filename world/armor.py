@@ -19,13 +19,12 @@ from datetime import datetime, timezone
 from evennia.scripts.models import ScriptDB
 from evennia.utils.create import create_script
 from evennia.utils.dbserialize import deserialize
-from evennia.utils.evtable import EvTable
 from evennia.utils.utils import inherits_from
 
 from rules.systems import CombatError, RuleSystem, get_system
 from world.access import STAFF, has_perm, require_perm
 from world.sheets import default_system
-from world.text import escape, quote
+from world.text import escape, quote, table
 
 REQUESTS_KEY = "fray_requests"
 STORE_TYPECLASS = "typeclasses.requests.RequestStore"
@@ -476,12 +475,6 @@ def view_notes(caller, target) -> list[dict]:
 
 # --- rendering -----------------------------------------------------------------------------
 
-def _table(table: EvTable) -> str:
-    """A rendered table made safe to send: EvTable already turned the ``||`` of escaped cells
-    into ``|`` (its colour codes are ANSI sequences by now), so double every ``|`` again."""
-    return str(table).replace("|", "||")
-
-
 def _cut(text: str, width: int) -> str:
     text = " ".join(str(text).split())
     return escape(text if len(text) <= width else text[: width - 3] + "...")
@@ -495,34 +488,30 @@ def render_notes(target, own: bool) -> str:
                 else f"{escape(target.key)} has no armor notes.")
     worn = getattr(target, "worn_armor", None)
     default = default_system().key
-    table = EvTable("#", "Armor", "Soak", "Approved", width=WIDTH, border="header")
-    for column, width in enumerate((7, 22, 29)):
-        table.reformat_column(column, width=width)
+    rows = []
     for note in notes:
         mark = "*" if note.get("id") == worn else " "
         system_key = note.get("system")
         soak = soak_text(note.get("soak") or {}, system_key)
         if system_key != default:
             soak += f" [{escape(system_key or '?')}]"
-        table.add_row(f"{mark}{note.get('id')}", _cut(note.get("name") or "?", 20), soak,
-                      f"{_cut(note.get('approved_by') or '?', 8)} {(note.get('approved_at') or '?')[:10]}")
+        rows.append((f"{mark}{note.get('id')}", _cut(note.get("name") or "?", 20), soak,
+                     f"{_cut(note.get('approved_by') or '?', 8)} {(note.get('approved_at') or '?')[:10]}"))
     head = "Your armor notes" if own else f"{escape(target.key)}'s armor notes"
     foot = "* worn" if worn is not None and any(n.get("id") == worn for n in notes) else "Nothing worn."
-    return f"|w{head}|n\n{_table(table)}\n{foot}"
+    return f"|w{head}|n\n{table(('#', 'Armor', 'Soak', 'Approved'), (7, 22, 29), rows, width=WIDTH)}\n{foot}"
 
 
 def render_requests(requests: list[dict], title: str) -> str:
     """A 78-column table of ``requests``."""
     if not requests:
         return f"{title}: none."
-    table = EvTable("#", "From", "Armor", "Status", "Why", width=WIDTH, border="header")
-    for column, width in enumerate((6, 14, 20, 11)):
-        table.reformat_column(column, width=width)
+    rows = []
     for req in requests:
         name = req["name"] + ("" if req.get("armor") else " (custom)")
-        table.add_row(str(req["id"]), _cut(req.get("requester_name") or "?", 12), _cut(name, 18),
-                      req["status"], _cut(req.get("why") or "", 26))
-    return f"|w{title}|n\n{_table(table)}"
+        rows.append((str(req["id"]), _cut(req.get("requester_name") or "?", 12), _cut(name, 18),
+                     req["status"], _cut(req.get("why") or "", 26)))
+    return f"|w{title}|n\n{table(('#', 'From', 'Armor', 'Status', 'Why'), (6, 14, 20, 11), rows, width=WIDTH)}"
 
 
 def render_request(request: dict) -> str:

@@ -57,7 +57,6 @@ from __future__ import annotations
 from dataclasses import replace
 
 from evennia.utils.dbserialize import deserialize
-from evennia.utils.evtable import EvTable
 
 from rules.systems import CombatError, get_system
 from rules.systems.base import plural
@@ -108,7 +107,7 @@ from world.fight import (
     use_modifiers,
 )
 from world.sheets import WIDTH, is_npc
-from world.text import COMBAT, columns, escape, escape_for_room, fit, quote
+from world.text import COMBAT, columns, escape, escape_for_room, fit, quote, table
 
 KEY = "elethril"
 GROUP_NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 '-")
@@ -217,7 +216,13 @@ def _by_storyteller(caller, encounter, actor) -> bool:
     return is_npc(actor) and is_storyteller(caller, encounter)
 
 
-def _to_declare(encounter, system) -> list:
+def initiatives(encounter) -> dict[str, int]:
+    """{name: initiative segment} rolled this round."""
+    return {name: SegmentInitiative.from_record(record).initiative
+            for name, record in fights.copied(encounter.segment_initiative or {}).items()}
+
+
+def to_declare(encounter, system) -> list:
     """Those the round waits on: able, not idle, not busy with a carried action, undeclared."""
     if _now(encounter):
         return []
@@ -557,7 +562,7 @@ def _anything_to_roll(encounter) -> bool:
 def roll_when_ready(encounter) -> None:
     """Roll initiative once nobody is left to declare (and someone does something)."""
     system = system_of(encounter)
-    if not _now(encounter) and not _to_declare(encounter, system) and _anything_to_roll(encounter):
+    if not _now(encounter) and not to_declare(encounter, system) and _anything_to_roll(encounter):
         roll_round(encounter)
 
 
@@ -614,7 +619,7 @@ def next_step(caller) -> None:
         return
     if not _anything_to_roll(encounter):
         raise CombatError(f"Nobody has declared an action yet ({HOW_TO_DECLARE}).")
-    waiting = _to_declare(encounter, system)
+    waiting = to_declare(encounter, system)
     if waiting:
         names = ", ".join(obj.key for obj in waiting)
         announce(encounter, escape_for_room(f"{names} {'declares' if len(waiting) == 1 else 'declare'} "
@@ -830,7 +835,7 @@ def end_round(encounter) -> None:
         else:
             lines.append(f"{action.actor} is reloading until round {action.next_initiative_round}.")
     announce(encounter, f"Round {r - 1} is over. Round {r}: declare your actions.", lines=fallen + lines)
-    waiting = _to_declare(encounter, system)
+    waiting = to_declare(encounter, system)
     npcs = [obj.key for obj in waiting if is_npc(obj)]
     for obj in waiting:
         if not is_npc(obj):
@@ -1008,18 +1013,17 @@ def render_items(target, own: bool) -> str:
         return ("You have no magical items (staff give them with +item)." if own
                 else f"{escape(target.key)} has no magical items.")
     system = get_system(KEY)
-    table = EvTable("#", "Item", "Charges", "Init", "Effect", width=WIDTH, border="header")
-    for column, width in enumerate((6, 34, 9, 6)):
-        table.reformat_column(column, width=width)
+    rows = []
     for item in items:
         spell = system.spells.get(item["spell"])
         effect = ("?" if spell is None else f"{spell.damage} damage" if spell.damage
                   else f"heals {spell.heal}" if spell.heal else "ST narrates")
         modifier = system.items.get(item["type"], ("", None))[1]
-        table.add_row(str(item["id"]), _item_words(item, system), str(item["charges"]),
-                      "?" if modifier is None else f"{modifier:+d}", effect)
+        rows.append((str(item["id"]), _item_words(item, system), str(item["charges"]),
+                     "?" if modifier is None else f"{modifier:+d}", effect))
     head = "Your magical items" if own else f"{escape(target.key)}'s magical items"
-    return (f"|w{head}|n\n{table}\nIn an elethril fight: use <item>[=<target>], a discharge at your "
+    shown = table(("#", "Item", "Charges", "Init", "Effect"), (6, 34, 9, 6), rows, width=WIDTH)
+    return (f"|w{head}|n\n{shown}\nIn an elethril fight: use <item>[=<target>], a discharge at your "
             "initiative\n+ the item's Init modifier; each use spends a charge.")
 
 
@@ -1031,10 +1035,9 @@ def render_hud(encounter, viewer=None) -> str:
     r, now = _round(encounter), _now(encounter)
     board = timeline(encounter)
     declared = _declarations(encounter)
-    initiative = {name: SegmentInitiative.from_record(record)
-                  for name, record in fights.copied(encounter.segment_initiative or {}).items()}
+    initiative = initiatives(encounter)
     sides = {int(key): value for key, value in fights.copied(encounter.sides or {}).items()}
-    waiting = _to_declare(encounter, system)
+    waiting = to_declare(encounter, system)
     sees_all = viewer is not None and is_storyteller(viewer, encounter)
     rows, modifiers, off_hands = [], [], []
     for obj in fighters(encounter):
@@ -1062,7 +1065,7 @@ def render_hud(encounter, viewer=None) -> str:
                     pass
         else:
             shown = "-"
-        init = str(initiative[obj.key].initiative) if obj.key in initiative else "-"
+        init = str(initiative[obj.key]) if obj.key in initiative else "-"
         if action is not None and action.delayed_to and tick_of(r, 1) <= action.delayed_to <= tick_of(r, 10):
             init = f"{'' if init == '-' else init}>{action.delayed_to - tick_of(r, 0)}"   # held: 6>8
         name = obj.key + (" (NPC)" if is_npc(obj) else "")
@@ -1116,13 +1119,12 @@ def _party_lines(encounter) -> str:
 
 def render_spells(system) -> str:
     """``+spells`` under elethril: casting time in segments, instant spells, effect dice."""
-    table = EvTable("Spell", "Name", "Level", "Casting", "Effect", width=WIDTH, border="header")
-    for column, width in enumerate((20, 20, 7, 13)):
-        table.reformat_column(column, width=width)
+    rows = []
     for spell in system.spells.values():
         casting = "instant" if spell.instant else f"{spell.casting_time} segment{'s' if spell.casting_time > 1 else ''}"
         effect = f"{spell.damage} damage" if spell.damage else f"heals {spell.heal}" if spell.heal else "ST narrates"
-        table.add_row(spell.key, spell.name, spell.level, casting, effect)
-    return (f"{table}\nCasting begins at your initiative segment; the spell takes effect at the start\n"
+        rows.append((spell.key, spell.name, str(spell.level), casting, effect))
+    shown = table(("Spell", "Name", "Level", "Casting", "Effect"), (20, 20, 7, 13), rows, width=WIDTH)
+    return (f"{shown}\nCasting begins at your initiative segment; the spell takes effect at the start\n"
             "of the segment after its casting time (instant: in its own segment, before\n"
             "missiles and melee). A hit while casting spoils it.")

@@ -16,7 +16,6 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from evennia.utils.create import create_object, create_script
-from evennia.utils.evtable import EvTable
 
 from rules.systems import CombatError, RuleSystem, get_system
 from rules.systems.base import ActionSchedule, Combatant, InitiativeRoll, plural
@@ -61,7 +60,7 @@ from world.fight import (  # noqa: F401 (the services below and other modules us
     use_modifiers,
 )
 from world.sheets import WIDTH, default_system, is_npc
-from world.text import COMBAT, columns, escape, escape_for_room, fit, quote
+from world.text import COMBAT, columns, escape, escape_for_room, fit, quote, spoken, table
 
 ENCOUNTER_TYPECLASS = "typeclasses.encounters.Encounter"
 NPC_TYPECLASS = "typeclasses.npcs.NPC"
@@ -87,6 +86,20 @@ def initiative_rolls(encounter) -> list[InitiativeRoll]:
     records = encounter.initiative or {}
     present = {obj.id for obj in fighters(encounter)}
     return [InitiativeRoll.from_record(rec) for key, rec in records.items() if int(key) in present]
+
+
+def initiatives(encounter) -> dict[str, int]:
+    """{name: initiative} of the fighters who have one this round (elethril: the segment)."""
+    if flow := declared(encounter):
+        return flow.initiatives(encounter)
+    return {roll.name: roll.total for roll in initiative_rolls(encounter)}
+
+
+def whose_turn(encounter) -> list:
+    """The fighters the fight waits on now: those to act (elethril: those to declare)."""
+    if flow := declared(encounter):
+        return flow.to_declare(encounter, system_of(encounter))
+    return current_slot(encounter)[1]
 
 
 def schedule(encounter) -> ActionSchedule:
@@ -937,15 +950,14 @@ def render_list(caller) -> str:
     require_perm(caller, STAFF, "list every fight")
     from evennia.scripts.models import ScriptDB
 
-    table = EvTable("Room", "System", "Round", "Storyteller", "Fighters", width=WIDTH, border="header")
-    count = 0
+    rows = []
     for encounter in ScriptDB.objects.filter(db_key=ENCOUNTER_KEY).order_by("id"):
         room = encounter.obj
         storyteller = encounter.storyteller.key if encounter.storyteller else "-"
-        table.add_row(escape(f"{room.key}(#{room.id})" if room else "-"), encounter.system_key,
-                      encounter.round, escape(storyteller), len(fighters(encounter)))
-        count += 1
-    return str(table) if count else "No fights are running."
+        rows.append((escape(f"{room.key}(#{room.id})" if room else "-"), encounter.system_key,
+                     str(encounter.round), escape(storyteller), str(len(fighters(encounter)))))
+    return (table(("Room", "System", "Round", "Storyteller", "Fighters"), (), rows, width=WIDTH)
+            if rows else "No fights are running.")
 
 
 def render_log(caller, page_text: str) -> str:
@@ -962,7 +974,9 @@ def render_log(caller, page_text: str) -> str:
     lines = [f"|w{COMBAT} Roll log, page {page} of {pages}|n ({count} entries)"]
     start = (page - 1) * LOG_PAGE
     for entry in fights.log_entries(encounter, start + 1, start + LOG_PAGE):
-        lines.append(escape(f"#{entry['number']} R{entry['round']} {entry['actor']}: {entry['what']}"))
+        head = (f"Entry {entry['number']}, round {entry['round']}, " if spoken()
+                else f"#{entry['number']} R{entry['round']} ")
+        lines.append(escape(f"{head}{entry['actor']}: {entry['what']}"))
         lines.extend("    " + escape(line) for line in entry["lines"])
     if count == 0:
         lines.append("No rolls yet.")

@@ -17,7 +17,6 @@ from functools import cache
 
 from evennia.utils.create import create_object
 from evennia.utils.dbserialize import deserialize
-from evennia.utils.evtable import EvTable
 from evennia.utils.utils import inherits_from
 
 from rules.data.templates import NpcTemplate, load_templates
@@ -26,6 +25,7 @@ from world import encounters
 from world.access import NARRATOR, require_perm
 from world.sheets import WIDTH, every_system, is_npc, set_stat, snapshot, weapon_name
 from world.text import COMBAT, escape, quote
+from world.text import table as text_table
 
 NPC_TYPECLASS = encounters.NPC_TYPECLASS
 CHARACTER_TYPECLASS = "typeclasses.characters.Character"
@@ -144,14 +144,13 @@ def render_templates(system: RuleSystem) -> str:
     if not table:
         return f"The {system.key} rules have no NPC templates."
     weapons = system.weapon_names
-    rows = EvTable("Template", "Name", "Kind", "Weapon", "Traits", width=WIDTH, border="header")
+    rows = []
     for key, template in table.items():
         kind = template.kind + (f" ({template.base_kind})" if template.base_kind else "")
         weapon = weapons.get(template.weapon, template.weapon) if template.weapon else "-"
-        rows.add_row(key, template.name, kind or "-", weapon, str(len(template.traits)))
-    for column, width in enumerate((15, 22, 19, 14, 8)):
-        rows.reformat_column(column, width=width)
-    return f"NPC templates ({system.key}): +npc/create <name>=<template>\n{rows}"
+        rows.append((key, template.name, kind or "-", weapon, str(len(template.traits))))
+    shown = text_table(("Template", "Name", "Kind", "Weapon", "Traits"), (15, 22, 19, 14, 8), rows, width=WIDTH)
+    return f"NPC templates ({system.key}): +npc/create <name>=<template>\n{shown}"
 
 
 # ------------------------------------------------------------------------------- services
@@ -266,7 +265,7 @@ def render_list(room, system: RuleSystem) -> str:
         return "No NPCs here. Make one with +npc/create <name>[=<template>] (+npc/templates lists them)."
     encounter = encounters.encounter_in(room)
     fighting = encounters.fighters(encounter) if encounter else []
-    table = EvTable("Name", "Kind", "Weapon", "Health", "Fight", width=WIDTH, border="header")
+    rows = []
     light = False
     for npc in npcs:
         combatant = snapshot(npc, system)
@@ -276,11 +275,10 @@ def render_list(room, system: RuleSystem) -> str:
             fight = "init" if encounters.has_initiative(encounter, npc) else "in"
         weapon = weapon_name(system, combatant.weapon) if combatant.weapon else "-"
         light = light or is_light(npc)
-        table.add_row(escape(npc.key) + ("*" if is_light(npc) else ""), escape(combatant.kind),
-                      escape(weapon), health.describe(), fight)
-    for column, width in enumerate((23, 10, 13, 25, 7)):
-        table.reformat_column(column, width=width)
-    lines = [f"NPCs here ({len(npcs)}, {system.key}):", str(table)]
+        rows.append((escape(npc.key) + ("*" if is_light(npc) else ""), escape(combatant.kind),
+                     escape(weapon), health.describe(), fight))
+    lines = [f"NPCs here ({len(npcs)}, {system.key}):",
+             text_table(("Name", "Kind", "Weapon", "Health", "Fight"), (23, 10, 13, 25, 7), rows, width=WIDTH)]
     if light:
         lines.append("* light NPC: give it a sheet with +npc/create <name>=<template> or +npc/set.")
     if fighting:

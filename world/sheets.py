@@ -10,7 +10,7 @@ from evennia.utils.dbserialize import deserialize
 
 from rules.dice import match_trait
 from rules.systems import CombatError, RuleSystem, get_system, system_keys
-from rules.systems.base import Combatant
+from rules.systems.base import Combatant, Health
 from world.text import columns, escape, quote
 
 MAX_RATING = 20
@@ -83,19 +83,19 @@ def store_health(obj, system: RuleSystem, record: Mapping) -> None:
 
 
 def change_health(target, system: RuleSystem, amount: int | None, damage_type: str | None,
-                  *, heal: bool) -> str:
-    """Staff ``+damage``/``+heal``: apply and store the change (no soak); returns the working,
-    e.g. ``"Alice: Healthy [.......] + 2 lethal -> Hurt (-1) [LL.....]"``. ``amount`` None
-    heals everything. Raises CombatError for an unknown damage type."""
+                  *, heal: bool) -> tuple[str, Health]:
+    """Staff ``+damage``/``+heal`` (no soak): the working, e.g. ``"Alice: Healthy [.......]
+    + 2 lethal -> Hurt (-1) [LL.....]"``, and the health after it, for the caller to store (in
+    a fight, through the fight's event stream). ``amount`` None heals everything. Raises
+    CombatError for an unknown damage type."""
     combatant = snapshot(target, system)
     before = system.health(combatant.health, combatant)
     if heal:
         after = system.heal(combatant, amount, damage_type)
     else:
         after = system.damage(combatant, amount or 0, damage_type or "")
-    store_health(target, system, after.to_record())
     what = "all" if amount is None else f"{amount} {system.damage_type(damage_type or '')}"
-    return f"{target.key}: {before.describe()} {'-' if heal else '+'} {what} -> {after.describe()}"
+    return f"{target.key}: {before.describe()} {'-' if heal else '+'} {what} -> {after.describe()}", after
 
 
 def parse_rating(text: str, what: str = "A rating", low: int = 0, high: int = MAX_RATING) -> int:

@@ -7,7 +7,10 @@ text is escaped for the sink it goes to; non-printable characters are shown as `
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 COMBAT = "|y<Combat>|n"
 ROLL = "|c<Roll>|n"
@@ -40,6 +43,63 @@ def escape_for_room(text: str) -> str:
             .replace("{", "{{").replace("}", "}}"))
 
 
+# ---------------------------------------------------------------------- screen readers
+_spoken: ContextVar[bool] = ContextVar("fray_spoken", default=False)
+TRACK = re.compile(r"(\s*)\[(?=[ABL.])([ABL]*)(\.*)\]")
+TRACK_WORDS = (("A", "aggravated"), ("L", "lethal"), ("B", "bashing"))
+RULE = re.compile(r"\s{3,}")
+
+
+def reads_aloud(session) -> bool:
+    """Whether ``session`` has the screen-reader flag (``option screenreader=True``)."""
+    return bool(session is not None and getattr(session, "protocol_flags", {}).get("SCREENREADER"))
+
+
+@contextmanager
+def views_for(session) -> Iterator[None]:
+    """Render the views built inside for ``session``: linear sentences when it has the
+    screen-reader flag (the base command wraps every command in this)."""
+    token = _spoken.set(reads_aloud(session))
+    try:
+        yield
+    finally:
+        _spoken.reset(token)
+
+
+def spoken() -> bool:
+    """Whether the view being built is for a screen reader."""
+    return _spoken.get()
+
+
+def speak(text: str) -> str:
+    """Outgoing text made plain for a screen reader: a health track's box art
+    (``[LB.....]``) in words ("1 lethal, 1 bashing, 5 of 7 free") and arrows (``->``) as
+    "gives"; everything else as it was."""
+    def track(match: re.Match) -> str:
+        space, filled, free = match.group(1), match.group(2), len(match.group(3))
+        parts = [f"{filled.count(letter)} {word}" for letter, word in TRACK_WORDS if letter in filled]
+        return (", " if space else "") + ", ".join([*parts, f"{free} of {len(filled) + free} free"])
+
+    return TRACK.sub(track, text).replace(" -> ", " gives ")
+
+
+def sentences(headers: Sequence[str] | None, rows: Iterable[Sequence[str]]) -> str:
+    """A table read aloud: one sentence a row, each cell after its column's name (the name
+    column alone, empty and ``-`` cells left out); cells as they are (already escaped)."""
+    out = []
+    for row in rows:
+        parts = []
+        for index, cell in enumerate(row):
+            cell = " ".join(str(cell).split())
+            if not cell or cell == "-":
+                continue
+            header = headers[index] if headers and index < len(headers) else ""
+            parts.append(cell if header in ("", "Name", "#") else f"{header.lower()} {cell}")
+        if parts:
+            out.append(", ".join(parts) + ".")
+    return "\n".join(out)
+
+
 def wrap_words(text: str, width: int) -> list[str]:
     """``text`` in lines of at most ``width`` characters, broken at spaces as EvTable breaks
     them (a word's following space counts against its line), over-long words cut."""
@@ -61,7 +121,10 @@ def wrap_words(text: str, width: int) -> list[str]:
 def fit(text: str, width: int = 78, indent: int = 2) -> str:
     """Plain ``text`` escaped in lines of at most ``width`` columns, broken at the last space
     that fits (inner spacing kept), the continuation lines indented by ``indent`` (a HUD's
-    header line with long names)."""
+    header line with long names). For a screen reader: one line, the wide gaps as sentence
+    breaks."""
+    if spoken():
+        return escape(RULE.sub(". ", text.strip())) + "."
     text = printable(text)
     lines = []
     while len(text) > width:
@@ -81,7 +144,9 @@ def columns(headers: Sequence[str] | None, widths: Sequence[int], rows: Iterable
     space either side, rows top-aligned; the last column takes what ``widths`` leave of
     ``width`` (78); no ``headers``: no header and no rule. ``highlight`` colours a phrase kept
     whole on one line (``{"TO ACT": "|g"}``). Costs microseconds a row, where EvTable costs
-    milliseconds."""
+    milliseconds. For a screen reader: :func:`sentences`."""
+    if spoken():
+        return sentences(headers, ([escape(cell) for cell in row] for row in rows))
     widths = [*widths, width - sum(widths)]
     highlight = highlight or {}
 
@@ -103,3 +168,19 @@ def columns(headers: Sequence[str] | None, widths: Sequence[int], rows: Iterable
     for row in rows:
         out.extend(row_lines(row))
     return "\n".join(out)
+
+
+def table(headers: Sequence[str], widths: Sequence[int], rows: Iterable[Sequence[str]], *, width: int = 78) -> str:
+    """A list view (not on a hot path) as Evennia's EvTable draws it, ``widths`` for all but
+    the last column; cells already escaped. For a screen reader: :func:`sentences`."""
+    if spoken():
+        return sentences(headers, rows)
+    from evennia.utils.evtable import EvTable
+
+    drawn = EvTable(*headers, width=width, border="header")
+    for row in rows:
+        drawn.add_row(*row)
+    for column, size in enumerate(widths):
+        drawn.reformat_column(column, width=size)
+    # EvTable turned the escaped cells' ``||`` into ``|`` (its colour codes are ANSI by now)
+    return str(drawn).replace("|", "||")

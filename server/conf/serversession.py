@@ -1,37 +1,25 @@
-"""
-ServerSession
+"""Fray's Server-side session (``SERVER_SESSION_CLASS``): text for a session with the
+screen-reader flag (``option screenreader=True``) is made plain before it leaves.
 
-The serversession is the Server-side in-memory representation of a
-user connecting to the game.  Evennia manages one Session per
-connection to the game. So a user logged into the game with multiple
-clients (if Evennia is configured to allow that) will have multiple
-sessions tied to one Account object. All communication between Evennia
-and the real-world user goes through the Session(s) associated with that user.
-
-It should be noted that modifying the Session object is not usually
-necessary except for the most custom and exotic designs - and even
-then it might be enough to just add custom session-level commands to
-the SessionCmdSet instead.
-
-This module is not normally called. To tell Evennia to use the class
-in this module instead of the default one, add the following to your
-settings file:
-
-    SERVER_SESSION_CLASS = "server.conf.serversession.ServerSession"
-
+Fray's views are built as sentences for such a session (``world.text.views_for``); this catches
+what every viewer shares, the room's narration: a health track's box art in words, arrows as
+"gives" (``world.text.speak``). Evennia's Portal then drops the ``~~~`` rules as it always does
+for a screen reader.
 """
 
 from evennia.server.serversession import ServerSession as BaseServerSession
 
+from world.text import reads_aloud, speak
+
 
 class ServerSession(BaseServerSession):
-    """
-    This class represents a player's session and is a template for
-    individual protocols to communicate with Evennia.
+    """A player's connection, as the Server sees it."""
 
-    Each account gets one or more sessions assigned to them whenever they connect
-    to the game server. All communication between game and account goes
-    through their session(s).
-    """
-
-    pass
+    def data_out(self, **kwargs):
+        text = kwargs.get("text")
+        if text and reads_aloud(self):
+            if isinstance(text, str):
+                kwargs["text"] = speak(text)
+            elif isinstance(text, (tuple, list)) and text and isinstance(text[0], str):
+                kwargs["text"] = (speak(text[0]), *text[1:])
+        super().data_out(**kwargs)

@@ -78,6 +78,8 @@ FRAY_DEFAULT_SYSTEM = "storyteller"
 # Fray's own tables (the fight and its roll log): world/models.py
 INSTALLED_APPS += ["world.apps.WorldConfig"]
 
+# Text for a screen reader made plain (server/conf/serversession.py)
+SERVER_SESSION_CLASS = "server.conf.serversession.ServerSession"
 # Typed lines carry the Portal's receive time (a late +combat/next is refused, not applied).
 PORTAL_SESSION_HANDLER_CLASS = "server.conf.portal_sessions.FrayPortalSessionHandler"
 

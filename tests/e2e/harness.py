@@ -17,6 +17,7 @@ using the `evennia` launcher next to ``sys.executable`` (the venv's).
 from __future__ import annotations
 
 import atexit
+import json
 import os
 import re
 import secrets
@@ -113,12 +114,16 @@ def port_answers(host: str, port: int, timeout: float = 1.0) -> bool:
 
 IAC, DONT, DO, WONT, WILL, SB, SE = 255, 254, 253, 252, 251, 250, 240
 NAWS = 31
+GMCP = 201
 
 
-def split_telnet(data: bytes, naws: tuple[int, int] | None = None) -> tuple[bytes, bytes, bytes]:
+def split_telnet(data: bytes, naws: tuple[int, int] | None = None, accept: frozenset[int] = frozenset(),
+                 subs: list[tuple[int, bytes]] | None = None) -> tuple[bytes, bytes, bytes]:
     """``data`` from a telnet server as (payload, replies, unfinished tail): every option it
     offers or asks for is refused, but NAWS is answered with ``naws`` (columns, rows) when
-    given; an incomplete sequence at the end is the tail, to put before the next read."""
+    given, and an option in ``accept`` the server offers (``WILL``) is taken (``DO``); each
+    sub-negotiation is appended to ``subs`` as (option, unescaped body) when given; an
+    incomplete sequence at the end is the tail, to put before the next read."""
     out = bytearray()
     replies = bytearray()
     i, n = 0, len(data)
@@ -144,12 +149,14 @@ def split_telnet(data: bytes, naws: tuple[int, int] | None = None) -> tuple[byte
             elif cmd == DO:
                 replies += bytes([IAC, WONT, opt])
             elif cmd == WILL:
-                replies += bytes([IAC, DONT, opt])
+                replies += bytes([IAC, DO if opt in accept else DONT, opt])
             i += 3
         elif cmd == SB:
             end = data.find(bytes([IAC, SE]), i + 2)
             if end < 0:
                 return bytes(out), bytes(replies), data[i:]
+            if subs is not None and end > i + 2:
+                subs.append((data[i + 2], data[i + 3:end].replace(b"\xff\xff", b"\xff")))
             i = end + 2
         else:  # NOP, GA, EOR, ...
             i += 2
@@ -165,8 +172,9 @@ class TelnetClient:
     """Minimal telnet client over a raw socket (telnetlib is deprecated).
 
     Refuses every option the server offers (DONT / WONT) except NAWS when ``naws``
-    (``(width, height)``) is given: then it reports that window size. Drops
-    sub-negotiations, decodes UTF-8, strips ANSI escapes and ``\\r``.
+    (``(width, height)``) is given: then it reports that window size; and GMCP when ``gmcp``:
+    then every GMCP message is kept in ``gmcp_messages`` as (package, decoded JSON or None).
+    Drops other sub-negotiations, decodes UTF-8, strips ANSI escapes and ``\\r``.
     """
 
     def __init__(
@@ -176,8 +184,12 @@ class TelnetClient:
         timeout: float = 10.0,
         name: str = "client",
         naws: tuple[int, int] | None = None,
+        gmcp: bool = False,
     ):
         self.naws = naws
+        self.accept = frozenset({GMCP}) if gmcp else frozenset()
+        self._subs: list[tuple[int, bytes]] = []
+        self.gmcp_messages: list[tuple[str, object]] = []
         self.host, self.port, self.name = host, port, name
         self.default_timeout = timeout
         self.sock = socket.create_connection((host, port), timeout=timeout)
@@ -194,7 +206,13 @@ class TelnetClient:
 
         Incomplete sequences at the end are kept for the next read.
         """
-        out, replies, self._pending_iac = split_telnet(self._pending_iac + data, self.naws)
+        out, replies, self._pending_iac = split_telnet(self._pending_iac + data, self.naws, self.accept,
+                                                       self._subs)
+        for option, body in self._subs:
+            if option == GMCP:
+                package, _, payload = body.decode("utf-8").partition(" ")
+                self.gmcp_messages.append((package, json.loads(payload) if payload else None))
+        self._subs.clear()
         if replies:
             self._sendall(replies)
         return out
@@ -271,6 +289,19 @@ class TelnetClient:
             f"[{self.name}] timed out after {timeout}s waiting for {pattern!r}.\n"
             f"--- unconsumed ---\n{self.buffer}\n--- received so far ---\n{self.transcript}"
         )
+
+    def expect_gmcp(self, package: str, test=lambda payload: True, timeout: float | None = None):
+        """Wait for a GMCP ``package`` message whose payload passes ``test``; consume the
+        messages up to it and return its payload. Raises :class:`HarnessError` on timeout."""
+        deadline = time.monotonic() + (self.default_timeout if timeout is None else timeout)
+        while True:
+            for index, (name, payload) in enumerate(self.gmcp_messages):
+                if name == package and test(payload):
+                    del self.gmcp_messages[: index + 1]
+                    return payload
+            left = deadline - time.monotonic()
+            if left <= 0 or not self._read_available(min(left, 0.2)):
+                raise HarnessError(f"[{self.name}] no GMCP {package} as wanted; got {self.gmcp_messages!r}")
 
     def read_for(self, seconds: float) -> str:
         """Collect and consume whatever arrives during ``seconds``."""
@@ -635,10 +666,11 @@ class FrayServer:
 
     # -- clients ------------------------------------------------------------------------
     def client(
-        self, name: str = "client", timeout: float = 10.0, naws: tuple[int, int] | None = WIDE_NAWS
+        self, name: str = "client", timeout: float = 10.0, naws: tuple[int, int] | None = WIDE_NAWS,
+        gmcp: bool = False,
     ) -> TelnetClient:
         """A new TelnetClient, with the connection screen already consumed."""
-        c = TelnetClient(self.host, self.telnet_port, timeout=timeout, name=name, naws=naws)
+        c = TelnetClient(self.host, self.telnet_port, timeout=timeout, name=name, naws=naws, gmcp=gmcp)
         self._clients.append(c)
         c.expect(CONNECTION_SCREEN_RE, timeout=30)
         c.read_for(0.3)  # drop the rest of the connection screen

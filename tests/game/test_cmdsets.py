@@ -49,3 +49,21 @@ class TestIndexedNames(BaseEvenniaTestCase):
         expected = sorted({cmd.key for cmd in character.commands}
                           | {cmd.key for cmd in account.commands if not any(cmd == c for c in character.commands)})
         self.assertEqual(keys, expected)
+
+
+class TestCallLock(BaseEvenniaTestCase):
+    def test_a_characters_call_lock_answers_as_evennias_check(self):
+        from evennia.utils.create import create_object
+
+        from typeclasses.characters import Character
+
+        alice = create_object(Character, key="Alice")
+        bob = create_object(Character, key="Bob")
+        self.addCleanup(alice.delete)
+        self.addCleanup(bob.delete)
+        self.assertEqual(alice.locks.get("call"), "call:false()")
+        self.assertFalse(alice.access(bob, "call", no_superuser_bypass=True))
+        self.assertEqual(alice.access(bob, "call", no_superuser_bypass=True),
+                         alice.locks.check(bob, "call", no_superuser_bypass=True))
+        alice.locks.add("call:true()")  # a builder opens its commands: the real check runs
+        self.assertTrue(alice.access(bob, "call", no_superuser_bypass=True))

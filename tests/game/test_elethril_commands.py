@@ -221,7 +221,7 @@ class TestCarriedActionsAndGroups(ElethrilFightTest):
         self.assertRegex(self.hud(), r"Char2\s+party\s+-\s+reloading\s+12/12 hp\s+busy")
         self.player(fray.CmdAttack(), "Orc", "<Fray> Char2 is reloading until round 4.")
         self.player(fray.CmdCombat(), "/forfeit", "<Fray> Char2 has no action carried into round 3 to forfeit.")
-        self.assertNotIn(self.char2, elethril._to_declare(self.encounter, encounters.system_of(self.encounter)))
+        self.assertNotIn(self.char2, elethril.to_declare(self.encounter, encounters.system_of(self.encounter)))
 
     def test_seed_3a_initiative_11_lands_next_round_and_forfeiting_costs_1(self):
         self.player(fray.CmdAttack(), "Orc")

@@ -1,0 +1,169 @@
+"""GMCP for MUD clients (Mudlet, MUSHclient, TinTin++): ``Char.Vitals`` and ``Fray.Combat``.
+
+Sent only to sessions that negotiated out-of-band data (GMCP, or MSDP, over telnet; the
+webclient gets the same as OOB messages); a client that negotiates nothing gets nothing extra.
+Each package goes to a session once on login and again whenever its content changes: after a
+fight's committed events (a subscriber of ``world.fights``; the events of one command are
+gathered and sent on the next reactor tick, so a command costs each viewer at most one package
+of each kind), after a staff ``+damage``/``+heal`` outside a fight, and on moving between rooms.
+
+``Char.Vitals`` (the character's health meter under the system of the fight they are in, or
+the game's default system)::
+
+    {"hp": 5, "maxhp": 7, "health": "Hurt (-1)", "system": "storyteller",
+     "down": false, "dead": false}
+
+``Fray.Combat`` (the fight in the character's room, as ``+combat`` shows it to them)::
+
+    {"active": true, "fight": 3, "system": "storyteller", "round": 2,
+     "now": "Round 2, Bob's turn", "turn": ["Bob"], "storyteller": "Stella",
+     "fighters": [{"name": "Guard", "npc": true, "initiative": 12, "hp": 6, "maxhp": 7,
+                   "health": "Bruised", "down": false, "dead": false, "idle": false}],
+     "defense": {"id": 4, "attacker": "Guard", "attack": "punch", "successes": 3,
+                 "choices": ["dodge", "block", "parry", "none"]}}
+
+``defense`` is the oldest attack waiting on this character's answer (``defend <choice>``),
+or null. With no fight in the room: ``{"active": false}``. ``hp``/``maxhp`` are the meter of
+``rules.systems.base.Health`` (health levels left, Life Points, hit points).
+"""
+
+from __future__ import annotations
+
+import re
+
+from evennia.utils import logger
+
+from world import fights
+from world.fight import combatant, encounter_in, fighters, is_idle, rebuild_attack, system_of
+from world.sheets import default_system, is_npc, snapshot
+
+VITALS = "Char_Vitals"  # Evennia sends an OOB name "A_B" as the GMCP package "A.B"
+COMBAT = "Fray_Combat"
+BOX_ART = re.compile(r"\s*\[[^\]]*\]")
+
+_dirty: dict[int, object] = {}  # id -> character taking OOB data, to be sent on the next tick
+_scheduled = False
+
+
+def oob_sessions(obj) -> list:
+    """The sessions puppeting ``obj`` that take out-of-band data."""
+    sessions = getattr(obj, "sessions", None)
+    if sessions is None:
+        return []
+    return [session for session in sessions.all() if session.protocol_flags.get("OOB")]
+
+
+def health_words(health) -> str:
+    """A health value in words, without the track's box art: ``"Hurt (-1)"``."""
+    return BOX_ART.sub("", health.describe()).strip()
+
+
+def meter(health) -> dict:
+    current, maximum = health.meter
+    return {"hp": current, "maxhp": maximum, "health": health_words(health),
+            "down": bool(health.incapacitated), "dead": bool(health.dead)}
+
+
+def vitals(obj, encounter=None) -> dict:
+    """``Char.Vitals`` for ``obj``: under the system of ``encounter`` if ``obj`` fights in it,
+    else the game's default system."""
+    if encounter is not None and obj in fighters(encounter):
+        system = system_of(encounter)
+        fighter = combatant(encounter, obj, system)
+    else:
+        system = default_system()
+        fighter = snapshot(obj, system)
+    return {**meter(system.health(fighter.health, fighter)), "system": system.key}
+
+
+def combat(encounter, viewer) -> dict:
+    """``Fray.Combat`` for ``viewer``: the fight ``encounter`` (None: no fight here)."""
+    from world.encounters import initiatives, now_text, pending_attacks, whose_turn
+
+    if encounter is None or encounter.pk is None:
+        return {"active": False}
+    system = system_of(encounter)
+    rolled = initiatives(encounter)
+    roster = []
+    for obj in fighters(encounter):
+        fighter = combatant(encounter, obj, system)
+        roster.append({"name": obj.key, "npc": is_npc(obj), "initiative": rolled.get(obj.key),
+                       **meter(system.health(fighter.health, fighter)), "idle": is_idle(encounter, obj)})
+    defense = None
+    for pending in pending_attacks(encounter):
+        if pending["target"] == viewer:
+            attack = rebuild_attack(system, pending["attack"])
+            choices = system.defense_choices(attack, combatant(encounter, viewer, system))
+            defense = {"id": pending["id"], "attacker": pending["attacker"].key, "attack": attack.label,
+                       "successes": getattr(attack, "successes", None), "choices": [*choices, "none"]}
+            break
+    storyteller = encounter.storyteller
+    return {"active": True, "fight": fights.load(encounter).row.pk, "system": system.key,
+            "round": int(encounter.round or 0), "now": now_text(encounter),
+            "turn": [obj.key for obj in whose_turn(encounter)],
+            "storyteller": storyteller.key if storyteller else None, "fighters": roster, "defense": defense}
+
+
+def send(obj, *, force: bool = False) -> None:
+    """Send ``obj``'s sessions that take OOB data both packages, each only if it changed
+    since the last one they got (``force``: anyway, as at login). The fight is the one ``obj``
+    fights in, else the one in their room."""
+    sessions = oob_sessions(obj)
+    if not sessions:
+        return
+    from world.encounters import fight_of
+
+    encounter = fight_of(obj) or encounter_in(obj.location)
+    packages = {VITALS: vitals(obj, encounter), COMBAT: combat(encounter, obj)}
+    for session in sessions:
+        sent = session.ndb.fray_gmcp or {}
+        changed = {name: payload for name, payload in packages.items() if force or sent.get(name) != payload}
+        if changed:
+            session.msg(**changed)
+            session.ndb.fray_gmcp = {**sent, **changed}
+
+
+def refresh(obj, *, force: bool = False) -> None:
+    """:func:`send`, never failing the caller (a client's extra must not break a command)."""
+    if not oob_sessions(obj):
+        return
+    try:
+        with fights.unit("gmcp"):
+            send(obj, force=force)
+    except Exception:  # noqa: BLE001 - logged; the command or login goes on
+        logger.log_trace("Fray GMCP")
+
+
+def on_event(event: fights.FightEvent) -> None:
+    """The fight-stream subscriber: note who may see the change (everyone in the fight's room,
+    and the one it is about), send on the next reactor tick."""
+    global _scheduled
+    for obj in (*(event.room.contents if event.room is not None else ()), event.actor, event.to):
+        if getattr(obj, "id", None) is not None and obj.id not in _dirty and oob_sessions(obj):
+            _dirty[obj.id] = obj
+    if not _dirty or _scheduled:
+        return
+    from twisted.internet import reactor
+
+    if reactor.running:
+        _scheduled = True
+        reactor.callLater(0, flush)
+    else:  # the game-tier tests: no reactor, send at once
+        flush()
+
+
+def flush() -> None:
+    """Send each viewer noted since the last tick what changed for them."""
+    global _scheduled
+    _scheduled = False
+    viewers = list(_dirty.values())
+    _dirty.clear()
+    try:
+        with fights.unit("gmcp"):
+            for obj in viewers:
+                send(obj)
+    except Exception:  # noqa: BLE001 - logged; the fight goes on
+        logger.log_trace("Fray GMCP")
+
+
+fights.subscribe(on_event)
