@@ -17,6 +17,11 @@ at_server_cold_stop()
 
 """
 
+import os
+
+#: ``gc.set_threshold`` for the Server (CPython's default is 700, 10, 10).
+GC_THRESHOLDS = (10_000, 20, 50)
+
 
 def at_server_init():
     """
@@ -30,7 +35,43 @@ def at_server_start():
     This is called every time the server starts up, regardless of
     how it was shut down.
     """
-    pass
+    import gc
+
+    import world.gmcp  # noqa: F401 - subscribes GMCP to the fights' event stream
+
+    if os.environ.get("FRAY_BENCH_GC") == "1":
+        _log_gc_pauses()
+    # The cyclic garbage collector's full collections walk every live object with the reactor
+    # stopped: 150-300 ms with a full game, every 10-30 s under load (docs/performance.md,
+    # "Collector pauses"). Everything loaded by now (Django, Evennia, Fray) lives as long as the
+    # Server, so it is moved out of the collector's sight, and the young generations are
+    # collected less often, so full collections come minutes apart instead of seconds.
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+
+
+def _log_gc_pauses():
+    """Benchmarks (``bench/``): every garbage collection of 5 ms or more, as
+    ``<time>\t<generation>\t<ms>\t<objects collected>`` in ``server/logs/fray-gc.log``."""
+    import gc
+    import time
+
+    from django.conf import settings
+
+    path = os.path.join(settings.GAME_DIR, "server", "logs", "fray-gc.log")
+    started = [0.0]
+
+    def timed(phase, info):
+        if phase == "start":
+            started[0] = time.perf_counter()
+            return
+        took = (time.perf_counter() - started[0]) * 1000
+        if took >= 5:
+            with open(path, "a") as out:
+                out.write(f"{time.time():.3f}\t{info['generation']}\t{took:.1f}\t{info['collected']}\n")
+
+    gc.callbacks.append(timed)
 
 
 def at_server_stop():

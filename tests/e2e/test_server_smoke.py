@@ -25,6 +25,14 @@ def test_superuser_can_run_py(fray_client):
     assert ">>> 6*7" in out
 
 
+def test_the_server_keeps_its_startup_objects_out_of_the_collector(fray_client):
+    # server/conf/at_server_startstop.py: frozen at start, young generations collected less often
+    admin = fray_client(superuser=True)
+    out = admin.command("py __import__('gc').get_threshold(), __import__('gc').get_freeze_count() > 100000",
+                        r"^\(\(\d+, \d+, \d+\), \w+\)$", timeout=30)
+    assert "((10000, 20, 50), True)" in out, out
+
+
 def test_ports_are_the_ones_picked(fray_server):
     assert fray_server.websocket_port == fray_server.web_port + 1
     assert fray_server.amp_port == fray_server.web_port + 5
