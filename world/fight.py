@@ -211,11 +211,11 @@ def announce(encounter_or_room, template: str, actor=None, mapping: dict | None 
 
 
 def narrate(event: fights.FightEvent) -> None:
-    """The telnet narrator: a fight's events as ``<Combat>`` lines, per viewer (the line and its
-    dice in one message to each)."""
+    """The telnet narrator: a fight's events as ``<Combat>`` lines, per viewer."""
     if event.kind == "narration" and event.room is not None:
-        text = f"{COMBAT} {event.text}" + "".join(f"\n  {escape_for_room(line)}" for line in event.lines)
-        event.room.msg_contents(text, from_obj=event.actor, mapping=dict(event.mapping))
+        event.room.msg_contents(f"{COMBAT} {event.text}", from_obj=event.actor, mapping=dict(event.mapping))
+        if event.lines:
+            event.room.msg_contents("\n".join(f"  {escape_for_room(line)}" for line in event.lines))
     elif event.kind == "notice" and event.to is not None:
         event.to.msg(f"{COMBAT} {event.text}")
 
