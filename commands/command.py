@@ -77,7 +77,7 @@ class Command(MuxCommand):
         label = self.key + "".join(f"/{switch}" for switch in self.switches)
         # the fight is loaded once and saved once, in one transaction; views built for the
         # caller's session (sentences for a screen reader)
-        with fights.unit(label), views_for(self.session):
+        with views_for(self.session), fights.unit(label):
             try:
                 self.run()
             except (DiceSyntaxError, CombatError, RulesDataError) as err:

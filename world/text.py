@@ -19,8 +19,10 @@ MAX_QUOTED = 60
 
 
 def printable(text: str) -> str:
-    """``text`` with every non-printable or non-ASCII character written as ``\\uXXXX``."""
-    return "".join(ch if " " <= ch <= "~" else f"\\u{ord(ch):04x}" for ch in str(text))
+    """``text`` with every non-printable or non-ASCII character written as ``\\uXXXX`` (beyond
+    U+FFFF: ``\\UXXXXXXXX``)."""
+    return "".join(ch if " " <= ch <= "~" else f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08x}"
+                   for ch in str(text))
 
 
 def escape(text: str) -> str:
@@ -45,7 +47,7 @@ def escape_for_room(text: str) -> str:
 
 # ---------------------------------------------------------------------- screen readers
 _spoken: ContextVar[bool] = ContextVar("fray_spoken", default=False)
-TRACK = re.compile(r"(\s*)\[(?=[ABL.])([ABL]*)(\.*)\]")
+TRACK = re.compile(r"(\s*)\[(?=[ABL.]{5,}\])([ABL]*)(\.*)\]")  # 5 boxes or more
 TRACK_WORDS = (("A", "aggravated"), ("L", "lethal"), ("B", "bashing"))
 RULE = re.compile(r"\s{3,}")
 

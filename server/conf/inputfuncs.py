@@ -50,3 +50,12 @@ as argument.
 #
 #     """
 #     pass
+
+
+def default(session, cmdname, *args, **kwargs):
+    """Out-of-band input Fray does not take (a GMCP package such as ``Char.Login`` or
+    ``Core.Ping``): ignored, and logged by its name only, never its data, which a client may
+    fill with a password (Evennia's own default logs it all, in three error lines)."""
+    from evennia.utils import logger
+
+    logger.log_info(f"Session {session.sessid}: ignored out-of-band input {str(cmdname)[:40]!r}")

@@ -20,8 +20,11 @@ Input (``dataReceived``)
     * A subnegotiation (``IAC SB``) still open when a line feed arrives (NAWS, whose four
       binary bytes may hold one, excepted) was never going to end: it is dropped and the
       line refused the same way.
+    * A subnegotiation longer than 64 KB is dropped, the rest of it skipped up to its
+      ``IAC SE`` (or a line feed, which refuses the line).
     * A packet ending in ``IAC`` (or ``CR``) is fine: the state carries to the next one.
-    * An error in a negotiation handler is logged and parsing goes on.
+    * An error in a negotiation handler (Evennia's GMCP decoder on bad JSON or bytes) is
+      logged in one line and parsing goes on; ``IAC DONT GMCP`` (or MSDP) turns it off.
 
     A CR ends a line at once (CR LF, CR NUL and LF alone too): before, a line ended by CR
     alone waited in Twisted's "newline" state until the next line came.
@@ -40,8 +43,11 @@ import re
 
 from django.conf import settings
 from evennia.server.portal.naws import NAWS
+from evennia.server.portal.telnet import _RE_SCREENREADER_REGEX as SCREENREADER_STRIP
 from evennia.server.portal.telnet import TelnetProtocol
+from evennia.server.portal.telnet_oob import GMCP, MSDP
 from evennia.utils import logger
+from evennia.utils.ansi import parse_ansi
 from twisted.conch.telnet import (
     AO,
     AYT,
@@ -169,7 +175,18 @@ class FrayTelnetProtocol(TelnetProtocol):
                 else:
                     self.commands.append(b)
                     if len(self.commands) > _MAX_SUBNEGOTIATION:
-                        self._drop_subnegotiation()
+                        logger.log_info(f"Fray telnet: dropped an over-long subnegotiation ({self.address})")
+                        del self.commands
+                        self.state = "subnegotiation-discard"
+            elif state == "subnegotiation-discard":  # the rest of an over-long one
+                if b == IAC:
+                    self.state = "subnegotiation-discard-escaped"
+                elif b == b"\n":
+                    self.state = "data"
+                    self._flaw = REFUSE_BROKEN_SEQUENCE
+                    self._end_line()
+            elif state == "subnegotiation-discard-escaped":
+                self.state = "data" if b == SE else "subnegotiation-discard"
             elif state == "subnegotiation-escaped":
                 if b == SE:
                     self.state = "data"
@@ -192,12 +209,24 @@ class FrayTelnetProtocol(TelnetProtocol):
         self._end_line()
 
     def _call(self, handler, *args):
-        """A negotiation handler; its errors are logged, parsing goes on."""
+        """A negotiation handler; its errors are logged in one line (never the client's
+        data, which may be huge), parsing goes on."""
         self._deliver()  # lines before a command reach the game first (as in Twisted)
         try:
             handler(*args)
-        except Exception:  # noqa: BLE001
-            logger.log_trace(f"Fray telnet: error handling telnet command {args[:1]!r}")
+        except Exception as err:  # noqa: BLE001
+            what = args[0] if args and isinstance(args[0], bytes) else b"".join(args[0][:1]) if args else b""
+            logger.log_err(f"Fray telnet: ignored bad telnet input {what!r} ({self.address}): "
+                           f"{type(err).__name__}: {str(err)[:120]}")
+
+    def disableLocal(self, option):
+        """A client that turns GMCP or MSDP off (``IAC DONT``) is sent none from then on."""
+        if option in (GMCP, MSDP):
+            setattr(self.oob, "GMCP" if option == GMCP else "MSDP", False)
+            self.protocol_flags["OOB"] = bool(self.oob.GMCP or self.oob.MSDP)
+            self.sessionhandler.sync(self.sessionhandler.get(self.sessid))
+            return True
+        return super().disableLocal(option)
 
     def _end_line(self):
         line = bytes(self._line)
@@ -238,6 +267,18 @@ class FrayTelnetProtocol(TelnetProtocol):
         except (AttributeError, TypeError, ValueError):
             width = 0
         return width if width > 0 else settings.CLIENT_DEFAULT_WIDTH
+
+    def send_text(self, *args, **kwargs):
+        """Evennia's, but text for a screen reader keeps escaped ``||`` literal: Evennia strips
+        its colour codes (turning ``||`` into ``|``) and then parses it again, which made a
+        player's ``|r`` or ``|/`` act."""
+        options = kwargs.get("options") or {}
+        if args and args[0] and options.get("screenreader", self.protocol_flags.get("SCREENREADER", False)):
+            text = parse_ansi(args[0], strip_ansi=True, xterm256=False, mxp=False)
+            text = SCREENREADER_STRIP.sub("", text).replace("|", "||")
+            kwargs["options"] = {**options, "screenreader": False, "nocolor": True}
+            args = (text, *args[1:])
+        return super().send_text(*args, **kwargs)
 
     def sendLine(self, line):
         if isinstance(line, str) and getattr(settings, "FRAY_TELNET_WRAP", True):

@@ -75,4 +75,45 @@ def test_a_screen_reader_gets_sentences(fray_server, arena):
     assert "[LL.....]" in seen
     heard = alice.expect(r"<Combat> [^\n]*\(by [^\n]*\n")
     assert f"{a}: Healthy, 7 of 7 free + 2 lethal gives Hurt (-1), 2 lethal, 5 of 7 free (by" in heard, heard
+    # escaped text stays literal: Evennia strips a screen reader's colour codes, then parses again
+    alice.command("+armor/show nobody|/x|rred", r"No one called 'nobody\|/x\|rred' here")
     st.command("+combat/end", r"end the fight")
+
+
+def test_bad_gmcp_from_a_client_is_ignored_in_a_line_of_log(fray_server, fray_client):
+    from pathlib import Path
+
+    from .harness import GMCP, IAC, SB, SE
+
+    st = fray_client(superuser=True)
+    name = f"gil{uuid.uuid4().hex[:6]}"
+    gil = fray_server.client(name=name, gmcp=True)
+    gil.login(name, "Fr4y-" + uuid.uuid4().hex[:12])
+    gil.expect_gmcp("Fray.Combat")
+    logs = Path(fray_server.game_dir) / "server" / "logs"
+    before = {log: (logs / log).stat().st_size for log in ("portal.log", "server.log")}
+
+    def gmcp(body: bytes) -> None:
+        gil._sendall(bytes([IAC, SB, GMCP]) + body.replace(b"\xff", b"\xff\xff") + bytes([IAC, SE]))
+
+    for body in (b"Core.Hello {not json", b"Core.Hello " + b"[" * 30000 + b"]" * 30000,
+                 b"Core.\xc3\x28Hello {}", b'Char.Login {"name": "gil", "password": "hunter2"}', b"Core.Ping"):
+        gmcp(body)
+    gmcp(b'Core.Hello "' + b"B" * 70000 + b'say INJECTED"')  # over 64 KB: skipped to its IAC SE
+    gil.command("look", r"Limbo")
+    tag = uuid.uuid4().hex[:6]
+    gil.command(f"say still here {tag}", rf'You say, "still here {tag}"')
+    assert "INJECTED" not in gil.transcript
+    written = {log: (logs / log).read_bytes()[size:] for log, size in before.items()}
+    assert b"Traceback" not in written["portal.log"] + written["server.log"], written
+    assert b"hunter2" not in written["portal.log"] + written["server.log"]
+    assert len(written["portal.log"]) < 4000, len(written["portal.log"])  # a line each, not the data
+
+    # The client turns GMCP off: nothing more is sent to it.
+    gil._sendall(bytes([IAC, 254, GMCP]))  # IAC DONT GMCP
+    gil.read_for(0.5)
+    gil.gmcp_messages.clear()
+    st.command(f"+damage {name}=1 lethal", r"Hurt|Bruised")
+    gil.expect(r"\(by ")
+    gil.read_for(1.0)
+    assert gil.gmcp_messages == []

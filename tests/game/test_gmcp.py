@@ -92,6 +92,8 @@ class GmcpTest(FrayCommandTest):
         self.assertIsNone(combat["defense"])
         self.assertEqual(combat["fighters"][0]["hp"], vitals["hp"])
         self.assertEqual(combat["fight"], encounters.fights.load(encounter).row.pk)
+        self.st(npcs.CmdNpc(), "/remove Guard")  # out of the fight: its package follows
+        self.assertEqual([f["name"] for f in self.mudlet.packages(gmcp.COMBAT)[-1]["fighters"]], ["Char2"])
         self.st(fray.CmdCombat(), "/end")
         self.assertEqual(self.mudlet.packages(gmcp.COMBAT)[-1], {"active": False})
         self.assertEqual(self.plain.sent, [])
@@ -117,6 +119,18 @@ class ScreenReaderTest(FrayCommandTest):
         self.assertNotIn("~", hud)
         log = self.st(fray.CmdCombat(), "/log")
         self.assertIn("Entry 1, round 1, Guard: initiative", log)
+
+    def test_the_hud_shown_by_combat_start_is_sentences_too(self):
+        started = self.st(fray.CmdCombat(), "/start")
+        self.assertIn("Round 1. Storyteller: Char.", started)
+        self.assertNotIn("~", started)
+
+    def test_only_a_track_is_said_in_words(self):
+        from world.text import printable, speak
+
+        self.assertEqual(speak("I got an [A] on it, [B.] and [x]"), "I got an [A] on it, [B.] and [x]")
+        self.assertEqual(speak("Bruised (0) [B......]"), "Bruised (0), 1 bashing, 6 of 7 free")
+        self.assertEqual(printable("a\U0001f600b\u00e9"), "a\\U0001f600b\\u00e9")
 
     def test_lists_and_the_sheet_are_sentences(self):
         sheet = self.st(fray.CmdSheet(), "Char2")
