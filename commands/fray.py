@@ -154,6 +154,7 @@ class CmdStat(Command):
         name, field = parsed
         target = find_character(self.caller, name)
         tell_change(self.caller, target, sheets.set_stat(target, field, self.rhs))
+        fights.afterwards(lambda: gmcp.refresh(target))  # a trait may change the health meter
 
 
 class CmdCombat(Command):

@@ -280,6 +280,7 @@ def remove_combatant(encounter, obj) -> list[str]:
         else:
             keep.append(pending)
     encounter.pending = keep
+    fights.emit(encounter, "roster", data={"left": obj.key})
     # Initiative and used actions stay stored: rejoining in the same fight resumes them.
     encounter.combatants = [o for o in fighters(encounter) if o != obj]
     set_conditions(encounter, obj, {})

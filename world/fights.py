@@ -135,7 +135,7 @@ class FightEvent:
     ``lines`` of dice and arithmetic), ``"notice"`` (``text`` for ``to`` alone, or the
     Storyteller for an NPC), ``"turn"`` (``data``: round, whose turn), ``"health"``
     (``data``: name, current and maximum of the health meter, the health level in words),
-    ``"ended"``. ``seq`` counts from 1 in each fight; ``fight`` is the ``Fight`` id.
+    ``"roster"`` (``data``: ``left``, the name of a fighter taken out), ``"ended"``. ``seq`` counts from 1 in each fight; ``fight`` is the ``Fight`` id.
     """
 
     fight: int
