@@ -107,7 +107,7 @@ from world.fight import (
     use_modifiers,
 )
 from world.sheets import WIDTH, is_npc
-from world.text import COMBAT, columns, escape, escape_for_room, fit, quote, table
+from world.text import COMBAT, columns, escape, escape_for_room, fit, quote, spoken, table
 
 KEY = "elethril"
 GROUP_NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 '-")
@@ -1095,7 +1095,8 @@ def render_hud(encounter, viewer=None) -> str:
         lines.append(escape("Initiative modifiers: " + "; ".join(modifiers)))
     if off_hands:
         lines.append(escape("Off-hand weapons (+combat/offhand): " + "; ".join(off_hands)))
-    lines.extend(escape(line) for line in board.describe(width=WIDTH, now=_next_segment(encounter)).splitlines())
+    lines.extend(escape(line) for line in board.describe(width=WIDTH, now=_next_segment(encounter),
+                                                         spoken=spoken()).splitlines())
     return "\n".join(lines)
 
 

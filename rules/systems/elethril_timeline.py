@@ -235,7 +235,7 @@ class Timeline:
             Slot(step[0].segment, tuple(dict.fromkeys(event.actor for event in step)))
             for step in self.steps()))
 
-    def describe(self, width: int = WIDTH, now: int = 0) -> str:
+    def describe(self, width: int = WIDTH, now: int = 0, *, spoken: bool = False) -> str:
         """The HUD's segment timeline, every line at most ``width`` columns; ``now`` (1-10)
         marks the segment to be played next with ``>``::
 
@@ -244,7 +244,11 @@ class Timeline:
              3> [melee] Ann short sword > Orc (1/2)
              ...
             Later: r3 s4 Bob two-handed sword > Ann
-        """
+
+        ``spoken`` (a screen reader): a sentence a segment that has something, no columns
+        or marks ("Segment 3, next: melee, Ann short sword at Orc (1/2).")."""
+        if spoken:
+            return _spoken_timeline(self, now)
         lines = [f"Round {self.round} segments (lowest first; spell > instant > missile > melee)"[:width]]
         for segment in range(1, SEGMENTS_PER_ROUND + 1):
             events = self.at(segment)
@@ -260,6 +264,25 @@ class Timeline:
             lines.extend(textwrap.wrap("Later: " + body, width=width, subsequent_indent="    ",
                                        break_on_hyphens=False))
         return "\n".join(lines)
+
+
+def _at(text: str) -> str:
+    return text.replace(" > ", " at ")
+
+
+def _spoken_timeline(timeline: Timeline, now: int) -> str:
+    lines = [f"Round {timeline.round} segments, lowest first."]
+    for segment in range(1, SEGMENTS_PER_ROUND + 1):
+        events = timeline.at(segment)
+        if events:
+            body = "; ".join(f"{PHASE_TAGS[e.phase]}, {_at(e.describe())}" for e in events)
+            lines.append(f"Segment {segment}{', next' if segment == now else ''}: {body}.")
+    if timeline.busy:
+        lines.append("Carried over: " + ", ".join(timeline.busy) + ".")
+    if timeline.later:
+        lines.append("Later: " + "; ".join(f"round {e.round} segment {e.segment}, {_at(e.describe())}"
+                                          for e in timeline.later) + ".")
+    return "\n".join(lines)
 
 
 def _shown(action: Action, event: Event) -> bool:

@@ -125,6 +125,12 @@ class ScreenReaderTest(FrayCommandTest):
         self.assertIn("Round 1. Storyteller: Char.", started)
         self.assertNotIn("~", started)
 
+    def test_the_elethril_hud_has_no_columns(self):
+        hud = self.st(fray.CmdCombat(), "/start elethril")
+        self.assertIn("Round 1 segments, lowest first.", hud)
+        self.assertNotIn("~", hud)
+        self.assertNotIn(" 1  .", hud)
+
     def test_only_a_track_is_said_in_words(self):
         from world.text import printable, speak
 

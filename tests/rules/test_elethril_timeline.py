@@ -550,6 +550,15 @@ def test_timeline_describe_fits_78_columns():
     assert crowded.splitlines()[5].startswith(" 5  [spell] Dee Fireball > X; [spell] Eve wand of Magic")
 
 
+def test_timeline_spoken_for_a_screen_reader():
+    first = two_hander_round_one()
+    assert first.timeline.describe(now=3, spoken=True).splitlines() == [
+        "Round 1 segments, lowest first.",
+        "Segment 3, next: melee, Ann dagger at Bob.",
+        "Later: round 2 segment 4, Bob two-handed sword at Ann.",
+    ]
+
+
 def test_records_round_trip():
     result = start(2, [declared(who("Ann", "short sword +1"), "X", off_hand="dagger"),
                        declared(who("Dee"), "X", spell="fireball")], 4, 6, 2)
