@@ -87,15 +87,16 @@ def speak(text: str) -> str:
 
 def sentences(headers: Sequence[str] | None, rows: Iterable[Sequence[str]]) -> str:
     """A table read aloud: one sentence a row, each cell after its column's name (the name
-    column alone, empty and ``-`` cells left out); cells as they are (already escaped)."""
+    column alone; empty cells, and ``-`` but for a name, left out); cells as they are (already
+    escaped)."""
     out = []
     for row in rows:
         parts = []
         for index, cell in enumerate(row):
             cell = " ".join(str(cell).split())
-            if not cell or cell == "-":
-                continue
             header = headers[index] if headers and index < len(headers) else ""
+            if not cell or (cell == "-" and header != "Name"):
+                continue
             parts.append(cell if header in ("", "Name", "#") else f"{header.lower()} {cell}")
         if parts:
             out.append(", ".join(parts) + ".")

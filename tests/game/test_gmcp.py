@@ -138,6 +138,11 @@ class ScreenReaderTest(FrayCommandTest):
         self.assertEqual(speak("Bruised (0) [B......]"), "Bruised (0), 1 bashing, 6 of 7 free")
         self.assertEqual(printable("a\U0001f600b\u00e9"), "a\\U0001f600b\\u00e9")
 
+    def test_a_sentence_keeps_a_name_that_is_a_dash(self):
+        from world.text import sentences
+
+        self.assertEqual(sentences(("Name", "Init", "Status"), [("-", "-", "acted")]), "-, status acted.")
+
     def test_lists_and_the_sheet_are_sentences(self):
         sheet = self.st(fray.CmdSheet(), "Char2")
         self.assertIn("Dexterity: 3, ", sheet)
