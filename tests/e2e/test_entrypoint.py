@@ -90,6 +90,7 @@ class Container:
         self.proc = subprocess.Popen(
             [str(self.game / ENTRYPOINT)], env=self.env(**extra), cwd=self.root,
             stdin=subprocess.DEVNULL, stdout=self.out, stderr=subprocess.STDOUT,
+            preexec_fn=_default_signals,
         )
 
     def wait_ready(self, timeout: float = 600):
@@ -158,6 +159,14 @@ def container(tmp_path_factory):
         yield c
     finally:
         c.cleanup()
+
+
+def _default_signals() -> None:
+    """In the entry point's process: SIGINT and SIGTERM as a container's PID 1 gets them.
+    A test run started in the background by a shell without job control inherits SIGINT
+    ignored, and bash cannot trap a signal ignored when it starts."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _environ(pid: int) -> bytes:
