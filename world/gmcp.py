@@ -29,17 +29,15 @@ or null. With no fight in the room: ``{"active": false}``. ``hp``/``maxhp`` are 
 
 from __future__ import annotations
 
-import re
-
 from evennia.utils import logger
 
 from world import fights
 from world.fight import combatant, encounter_in, fighters, is_idle, rebuild_attack, system_of
 from world.sheets import default_system, is_npc, snapshot
+from world.text import TRACK
 
 VITALS = "Char_Vitals"  # Evennia sends an OOB name "A_B" as the GMCP package "A.B"
 COMBAT = "Fray_Combat"
-BOX_ART = re.compile(r"\s*\[[^\]]*\]")
 
 _dirty: dict[int, object] = {}  # id -> character taking OOB data, to be sent on the next tick
 _scheduled = False
@@ -55,7 +53,7 @@ def oob_sessions(obj) -> list:
 
 def health_words(health) -> str:
     """A health value in words, without the track's box art: ``"Hurt (-1)"``."""
-    return BOX_ART.sub("", health.describe()).strip()
+    return TRACK.sub("", health.describe()).strip()
 
 
 def meter(health) -> dict:
