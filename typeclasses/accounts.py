@@ -22,10 +22,48 @@ several more options for customizing the Guest account system.
 
 """
 
+import evennia
 from evennia.accounts.accounts import DefaultAccount, DefaultGuest
+from evennia.utils.utils import make_iter
 
 
-class Account(DefaultAccount):
+def tell_portal_puppets(sessions):
+    """Tell the Portal whom each session puppets now (its ``puid``, None when out of character).
+
+    The Portal keeps each connection's session data; a Server that starts again gets it back and
+    puppets ``puid`` again (``ServerSession.at_sync``). Evennia sends the Portal every session's
+    data before a reload or reset, but a Server killed outright (kill -9, the out-of-memory
+    killer) sends nothing, and the Portal only knew the session as it was at login: not yet
+    puppeting. Sent on every puppet and unpuppet, the Portal always knows, and a player who stays
+    connected while the Portal's watchdog (server/conf/portal_services_plugins.py) restarts the
+    Server comes back in character. A partial sync: only ``puid``, never older copies of what
+    the Portal itself keeps up to date (the client's protocol flags).
+    """
+    data = {
+        session.sessid: {"puid": session.puid}
+        for session in make_iter(sessions)
+        if session is not None and getattr(session, "sessid", None)
+    }
+    service = getattr(evennia, "EVENNIA_SERVER_SERVICE", None)
+    if not data or getattr(service, "amp_protocol", None) is None:
+        return  # no Portal (unit tests, a Server still starting)
+    evennia.SESSION_HANDLER.session_portal_partial_sync(data)
+
+
+class PortalKnowsPuppets:
+    """Mixed into Fray's accounts: each puppet and unpuppet is told to the Portal
+    (:func:`tell_portal_puppets`)."""
+
+    def puppet_object(self, session, obj):
+        super().puppet_object(session, obj)
+        tell_portal_puppets(session)
+
+    def unpuppet_object(self, session):
+        super().unpuppet_object(session)
+        tell_portal_puppets(session)
+
+
+class Account(PortalKnowsPuppets, DefaultAccount):
     """
     An Account is the actual OOC player entity. It doesn't exist in the game,
     but puppets characters.
@@ -139,7 +177,7 @@ class Account(DefaultAccount):
     pass
 
 
-class Guest(DefaultGuest):
+class Guest(PortalKnowsPuppets, DefaultGuest):
     """
     This class is used for guest logins. Unlike Accounts, Guests and their
     characters are deleted after disconnection.
