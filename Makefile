@@ -27,8 +27,13 @@ VENV := .venv
 BIN := $(VENV)/bin
 
 # DATABASE_URL=postgres://... also installs the PostgreSQL driver (the
-# `postgres` extra); each set of extras has its own stamp.
-DB_SCHEME := $(firstword $(subst :, ,$(DATABASE_URL)))
+# `postgres` extra); each set of extras has its own stamp. The scheme is read
+# in any case, as the settings read it (POSTGRES:// is postgres://).
+lower = $(subst A,a,$(subst B,b,$(subst C,c,$(subst D,d,$(subst E,e,$(subst F,f,$(subst G,g,$(subst \
+    H,h,$(subst I,i,$(subst J,j,$(subst K,k,$(subst L,l,$(subst M,m,$(subst N,n,$(subst O,o,$(subst \
+    P,p,$(subst Q,q,$(subst R,r,$(subst S,s,$(subst T,t,$(subst U,u,$(subst V,v,$(subst W,w,$(subst \
+    X,x,$(subst Y,y,$(subst Z,z,$(1)))))))))))))))))))))))))))
+DB_SCHEME := $(call lower,$(firstword $(subst :, ,$(DATABASE_URL))))
 ifneq ($(filter postgres postgresql pgsql,$(DB_SCHEME)),)
 EXTRAS := test,postgres
 STAMP := $(VENV)/.fray-installed-postgres
@@ -92,6 +97,9 @@ $(SECRET):
 secret: $(SECRET)
 
 migrate: install secret
+	@# the settings load and the database answers, else one line and stop
+	@# (`evennia migrate` exits 0 when the settings fail to load)
+	@$(BIN)/python -m server.database check </dev/null
 	@echo ">>> evennia migrate"
 	@$(EVENNIA) migrate --no-input </dev/null
 

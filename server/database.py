@@ -16,11 +16,17 @@ naming the problem, before Django or Evennia gets to it.
 
 This module must stay importable without Django settings configured (the
 settings file imports it), so Django is only imported lazily.
+
+``python -m server.database check`` (run by ``make`` before ``evennia migrate``
+and by docker/entrypoint.sh; from the game dir) loads the settings and reaches
+the database; anything wrong is one line on stderr (the password hidden) and
+exit 2. ``evennia migrate`` itself exits 0 when the settings do not load.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from urllib.parse import urlsplit
 
 #: URL schemes accepted, by the backend they give.
@@ -117,3 +123,87 @@ def databases_from_env(environ=None) -> dict | None:
             raise _error(f"DATABASE_PASSWORD_FILE {password_file!r} is empty")
         databases["default"]["PASSWORD"] = password
     return databases
+
+
+#: seconds ``check`` waits for a PostgreSQL server to answer
+CONNECT_TIMEOUT = 10
+
+
+def _one_line(text: str, password: str | None) -> str:
+    line = " ".join(part.strip() for part in str(text).splitlines() if part.strip())
+    if password:
+        line = line.replace(password, "***")
+    return line
+
+
+def reach(config: dict) -> str | None:
+    """None when the database of ``config`` (a ``DATABASES`` entry) can be used, else what
+    is wrong, as one line without the password. SQLite: the file's directory exists and is
+    writable (the file itself is made by migrate). PostgreSQL: a connection is opened (at
+    most ``CONNECT_TIMEOUT`` seconds) and closed."""
+    engine = config.get("ENGINE", "")
+    if engine.endswith("sqlite3"):
+        path = os.path.abspath(str(config["NAME"]))
+        folder = os.path.dirname(path)
+        if not os.path.isdir(folder):
+            return f"the SQLite file's directory {folder} does not exist"
+        if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+            return f"the SQLite file {path} (or its directory) is not writable by uid {os.getuid()}"
+        return None
+    if engine.endswith("postgresql"):
+        from django.db import connections
+
+        connection = connections["default"]
+        connection.settings_dict["OPTIONS"] = {
+            "connect_timeout": CONNECT_TIMEOUT, **connection.settings_dict.get("OPTIONS", {})
+        }
+        where = (
+            f"database {config.get('NAME')!r} as {config.get('USER') or '(no user)'!r} at "
+            f"{config.get('HOST') or 'the local socket'}"
+            + (f":{config['PORT']}" if config.get("PORT") else "")
+        )
+        try:
+            connection.ensure_connection()
+        except Exception as err:  # noqa: BLE001 - any failure is reported as one line
+            return f"cannot connect to PostgreSQL ({where}): {_one_line(err, config.get('PASSWORD'))}"
+        finally:
+            connection.close()
+        return None
+    return None  # not one of ours (set by hand in secret_settings.py): left to Django
+
+
+def check(prefix: str = "!!! ") -> int:
+    """Load the settings (so ``DATABASE_URL``) and reach the database; 0 when fine, else one
+    line on stderr and 2."""
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "server.conf.settings")
+    from django.core.exceptions import ImproperlyConfigured
+
+    try:
+        from django.conf import settings
+
+        config = settings.DATABASES["default"]
+    except ImproperlyConfigured as err:
+        print(f"{prefix}{_one_line(err, None)}", file=sys.stderr)
+        return 2
+    problem = reach(config)
+    if problem:
+        print(f"{prefix}DATABASE_URL: {problem}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def main(argv=None) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m server.database")
+    sub = parser.add_subparsers(dest="cmd", required=True)
+    p_check = sub.add_parser("check", help="load the settings and reach the database")
+    p_check.add_argument("--prefix", default="!!! ", help="put before the error line")
+    args = parser.parse_args(argv)
+    return check(args.prefix)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -96,3 +96,60 @@ def test_settings_use_it(monkeypatch):
     env["DATABASE_URL"] = "mysql://x@y/z"
     bad = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert bad.returncode != 0 and "DATABASE_URL: unsupported database" in bad.stderr
+
+
+@pytest.mark.parametrize("scheme", ["POSTGRES", "PostgreSQL", "PGSQL"])
+def test_the_scheme_in_any_case(scheme):
+    """As dj-database-url reads it (and the Makefile installs the driver for it)."""
+    url = f"{scheme}://fray@db/game"
+    assert databases_from_url(url)["default"]["ENGINE"] == "django.db.backends.postgresql"
+    assert needs_postgres_driver(url)
+
+
+def _check(url):
+    """`python -m server.database check` (what make and the entry point run), from the game dir."""
+    import os
+    import subprocess
+    from pathlib import Path
+
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "DJANGO_SETTINGS_MODULE")}
+    if url is not None:
+        env["DATABASE_URL"] = url
+    return subprocess.run([sys.executable, "-m", "server.database", "check"], env=env,
+                          cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True,
+                          timeout=60)
+
+
+def test_check_passes_a_usable_database(tmp_path):
+    assert _check(None).returncode == 0
+    done = _check(f"sqlite:///{tmp_path}/game.db3")
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    assert not (tmp_path / "game.db3").exists()  # nothing made: migrate does that
+
+
+def test_check_refuses_in_one_line_without_the_password(tmp_path):
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # closed again: nothing answers there
+    for url, words in [
+        ("mysql://fray:hunter2@db/game", "DATABASE_URL: unsupported database"),
+        (f"postgres://fray:hunter2@127.0.0.1:{port}/game",
+         f"DATABASE_URL: cannot connect to PostgreSQL (database 'game' as 'fray' at 127.0.0.1:{port}):"),
+        (f"sqlite:///{tmp_path}/no/such/dir/game.db3", "DATABASE_URL: the SQLite file's directory"),
+    ]:
+        done = _check(url)
+        assert done.returncode == 2, done
+        assert done.stdout == ""
+        assert done.stderr.count("\n") == 1 and done.stderr.startswith(f"!!! {words}"), done.stderr
+        assert "hunter2" not in done.stderr
+
+
+@pytest.mark.skipif(not needs_postgres_driver(__import__("os").environ.get("DATABASE_URL")),
+                    reason="runs in the PostgreSQL pass (DATABASE_URL=postgres://...)")
+def test_check_reaches_the_postgres_of_the_tests():
+    import os
+
+    done = _check(os.environ["DATABASE_URL"])
+    assert (done.returncode, done.stderr) == (0, "")
