@@ -19,8 +19,18 @@ prints "Connection to Evennia timed out" and leaves a Portal without a Server.
 ``start`` notices (Portal up, launcher gone, no Server process) and asks the
 Portal once more to start the Server, as a second `evennia start` would.
 
+On a new database the Server runs Evennia's initial setup and then restarts
+once ("Initial setup complete. Restarting Server once." in server.log); the
+login screen shows for a moment before that restart. ``start`` counts the
+game ready only once that restart is over, so "ready" means a player can log in.
+
+Before it starts anything, ``start`` removes a server.pid/portal.pid whose
+process is not this game's Server/Portal (a machine or container restarted
+after a kill: twistd would take a reused pid for a running server and refuse).
+
 ``probe`` exits 0 when a fresh telnet connection gets the login screen
-within ``--timeout`` seconds (default 10), else 1.
+within ``--timeout`` seconds (default 10), else 1; with ``--ready-file F``
+only once F exists too (docker/entrypoint.sh writes it when ``start`` is done).
 
 Nothing here imports Evennia or Django: it runs next to them, fast.
 """
@@ -43,6 +53,11 @@ CONNECTION_SCREEN_RE = re.compile(rb"connect\s+<username>\s+<password>")
 IAC, DONT, DO, WONT, WILL, SB, SE = 255, 254, 253, 252, 251, 250, 240
 
 CLK_TCK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+#: server.log, when Evennia's initial setup (a new database) is over and the Server restarts
+INITIAL_SETUP_DONE = "Initial setup complete. Restarting Server once."
+#: server.log, when a Server restarted in "reset" mode (that restart) is up again
+RESET_DONE = "Evennia Server successfully restarted in 'reset' mode."
 
 
 def say(msg: str):
@@ -154,6 +169,53 @@ class Game:
                 pass
         return sizes
 
+    def log_since(self, name: str, offsets: dict[str, int]) -> str:
+        """What ``name`` (server.log, portal.log) got since ``offsets`` (``log_sizes()``);
+        all of it when the file is new or was rotated."""
+        path = self.log_dir / name
+        try:
+            with open(path, "rb") as f:
+                size = path.stat().st_size
+                start = offsets.get(name, 0)
+                f.seek(start if start <= size else 0)
+                return f.read().decode("utf-8", errors="replace")
+        except OSError:
+            return ""
+
+    def setup_restart_pending(self, offsets: dict[str, int]) -> bool:
+        """The Server ran Evennia's initial setup (a new database) since ``offsets`` and
+        has not yet come back from the one restart that ends it."""
+        text = self.log_since("server.log", offsets)
+        setup = text.rfind(INITIAL_SETUP_DONE)
+        return setup >= 0 and text.find(RESET_DONE, setup) < 0
+
+    def remove_stale_pidfiles(self) -> list[str]:
+        """Remove server.pid/portal.pid whose pid is not a live process of this game dir
+        (twistd started with that ``--pidfile``); says and returns what it removed."""
+        removed = []
+        for pidfile in (self.server_pidfile, self.portal_pidfile):
+            try:
+                pid = int(pidfile.read_text().strip())
+            except FileNotFoundError:
+                continue
+            except (OSError, ValueError):
+                pid = None
+            if pid is not None and _alive(pid):
+                try:
+                    cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+                except OSError:
+                    cmdline = b""
+                if f"--pidfile={pidfile}".encode() in cmdline:
+                    continue  # ours, running
+            try:
+                pidfile.unlink()
+            except OSError:
+                continue
+            say(f"removed the stale {pidfile.name} (pid {pid} is not this game's "
+                f"{pidfile.stem.capitalize()}; left by a kill or a restarted machine)")
+            removed.append(pidfile.name)
+        return removed
+
     def last_log_line(self) -> str:
         newest, line = 0.0, ""
         for name in ("server.log", "portal.log"):
@@ -210,6 +272,9 @@ def start(port: int, stall: float, max_wait: float, host: str = "127.0.0.1") -> 
         say(f"Fray is already running (Portal pid {before['portal'][0]}).")
         return 0
 
+    if not portal_was_running and not before["server"]:
+        game.remove_stale_pidfiles()
+    log_offsets = game.log_sizes()  # what the logs held before this start
     started = time.monotonic()
     launcher = subprocess.Popen([*evennia_cmd(), "start"], stdin=subprocess.DEVNULL)
     say(f"evennia start (pid {launcher.pid}): collecting static files, checking the database, "
@@ -238,7 +303,15 @@ def start(port: int, stall: float, max_wait: float, host: str = "127.0.0.1") -> 
         procs = game.processes()
         pids = procs["portal"] + procs["server"] + ([launcher.pid] if launcher_rc is None else [])
 
-        error = login_screen(host, port, 3) if procs["portal"] else "no Portal process yet"
+        # a new database: the login screen shows for a moment after the setup, but the Server
+        # is about to restart (asked again after the probe: the setup may end during it)
+        restarting = "the Server is restarting once after Evennia's initial setup (a new database)"
+        if procs["portal"] and game.setup_restart_pending(log_offsets):
+            error = restarting
+        else:
+            error = login_screen(host, port, 3) if procs["portal"] else "no Portal process yet"
+            if error is None and game.setup_restart_pending(log_offsets):
+                error = restarting
         if error is None:
             say(f"Fray answers on port {port} (after {now - started:.0f}s).")
             return 0
@@ -248,6 +321,9 @@ def start(port: int, stall: float, max_wait: float, host: str = "127.0.0.1") -> 
             what = "the launcher (`evennia start`) to start the Portal"
         elif not procs["portal"]:
             what = None  # launcher gone, no Portal
+        elif game.setup_restart_pending(log_offsets):
+            what = ("the Server's one restart after Evennia's initial setup (a new database) "
+                    "to finish")
         elif not procs["server"]:
             what = f"the Portal (pid {procs['portal'][0]}) to start the Server"
         else:
@@ -369,8 +445,13 @@ def main(argv=None) -> int:
     p_probe.add_argument("--host", default="127.0.0.1")
     p_probe.add_argument("--port", type=int, default=default_port)
     p_probe.add_argument("--timeout", type=float, default=10.0)
+    p_probe.add_argument("--ready-file", default=None,
+                         help="unhealthy until this file exists (written once the start is over)")
     args = parser.parse_args(argv)
     if args.cmd == "probe":
+        if args.ready_file and not os.path.exists(args.ready_file):
+            print(f"unhealthy: still starting (no {args.ready_file} yet)")
+            return 1
         error = login_screen(args.host, args.port, args.timeout)
         if error:
             print(f"unhealthy: {error}")

@@ -1,14 +1,15 @@
 """`make run`'s start (python -m server.startup start): it says what it waits for, and
-when the server stops making progress it gives up and stops what it started."""
+when the server stops making progress it gives up and stops what it started; on a new
+database it is ready only once Evennia's setup restart is over; stale pid files do not stop it."""
 
 import subprocess
 import sys
 
 import pytest
 
-from server.startup import Game
+from server.startup import INITIAL_SETUP_DONE, RESET_DONE, Game
 
-from .harness import FrayServer
+from .harness import CONNECTION_SCREEN_RE, FrayServer, TelnetClient
 
 pytestmark = pytest.mark.e2e
 
@@ -45,4 +46,44 @@ def test_a_server_that_makes_no_progress_is_given_up_and_cleaned_away():
         assert Game(server.game_dir).processes() == {"portal": [], "server": []}
         assert not server.portal_pidfile.exists() and not server.server_pidfile.exists()
     finally:
+        server.cleanup()
+
+
+def test_a_first_start_is_ready_when_a_player_can_log_in_and_stale_pid_files_are_removed():
+    """On a new database Evennia runs its initial setup, shows the login screen for a moment,
+    then restarts the Server once: `start` says ready only after that restart. And pid files
+    left by a kill, whose pids now belong to other processes (a restarted container), are
+    removed instead of making twistd refuse to start ("Another twistd server is running")."""
+    server = FrayServer()
+    squatter = subprocess.Popen(["sleep", "600"])  # a live process that is not Fray's
+    try:
+        server.migrate()
+        for pidfile in (server.server_pidfile, server.portal_pidfile):
+            pidfile.write_text(f"{squatter.pid}\n")
+        server.running = True  # cleanup stops it
+        done = subprocess.run(
+            [sys.executable, "-m", "server.startup", "start"],
+            cwd=server.game_dir, env=server.env(), stdin=subprocess.DEVNULL,
+            capture_output=True, text=True, timeout=600,
+        )
+        ready_log = (server.game_dir / "server" / "logs" / "server.log").read_text()
+        out = done.stdout + done.stderr
+        print(out)
+        assert done.returncode == 0, out + server.log_tail()
+        assert f">>> removed the stale server.pid (pid {squatter.pid}" in out
+        assert f">>> removed the stale portal.pid (pid {squatter.pid}" in out
+        assert squatter.poll() is None  # only its pid files were touched
+
+        # when it said ready, Evennia's one restart after the setup was over
+        setup = ready_log.index(INITIAL_SETUP_DONE)
+        assert ready_log.find(RESET_DONE, setup) > setup, ready_log
+
+        # and a player logs in at once
+        with TelnetClient(server.host, server.telnet_port, name="first") as client:
+            client.expect(CONNECTION_SCREEN_RE, timeout=5)
+            client.read_for(0.3)
+            client.login(server.admin_user, server.admin_password, create=False, timeout=10)
+    finally:
+        squatter.kill()
+        squatter.wait()
         server.cleanup()
