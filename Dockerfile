@@ -49,7 +49,8 @@ ENV PATH=/opt/venv/bin:$PATH \
     FRAY_ADMIN_USER=admin
 WORKDIR /fray
 # The game code (root-owned, read-only for the game); only server/ itself is
-# the game's, for Evennia's pid files and collected static files.
+# the game's, for Evennia's pid files (fixed there by Evennia's launcher; the
+# entry point removes stale ones), the ready file and collected static files.
 COPY . /fray
 RUN docker/entrypoint.sh prepare \
     && mkdir -p server/.static server/.media \
@@ -59,7 +60,10 @@ USER 1000:1000
 VOLUME ["/data"]
 # telnet, web (website, webclient), websocket
 EXPOSE 4000 4001 4002
+# healthy: the entry point's start is over (server/fray.ready, written once a
+# player can log in) and the telnet port shows the login screen
 HEALTHCHECK --interval=30s --timeout=15s --start-period=300s --retries=3 \
-    CMD ["python", "-m", "server.startup", "probe", "--timeout", "10"]
+    CMD ["python", "-m", "server.startup", "probe", "--timeout", "10", \
+         "--ready-file", "/fray/server/fray.ready"]
 STOPSIGNAL SIGTERM
 ENTRYPOINT ["/usr/bin/tini", "--", "/fray/docker/entrypoint.sh"]

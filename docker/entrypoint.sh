@@ -12,18 +12,28 @@
 # the logs. The game dir ($FRAY_GAME_DIR, default the script's parent dir)
 # reaches them through symlinks made by `prepare`.
 #
+# Evennia 5's launcher keeps its pid files at fixed places in the game dir
+# (server/server.pid, server/portal.pid; no setting moves them), so they stay in
+# the container layer; `server.startup start` removes stale ones (a container
+# restarted after a kill or an out-of-memory kill would otherwise find its old
+# pids taken by other processes and twistd would refuse to start).
+#
 # The admin account (Account #1) is made on the first start from
 # FRAY_ADMIN_USER (default admin) and the password in the file
 # FRAY_ADMIN_PASSWORD_FILE (default /run/secrets/fray_admin_password when that
-# exists) or in FRAY_ADMIN_PASSWORD. Later starts need no password. The
-# password never reaches the Portal's or Server's environment.
+# exists) or in FRAY_ADMIN_PASSWORD. Later starts need no password (a password
+# file that has gone is then noted in one line, not an error). The password
+# never reaches the Portal's or Server's environment.
 #
-# A run: data dir + secret -> admin check -> evennia migrate -> admin ->
-# `python -m server.startup start` (waits while the server makes progress,
-# stops what it started on failure) -> wait. SIGTERM/SIGINT (docker stop)
-# runs `evennia stop` and exits 0. If the Portal dies, exit 1 (the restart
-# policy brings the container back); if the Server dies, the Portal's watchdog
-# restarts it (server/conf/portal_services_plugins.py).
+# A run: data dir + secret -> database check (a bad DATABASE_URL or a database
+# that does not answer: one line, exit 2, nothing started) -> admin check ->
+# evennia migrate -> admin -> `python -m server.startup start` (waits while the
+# server makes progress and until a new database's setup restart is over, stops
+# what it started on failure) -> "entrypoint: running" and the ready file
+# $FRAY_GAME_DIR/server/fray.ready (the HEALTHCHECK waits for it) -> wait.
+# SIGTERM/SIGINT (docker stop) runs `evennia stop` and exits 0. If the Portal
+# dies, exit 1 (the restart policy brings the container back); if the Server
+# dies, the Portal's watchdog restarts it (server/conf/portal_services_plugins.py).
 set -euo pipefail
 
 say() { echo "entrypoint: $*"; }
@@ -73,28 +83,40 @@ if [ $# -gt 0 ]; then
     exec "$@"
 fi
 
+ready_file="$FRAY_GAME_DIR/server/fray.ready"
+rm -f "$ready_file"
+
+# --- the database --------------------------------------------------------------
+# the settings load (DATABASE_URL) and the database answers; else one line, exit 2
+python -m server.database check --prefix "entrypoint: error: " </dev/null || exit 2
+
 # --- the admin account ---------------------------------------------------------
 if [ -z "${FRAY_ADMIN_PASSWORD_FILE:-}" ] && [ -z "${FRAY_ADMIN_PASSWORD:-}" ] \
         && [ -f /run/secrets/fray_admin_password ]; then
     export FRAY_ADMIN_PASSWORD_FILE=/run/secrets/fray_admin_password
 fi
-if [ -z "${FRAY_ADMIN_PASSWORD_FILE:-}" ] && [ -z "${FRAY_ADMIN_PASSWORD:-}" ]; then
-    # no password: fine only if the admin exists already (checked before
+# a password given but unreadable (a secret file missing or empty): why, in one line
+password_error=
+if [ -n "${FRAY_ADMIN_PASSWORD_FILE:-}" ] || [ -n "${FRAY_ADMIN_PASSWORD:-}" ]; then
+    password_error=$(python -m server.admin_account password 2>&1 </dev/null) || true
+    password_error=${password_error#!!! }
+fi
+if { [ -z "${FRAY_ADMIN_PASSWORD_FILE:-}" ] && [ -z "${FRAY_ADMIN_PASSWORD:-}" ]; } \
+        || [ -n "$password_error" ]; then
+    # no usable password: fine only if the admin exists already (checked before
     # migrate: Evennia's launcher would prompt for one otherwise)
     rc=0
-    python -m server.admin_account check || rc=$?
-    if [ "$rc" = 3 ]; then
+    python -m server.admin_account check </dev/null || rc=$?
+    if [ "$rc" = 3 ] && [ -n "$password_error" ]; then
+        die "$password_error"
+    elif [ "$rc" = 3 ]; then
         die "no admin account yet and no password for it: set FRAY_ADMIN_PASSWORD, or FRAY_ADMIN_PASSWORD_FILE to a file holding it (a Docker secret: /run/secrets/fray_admin_password)"
     elif [ "$rc" != 0 ]; then
         die "could not read the database (exit $rc; see above)"
+    elif [ -n "$password_error" ]; then
+        say "$password_error; not needed: the admin account exists already"
+        unset FRAY_ADMIN_PASSWORD FRAY_ADMIN_PASSWORD_FILE
     fi
-else
-    # a password file that is missing or empty is an error now, not after migrate
-    python -c 'import sys; from server.admin_account import AdminError, admin_password
-try:
-    admin_password()
-except AdminError as err:
-    sys.exit(f"entrypoint: error: {err}")' || exit 2
 fi
 
 say "evennia migrate"
@@ -114,6 +136,7 @@ stop() {
         kill "$starter_pid" 2>/dev/null || true
         wait "$starter_pid" 2>/dev/null || true
     fi
+    rm -f "$ready_file"
     evennia stop </dev/null || true
     if [ -n "$tail_pid" ]; then
         kill "$tail_pid" 2>/dev/null || true
@@ -139,11 +162,13 @@ tail -n 0 -F "$FRAY_DATA/logs/portal.log" "$FRAY_DATA/logs/server.log" 2>/dev/nu
 tail_pid=$!
 
 portal_pid=$(cat "$portal_pidfile")
+: > "$ready_file"
 say "running (Portal pid $portal_pid); SIGTERM stops it"
 while kill -0 "$portal_pid" 2>/dev/null; do
     sleep 2 &
     wait $! || true
 done
+rm -f "$ready_file"
 say "the Portal (pid $portal_pid) has gone: exiting"
 kill "$tail_pid" 2>/dev/null || true
 exit 1

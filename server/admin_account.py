@@ -1,12 +1,15 @@
 """
 The first admin account (Evennia's Account #1), for docker/entrypoint.sh.
 
-    python -m server.admin_account check    exit 0 if account #1 exists, else 3
-    python -m server.admin_account ensure   create it if missing (after migrate)
+    python -m server.admin_account check     exit 0 if account #1 exists, else 3
+    python -m server.admin_account ensure    create it if missing (after migrate)
+    python -m server.admin_account password  exit 0 if the password given can be read
+                                             (or none is given), else say why, exit 2
 
 The name comes from ``FRAY_ADMIN_USER`` (default ``admin``), the password from
 the file named by ``FRAY_ADMIN_PASSWORD_FILE`` or else ``FRAY_ADMIN_PASSWORD``;
-it is only needed the first time. The account is made exactly the way
+it is only needed the first time (``check`` and, once the account exists,
+``ensure`` never read it). The account is made exactly the way
 Evennia's launcher makes it on a first `evennia start`
 (``AccountDB.objects.create_superuser``), so the launcher later finds it and
 never needs the password in its environment (nor do the Portal and Server it
@@ -77,16 +80,20 @@ def ensure(username: str, password: str | None) -> str:
 
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if argv not in (["check"], ["ensure"]):
-        print("usage: python -m server.admin_account check|ensure", file=sys.stderr)
+    if argv not in (["check"], ["ensure"], ["password"]):
+        print("usage: python -m server.admin_account check|ensure|password", file=sys.stderr)
         return 2
     username = os.environ.get("FRAY_ADMIN_USER") or "admin"
     try:
-        password = admin_password()
+        if argv == ["password"]:
+            admin_password()
+            return 0
         _setup()
         if argv == ["check"]:
             return 0 if admin_exists() else 3
-        result = ensure(username, password)
+        if admin_exists():
+            return 0  # the password is not needed (nor read)
+        result = ensure(username, admin_password())
     except AdminError as err:
         print(f"!!! {err}", file=sys.stderr)
         return 2

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from server.startup import Game, login_screen
+from server.startup import INITIAL_SETUP_DONE, RESET_DONE, Game, login_screen
 
 from .harness import (
     GAME_CODE_DIRS,
@@ -93,17 +93,32 @@ class Container:
             preexec_fn=_default_signals,
         )
 
-    def wait_ready(self, timeout: float = 600):
+    def wait_ready(self, timeout: float = 600) -> str:
+        """Wait for this start's "entrypoint: running" line; return server.log as it was
+        then. The login screen must answer at once."""
         deadline = time.monotonic() + timeout
+        said_before = self.log().count("entrypoint: running")
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 pytest.fail(f"entrypoint exited {self.proc.returncode}:\n{self.log()}")
-            if "entrypoint: running" in self.log() and login_screen(
-                "127.0.0.1", self.telnet_port, 5
-            ) is None:
-                return
-            time.sleep(1)
+            if self.log().count("entrypoint: running") > said_before:
+                server_log = (self.data / "logs" / "server.log").read_text(errors="replace")
+                assert login_screen("127.0.0.1", self.telnet_port, 5) is None, self.log()
+                return server_log
+            time.sleep(0.2)
         pytest.fail(f"not ready after {timeout}s:\n{self.log()}")
+
+    @property
+    def ready_file(self) -> Path:
+        return self.game / "server" / "fray.ready"
+
+    def healthy(self) -> subprocess.CompletedProcess:
+        """The image's HEALTHCHECK command."""
+        return subprocess.run(
+            [sys.executable, "-m", "server.startup", "probe", "--timeout", "10",
+             "--ready-file", str(self.ready_file)],
+            cwd=self.game, env=self.env(), capture_output=True, text=True, timeout=60,
+        )
 
     def log(self) -> str:
         return self.output.read_text(errors="replace") if self.output.exists() else ""
@@ -192,8 +207,14 @@ def test_entrypoint_first_start_crash_stop_and_second_start(container):
     secret = c.root / "admin_password.txt"
     secret.write_text(PASSWORD + "\n")
     c.start(FRAY_ADMIN_PASSWORD_FILE=str(secret))
-    c.wait_ready()
-    c.login_admin(PASSWORD).close()
+    assert c.healthy().returncode == 1  # not before the start is over
+    server_log = c.wait_ready()
+    # "running" (and healthy) only once Evennia's one restart after its first-start setup
+    # is over: a player can log in then, not just see the login screen for a moment
+    setup = server_log.index(INITIAL_SETUP_DONE)
+    assert server_log.find(RESET_DONE, setup) > setup, server_log
+    assert c.healthy().returncode == 0
+    c.login_admin(PASSWORD, within=10).close()
 
     # The state lives in the data dir; the password in no process's environment.
     key = (c.data / "secret_settings.py").read_text()
@@ -222,11 +243,50 @@ def test_entrypoint_first_start_crash_stop_and_second_start(container):
     assert c.stop(signal.SIGTERM) == 0, c.log()
     assert "entrypoint: stopped." in c.log()
     assert c.processes() == {"portal": [], "server": []}
+    assert not c.ready_file.exists()
 
-    # Second start: no password needed now, the same SECRET_KEY kept.
-    c.start()
-    c.wait_ready()
+    # Second start, as after a kill or an out-of-memory kill of the container: pid files left
+    # behind whose pids other processes now have (twistd would refuse: "Another twistd server
+    # is running"), and the secret file gone: the password is not needed any more.
+    squatter = subprocess.Popen(["sleep", "600"])
+    try:
+        for name in ("server.pid", "portal.pid"):
+            (c.game / "server" / name).write_text(f"{squatter.pid}\n")
+        c.start(FRAY_ADMIN_PASSWORD_FILE=str(c.root / "gone.txt"))
+        c.wait_ready()
+    finally:
+        squatter.kill()
+        squatter.wait()
+    said = [ln for ln in c.log().splitlines() if "gone.txt" in ln]
+    assert said == [f"entrypoint: FRAY_ADMIN_PASSWORD_FILE '{c.root / 'gone.txt'}': No such file "
+                    "or directory; not needed: the admin account exists already"], c.log()
+    assert f"removed the stale server.pid (pid {squatter.pid}" in c.log()
+    assert f"removed the stale portal.pid (pid {squatter.pid}" in c.log()
     c.login_admin(PASSWORD).close()
     assert (c.data / "secret_settings.py").read_text() == key
     assert c.stop(signal.SIGINT) == 0, c.log()
     assert c.processes() == {"portal": [], "server": []}
+
+
+@pytest.mark.parametrize(
+    "url, words",
+    [
+        ("mysql://fray:hunter2@db/fray", "DATABASE_URL: unsupported database 'mysql://fray:***@db/fray'"),
+        ("not a url", "DATABASE_URL: unsupported database 'not a url'"),
+        ("postgres://fray:hunter2@127.0.0.1:{port}/fray", "DATABASE_URL: cannot connect to PostgreSQL"),
+    ],
+)
+def test_entrypoint_with_a_bad_database_url_says_one_line_and_starts_nothing(container, url, words):
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # closed again: nothing answers there
+    done = container.run(DATABASE_URL=url.format(port=port), FRAY_ADMIN_PASSWORD=PASSWORD)
+    assert done.returncode == 2, done
+    assert done.stderr.splitlines() == [done.stderr.strip()], done.stderr  # one line
+    assert done.stderr.startswith(f"entrypoint: error: {words}"), done.stderr
+    assert "hunter2" not in done.stdout + done.stderr
+    assert "evennia migrate" not in done.stdout
+    assert container.processes() == {"portal": [], "server": []}
+    assert not list((container.game / "server").glob("*.pid"))
