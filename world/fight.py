@@ -18,7 +18,7 @@ from rules.systems.base import Combatant
 from world import fights
 from world.access import STAFF, has_perm
 from world.sheets import default_system, is_npc, snapshot, store_health
-from world.text import COMBAT, escape_for_room, quote
+from world.text import COMBAT, escape, quote
 
 ENCOUNTER_KEY = "fray_encounter"
 
@@ -214,8 +214,10 @@ def narrate(event: fights.FightEvent) -> None:
     """The telnet narrator: a fight's events as ``<Combat>`` lines, per viewer."""
     if event.kind == "narration" and event.room is not None:
         event.room.msg_contents(f"{COMBAT} {event.text}", from_obj=event.actor, mapping=dict(event.mapping))
-        if event.lines:
-            event.room.msg_contents("\n".join(f"  {escape_for_room(line)}" for line in event.lines))
+        if event.lines:  # the same literal text for every viewer: no per-viewer parsing
+            text = "\n".join(f"  {escape(line)}" for line in event.lines)
+            for viewer in event.room.contents:
+                viewer.msg(text=(text, {}))
     elif event.kind == "notice" and event.to is not None:
         event.to.msg(f"{COMBAT} {event.text}")
 

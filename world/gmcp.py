@@ -40,6 +40,7 @@ VITALS = "Char_Vitals"  # Evennia sends an OOB name "A_B" as the GMCP package "A
 COMBAT = "Fray_Combat"
 
 _dirty: dict[int, object] = {}  # id -> character taking OOB data, to be sent on the next tick
+_seen: set[int] = set()  # ids asked about since the last tick
 _scheduled = False
 
 
@@ -137,9 +138,11 @@ def on_event(event: fights.FightEvent) -> None:
     and the one it is about), send on the next reactor tick."""
     global _scheduled
     for obj in (*(event.room.contents if event.room is not None else ()), event.actor, event.to):
-        if getattr(obj, "id", None) is not None and obj.id not in _dirty and oob_sessions(obj):
-            _dirty[obj.id] = obj
-    if not _dirty or _scheduled:
+        if getattr(obj, "id", None) is not None and obj.id not in _seen:
+            _seen.add(obj.id)  # a command's events name the same people: ask each once a tick
+            if oob_sessions(obj):
+                _dirty[obj.id] = obj
+    if _scheduled:
         return
     from twisted.internet import reactor
 
@@ -156,6 +159,9 @@ def flush() -> None:
     _scheduled = False
     viewers = list(_dirty.values())
     _dirty.clear()
+    _seen.clear()
+    if not viewers:
+        return
     try:
         with fights.unit("gmcp"):
             for obj in viewers:

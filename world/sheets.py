@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from copy import deepcopy
 
 from django.conf import settings
-from evennia.utils.dbserialize import deserialize
+from evennia.utils.dbserialize import deserialize, to_pickle
 
 from rules.dice import match_trait
 from rules.systems import CombatError, RuleSystem, get_system, system_keys
@@ -76,10 +76,17 @@ def worn_armor(obj, system: RuleSystem, values: Mapping | None = None) -> dict[s
 
 
 def store_health(obj, system: RuleSystem, record: Mapping) -> None:
-    """Save ``obj``'s health record for ``system`` (a fresh dict, so the Attribute is rewritten)."""
-    health = dict(deserialize(getattr(obj, "health", None) or {}))
+    """Save ``obj``'s health record for ``system``. Every hit lands here, so an existing
+    Attribute is rewritten with one UPDATE of its row (Evennia's value setter saves the row
+    twice); its cached copy is kept in step. A first record creates the Attribute."""
+    attribute = obj.attributes.get("health", category="fray", return_obj=True)
+    health = dict(attribute.db_value or {}) if attribute else {}
     health[system.key] = dict(record)
-    obj.health = health
+    if attribute is None:
+        obj.health = health
+        return
+    attribute.db_value = to_pickle(health)
+    type(attribute).objects.filter(pk=attribute.pk).update(db_value=attribute.db_value)
 
 
 def change_health(target, system: RuleSystem, amount: int | None, damage_type: str | None,

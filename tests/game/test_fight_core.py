@@ -59,10 +59,17 @@ class TestOneState(CoreTest):
         self.assertEqual(writes(ctx.captured_queries, "fray_fight"), 1)
         self.assertEqual(writes(ctx.captured_queries, "fray_fightlogentry"), 1)
         self.force(6, 3, 3, 2, 10, 6, 2, 5, 1)
+        self.guard.health = {}  # a health Attribute kept already, as after a first hit
         with CaptureQueriesContext(connection) as ctx:
             self.st(fray.CmdDefend(), "Guard=dodge")
         self.assertEqual(writes(ctx.captured_queries, "fray_fight"), 1)
         self.assertEqual(writes(ctx.captured_queries, "fray_fightlogentry"), 1)  # defense and damage: one INSERT
+        # the hit Guard's health: one UPDATE of its Attribute row, which reads back as kept
+        self.assertEqual(writes(ctx.captured_queries, "typeclasses_attribute"), 1)
+        health = self.guard.attributes.get("health", category="fray", return_obj=True)
+        self.assertEqual(type(health).objects.get(pk=health.pk).value["storyteller"],
+                         self.guard.health["storyteller"])
+        self.assertTrue(self.guard.health["storyteller"])
         with CaptureQueriesContext(connection) as ctx:
             self.st(fray.CmdCombat(), "/next")
         self.assertEqual(writes(ctx.captured_queries, "fray_fight"), 1)
