@@ -654,14 +654,14 @@ def defend(caller, actor_name: str | None, kind: str) -> None:
     """``defend <dodge|block|parry|none>`` against the oldest attack waiting on the actor."""
     encounter = require_encounter(caller)
     actor = actor_for(caller, encounter, actor_name)
-    pending = pending_for(encounter, actor)
     system = system_of(encounter)
     wanted = "-".join(kind.casefold().split())  # "wall flip" -> "wall-flip"
     choices = system.defense_names + ("none",)
     found = [choice for choice in choices if wanted and choice.startswith(wanted)]
-    if len(found) != 1:
+    if len(found) != 1:  # a bad name is named before whether an attack waits
         raise CombatError(f"Defend with one of: {', '.join(choices)}.")
     choice = found[0]
+    pending = pending_for(encounter, actor)
     attacker = pending["attacker"]
     rolled = rebuild_attack(system, pending["attack"])
     defense = None

@@ -152,6 +152,7 @@ class TestBadInputChangesNothing(FrayCommandTest):
         before = self.state()
         self.player(fray.CmdAttack(), "Guard", "<Fray> It is not Char2's turn: waiting on Guard.")
         self.player(fray.CmdDefend(), "Char2=dodge", "<Fray> No attack is waiting for Char2's defense.")
+        self.player(fray.CmdDefend(), "sideways", "<Fray> Defend with one of: dodge, block, parry, none.")
         self.player(fray.CmdDefend(), "Guard=dodge", "<Fray> You can only act for yourself")
         self.player(fray.CmdCombat(), "/next", "<Fray> Only this scene's Storyteller or staff can advance")
         self.player(fray.CmdCombat(), "/end", "<Fray> Only this scene's Storyteller or staff can end")
