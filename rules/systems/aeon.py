@@ -763,7 +763,8 @@ class AeonSystem(RuleSystem):
             lines.append(f"{defense.defender} {defense.describe()}")
         net = max(0, attack.roll.successes - defense_net)
         if defense and attack.roll.successes:
-            lines.append(f"{defense.defender}'s {plural(defense_net, 'success')} cancel "
+            verb = "cancels" if defense_net == 1 else "cancel"
+            lines.append(f"{defense.defender}'s {plural(defense_net, 'success')} {verb} "
                          f"{min(defense_net, attack.roll.successes)} of {attack.roll.successes}: "
                          f"{plural(net, 'success')} left (needs {attack.roll.difficulty}).")
         if net < attack.roll.difficulty or net == 0:

@@ -569,6 +569,15 @@ def test_dodge_successes_cancel_attack_successes():
     assert "Bob's 2 successes cancel 2 of 3: 1 success left (needs 1)." in result.lines
 
 
+def test_one_defense_success_cancels_in_the_singular():
+    rolled = attack("sword", 7, 8, 9, 1, 2, 3)
+    roller = dice(7, 2, 2, 2)   # Bob: Dex 2 + Athletics 2: 1 success
+    defense = AE.defend(rolled, BOB, "dodge", roller)
+    done(roller)
+    result = resolve(rolled, defense, *([2] * 8))  # gross 3 + 3 + 2 = 8 dice
+    assert "Bob's 1 success cancels 1 of 3: 2 successes left (needs 1)." in result.lines
+
+
 def test_full_cancel_is_a_miss():
     rolled = attack("sword", 7, 1, 1, 1, 1, 1)
     defense = AE.defend(rolled, BOB, "parry", dice(9, 1, 1, 1))  # Dex 2 + Melee 2
