@@ -72,10 +72,10 @@ def test_eldritch_schedule_firearm_ear_pop_armor_and_reload(fray_server, fray_cl
 
     # ---------------------------------------------------------------------- initiative
     force(st, [9])
-    alice.command("+combat/init", rf"{a} rolls initiative: \(Dexterity 3 \+ Perception 4\)/2 3 \+ "
+    alice.command("+combat/init", rf"{a} rolls initiative: \(Dexterity 3 \+ Perception 4\)/2 = 3 \+ "
                   r"Fast Reaction Time 3 = 6 \+ 1d10 \(9\) = 15\.")
     force(st, [10])
-    st.command("+npc/init Thug", r"Thug rolls initiative: \(Dexterity 2 \+ Perception 2\)/2 2 \+ 1d10 \(10\) = 12\.")
+    st.command("+npc/init Thug", r"Thug rolls initiative: \(Dexterity 2 \+ Perception 2\)/2 = 2 \+ 1d10 \(10\) = 12\.")
     board = hud(alice, SPACE)
     assert re.findall(rf"^\s+\d\s+({a}|Thug \(NPC\))\s+(\d+)", board, re.M) == [
         (a, "15"), ("Thug (NPC)", "12"), (a, "10"), ("Thug (NPC)", "7"), (a, "5"), ("Thug (NPC)", "2")]

@@ -64,9 +64,9 @@ class TestScheduleAndActions(EldritchFightTest):
     def test_extra_actions_interleave_and_each_later_action_is_at_minus_two(self):
         self.force(9)
         self.player(fray.CmdCombat(), "/init",
-                    "<Combat> Char2 rolls initiative: (Dexterity 3 + Perception 2)/2 2 + 1d10 (9) = 11.")
+                    "<Combat> Char2 rolls initiative: (Dexterity 3 + Perception 2)/2 = 2 + 1d10 (9) = 11.")
         self.force(5)
-        self.st(npcs.CmdNpc(), "/init Thug", "<Combat> Thug rolls initiative: (Dexterity 2 + Perception 2)/2 2 + 1d10 (5) = 7.")
+        self.st(npcs.CmdNpc(), "/init Thug", "<Combat> Thug rolls initiative: (Dexterity 2 + Perception 2)/2 = 2 + 1d10 (5) = 7.")
         # 11 -> 11, 6, 1; 7 -> 7, 2: C11, T7, C6, T2, C1, each slot its own HUD row.
         rows = [line.split()[:3] for line in self.hud().splitlines() if re.match(r"\s+\d+\s", line)]
         self.assertEqual(rows, [["1", "Char2", "11"], ["2", "Thug", "(NPC)"], ["3", "Char2", "6"],
@@ -111,7 +111,7 @@ class TestScheduleAndActions(EldritchFightTest):
         self.assertNotIn("actions_used", self.state(self.char2))
         self.assertNotIn("defenses_used", self.state(self.thug))
         self.force(3)
-        self.player(fray.CmdCombat(), "/init", "<Combat> Char2 rolls initiative: (Dexterity 3 + Perception 2)/2 2 + 1d10 (3) = 5.")
+        self.player(fray.CmdCombat(), "/init", "<Combat> Char2 rolls initiative: (Dexterity 3 + Perception 2)/2 = 2 + 1d10 (3) = 5.")
 
     def test_five_actions_at_most_and_a_sixth_is_refused(self):
         # Daisy's numbers (seed): Dexterity 9, Perception 4, Acute Senses, Fast Reaction Time,
@@ -917,7 +917,7 @@ class TestEarPopVerdictAndNpcInit(EldritchFightTest):
                 "+npc/init <name>=<dexterity>+<perception>")
         self.force(6)
         self.st(npcs.CmdNpc(), "/init Goon=4+3",
-                "<Combat> Goon rolls initiative: (Dexterity 4 + Perception 3)/2 3 + 1d10 (6) = 9.")
+                "<Combat> Goon rolls initiative: (Dexterity 4 + Perception 3)/2 = 3 + 1d10 (6) = 9.")
         goon = encounters.find_combatant(self.encounter, "Goon")
         self.assertEqual(dict(goon.sheet), {"Dexterity": 4, "Perception": 3})
         self.assertRegex(self.hud(), r"Goon \(NPC\)\s+9\s+Life Points 10/10")

@@ -218,6 +218,12 @@ def test_daisy_rolls_20_with_a_plain_d10():
     assert ten.total == 14
 
 
+def test_initiative_without_bonuses_shows_the_half_with_its_equals():
+    plain = fighter(Dexterity=2, Perception=2)
+    roll = EL.roll_initiative(plain, dice(3))
+    assert roll.describe() == "(Dexterity 2 + Perception 2)/2 = 2 + 1d10 (3) = 5"
+
+
 def test_worked_example_daisy_20_hank_14_interleave():
     daisy = EL.roll_initiative(DAISY, dice(9))
     hank = EL.roll_initiative(HANK, dice(10))
