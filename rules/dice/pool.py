@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 import string
 from collections.abc import Iterable
+from difflib import get_close_matches
 from dataclasses import dataclass
 
 
@@ -93,7 +94,7 @@ def _quote(text: str) -> str:
 def match_trait(name: str, trait_names: Iterable[str]) -> str:
     """Canonical trait name for `name`: case-insensitive exact match wins; else the unique
     case-insensitive prefix match; else TraitError:
-      unknown   -> "Unknown trait 'Dexteriy'."
+      unknown   -> "Unknown trait 'Dexteriy'. Did you mean Dexterity?"  (close spellings, if any)
       ambiguous -> "'Str' is ambiguous: Streetwise, Strength."  (candidates sorted, comma-joined)
 
     Messages quote names as printable ASCII (see DiceSyntaxError).
@@ -107,9 +108,24 @@ def match_trait(name: str, trait_names: Iterable[str]) -> str:
     if len(found) == 1:
         return found[0]
     if not found:
-        raise TraitError(f"Unknown trait {_quote(name)}.")
+        raise TraitError(f"Unknown trait {_quote(name)}.{_did_you_mean(key, names)}")
     listed = ", ".join(_quote(t)[1:-1] for t in sorted(found, key=lambda t: (t.lower(), t)))
     raise TraitError(f"{_quote(name)} is ambiguous: {listed}.")
+
+
+def _did_you_mean(key: str, names: tuple[str, ...]) -> str:
+    """`` Did you mean Dexterity?`` for the trait names spelled close to `key` ("" if none)."""
+    by_lower = {trait.lower(): trait for trait in names}
+    close = get_close_matches(key, list(by_lower), n=3) if key else []
+    if not close:
+        return ""
+    shown = [_quote(by_lower[c])[1:-1] for c in close]
+    listed = shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} or {shown[-1]}"
+    return f" Did you mean {listed}?"
+
+
+#: first words that mean "only I should see this": +roll/private does that
+_PRIVATE_WORDS = frozenset({"secret", "secretly", "private", "privately", "hidden", "hide"})
 
 
 def parse_pool(
@@ -137,7 +153,18 @@ def parse_pool(
     pieces = _split_terms(pool, names)
     if len(pieces) > limits.max_terms:
         raise DiceSyntaxError(f"Too many terms: at most {limits.max_terms}.")
-    terms = tuple(_read_term(sign, piece, names, limits) for sign, piece in pieces)
+    try:
+        terms = tuple(_read_term(sign, piece, names, limits) for sign, piece in pieces)
+    except DiceSyntaxError:
+        word, _, rest = text.partition(" ")
+        if word.lower() in _PRIVATE_WORDS and rest.strip():
+            raise DiceSyntaxError(
+                f"{_quote(word)} is not a trait or number. To roll where only you and the "
+                f"Storyteller see it: +roll/private {rest.strip()}.") from None
+        raise
+    for index, term in enumerate(terms):
+        if term.kind == "trait" and any(t.trait == term.trait for t in terms[:index]):
+            raise DiceSyntaxError(f"{term.trait} is named twice in the pool.")
     if sum(t.number for t in terms if t.kind == "dice") > limits.max_dice:
         raise DiceSyntaxError(f"Too many dice: at most {limits.max_dice}.")
     return PoolExpression(terms=terms, difficulty=difficulty, text=text)

@@ -80,7 +80,10 @@ class TestRefusals(FrayCommandTest):
             "3d10 vs": "Give a difficulty after 'vs'",
             "Dexterity+Brawl vs 11": "Difficulty must be 2 to 10, not 11.",
             "999999999d10": "Too many dice: at most 100.",
-            "Dexteriy+Brawl": "Unknown trait 'Dexteriy'.",
+            "Dexteriy+Brawl": "Unknown trait 'Dexteriy'. Did you mean Dexterity?",
+            "Dex+Brawl+Brawl": "Brawl is named twice in the pool.",
+            "secret 3d10": "'secret' is not a trait or number. To roll where only you and the Storyteller see it: "
+                           "+roll/private 3d10.",
             "Dexterity-Brawl": "Only numbers can be subtracted: '-Brawl'.",
             "|rred": "Unexpected character '|' in the roll.",
         }

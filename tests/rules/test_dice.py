@@ -285,9 +285,28 @@ def test_exact_match_wins_over_longer_prefix_match():
 def test_match_trait_unknown():
     with pytest.raises(TraitError) as caught:
         match_trait("Dexteriy", TRAITS)
-    assert str(caught.value) == "Unknown trait 'Dexteriy'."
+    assert str(caught.value) == "Unknown trait 'Dexteriy'. Did you mean Dexterity?"
     assert isinstance(caught.value, DiceSyntaxError)
     assert isinstance(caught.value, ValueError)
+
+
+def test_match_trait_unknown_without_a_close_spelling_suggests_nothing():
+    with pytest.raises(TraitError) as caught:
+        match_trait("Laser", TRAITS)
+    assert str(caught.value) == "Unknown trait 'Laser'."
+
+
+def test_a_trait_named_twice_is_refused():
+    assert message("Dex+Brawl+Brawl") == "Brawl is named twice in the pool."
+    assert message("Dex + Dexterity vs 6") == "Dexterity is named twice in the pool."
+    assert parse("Brawl+2+2").terms == (trait("Brawl"), num(2), num(2))
+
+
+@pytest.mark.parametrize("word", ["secret", "Private", "hidden"])
+def test_a_secret_first_word_points_to_private(word):
+    assert message(f"{word} 3d10 vs 7") == (
+        f"'{word}' is not a trait or number. To roll where only you and the Storyteller "
+        "see it: +roll/private 3d10 vs 7.")
 
 
 def test_match_trait_ambiguous_lists_sorted_candidates():
@@ -319,7 +338,7 @@ def test_match_trait_messages_escape_odd_names():
     ("text", "expected"),
     [
         ("Str+1", "'Str' is ambiguous: Streetwise, Strength."),
-        ("Dexteriy + Brawl", "Unknown trait 'Dexteriy'."),
+        ("Dexteriy + Brawl", "Unknown trait 'Dexteriy'. Did you mean Dexterity?"),
         ("dex+d", "'d' is ambiguous: Dexterity, Dodge."),
         ("Brawl vs 6", "Unknown trait 'Brawl'."),
     ],
