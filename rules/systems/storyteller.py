@@ -283,7 +283,8 @@ class StorytellerSystem(RuleSystem):
                    *, modifier: int = 0, willpower: bool = False) -> RollResult:
         """``+roll``: the terms summed into a d10 pool (``3d10`` counts 3 dice) vs the difficulty.
 
-        Raises DiceSyntaxError for dice other than d10 or a difficulty outside 2..10.
+        Raises DiceSyntaxError for dice other than d10 or a difficulty outside 2..10;
+        CombatError for the dead, or ``willpower`` with no Willpower rated.
         """
         parts: list[tuple[str, int]] = []
         for term in expression.terms:
@@ -305,6 +306,8 @@ class StorytellerSystem(RuleSystem):
             raise DiceSyntaxError(f"Too many dice: at most {DEFAULT_LIMITS.max_dice}.")
         if self.health(actor.health).dead:
             raise CombatError(f"{actor.name} is dead and rolls no dice.")
+        if willpower and actor.trait("Willpower") <= 0:
+            raise CombatError(f"{actor.name} has no Willpower to spend: roll without /wp.")
         roll = roll_pool(pool.size, difficulty, roller, ones_cancel=self.ones_cancel,
                          automatic=1 if willpower else 0)
         verdict = "BOTCH" if roll.botch else (plural(roll.net, 'success') if roll.net else "failure")

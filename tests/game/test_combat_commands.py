@@ -91,6 +91,12 @@ class TestRefusals(FrayCommandTest):
             with self.subTest(text=text):
                 self.player(fray.CmdRoll(), " " + text if text else "", "<Fray> " + expected)
 
+    def test_willpower_spend_needs_willpower(self):
+        self.player(fray.CmdRoll(), "/wp 3d10", "<Fray> Char2 has no Willpower to spend: roll without /wp.")
+        self.char2.sheet = dict(self.char2.sheet, Willpower=2)
+        self.force(2, 3, 4)
+        self.assertIn("(willpower)", self.player(fray.CmdRoll(), "/wp 3d10"))
+
     def test_modifier_is_never_dropped(self):
         self.force(6, 6, 6, 6, 6, 6)
         out = self.player(fray.CmdRoll(), "3+2 vs 6")

@@ -136,14 +136,22 @@ def test_traits_sum_into_the_pool():
     ((1, 1), "1 success"),
 ])
 def test_willpower_adds_one_automatic_success_ones_cannot_cancel(faces, summary):
-    result = check(f"{len(faces)} vs 6", None, *faces, willpower=True)
+    result = check(f"{len(faces)} vs 6", fighter(Willpower=3), *faces, willpower=True)
     assert result.summary == summary
     assert result.record["automatic"] == 1
     assert "(willpower)" in result.lines[0]
 
 
 def test_willpower_on_an_empty_pool_is_one_success():
-    assert check("0", None, willpower=True).summary == "1 success"
+    assert check("0", fighter(Willpower=1), willpower=True).summary == "1 success"
+
+
+@pytest.mark.parametrize("willpower", [0, None])
+def test_willpower_spend_needs_willpower(willpower):
+    actor = fighter(Dexterity=3) if willpower is None else fighter(Dexterity=3, Willpower=willpower)
+    with pytest.raises(CombatError) as caught:
+        check("Dexterity", actor, willpower=True)
+    assert str(caught.value) == "Ann has no Willpower to spend: roll without /wp."
 
 
 @pytest.mark.parametrize(("health", "dice_left"), [
