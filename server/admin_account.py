@@ -35,6 +35,8 @@ def admin_password(environ=None) -> str | None:
                 password = f.read().strip()
         except OSError as err:
             raise AdminError(f"FRAY_ADMIN_PASSWORD_FILE {path!r}: {err.strerror}") from None
+        except UnicodeDecodeError:
+            raise AdminError(f"FRAY_ADMIN_PASSWORD_FILE {path!r} is not UTF-8 text") from None
         if not password:
             raise AdminError(f"FRAY_ADMIN_PASSWORD_FILE {path!r} is empty")
         return password

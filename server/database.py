@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import os
 import sys
-from urllib.parse import urlsplit
 
 #: URL schemes accepted, by the backend they give.
 POSTGRES_SCHEMES = ("postgres", "postgresql", "pgsql")
@@ -41,15 +40,20 @@ def _error(message: str) -> Exception:
 
 
 def _redacted(url: str) -> str:
-    """The URL with its password hidden, for error messages."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return "<unparseable>"
-    if parts.password:
-        netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
-        return parts._replace(netloc=netloc).geturl()
-    return url
+    """The URL with what may be its password hidden: whatever lies between the user's ``:``
+    and the last ``@``, even in a URL too malformed to parse (``postgres:u:pw@host``)."""
+    head, at, rest = url.rpartition("@")
+    if not at:
+        return url
+    prefix, sep, userinfo = head.partition("://")
+    if not sep:
+        prefix, userinfo = "", head
+    user, colon, _ = userinfo.partition(":")
+    return f"{prefix}{sep}{user}{colon}{'***' if colon else ''}@{rest}"
+
+
+def _has_control(text: str) -> bool:
+    return any(ord(char) < 32 or ord(char) == 127 for char in text)
 
 
 def scheme_of(url: str) -> str:
@@ -66,11 +70,18 @@ def databases_from_url(url: str | None) -> dict | None:
     if url is None or not url.strip():
         return None
     url = url.strip()
+    if _has_control(url):
+        raise _error(f"{_redacted(url)!r} contains a control character (a line break?)")
     scheme = scheme_of(url)
     if scheme in SQLITE_SCHEMES:
         import dj_database_url
 
-        config = dj_database_url.parse(url)
+        try:
+            config = dj_database_url.parse(url)
+        except ValueError as err:
+            raise _error(f"cannot parse {_redacted(url)!r}: {err}") from None
+        if _has_control(str(config.get("NAME") or "")):
+            raise _error(f"{_redacted(url)!r}: the file name contains a control character")
         if not config.get("NAME") or config["NAME"] == ":memory:":
             raise _error(
                 f"{_redacted(url)!r} names no database file; "
@@ -119,6 +130,8 @@ def databases_from_env(environ=None) -> dict | None:
                 password = f.read().strip()
         except OSError as err:
             raise _error(f"DATABASE_PASSWORD_FILE {password_file!r}: {err.strerror}") from None
+        except UnicodeDecodeError:
+            raise _error(f"DATABASE_PASSWORD_FILE {password_file!r} is not UTF-8 text") from None
         if not password:
             raise _error(f"DATABASE_PASSWORD_FILE {password_file!r} is empty")
         databases["default"]["PASSWORD"] = password
@@ -147,6 +160,8 @@ def reach(config: dict) -> str | None:
         folder = os.path.dirname(path)
         if not os.path.isdir(folder):
             return f"the SQLite file's directory {folder} does not exist"
+        if os.path.isdir(path):
+            return f"the SQLite file {path} is a directory"
         if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
             return f"the SQLite file {path} (or its directory) is not writable by uid {os.getuid()}"
         return None

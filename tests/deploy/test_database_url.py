@@ -41,6 +41,14 @@ def test_sqlite_url_absolute_path(tmp_path):
         ("not a url", ["unsupported database"]),
         ("postgres://fray:hunter2@db", ["names no database"]),
         ("sqlite://", ["names no database file"]),
+        # misspelt or malformed: still no password shown
+        ("роstgres://fray:hunter2@db/game", ["unsupported database", "fray:***@db"]),
+        ("postgres:/fray:hunter2@db/game", ["unsupported database"]),
+        ("postgres//fray:hunter2@db/game", ["unsupported database"]),
+        ("postgres:fray:hunter2@db/game", ["unsupported database"]),
+        ("sqlite://fray:hunter2@host:notaport/x.db", ["cannot parse"]),
+        ("sqlite:///%00x.db", ["control character"]),
+        ("postgres://fray:hunter2@db/game\nx", ["control character"]),
     ],
 )
 def test_bad_urls_get_one_clear_error_without_the_password(url, words):
@@ -72,6 +80,10 @@ def test_password_from_a_file(tmp_path):
     env["DATABASE_PASSWORD_FILE"] = str(secret)
     with pytest.raises(ImproperlyConfigured, match="is empty"):
         databases_from_env(env)
+    secret.write_bytes(b"\xff\xfepw\n")
+    with pytest.raises(ImproperlyConfigured, match="is not UTF-8 text"):
+        databases_from_env(env)
+    secret.write_text("\n")
     with pytest.raises(ImproperlyConfigured, match="not a PostgreSQL URL"):
         databases_from_env({"DATABASE_PASSWORD_FILE": str(secret)})
 
@@ -138,6 +150,7 @@ def test_check_refuses_in_one_line_without_the_password(tmp_path):
         (f"postgres://fray:hunter2@127.0.0.1:{port}/game",
          f"DATABASE_URL: cannot connect to PostgreSQL (database 'game' as 'fray' at 127.0.0.1:{port}):"),
         (f"sqlite:///{tmp_path}/no/such/dir/game.db3", "DATABASE_URL: the SQLite file's directory"),
+        (f"sqlite:///{tmp_path}", f"DATABASE_URL: the SQLite file {tmp_path} is a directory"),
     ]:
         done = _check(url)
         assert done.returncode == 2, done
