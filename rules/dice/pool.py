@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 import string
 from collections.abc import Iterable
-from difflib import get_close_matches
 from dataclasses import dataclass
+from difflib import get_close_matches
 
 
 @dataclass(frozen=True)

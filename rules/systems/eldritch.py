@@ -592,10 +592,8 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         half = -(-total // 2) if acute else total // 2
         shown = " + ".join(f"{name} {value}" for name, value in zip(self.halved, ratings, strict=True))
         bonuses = [(name, bonus) for name, bonus in self.initiative_bonuses.items() if actor.trait(name) > 0]
-        # alone, the half needs its own "=" ("(Dexterity 2 + Perception 2)/2 = 2 + 1d10 ..."); with
-        # bonuses the pool's "= total" follows them
-        equals = "" if bonuses else " ="
-        return Pool(((f"({shown})/2{' rounded up' if acute else ''}{equals}", half), *bonuses))
+        # the half has its own "=": "(Dexterity 2 + Perception 2)/2 = 2 + 1d10 (3) = 5"
+        return Pool(((f"({shown})/2{' rounded up' if acute else ''} =", half), *bonuses))
 
     def roll_initiative(self, actor: Combatant, roller: Roller) -> InitiativeRoll:
         """The score + a plain 1d10 (no Rule of 10/1). Ties break on the score. Raises

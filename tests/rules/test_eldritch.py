@@ -212,7 +212,7 @@ def test_daisy_rolls_20_with_a_plain_d10():
     roll = EL.roll_initiative(DAISY, roller)
     done(roller)
     assert (roll.total, roll.die, roll.tiebreak) == (20, 9, 11)
-    assert roll.describe() == ("(Dexterity 9 + Perception 4)/2 rounded up 7 + Fast Reaction Time 3 + "
+    assert roll.describe() == ("(Dexterity 9 + Perception 4)/2 rounded up = 7 + Fast Reaction Time 3 + "
                                "Situational Awareness 1 = 11 + 1d10 (9) = 20")
     ten = EL.roll_initiative(HANK, dice(10))  # no Rule of 10 on initiative: one die only
     assert ten.total == 14
