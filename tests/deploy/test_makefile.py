@@ -84,7 +84,9 @@ def _closed_port() -> int:
 )
 def test_make_run_with_a_bad_database_url_says_one_line_and_starts_nothing(game_copy, url, words):
     url = url.format(port=_closed_port())
-    env = {k: v for k, v in os.environ.items() if k not in ("DJANGO_SETTINGS_MODULE", "PYTHONPATH")}
+    # as a user types it: not a sub-make of `make test` (whose errors read "make[1]: ***")
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DJANGO_SETTINGS_MODULE", "PYTHONPATH", "MAKELEVEL", "MAKEFLAGS", "MFLAGS")}
     env.update(DATABASE_URL=url, FRAY_TELNET_PORT="4720", FRAY_WEB_PORT="4721")
     done = subprocess.run(
         ["make", "--no-print-directory", "-o", ".venv/.fray-installed",
