@@ -1,6 +1,6 @@
 """The aeon fight's own actions: ambush and hide, the clinch, mounts, picking a weapon up,
 treating a bleeding wound (seed 003: Surprise Attacks, Grappling, Mounted Combat, Disarming,
-Baselines' bleeding; ``docs/rules.md`` §3).
+Baselines' bleeding; ``docs/rules/aeon.md``).
 
 The dice and effects are in ``rules.systems.aeon_tactics``; this module checks whose turn it
 is, stores the states on the encounter (``conditions``) and tells the room. Every function

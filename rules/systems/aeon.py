@@ -2,7 +2,7 @@
 
 Source: ``seeds/003_bc45d02e341e74eb.txt`` (Aeon Reborn: damage types, soak, hardness, Armor
 Piercing, the wound chart's rollover, bleeding, called shots) with the Trinity 1st-edition
-defaults of ``docs/rules.md`` §3. Every number lives in ``rules/data/aeon.toml``.
+defaults described in ``docs/rules/aeon.md``. Every number lives in ``rules/data/aeon.toml``.
 
 Grappling, surprise, hiding and mounted combat are in ``rules.systems.aeon_tactics``.
 

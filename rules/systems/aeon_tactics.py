@@ -1,7 +1,8 @@
 """Aeon tactics: grappling (the clinch), surprise attacks, hiding and mounted combat.
 
 Source: ``seeds/003_bc45d02e341e74eb.txt`` sections "Grappling", "Surprise Attacks" and
-"Mounted Combat", with ``docs/rules.md`` §3 (Maneuvers). Dice, soak and health are the
+"Mounted Combat", with ``docs/rules/aeon.md`` (Grappling, Surprise attacks, Hiding, Mounted
+combat). Dice, soak and health are the
 :class:`~rules.systems.aeon.AeonSystem`'s: d10 pools at TN 7, difficulty = successes needed,
 ``harm`` for damage. Every number lives in the ``[grappling]``, ``[surprise]``, ``[hiding]``,
 ``[mounted]`` and ``[mounts.*]`` tables of ``rules/data/aeon.toml``. Randomness only comes

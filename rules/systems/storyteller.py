@@ -1,8 +1,9 @@
 """The ``storyteller`` rule system: d10 pools against a difficulty (classic World of Darkness).
 
 Source: ``seeds/001_a497bcb370a83902.txt`` (initiative, brawl and melee attacks, dodge /
-block / parry, soak by creature type) with the defaults of ``docs/rules.md`` §1 (rule of ones,
-botches, health track). Every number lives in ``rules/data/storyteller.toml``.
+block / parry, soak by creature type) with the defaults described in
+``docs/rules/storyteller.md`` (rule of ones, botches, health track). Every number lives in
+``rules/data/storyteller.toml``.
 """
 
 from __future__ import annotations
@@ -49,7 +50,8 @@ class HealthLevel:
 
 @dataclass(frozen=True)
 class HealthTrack:
-    """Seven health levels filled aggravated first, then lethal, then bashing (docs/rules.md §1).
+    """Seven health levels filled aggravated first, then lethal, then bashing
+    (docs/rules/storyteller.md, "Health levels and wound penalties").
 
     Counts of each damage type; ``dead`` once lethal or aggravated damage passes
     Incapacitated. ``levels`` come from the data file.
@@ -325,7 +327,8 @@ class StorytellerSystem(RuleSystem):
 
     def schedule(self, rolls: Sequence[InitiativeRoll]) -> ActionSchedule:
         """Act highest to lowest; equal total and equal Wits + Dex share a slot (simultaneous),
-        names sorted case-insensitively inside it; declare in the reverse order (docs/rules.md §1)."""
+        names sorted case-insensitively inside it; declare in the reverse order
+        (docs/rules/storyteller.md, "Initiative and turn order")."""
         slots = highest_first(rolls)
         declare = tuple(name for slot in reversed(slots) for name in slot.names)
         return ActionSchedule(slots, declare)

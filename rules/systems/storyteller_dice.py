@@ -1,8 +1,7 @@
 """Storyteller dice and results shared by the system (``rules.systems.storyteller``) and its
 magic (``rules.systems.storyteller_magic``): a d10 pool against a difficulty (``PoolRoll``,
 ``roll_pool``), a defense roll and the harm of an attack. Source:
-``seeds/001_a497bcb370a83902.txt``; docs/rules.md section 1 in the project's words:
-``docs/rules/storyteller.md``."""
+``seeds/001_a497bcb370a83902.txt``; in the project's words: ``docs/rules/storyteller.md``."""
 
 from __future__ import annotations
 
@@ -27,7 +26,7 @@ class PoolRoll:
 
     ``ones_cancel``: each 1 cancels a success (never below 0) and the roll may botch (no
     success, at least one 1). Damage and soak rolls set it False: no cancelling, no botch.
-    ``automatic``: successes that 1s cannot cancel (Willpower). docs/rules.md §1 "Dice".
+    ``automatic``: successes that 1s cannot cancel (Willpower). docs/rules/storyteller.md "Dice".
     """
 
     faces: tuple[int, ...]

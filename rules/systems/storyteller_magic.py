@@ -1,8 +1,9 @@
 """Storyteller magic: casting a spell, magical attacks (with Overshoot) and magical shields.
 
 Sources: ``seeds/001_a497bcb370a83902.txt`` sections "Magical Attack", "Magical Shield" and
-"Soak", with the casting rules of ``docs/rules.md`` §1 ("Magical attack" and "Magical shield"
-bullets). Every number and the spell list live in ``rules/data/storyteller_spells.toml``.
+"Soak", with the casting rules of ``docs/rules/storyteller.md`` ("Magic": "Casting", "Magical
+attack", "Magical shield"). Every number and the spell list live in
+``rules/data/storyteller_spells.toml``.
 
 The flow mirrors the mundane attacks of :mod:`rules.systems.storyteller`:
 ``cast`` → ``magical_attack`` (opens the defense window when it hits) → ``resolve``;
@@ -41,7 +42,7 @@ SE_LABEL = "special effects"
 class Spell:
     """One spell of the data file: ``key`` (``[spells.<key>]``), ``name`` (the incantation
     shown to players), ``school``, ``level`` (a ``[levels]`` name) and ``required`` (its Power
-    successes, docs/rules.md §1), ``kind`` ``"attack" | "shield" | "other"``, ``damage_type`` (one
+    successes, docs/rules/storyteller.md "Casting"), ``kind`` ``"attack" | "shield" | "other"``, ``damage_type`` (one
     of bashing/lethal/aggravated for attacks, ``""`` otherwise) and ``fire`` (seed: Soak —
     Vampires cannot soak fire)."""
 
@@ -57,7 +58,7 @@ class Spell:
 
 @dataclass(frozen=True)
 class CastRoll:
-    """One casting (docs/rules.md §1 "Magical attack"): Power (+ wounds) vs 6 and Control
+    """One casting (docs/rules/storyteller.md "Casting"): Power (+ wounds) vs 6 and Control
     (+ wounds) vs 10, both with 1s cancelling.
 
     ``fizzled``: fewer net Power successes than the spell's level requires, or the Power roll
@@ -245,7 +246,7 @@ class StorytellerMagic:
             raise RulesDataError(f"{where}.kind: expected one of {', '.join(SPELL_KINDS)}, got {kind!r}.")
         damage_type = ""
         if kind == "attack":
-            damage_type = table.get("damage_type", "lethal")  # docs/rules.md §1: "lethal by default"
+            damage_type = table.get("damage_type", "lethal")  # docs/rules/storyteller.md: lethal by default
             if damage_type not in DAMAGE_TYPES:
                 raise RulesDataError(f"{where}.damage_type: expected one of {', '.join(DAMAGE_TYPES)}, "
                                      f"got {damage_type!r}.")
@@ -277,7 +278,7 @@ class StorytellerMagic:
 
     def cast(self, caster: Combatant, spell_name: str, roller: Roller) -> CastRoll:
         """Cast ``spell_name``: Power (+ wounds) vs 6, then Control (+ wounds) vs 10, 1s
-        cancelling (docs/rules.md §1). Raises CombatError: unknown spell, or a caster who cannot act."""
+        cancelling (docs/rules/storyteller.md "Casting"). Raises CombatError: unknown spell, or a caster who cannot act."""
         self.system.require_able(caster)
         spell = self.spell(spell_name)
         wounds = self.system.wound_parts(caster)

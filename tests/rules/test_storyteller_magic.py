@@ -1,7 +1,7 @@
 """Tests for Storyteller magic (pure Python, no DB): casting, magical attacks, Overshoot, shields.
 
 Sources pinned: ``seeds/001_a497bcb370a83902.txt`` (Magical Attack, Magical Shield, Soak) and
-``docs/rules.md`` §1 ("Magical attack", "Magical shield"). Every test queues exactly the faces it
+``docs/rules/storyteller.md`` ("Magical attack", "Magical shield"). Every test queues exactly the faces it
 expects to be rolled; the fallback roller fails the test on one die more, ``done()`` on one less.
 """
 
