@@ -1,7 +1,7 @@
 """The eldritch fight's own actions (seed 000): the ST's space, concealing and searching for
 weapons, hiding and spotting the hidden, eye contact, line of sight, movement actions,
 Sacrifice, Double Jump Kick's two targets, waking the unconscious and spending a Drama Point
-(``docs/rules.md`` §2).
+(``docs/rules/eldritch.md``).
 
 The dice and effects are in ``rules.systems.eldritch`` and ``eldritch_checks``; this module
 checks whose turn it is, stores the states (the encounter's ``conditions`` and ``scene``, the

@@ -1,8 +1,8 @@
 """The ``eldritch`` rule system: 1d10 + Attribute + Skill, Success Levels, Life Points.
 
-Source: ``seeds/000_6bd8a24b61f76ef0.txt`` (Eldritch MUSH's combat page: initiative, extra
-actions, attacking, limitations, damage, the 14 advanced maneuvers, the weapon and armor
-tables) with the Unisystem defaults of ``docs/rules.md`` §2. Every number lives in
+Source: the eldritch seed (Eldritch MUSH's combat page: initiative, extra actions,
+attacking, limitations, damage, the 14 advanced maneuvers, the weapon and armor tables)
+with the Unisystem defaults of ``docs/rules/eldritch.md``. Every number lives in
 ``rules/data/eldritch.toml``; dice in :mod:`rules.systems.eldritch_dice`; limitations,
 concealment, hiding, eye contact and line of sight in :mod:`rules.systems.eldritch_checks`.
 
@@ -32,7 +32,7 @@ Shapes the game layer uses (beyond :class:`RuleSystem`):
 
 Fray defaults where the source is silent (guesses, also marked in the data file):
 
-- dice, Success Levels, Rule of 10/1, Life Points and down/dead: Unisystem (docs/rules.md §2);
+- dice, Success Levels, Rule of 10/1, Life Points and down/dead: Unisystem (docs/rules/eldritch.md, Dice);
   no wound penalty; an attack must succeed (total 9+) to hit; ``+roll`` refuses ``vs``;
 - ``modifier`` (the ST's difficulty shift) is taken off the roll; ``dice_modifier`` added;
 - basic maneuvers (the source's page is missing): punch Dex+Brawl, STR x 2 bash; kick -1,
@@ -125,7 +125,7 @@ def squash(text: str) -> str:
 # =============================================================================== health
 @dataclass(frozen=True)
 class LifePoints(PointsHealth):
-    """Life Points (docs/rules.md §2): ``maximum`` less the bash and lethal taken. At ``down_at``
+    """Life Points (docs/rules/eldritch.md): ``maximum`` less the bash and lethal taken. At ``down_at``
     (0) or less the fighter is down (unconscious); at ``dead_at`` (-10) or less, dead."""
 
     maximum: int

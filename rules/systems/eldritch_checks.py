@@ -1,8 +1,8 @@
 """Eldritch weapons, their limitations, and the out-of-attack checks: concealment and search,
 hiding, eye contact, line of sight and movement.
 
-Source: ``seeds/000_6bd8a24b61f76ef0.txt`` (Limitations; Hiding; Eye Contact; Line of Sight;
-Actions: Movement) with ``docs/rules.md`` §2. Every number is in ``rules/data/eldritch.toml``.
+Source: the eldritch seed (Limitations; Hiding; Eye Contact; Line of Sight; Actions:
+Movement) with ``docs/rules/eldritch.md``. Every number is in ``rules/data/eldritch.toml``.
 These are mixed into :class:`rules.systems.eldritch.EldritchSystem`; each method is pure:
 values in, a frozen result with its working ``lines`` out, dice only from the roller.
 

@@ -1,7 +1,7 @@
 """Eldritch dice: 1d10 + traits and numbers, Success Levels, the Rule of 10 and the Rule of 1.
 
-Source: ``seeds/000_6bd8a24b61f76ef0.txt`` assumes the Eldritch mechanics page, which we do
-not have; the Unisystem defaults of ``docs/rules.md`` §2 fill it (numbers in
+Source: the eldritch seed assumes the Eldritch mechanics page, which we do not have; the
+Unisystem defaults of ``docs/rules/eldritch.md`` (Dice) fill it (numbers in
 ``rules/data/eldritch.toml`` ``[dice]``):
 
 - a roll is 1d10 + the traits and numbers named; it succeeds at the first row of the Success

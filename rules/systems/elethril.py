@@ -1,7 +1,7 @@
 """The ``elethril`` rule system: d20 against THAC0 and Armor Class, d10 segment initiative.
 
-Source: ``seeds/004_9af738c2a8a3e45b.txt`` ("Elethril - On Fighting", sections 1a–4d) on the
-AD&D 2nd-edition base of ``docs/rules.md`` §4. Every number lives in ``rules/data/elethril.toml``;
+Source: the elethril seed ("Elethril - On Fighting", sections 1a–4d) on the AD&D
+2nd-edition base of ``docs/rules/elethril.md``. Every number lives in ``rules/data/elethril.toml``;
 the segment timeline (10 segments a round, the order inside a segment, delay, forfeit,
 spoiling) is :mod:`rules.systems.elethril_timeline`.
 
@@ -38,7 +38,7 @@ Rules (seed section in brackets):
 - Magical items [3b]: using one (a wand, ring, rod, staff or potion, ``[items]``) is a single
   discharge of the spell it holds at the user's initiative + the item's modifier (PHB Table
   52), in the segment's first phase: no casting, so nothing to spoil, and no Caster Level.
-- To hit [docs/rules.md §4]: d20 + plusses + Hit Probability (+ two-weapon penalties) ≥ THAC0 −
+- To hit [docs/rules/elethril.md, To hit]: d20 + plusses + Hit Probability (+ two-weapon penalties) ≥ THAC0 −
   Armor Class (+ the ST's modifier); natural 20 hits, natural 1 misses (options). Damage:
   the weapon's dice for the target's size (S/M or L) + plusses + Damage Adjustment.
   No active defense. Hit points: 0 or less is down, −10 or less dead (options).
@@ -450,7 +450,7 @@ class Plan:
 @dataclass(frozen=True)
 class HitPoints(PointsHealth):
     """Hit points: ``maximum`` from the sheet, ``damage`` taken. Down at ``down_at`` or less
-    (incapacitated), dead at ``dead_at`` or less (docs/rules.md §4). No wound penalty."""
+    (incapacitated), dead at ``dead_at`` or less (docs/rules/elethril.md). No wound penalty."""
 
     maximum: int
     damage: int = 0
@@ -1099,7 +1099,7 @@ class ElethrilSystem(RuleSystem):
 
     def defend(self, attack: Any, defender: Combatant, defense: str, roller: Roller,
                *, modifier: int = 0, dice_modifier: int = 0) -> Any:
-        """Always refused: Armor Class is the only defense (docs/rules.md §4)."""
+        """Always refused: Armor Class is the only defense (docs/rules/elethril.md)."""
         raise CombatError("Elethril has no active defense: Armor Class is the defense.")
 
     def resolve(self, attack: ElethrilAttack, defense: Any | None, attacker: Combatant,

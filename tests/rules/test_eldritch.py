@@ -1,6 +1,6 @@
 """Tests for the ``eldritch`` rule system: dice, initiative, attack, damage, soak, health.
 
-The numbers and worked examples of ``seeds/000_6bd8a24b61f76ef0.txt`` and ``docs/rules.md`` §2 are
+The numbers and worked examples of the eldritch seed and ``docs/rules/eldritch.md`` are
 pinned with forced dice: each test queues exactly the faces it expects, the fallback roller
 fails the test on one die more, and ``done()`` checks none were left over.
 """

@@ -1,6 +1,6 @@
 """Tests for the ``elethril`` rule system's base: dice notation, to hit, damage, hit points, data.
 
-The AD&D 2e base of ``docs/rules.md`` §4 pinned with forced dice: each test queues exactly the faces
+The AD&D 2e base of ``docs/rules/elethril.md`` pinned with forced dice: each test queues exactly the faces
 it expects to be rolled (a die of the wrong size or one too many fails the test). Initiative,
 segments and the source's examples are in ``test_elethril_timeline.py``.
 """
