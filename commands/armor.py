@@ -33,16 +33,11 @@ class CmdRequest(Command):
       /armor, /view, /withdraw, /list, /approve, /deny
 
     <armor> is an armor of the rule system in use here, by key or name (a
-    unique start is enough: goblin for Goblin-made Mail); anything else asks
-    for a custom armor. An approved request becomes an armor note on the
-    player's character (who approved it, when, its soak values), which they
-    wear with +armor/wear. A custom armor needs explicit soak values: the
-    first word after = is a list of <column>:<n> pairs joined by commas, no
-    spaces; the columns are the system's armor columns (Storyteller: bashing,
-    lethal, aggravated; a unique start is enough), each value 0-10, and
-    columns left out give nothing. For a table armor such values replace the
-    table's. Everything after that first word is the comment. The player is
-    told at once, or at their next login. You may have 5 open requests.
+    unique start is enough: goblin for Goblin-made Mail); anything else
+    asks for a custom armor. An approved request becomes an armor note on
+    the player's character, worn with +armor/wear. The player is told at
+    once, or at their next login. You may have 5 open requests. Staff:
+    help +request/approve for soak values.
 
     Examples:
       +request/armor goblin=My knight's mail from the Gringotts vault
@@ -51,6 +46,20 @@ class CmdRequest(Command):
       +request/approve 3=Nice scene.
       +request/approve 4=bashing:1,lethal:1 fine
       +request/deny 5=No troll-hide in this era.
+
+    # subtopics
+
+    ## approve
+    +request/approve <#>[=<comment>]
+    +request/approve <#>=<col>:<n>[,<col>:<n>...][ <comment>]
+    The approved armor becomes a note on the player's character (who
+    approved it, when, its soak values). A custom armor needs explicit
+    soak values: the first word after = is a list of <column>:<n> pairs
+    joined by commas, no spaces; the columns are the system's armor
+    columns (storyteller: bashing, lethal, aggravated; a unique start is
+    enough), each value 0-10, and columns left out give nothing. For a
+    table armor such values replace the table's. Everything after that
+    first word is the comment.
     """
 
     key = "+request"

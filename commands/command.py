@@ -7,10 +7,12 @@ escaped so player text is never interpreted; nothing is changed by a refused com
 
 from evennia.commands.default.muxcommand import MuxCommand
 
+from commands.help import help_text
 from rules.data import RulesDataError
 from rules.dice import DiceSyntaxError
 from rules.systems import CombatError
 from world import fights
+from world.fight import system_here
 from world.text import FRAY, escape, views_for
 
 MAX_ERROR = 200
@@ -47,6 +49,11 @@ class Command(MuxCommand):
                 break
             resolved.append(found[0])
         self.switches = resolved
+
+    def get_help(self, caller, cmdset):
+        """The help page for ``caller``: the part of the rule system played where they are
+        first (``commands.help``)."""
+        return help_text(self.__doc__, self.key, self.allowed_switches, system_here(caller).key)
 
     def fail(self, text: str) -> None:
         """Send one error line, escaped and cut to 200 characters (it may quote player input)."""

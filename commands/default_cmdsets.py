@@ -64,6 +64,7 @@ class CharacterCmdSet(IndexedNames, default_cmds.CharacterCmdSet):
         #
         # any commands you add below will overload the default ones.
         #
+        self.add(account.CmdHelp())
         for command in FRAY_COMMANDS:
             self.add(command())
 
@@ -84,6 +85,7 @@ class AccountCmdSet(IndexedNames, default_cmds.AccountCmdSet):
         """
         super().at_cmdset_creation()
         self.add(account.CmdQuit())
+        self.add(account.CmdHelp())
         #
         # any commands you add below will overload the default ones.
         #

@@ -69,13 +69,11 @@ class CmdRoll(Command):
 
     Switches:
       /private   only you and the scene's Storyteller see the roll
-      /wp        spend Willpower: one automatic success (Storyteller)
+      /wp        spend Willpower: one automatic success (storyteller, aeon)
 
     The pool is traits and numbers joined by + (numbers may be subtracted);
     trait names match case-insensitively and by unique prefix. What the roll
-    means follows the fight's rule system (or the game's default): under
-    Storyteller, a pool of d10s each succeeding on the difficulty (2-10,
-    default 6), 1s cancelling successes.
+    means follows the fight's rule system (or the game's default).
 
     Examples:
       +roll Dexterity+Brawl vs 6
@@ -83,6 +81,26 @@ class CmdRoll(Command):
       +roll 5 vs 7
       +roll/private Wits+Alertness
       +roll Guard=Dex+Dodge
+
+    # subtopics
+
+    ## storyteller
+    A pool of d10s, each succeeding at the difficulty (2-10, default 6);
+    each 1 takes a success away, and no success with a 1 is a botch.
+    /wp adds one success no 1 can cancel (you need Willpower rated).
+
+    ## aeon
+    A pool of d10s, each 7 or more a success; 'vs <n>' is the successes
+    needed. No success and a 1 is a botch. /wp adds one success.
+
+    ## eldritch
+    1d10 + the traits and numbers; 9 or more succeeds, and the total gives
+    Success Levels. A natural 10 rolls on upwards and a natural 1
+    downwards. No 'vs' and no /wp. +roll 0 is a bare d10 for chances.
+
+    ## elethril
+    Dice notation, with numbers and sheet traits added: +roll 1d20+2,
+    +roll 2d6; 'vs <n>' is the total to reach. No /wp.
     """
 
     key = "+roll"
@@ -166,77 +184,122 @@ class CmdCombat(Command):
       +combat/join            join the fight
       +combat/leave           leave the fight
       +combat/init            roll your initiative
-      +combat/start [<system>]   start a fight here (Storytellers)
-      +combat/next            pass the waiting turn; start the next round (ST);
-                              refused, with whose turn it is now, when the
-                              turn moved on while it was on its way
-      +combat/resolve         resolve waiting attacks with no defense (ST)
-      +combat/diff <name>=<+/-n>  move the difficulty of <name>'s next attack
-                              (distance, cover ...; 0 clears it) (ST)
-      +combat/mod <name>=<+/-n>[ keep]  dice on <name>'s next roll, or on
-                              every roll until cleared with keep; 0 clears (ST)
-      +combat/add <name>[,<name>...]  bring characters or NPCs here in (ST)
-      +combat/remove <name>   take a combatant out; their attacks are
-                              cancelled (ST)
+      +combat/start [<system>]   start a fight here (ST)
+      +combat/next            pass the waiting turn; next round (ST)
+      +combat/resolve         resolve the attacks left undefended (ST)
+      +combat/diff <name>=<+/-n>   move their next attack's difficulty (ST)
+      +combat/mod <name>=<+/-n>[ keep]   dice on their next roll(s) (ST)
+      +combat/add <name>[,<name>...]   bring characters or NPCs in (ST)
+      +combat/remove <name>   take a combatant out, attacks cancelled (ST)
       +combat/idle <name>     mark a combatant idle, or back (ST)
-      +combat/treat <name>    stop a bleeding wound (aeon; ST any time, or
-                              you on your turn, using your action)
-      +combat/transfer <player>  hand the scene to another Narrator (ST)
-      +combat/space <yards>[ wall]  room to swing weapons here, and a wall at
-                              hand for Wall Flip; open for no limit;
-                              alone: show it (eldritch; ST)
-      +combat/log [<page>]    the roll log: every roll with its inputs (ST)
+      +combat/transfer <player>   hand the scene to another Narrator (ST)
+      +combat/log [<page>]    the roll log: every roll and its inputs (ST)
       +combat/list            every fight running in the game (staff)
       +combat/end             end the fight with a summary (ST)
-      +combat/side <names>=<side>  round 1 rolls one d10 per side (elethril;
-                              ST; an empty side clears)
-      +combat/party <names>=<party>[/slowest]  from round 2 they roll one
-                              d10, with their own or (/slowest) the slowest
-                              member's modifiers (elethril; ST)
-      +combat/offhand <names>=<weapon>  the off-hand weapon they may fight
-                              with this fight (elethril; ST; empty clears)
-      +combat/delay <segment> hold your action to a later segment (elethril)
-      +combat/forfeit         give up an action carried over from an earlier
-                              round to declare anew, +1 initiative (elethril)
-      +combat/init <modifier>[,<modifier>...]  standard initiative modifiers
-                              (hasted, slowed, higher-ground, set-vs-charge,
-                              wading ...; none clears) (elethril)
 
-    Initiative is Wits + Dexterity + 1d10 (storyteller and aeon); the
-    highest acts first (and, in storyteller, declares last). On your turn:
-    attack <target>[/<maneuver>]. When attacked you may dodge, block or parry
-    if you have not acted yet this round (it uses your action), or answer
-    'defend none'. Systems: storyteller (the default), aeon, eldritch and
-    elethril (+combat/start <system>; staff may make another the default).
+    On your turn: attack <target> (help attack); when attacked: defend
+    (help defend). Systems: storyteller, aeon, eldritch and elethril.
+    Each switch has its own page: help +combat/<switch>.
 
-    Eldritch: initiative is (Dexterity + Perception)/2 + qualities + 1d10,
-    rolled anew each turn; a further action every 5 below it (at most 5,
-    each at -2 more); defending uses no action (each defense after the first
-    in a turn at -2 more). See help +move, +conceal, +los.
+    # subtopics
 
-    Elethril: each round everyone declares (attack, cast); then initiative is
-    rolled, lowest first: round 1 one d10 per side (the lowest becomes 1, the
-    others the difference + 1), later one each (or per party), + the weapon's
-    speed factor or nothing for a spell, - Reaction. The ST plays the round
-    segment by segment with +combat/next (spell, instant, missile, melee in
-    each); 11 or more lands in a later round. No defense: Armor Class.
-    What strengthens an action comes from the sheet (staff +stat: weapon,
-    Weapon Plus, Weapon Quality, Attacks, Caster Level) or the ST (the
-    off-hand weapon, +combat/offhand; anything for NPCs), never from what a
-    player types. One who falls loses the rest of the action.
+    ## storyteller
+    Initiative is Wits + Dexterity + 1d10, wound penalty included; the
+    highest acts first and declares last. Defending (dodge, block, parry)
+    uses your action, so only one who has not acted yet may defend.
 
-    Examples:
-      +combat/start storyteller
-      +combat/start aeon
-      +combat/start eldritch
+    ## aeon
+    Initiative is Dexterity + Wits + 1d10, highest first; ambushes come
+    before it. Defending uses your action. A bleeding wound is stopped
+    with +combat/treat. See help clinch, ambush, hide, +mount.
+
+    ## eldritch
+    Initiative is (Dexterity + Perception)/2 + qualities + 1d10, rolled
+    anew each turn; a further action every 5 below it (at most 5, each at
+    -2 more). Defending uses no action (each defense after the first in a
+    turn at -2 more). The ST sets the room to swing weapons with
+    +combat/space. See help +move, +conceal, +los.
+
+    ## elethril
+    Each round everyone declares an action (attack, cast); then initiative
+    is rolled, lowest first: d10 + the weapon's speed factor (nothing for
+    a spell) - Reaction. The ST plays the round segment by segment with
+    +combat/next; 11 or more lands in a later round. No defense: Armor
+    Class. One who falls loses the rest of the action. Elethril's own
+    switches: /side, /party, /offhand, /delay, /forfeit, /init <modifiers>.
+
+    ## treat
+    +combat/treat <name>   (aeon)
+    Stops a bleeding wound: the ST any time, or you on your turn (it uses
+    your action).
+
+    ## space
+    +combat/space <yards>[ wall]   (eldritch; Storytellers)
+    The room to swing weapons here, and whether a wall is at hand for Wall
+    Flip; 'open' for no limit; alone, it shows the setting.
       +combat/space 3 wall
-      +combat/join
-      +combat/init
-      +combat/start elethril
+
+    ## side
+    +combat/side <names>=<side>   (elethril; Storytellers)
+    Round 1 rolls one d10 per side: the lowest becomes 1, the others the
+    difference + 1. An empty side clears.
       +combat/side Alice,Bob=party
+
+    ## party
+    +combat/party <names>=<party>[/slowest]   (elethril; Storytellers)
+    From round 2 they roll one d10 together, with their own or (/slowest)
+    the slowest member's modifiers.
       +combat/party Thaxi,Zaxi=nag/slowest
+
+    ## offhand
+    +combat/offhand <names>=<weapon>   (elethril; Storytellers)
+    The off-hand weapon they may fight with this fight; empty clears.
+
+    ## delay
+    +combat/delay <segment>   (elethril)
+    Hold your action to a later segment of the round.
       +combat/delay 6
+
+    ## forfeit
+    +combat/forfeit   (elethril)
+    Give up an action carried over from an earlier round to declare anew,
+    at +1 initiative.
+
+    ## init
+    +combat/init
+    Roll your initiative. Elethril: +combat/init <modifier>[,<modifier>...]
+    sets your standard initiative modifiers (hasted, slowed, higher-ground,
+    set-vs-charge, wading ...; none clears).
       +combat/init hasted,higher-ground
+
+    ## next
+    +combat/next   (Storytellers)
+    Those still to act in the current turn pass (a pass is no action);
+    after the last, the next round begins (elethril: the next segment).
+    Refused while attacks wait for defenses (+combat/resolve). If the
+    turn moved on while your command was on its way, nothing passes and
+    the reply names whose turn it is now, so one keypress never skips two
+    fighters.
+
+    ## log
+    +combat/log [<page>]
+    The fight's roll log, for its Storyteller and staff: every roll with
+    its inputs (pool, difficulty, modifiers and where they came from) and
+    its dice, numbered in the order made. It opens on the newest page;
+    give a page number for older entries.
+
+    ## diff
+    +combat/diff <name>=<+/-n>   (Storytellers)
+    Moves the difficulty of <name>'s next attack by n, for range, cover,
+    darkness and the like; the attack uses it up, and 0 clears it. The
+    roll log names it as the Storyteller's.
+      +combat/diff Alice=+2
+
+    ## mod
+    +combat/mod <name>=<+/-n>[ keep]   (Storytellers)
+    Adds n dice to <name>'s next roll (attack, defense or +roll), or takes
+    them away; with keep, to every roll until cleared with 0.
+      +combat/mod Guard=-2 keep
     """
 
     key = "+combat"
@@ -297,58 +360,65 @@ class CmdAttack(Command):
       attack <target>[/<maneuver or weapon>]
       attack <npc>=<target>[/<maneuver or weapon>]   (Storytellers)
 
-    Storyteller maneuvers: punch (default unarmed), kick, grapple, hold,
-    tackle. Weapons: dagger, switchblade, sword, greatsword, brass-knuckles,
-    whip, lance, spear, staff (the weapon in hand is the default).
-
-    Aeon: a weapon (punch, kick, clinch, knife, club, sword, spear, pistol,
-    ap-pistol, rifle; default the one in hand) and called shots joined with
-    '+': pull (Pulling Blows, +1 difficulty, bashing), showoff [2-4]
-    (Showing Off, +2 unless you name more), disarm (+2, ranged +4, no damage: the weapon flies),
-    fierce (Fierce Blows, +1, +2 lethal or +3 bashing damage). Difficulty
-    is the successes needed. See also help clinch, ambush, hide, +mount.
-
-    Eldritch: the weapon in hand (set by staff with +stat <name>/weapon=,
-    or +move draw), named or not (bat, sword, 9mm, .357 mag, AK-47 ...;
-    thrown to throw it); a weapon you do not hold is refused. Some weapons
-    (staff, spear, big sword, halberd, rifles ...) are used two-handed
-    unless you add 1h; 2h uses another with both hands (for minimum
-    Strength; not a firearm). Or a maneuver: punch (Dexterity + Brawl, Strength x 2 bash),
-    kick (-1, (Strength + 1) x 2), jump kick (-3, (Strength + 1) x 3),
-    grapple (+2, no damage; grapple neck) (Fray defaults: the source's
-    basic maneuvers page is missing), and the advanced ones your sheet has
-    bought: atemi grip, atemi strike, ear pop, eye pluck, sleeper hold,
-    wrestling hold, whirling sword, double jump kick (two targets: attack
-    A,B/double jump kick). Each later action of the turn is at -2 more.
-    See help +move, +sacrifice, +conceal, +spot.
-
-    Storyteller, aeon and eldritch: the target may defend (help defend)
-    before damage is rolled.
-
-    Elethril: 'attack' declares your action for the round, before initiative:
-    attack <target>[/<weapon>[,<off-hand weapon>]][*<attacks>]. The weapon
-    is the one in hand (staff: +stat <name>/weapon=) or fist; its plusses
-    are the sheet's Weapon Plus (to hit, damage, -1 speed each) and Weapon
-    Quality (to hit, damage); you make the sheet's Attacks a round (unset:
-    1; *1 for fewer), a missile its rate of fire; an off-hand weapon only
-    the one the Storyteller granted (+combat/offhand). The Storyteller may
-    give an NPC any weapon, plusses (attack Orc=Ann/short sword +1 q2) and
-    attacks. It strikes at its segment: d20 + plusses + Hit Probability
-    against THAC0 - Armor Class, then the weapon's damage for the target's
-    size. There is no defense: Armor Class is it. The off-hand weapon
-    strikes its own speed factor after the first attack, then the primary's
-    further attacks follow by its speed factor.
+    The weapon in hand is the default (staff set it with +stat
+    <name>/weapon=). Storyteller, aeon and eldritch: the target may defend
+    (help defend) before damage is rolled; elethril has no defense but
+    Armor Class.
 
     Examples:
       attack Guard
+      attack Guard=Alice
+
+    # subtopics
+
+    ## storyteller
+    Maneuvers: punch (default unarmed), kick, grapple, hold, tackle.
+    Weapons: dagger, switchblade, sword, greatsword, brass-knuckles, whip,
+    lance, spear, staff.
       attack Guard/kick
       attack Guard/sword
       attack Guard=Alice/tackle
+
+    ## aeon
+    A weapon (punch, kick, clinch, knife, club, sword, spear, pistol,
+    ap-pistol, rifle) and called shots joined with '+': pull (Pulling
+    Blows, +1 difficulty, bashing), showoff [2-4] (Showing Off, +2 unless
+    you name more), disarm (+2, ranged +4, no damage: the weapon flies),
+    fierce (Fierce Blows, +1, +2 lethal or +3 bashing damage). Difficulty
+    is the successes needed. See also help clinch, ambush, hide, +mount.
       attack Guard/pull
       attack Guard/pistol+showoff 3
       attack Guard/sword+fierce
+
+    ## eldritch
+    The weapon in hand, named or not (bat, sword, 9mm, .357 mag, AK-47 ...;
+    thrown to throw it); a weapon you do not hold is refused. Some weapons
+    (staff, spear, big sword, halberd, rifles ...) are used two-handed
+    unless you add 1h; 2h uses another with both hands (for minimum
+    Strength; not a firearm). Or a maneuver: punch (Dexterity + Brawl,
+    Strength x 2 bash), kick (-1, (Strength + 1) x 2), jump kick (-3,
+    (Strength + 1) x 3), grapple (+2, no damage; grapple neck) (Fray
+    defaults: the source's basic maneuvers page is missing), and the
+    advanced ones your sheet has bought: atemi grip, atemi strike, ear pop,
+    eye pluck, sleeper hold, wrestling hold, whirling sword, double jump
+    kick (two targets). Each later action of the turn is at -2 more. See
+    help +move, +sacrifice, +conceal, +spot.
       attack Reprax/9mm
       attack Thug,Guard/double jump kick
+
+    ## elethril
+    'attack' declares your action for the round, before initiative:
+    attack <target>[/<weapon>[,<off-hand weapon>]][*<attacks>]. The weapon
+    is the one in hand or fist; its plusses are the sheet's Weapon Plus (to
+    hit, damage, -1 speed each) and Weapon Quality (to hit, damage); you
+    make the sheet's Attacks a round (unset: 1; *1 for fewer), a missile
+    its rate of fire; an off-hand weapon only the one the Storyteller
+    granted (+combat/offhand). The Storyteller may give an NPC any weapon,
+    plusses and attacks. It strikes at its segment: d20 + plusses + Hit
+    Probability against THAC0 - Armor Class, then the weapon's damage for
+    the target's size. The off-hand weapon strikes its own speed factor
+    after the first attack, then the primary's further attacks follow by
+    its speed factor.
       attack Orc/short sword,dagger
       attack Orc/long sword*2
       attack Orc=Ann/long sword +2*3
@@ -383,27 +453,37 @@ class CmdDefend(Command):
       defend <npc>=<dodge, block, parry or none>   (Storytellers)
       dodge <npc>, block <npc> or parry <npc>      (Storytellers)
 
-    Each defense success cancels one success of the attack. Dodging, blocking
-    or parrying uses your action for the round, so you can only do it before
-    you have acted (not in eldritch: see below); 'defend none' takes the
-    attack as it is. You cannot block
-    damage you cannot soak; parrying needs a weapon in hand (and parrying a
-    Brawl attack with a lethal weapon can cut the attacker). Aeon: a clinch
-    can be dodged, parried or accepted ('defend accept': both roll for
-    control); nobody in a clinch may dodge, block or parry.
-
-    Eldritch: the higher total wins (ties to you) and your Success Levels
-    come off the attack's. dodge (Dexterity + Acrobatics), block (Dexterity
-    + Brawl) and parry (Dexterity + Melee, a weapon in hand; block and parry
-    hand-to-hand only), or a bought maneuver: damaging-block, wall-flip,
-    catch-weapon, ranged-deflection, whirling-sword (while whirling). In
-    eldritch a defense uses no action, even after you have acted; each
-    defense after your first in a turn is at -2 more.
+    'defend none' takes the attack as it is. Elethril has no defenses:
+    Armor Class is the defense.
 
     Examples:
       dodge
       defend parry
       defend Guard=dodge
+
+    # subtopics
+
+    ## storyteller
+    Each defense success cancels one success of the attack. Dodging,
+    blocking or parrying uses your action for the round, so you can only
+    do it before you have acted. You cannot block damage you cannot soak;
+    parrying needs a weapon in hand (and parrying a Brawl attack with a
+    lethal weapon can cut the attacker).
+
+    ## aeon
+    Each defense success cancels one success of the attack, and defending
+    uses your action for the round (only before you have acted). A clinch
+    can be dodged, parried or accepted ('defend accept': both roll for
+    control); nobody in a clinch may dodge, block or parry.
+
+    ## eldritch
+    The higher total wins (ties to you) and your Success Levels come off
+    the attack's. dodge (Dexterity + Acrobatics), block (Dexterity + Brawl)
+    and parry (Dexterity + Melee, a weapon in hand; block and parry
+    hand-to-hand only), or a bought maneuver: damaging-block, wall-flip,
+    catch-weapon, ranged-deflection, whirling-sword (while whirling). A
+    defense uses no action, even after you have acted; each defense after
+    your first in a turn is at -2 more.
     """
 
     key = "defend"
@@ -427,49 +507,54 @@ class CmdDefend(Command):
 
 class CmdCast(Command):
     """
-    Cast a spell (Storyteller magic).
+    Cast a spell (storyteller and elethril magic).
 
     Usage:
-      +cast <spell>                       a spell with no target, or a shield on yourself
-      +cast <spell>=<target>              an attack spell
-      +cast <spell>=<name>[,<name>...]    a shield protecting others too
-      +cast <npc>=<spell>[=<targets>]     (Storytellers, for NPCs)
-      +spells                             the spell list
+      +cast <spell>                     no target, or a shield on yourself
+      +cast <spell>=<target>            an attack spell
+      +cast <spell>=<name>[,<name>...]  a shield protecting others too
+      +cast <npc>=<spell>[=<targets>]   (Storytellers, for NPCs)
+      +spells                           the spell list
 
     Switches:
-      /damage   spend the Special Effect successes on damage (default: on the hit roll)
+      /damage   spend the Special Effect successes on damage (storyteller;
+                default: on the hit roll)
 
+    In a fight, casting uses your turn.
+
+    # subtopics
+
+    ## storyteller
     Casting rolls Power vs 6 and Control vs 10 at once. Too few Power
     successes for the spell's level fizzle (First Year 1, Second to Fourth
-    Year 2, Fifth to Seventh Year 3, Adult 4, Unforgivable 5); fewer Control
-    than Power successes is an Overshoot; each pair of Power successes beyond
-    the requirement is a Special Effect success. An attack spell then rolls
-    Dexterity + Dueling vs 6 to hit (the target may defend) and Power vs 7
-    for damage; an Overshoot strikes extra random targets and splits the
-    damage evenly (the remainder is lost); an Overshoot that misses still
-    strikes three random people present (allies too, the target maybe among
-    them) - the source's rule. A shield blocks one magical attack (Special
-    Effect successes protect more people, then add blocks); cast it while a
-    spell is coming at you and it is your defense. An Overshot shield
-    crackles: anyone who touches it (a brawl or melee attack on someone it
-    protects) takes 1 lethal unless soaked. In a fight, casting uses your
-    turn.
-
-    Elethril: cast <spell>[=<target>] declares the spell as your action for
-    the round. Casting begins at your initiative segment and lasts the
-    spell's casting time; it takes effect at the start of the next segment,
-    before the attacks there (Power Words and cantrips: in their own
-    segment). Being hit while casting spoils it. +spells lists them. You
-    cast spells up to the level your sheet's Caster Level reaches (the 2e
-    wizard table: level 1 casts 1st-level spells, 3 2nd, 5 3rd ... 18 9th);
-    the Storyteller may cast anything for NPCs: cast Zed=fireball=Ann.
-
-    Examples:
+    Year 2, Fifth to Seventh Year 3, Adult 4, Unforgivable 5); fewer
+    Control than Power successes is an Overshoot; each pair of Power
+    successes beyond the requirement is a Special Effect success. An attack
+    spell then rolls Dexterity + Dueling vs 6 to hit (the target may
+    defend) and Power vs 7 for damage; an Overshoot strikes extra random
+    targets and splits the damage evenly (the remainder is lost); an
+    Overshoot that misses still strikes three random people present (allies
+    too, the target maybe among them) - the source's rule. A shield blocks
+    one magical attack (Special Effect successes protect more people, then
+    add blocks); cast it while a spell is coming at you and it is your
+    defense. An Overshot shield crackles: anyone who touches it (a brawl or
+    melee attack on someone it protects) takes 1 lethal unless soaked.
       +cast stunner=Guard
       +cast/damage reducto=Guard
       +cast protego=Bob
       +cast Guard=incendio=Alice
+
+    ## elethril
+    cast <spell>[=<target>] declares the spell as your action for the
+    round. Casting begins at your initiative segment and lasts the spell's
+    casting time; it takes effect at the start of the next segment, before
+    the attacks there (Power Words and cantrips: in their own segment).
+    Being hit while casting spoils it. You cast spells up to the level your
+    sheet's Caster Level reaches (the 2e wizard table: level 1 casts
+    1st-level spells, 3 2nd, 5 3rd ... 18 9th); the Storyteller may cast
+    anything for NPCs.
       cast fireball=Orc
+      cast Zed=fireball=Ann
     """
 
     key = "+cast"
@@ -498,10 +583,17 @@ class CmdSpells(Command):
     Usage:
       +spells
 
-    Shows each spell's level (and the Power successes it needs), school,
-    kind and damage type. Staff edit the list in rules/data/storyteller_spells.toml.
-    Elethril: level, casting time in segments and effect dice (staff edit
-    rules/data/elethril.toml).
+    Staff edit the lists in rules/data/ (help +spells/<system>).
+
+    # subtopics
+
+    ## storyteller
+    Each spell's level (and the Power successes it needs), school, kind
+    and damage type; staff edit rules/data/storyteller_spells.toml.
+
+    ## elethril
+    Each spell's level, casting time in segments and effect dice; staff
+    edit rules/data/elethril.toml.
     """
 
     key = "+spells"

@@ -37,22 +37,9 @@ class CmdNpc(Command):
                                           Perception)
       +npc/init <name>                    ... with its own sheet
 
-    /create makes an NPC in your room; with a template it gets the
-    template's traits, kind and weapon, otherwise an empty sheet to fill
-    with /set. <name>*<n> makes n copies numbered on from the highest
-    already here (Thug 1, Thug 2 ...; then Thug 3 ...). A name already
-    used here is refused, and so is a look-alike of one (GUARD, Gu-ard,
-    6uard for Guard; Thug l for Thug 1). A light NPC (one made by /init
-    with only Wits and Dexterity) takes a template later with
-    +npc/create <name>=<template>, keeping its health and initiative.
-
-    /init puts the NPC <name> into this fight's initiative with those Wits
-    and Dexterity (creating a light NPC here if there is none), or with its
-    own sheet when no numbers are given. Act for it with the <npc>= prefix:
-    attack Guard=Alice, defend Guard=dodge, +roll Guard=Dex+Dodge.
-
-    /remove takes the NPC out of the fight here (its pending attacks, and
-    those on it, are cancelled and announced) and deletes it.
+    Act for an NPC with the <npc>= prefix: attack Guard=Alice,
+    defend Guard=dodge, +roll Guard=Dex+Dodge. More on a switch:
+    help +npc/<switch>.
 
     Examples:
       +npc/create Guard=guard
@@ -62,6 +49,33 @@ class CmdNpc(Command):
       +npc/init Guard
       +npc/init Rat=1+3
       +npc/remove Thug 2
+
+    # subtopics
+
+    ## create
+    +npc/create <name>[=<template>]
+    +npc/create <name>*<n>[=<template>]
+    Makes an NPC in your room; with a template it gets the template's
+    traits, kind and weapon, otherwise an empty sheet to fill with /set.
+    <name>*<n> makes n copies numbered on from the highest already here
+    (Thug 1, Thug 2 ...; then Thug 3 ...). A name already used here is
+    refused, and so is a look-alike of one (GUARD, Gu-ard, 6uard for
+    Guard; Thug l for Thug 1). A light NPC (one made by /init with only
+    Wits and Dexterity) takes a template later with
+    +npc/create <name>=<template>, keeping its health and initiative.
+
+    ## init
+    +npc/init <name>=<wits>+<dex>
+    +npc/init <name>
+    Puts the NPC <name> into this fight's initiative with those Wits and
+    Dexterity (eldritch: Dexterity and Perception), creating a light NPC
+    here if there is none, or with its own sheet when no numbers are
+    given.
+
+    ## remove
+    +npc/remove <name>
+    Takes the NPC out of the fight here (its pending attacks, and those
+    on it, are cancelled and announced) and deletes it.
     """
 
     key = "+npc"

@@ -48,8 +48,9 @@ def system_of(encounter) -> RuleSystem:
 
 
 def system_here(caller) -> RuleSystem:
-    """The system of the fight in ``caller``'s room, else the game default."""
-    encounter = encounter_in(caller.location)
+    """The system of the fight in ``caller``'s room, else the game default (also for an
+    Account, which has no room)."""
+    encounter = encounter_in(getattr(caller, "location", None))
     return system_of(encounter) if encounter else default_system()
 
 

@@ -1,0 +1,76 @@
+"""Command help by rule system: what ``help <command>`` shows (Evennia's ``Command.get_help``).
+
+A Fray command's docstring is its help. The part every system shares comes first; each
+system's own part is a subtopic (``## aeon`` under ``# subtopics``), and so is a switch that
+needs more than its usage line (``## log``). :func:`help_text` puts the part of the system
+played here (the fight in the room, else the game's default) into the page itself, names the
+other systems' parts (``help attack/eldritch``), and gives every switch a subtopic of its own,
+built from its usage lines when the docstring has none (``help +combat/leave``). Evennia's
+help command does the rest: ``help <command>/<subtopic>`` and the subtopic index.
+"""
+
+from __future__ import annotations
+
+import re
+from inspect import cleandoc
+
+from rules.systems import system_keys
+
+SUBTOPICS = re.compile(r"^#\s*subtopics\s*$", re.I | re.M)
+SECTION = re.compile(r"^##\s+(\S.*?)\s*$", re.M)
+
+
+def sections(text: str) -> dict[str, str]:
+    """``{name: text}`` of the ``## <name>`` sections of ``text`` (names lower-cased)."""
+    parts = SECTION.split(text)
+    return {name.strip().lower(): body.strip("\n") for name, body in zip(parts[1::2], parts[2::2])}
+
+
+def usage_lines(text: str, key: str, switch: str) -> list[str]:
+    """The lines of ``text`` about ``<key>/<switch>``: its usage lines and its line in a
+    ``Switches:`` list (``/<switch>  ...``), each with its continuation lines (indented deeper
+    than it, up to a blank line or the next usage)."""
+    found: list[str] = []
+    lines = text.splitlines()
+    starts = (f"{key}/{switch}".lower(), f"/{switch}".lower())
+    for number, line in enumerate(lines):
+        head = line.strip().lower()
+        if not any(head.startswith(start) and head[len(start):len(start) + 1] in ("", " ", "=", "[")
+                   for start in starts):
+            continue
+        found.append(line.strip())
+        indent = len(line) - len(line.lstrip())
+        for follow in lines[number + 1:]:
+            if not follow.strip() or len(follow) - len(follow.lstrip()) <= indent + 2 \
+                    or follow.strip().lower().startswith((key.lower(), "/")):
+                break
+            found.append("  " + follow.strip())
+    return found
+
+
+def help_text(doc: str, key: str, switches: tuple[str, ...], here: str) -> str:
+    """The help page of a command for a player where ``here`` (a system key) is played.
+
+    ``doc`` is the command's docstring; ``switches`` its allowed switches. Returns Evennia help
+    text: the shared part, then the ``here`` part headed with the system's name, a line naming
+    the other systems' subtopics, and a ``# subtopics`` block with every system part and switch.
+    """
+    doc = cleandoc(doc or "")
+    main, rest = (*SUBTOPICS.split(doc, 1), "")[:2]
+    parts = sections(rest)
+    systems = [name for name in system_keys() if name in parts]
+    page = main.rstrip()
+    if here in parts:
+        page += f"\n\n|w{here.capitalize()}|n (the rule system here):\n{parts[here]}"
+    others = [name for name in systems if name != here]
+    if others:
+        page += f"\n\nOther systems (help {key}/<system>): {', '.join(others)}."
+    for switch in switches:
+        if switch not in parts and (lines := usage_lines(doc, key, switch)):
+            parts[switch] = "\n".join(lines)
+    if not parts:
+        return page
+    index = "\n\n".join(f"## {name}\n{body}" for name, body in parts.items())
+    return f"{page}\n\n# subtopics\n\n{index}"
+
+

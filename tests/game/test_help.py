@@ -1,0 +1,73 @@
+"""Help by rule system (issue 18, item 1): a command's page shows the part of the system
+played here first and names the others; every switch has a page; system topics exist."""
+
+from django.test import override_settings
+from evennia.utils.test_resources import EvenniaCommandTest
+
+from commands import fray
+from rules.systems import system_keys
+
+
+class TestHelpBySystem(EvenniaCommandTest):
+    def help(self, topic: str) -> str:
+        from commands.account import CmdHelp  # after Evennia's setup
+        from commands.default_cmdsets import CharacterCmdSet
+
+        return self.call(CmdHelp(), topic, caller=self.char1, cmdset=CharacterCmdSet())
+
+    def test_the_default_systems_part_comes_first_and_the_others_are_named(self):
+        page = self.help("attack")
+        self.assertIn("Storyteller (the rule system here):\nManeuvers: punch (default unarmed)", page)
+        self.assertIn("Other systems (help attack/<system>): aeon, eldritch, elethril.", page)
+        self.assertNotIn("THAC0", page)  # elethril's part is on its own page
+        self.assertIn("Subtopics (help attack/<name>): storyteller, aeon, eldritch, elethril.", page)
+
+    def test_the_fight_here_decides_the_system(self):
+        self.call(fray.CmdCombat(), "/start elethril", caller=self.char1)
+        page = self.help("attack")
+        self.assertIn("Elethril (the rule system here):\n'attack' declares your action", page)
+        self.assertIn("Other systems (help attack/<system>): storyteller, aeon, eldritch.", page)
+        self.assertNotIn("Maneuvers: punch", page)
+
+    def test_the_game_default_decides_without_a_fight(self):
+        with override_settings(FRAY_DEFAULT_SYSTEM="eldritch"):
+            page = self.help("defend")
+        self.assertIn("Eldritch (the rule system here):\nThe higher total wins", page)
+
+    def test_another_systems_part_by_subtopic(self):
+        page = self.help("attack/eldritch")
+        self.assertIn("Help for attack/eldritch", page)
+        self.assertIn("The weapon in hand, named or not", page)
+        self.assertNotIn("Maneuvers: punch", page)
+
+    def test_switch_pages(self):
+        page = self.help("+combat/log")
+        self.assertIn("Help for combat/log", page)  # Evennia shows it without the +
+        self.assertIn("The fight's roll log, for its Storyteller and staff", page)
+        # a switch with no written page gets its usage lines
+        page = self.help("+combat/leave")
+        self.assertIn("Help for combat/leave", page)
+        self.assertIn("+combat/leave           leave the fight", page)
+        page = self.help("+npc/init")
+        self.assertIn("Puts the NPC <name> into this fight's initiative", page)
+        page = self.help("roll/wp")  # a switch in a Switches: list; the + may be left out
+        self.assertIn("/wp        spend Willpower: one automatic success", page)
+        page = self.help("+combat/nosuch")
+        self.assertIn("No help entry found for '+combat/nosuch'", page)
+
+    def test_every_fray_page_fits_one_screen_in_every_system(self):
+        from commands.default_cmdsets import FRAY_COMMANDS
+
+        checked = 0
+        for system in system_keys():
+            with override_settings(FRAY_DEFAULT_SYSTEM=system):
+                for command in FRAY_COMMANDS:
+                    for topic in (command.key, *(f"{command.key}/{s}" for s in command.allowed_switches)):
+                        page = self.help(topic)
+                        self.assertIn(f"Help for {topic.lstrip('+@')}", page)
+                        lines = page.splitlines()
+                        self.assertLessEqual(len(lines), 41, f"{topic} in {system}: {len(lines)} lines")
+                        wide = [line for line in lines if len(line) > 78]
+                        self.assertEqual(wide, [], f"{topic} in {system}")
+                        checked += 1
+        self.assertGreater(checked, 200)
