@@ -1,58 +1,221 @@
 """
-File-based help entries. These complements command-based help and help entries
-added in the database using the `sethelp` command in-game.
-
-Control where Evennia reads these entries with `settings.FILE_HELP_ENTRY_MODULES`,
-which is a list of python-paths to modules to read.
-
-A module like this should hold a global `HELP_ENTRY_DICTS` list, containing
-dicts that each represent a help entry. If no `HELP_ENTRY_DICTS` variable is
-given, all top-level variables that are dicts in the module are read as help
-entries.
-
-Each dict is on the form
-::
-
-    {'key': <str>,
-     'text': <str>}``     # the actual help text. Can contain # subtopic sections
-     'category': <str>,   # optional, otherwise settings.DEFAULT_HELP_CATEGORY
-     'aliases': <list>,   # optional
-     'locks': <str>       # optional, 'view' controls seeing in help index, 'read'
-                          #           if the entry can be read. If 'view' is unset,
-                          #           'read' is used for the index. If unset, everyone
-                          #           can read/view the entry.
-
+File-based help entries (Evennia's ``FILE_HELP_ENTRY_MODULES``): one topic page per rule
+system, ``help storyteller``, ``help aeon``, ``help eldritch`` and ``help elethril``: how a
+turn runs, the dice, defenses, damage and health, and the commands only that system has.
+Each part is a subtopic (``help aeon/damage``). The full rules, with the seed sections and
+every data option: ``docs/rules/<system>.md``. Command help itself is the commands'
+docstrings (``commands.help``).
 """
+
+SYSTEMS = "Rule systems"
 
 HELP_ENTRY_DICTS = [
     {
-        "key": "evennia",
-        "aliases": ["ev"],
-        "category": "General",
-        "locks": "read:perm(Developer)",
+        "key": "storyteller",
+        "category": SYSTEMS,
         "text": """
-            Evennia is a MU-game server and framework written in Python. You can read more
-            on https://www.evennia.com.
+            The storyteller system: pools of d10 against a difficulty, in the
+            manner of the classic World of Darkness games. The default system
+            unless staff chose another. A Storyteller starts a fight with
+            +combat/start storyteller.
+
+            A round: everyone rolls initiative once (+combat/init: Wits +
+            Dexterity + 1d10, wound penalty included); the highest acts first.
+            On your turn: attack, +cast or escape. When attacked, dodge, block
+            or parry if you have not acted yet this round (it uses your
+            action), or 'defend none'. Damage is rolled, then soaked by kind;
+            wounds fill seven health levels.
+
+            Parts: help storyteller/dice, /turn, /defenses, /damage,
+            /commands. The full rules: docs/rules/storyteller.md.
 
             # subtopics
 
-            ## Installation
+            ## dice
+            A pool of d10; each die at or above the difficulty (2-10, usually
+            6) is a success. Each 1 takes a success away; no success and a 1
+            is a botch. Damage and soak rolls count successes only. +roll/wp
+            adds one success no 1 can cancel. The wound penalty comes off
+            every pool but damage and soak.
 
-            You'll find installation instructions on https://www.evennia.com.
+            ## turn
+            Initiative is Wits + Dexterity + 1d10, rolled once a fight; ties
+            go to the higher Wits + Dexterity. One action a round: attack,
+            +cast, escape. The Storyteller moves the fight on with
+            +combat/next and can move an attack's difficulty (+combat/diff) or
+            add dice (+combat/mod).
 
-            ## Community
+            ## defenses
+            dodge (Dexterity + Dodge), block (Dexterity + Brawl: only damage
+            your kind can soak), parry (Dexterity + Melee, a weapon in hand),
+            each vs 6; each success cancels one of the attack's. Defending
+            uses your action, so only before you act. Parrying a brawl attack
+            with a lethal weapon can cut the attacker.
 
-            There are many ways to get help and communicate with other devs!
+            ## damage
+            Strength + weapon + the hit's extra successes, rolled vs 6; each
+            success a level of bashing, lethal or aggravated. Soak: Stamina
+            vs 5, for the types your kind soaks (Muggle bashing; Wizard
+            bashing and lethal; Vampire all but fire; Werewolf transformed
+            all). Staff-approved armor adds soak dice. Seven health levels,
+            Bruised to Incapacitated, with wound penalties 0 to -5.
 
-            ### Discussions
+            ## commands
+            attack <target>/<punch, kick, grapple, hold, tackle or weapon>,
+            escape, +cast and +spells (magic), +roll/wp, +stat <name>/kind=
+            (Muggle, Wizard, Vampire, Werewolf; /base_kind, /transformed).
+        """,
+    },
+    {
+        "key": "aeon",
+        "category": SYSTEMS,
+        "text": """
+            The aeon system: Trinity-style d10 pools at target number 7, with
+            hardness, clinches, ambushes, hiding and mounted combat. A
+            Storyteller starts a fight with +combat/start aeon.
 
-            The Discussions forum is found at https://github.com/evennia/evennia/discussions.
+            A round: everyone rolls initiative once (+combat/init: Dexterity +
+            Wits + 1d10); an ambush comes before it; the highest acts first.
+            On your turn: attack (with called shots), ambush, hide, clinch,
+            pickup or +combat/treat. When attacked, dodge, block or parry if
+            you have not acted yet. Damage below hardness does nothing; soak
+            takes dice off; each damage success is a health level.
 
-            ### Discord
+            Parts: help aeon/dice, /turn, /defenses, /damage, /commands. The
+            full rules: docs/rules/aeon.md.
 
-            There is also a discord channel for chatting - connect using the
-            following link: https://discord.gg/AJJpcRUhtF
+            # subtopics
 
+            ## dice
+            A pool of d10; each 7 or more is a success. The difficulty is the
+            successes needed (usually 1). 1s cancel nothing; no success and a
+            1 is a botch. +roll/wp adds one success.
+
+            ## turn
+            Initiative is Dexterity + Wits + 1d10, rolled once a fight, wound
+            penalty included. One action a round. Ambushes (ambush) strike
+            before initiative; a hidden fighter (hide) is found again when
+            they attack. A Baseline's lethal wounds bleed each round until
+            treated (+combat/treat).
+
+            ## defenses
+            dodge (Dexterity + Athletics), block (Dexterity + Brawl; not
+            against ranged attacks or clinches), parry (Dexterity + Melee, a
+            weapon in hand; not against ranged attacks). Each success cancels
+            one of the attack's; defending uses your action. A clinch may be
+            accepted (defend accept); nobody in a clinch dodges, blocks or
+            parries. Mounted, your dodge is capped by Ride.
+
+            ## damage
+            Weapon damage + the attack's net successes. Below the target's
+            hardness (half their soak) nothing happens; otherwise soak comes
+            off (at least one die is left), rolled at 7: each success is a
+            health level. Baselines soak bashing with Stamina; Zetas also
+            lethal (Stamina / 2). Seven levels, Bruised to Incapacitated.
+
+            ## commands
+            ambush, hide, clinch, defend accept, +mount, +dismount, pickup,
+            +combat/treat, called shots (attack Guard/pistol+showoff 3),
+            +stat <name>/kind= (Baseline or Zeta).
+        """,
+    },
+    {
+        "key": "eldritch",
+        "category": SYSTEMS,
+        "text": """
+            The eldritch system: Unisystem-style 1d10 + traits, Success
+            Levels, several actions a turn and bought advanced maneuvers. A
+            Storyteller starts a fight with +combat/start eldritch.
+
+            A turn: everyone rolls initiative anew each turn (+combat/init:
+            (Dexterity + Perception)/2 + qualities + 1d10), with a further
+            action every 5 below it. On your turn: attack, a maneuver or a
+            +move. When attacked you may defend any number of times, even
+            after acting (each later defense at -2 more); the higher total
+            wins and your Success Levels come off the attack's.
+
+            Parts: help eldritch/dice, /turn, /defenses, /damage, /commands.
+            The full rules: docs/rules/eldritch.md.
+
+            # subtopics
+
+            ## dice
+            1d10 + traits and numbers; 9 or more succeeds, and the total gives
+            Success Levels (9-10 one, 11-12 two ...). A natural 10 rolls on
+            upwards (Rule of 10), a natural 1 downwards (Rule of 1). No
+            difficulty and no Willpower. +roll 0 is a bare d10 for chances.
+
+            ## turn
+            Initiative is (Dexterity + Perception)/2 (+ Fast Reaction Time,
+            Situational Awareness) + 1d10, rolled each turn. You act at it and
+            every 5 below (at most 5 actions); each later action of the turn
+            is at -2 more. Movement (+move) is an action too.
+
+            ## defenses
+            dodge (Dexterity + Acrobatics), block (Dexterity + Brawl) and
+            parry (Dexterity + Melee, a weapon in hand); block and parry only
+            hand-to-hand. Bought maneuvers: damaging-block, wall-flip,
+            catch-weapon, ranged-deflection, whirling-sword. A defense uses no
+            action; each after your first in a turn is at -2 more.
+
+            ## damage
+            Bash: Strength x the weapon's multiplier + net Success Levels;
+            lethal: the same + 2 per net Success Level; firearms: the
+            multiplier x net Success Levels. Soak (Constitution, Natural Toughness, Protection
+            (Bullets), approved armor) comes off. Life Points: (Strength +
+            Constitution) x 4 + 10; at 0 down, at -10 dead.
+
+            ## commands
+            +combat/space, +conceal, +search, +spot, +eyecontact, +los,
+            +move, +sacrifice, +wake, +drama, attack A,B/double jump kick.
+        """,
+    },
+    {
+        "key": "elethril",
+        "category": SYSTEMS,
+        "text": """
+            The elethril system: AD&D 2nd edition, d20 against THAC0 and Armor
+            Class, rounds of ten segments. A Storyteller starts a fight with
+            +combat/start elethril.
+
+            A round: everyone declares an action first (attack, cast or use),
+            in secret. Then initiative is rolled for all, lowest first: d10 +
+            the weapon's speed factor - Reaction (round 1: one d10 per side).
+            The Storyteller plays the round segment by segment with
+            +combat/next. There is no dodge, block or parry: Armor Class is
+            the defense. Hit points; at 0 down, at -10 dead.
+
+            Parts: help elethril/dice, /turn, /defenses, /damage, /commands.
+            The full rules: docs/rules/elethril.md.
+
+            # subtopics
+
+            ## dice
+            Dice notation: +roll 1d20+2, +roll 2d6; 'vs <n>' is the total to
+            reach. To hit: d20 + plusses + Hit Probability against THAC0 -
+            the target's Armor Class; a natural 20 hits, a natural 1 misses.
+
+            ## turn
+            Declare (attack <target>[/<weapon>][*<attacks>], cast <spell>,
+            use <item>), then initiative: d10 + speed factor (nothing for a
+            spell) + standard modifiers (+combat/init hasted ...) - Reaction,
+            lowest first, never below 1; 11 or more lands in a later round.
+            In each segment: spells, instants, missiles, melee. Being hit
+            while casting spoils the spell; one who falls loses the rest of
+            the action. +combat/delay and +combat/forfeit change your place.
+
+            ## defenses
+            None to type: Armor Class (the sheet's, or the approved armor
+            worn, or 10) is the defense. defend is refused in elethril.
+
+            ## damage
+            The weapon's dice for the target's size (S/M or L) + plusses +
+            Damage Adjustment, at least 1. Hit points are the sheet's (10
+            without); at 0 or less down, at -10 dead. No wound penalty.
+
+            ## commands
+            +combat/side, +combat/party, +combat/offhand, +combat/delay,
+            +combat/forfeit, +combat/init <modifiers>, cast, use, +item.
         """,
     },
 ]

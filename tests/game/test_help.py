@@ -55,6 +55,19 @@ class TestHelpBySystem(EvenniaCommandTest):
         page = self.help("+combat/nosuch")
         self.assertIn("No help entry found for '+combat/nosuch'", page)
 
+    def test_a_topic_page_per_system(self):
+        for system in system_keys():
+            page = self.help(system)
+            self.assertIn(f"Help for {system}", page)
+            self.assertIn(f"+combat/start {system}", page)
+            self.assertIn(f"docs/rules/{system}.md", page)
+            self.assertIn(f"Subtopics (help {system}/<name>): dice, turn, defenses, damage,", page)
+            self.assertLessEqual(len(page.splitlines()), 41)
+            self.assertEqual([line for line in page.splitlines() if len(line) > 78], [])
+        page = self.help("aeon/damage")
+        self.assertIn("Help for aeon/damage", page)
+        self.assertIn("Below the target's\nhardness (half their soak) nothing happens", page)
+
     def test_every_fray_page_fits_one_screen_in_every_system(self):
         from commands.default_cmdsets import FRAY_COMMANDS
 
