@@ -1,6 +1,6 @@
 """Aeon dice and harm: a d10 pool at a target number (``AeonRoll``, ``roll_aeon``) and the
 damage one attack deals (``Harm``), shared by the system (``rules.systems.aeon``) and its
-tactics (``rules.systems.aeon_tactics``). Source: ``seeds/003_bc45d02e341e74eb.txt``."""
+tactics (``rules.systems.aeon_tactics``). Source: the aeon seed."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Aeon tactics: grappling (the clinch), surprise attacks, hiding and mounted combat.
 
-Source: ``seeds/003_bc45d02e341e74eb.txt`` sections "Grappling", "Surprise Attacks" and
+Source: the aeon seed sections "Grappling", "Surprise Attacks" and
 "Mounted Combat", with ``docs/rules/aeon.md`` (Grappling, Surprise attacks, Hiding, Mounted
 combat). Dice, soak and health are the
 :class:`~rules.systems.aeon.AeonSystem`'s: d10 pools at TN 7, difficulty = successes needed,

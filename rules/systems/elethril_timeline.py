@@ -1,6 +1,6 @@
 """Elethril's segment timeline: which actor does what at which segment of which round.
 
-Source: ``seeds/004_9af738c2a8a3e45b.txt`` (sections 1c, 3a–3c, 4a–4d). Pure values, no
+Source: the elethril seed (sections 1c, 3a–3c, 4a–4d). Pure values, no
 dice: :mod:`rules.systems.elethril` rolls initiative and builds the :class:`Action` values;
 this module orders, carries over, delays, forfeits and spoils them.
 

@@ -1,7 +1,7 @@
 """Storyteller dice and results shared by the system (``rules.systems.storyteller``) and its
 magic (``rules.systems.storyteller_magic``): a d10 pool against a difficulty (``PoolRoll``,
 ``roll_pool``), a defense roll and the harm of an attack. Source:
-``seeds/001_a497bcb370a83902.txt``; in the project's words: ``docs/rules/storyteller.md``."""
+the storyteller seed; in the project's words: ``docs/rules/storyteller.md``."""
 
 from __future__ import annotations
 

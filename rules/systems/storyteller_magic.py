@@ -1,6 +1,6 @@
 """Storyteller magic: casting a spell, magical attacks (with Overshoot) and magical shields.
 
-Sources: ``seeds/001_a497bcb370a83902.txt`` sections "Magical Attack", "Magical Shield" and
+Sources: the storyteller seed sections "Magical Attack", "Magical Shield" and
 "Soak", with the casting rules of ``docs/rules/storyteller.md`` ("Magic": "Casting", "Magical
 attack", "Magical shield"). Every number and the spell list live in
 ``rules/data/storyteller_spells.toml``.

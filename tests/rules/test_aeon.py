@@ -1,6 +1,6 @@
 """Tests for the ``aeon`` rule system (pure Python, no DB).
 
-The numbers and worked examples of ``seeds/003_bc45d02e341e74eb.txt`` and ``docs/rules/aeon.md``
+The numbers and worked examples of the aeon seed and ``docs/rules/aeon.md``
 are pinned here with forced dice: each test queues exactly the faces it expects to be rolled, the
 fallback roller fails the test if one more die is asked for, and ``done()`` checks that none
 were left over.

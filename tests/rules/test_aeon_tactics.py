@@ -1,6 +1,6 @@
 """Tests for Aeon tactics: grappling, surprise, hiding, mounted combat (pure Python, no DB).
 
-The rules of ``seeds/003_bc45d02e341e74eb.txt`` ("Grappling", "Surprise Attacks", "Mounted
+The rules of the aeon seed ("Grappling", "Surprise Attacks", "Mounted
 Combat") and the Fray defaults of ``rules/data/aeon.toml`` are pinned with forced dice: each
 test queues exactly the faces it expects, the fallback roller fails on one die more, and
 ``done()`` checks none were left over.

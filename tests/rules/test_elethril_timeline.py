@@ -1,5 +1,5 @@
 """Tests for Elethril's initiative and segment timeline: every rule and example of
-``seeds/004_9af738c2a8a3e45b.txt`` (sections 1a–4d), pinned with forced d10s.
+the elethril seed (sections 1a–4d), pinned with forced d10s.
 
 Dice order in ``start_round``: one d10 per group (as given, then round-1 sides of one in
 declaration order), then each individual's d10s (one per attack) in declaration order.

@@ -1,6 +1,6 @@
 """Tests for the ``storyteller`` rule system (pure Python, no DB).
 
-Every number of ``seeds/001_a497bcb370a83902.txt`` and of ``docs/rules/storyteller.md`` is pinned
+Every number of the storyteller seed and of ``docs/rules/storyteller.md`` is pinned
 here with forced dice: each test queues exactly the faces it expects to be rolled, the fallback roller
 fails the test if one more die is asked for, and ``done()`` checks that none were left over.
 """

@@ -1,6 +1,6 @@
 """Tests for Storyteller magic (pure Python, no DB): casting, magical attacks, Overshoot, shields.
 
-Sources pinned: ``seeds/001_a497bcb370a83902.txt`` (Magical Attack, Magical Shield, Soak) and
+Sources pinned: the storyteller seed (Magical Attack, Magical Shield, Soak) and
 ``docs/rules/storyteller.md`` ("Magical attack", "Magical shield"). Every test queues exactly the faces it
 expects to be rolled; the fallback roller fails the test on one die more, ``done()`` on one less.
 """
