@@ -1,0 +1,90 @@
+"""Exact odds (``rules.dice.odds``): the counted pool and the replayed roll agree with brute
+force over every face sequence of small pools, for the systems' own roll classes."""
+
+from fractions import Fraction
+from itertools import product
+
+import pytest
+
+from rules.dice.odds import at_least, enumerate_outcomes, percent, pool_outcomes
+from rules.systems.aeon_dice import AeonRoll
+from rules.systems.eldritch_dice import DiceRules, roll_die
+from rules.systems.storyteller_dice import PoolRoll
+
+
+def brute_force(size, judge):
+    """Every one of the 10**size face tuples, each weighing 10**-size."""
+    outcomes = {}
+    for faces in product(range(1, 11), repeat=size):
+        key = judge(faces)
+        outcomes[key] = outcomes.get(key, Fraction(0)) + Fraction(1, 10 ** size)
+    return outcomes
+
+
+def storyteller(difficulty, ones_cancel=True, automatic=0):
+    def judge(faces):
+        roll = PoolRoll(tuple(faces), difficulty, ones_cancel, automatic)
+        return "botch" if roll.botch else roll.net
+    return judge
+
+
+def aeon(needed, automatic=0):
+    def judge(faces):
+        roll = AeonRoll(tuple(faces), 7, needed, automatic)
+        return "botch" if roll.botch else roll.successes
+    return judge
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 4])
+@pytest.mark.parametrize("difficulty", [2, 6, 9, 10])
+def test_storyteller_pools_match_brute_force(size, difficulty):
+    for judge in (storyteller(difficulty), storyteller(difficulty, automatic=1), storyteller(difficulty, False)):
+        assert pool_outcomes(size, difficulty, judge) == brute_force(size, judge)
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 4])
+def test_aeon_pools_match_brute_force(size):
+    for judge in (aeon(1), aeon(2), aeon(3, automatic=1)):
+        assert pool_outcomes(size, 7, judge) == brute_force(size, judge)
+
+
+def test_storyteller_numbers():
+    # one die vs 6: a 1 is a botch (1/10), 2-5 fail (4/10), 6-10 succeed (5/10)
+    assert pool_outcomes(1, 6, storyteller(6)) == {"botch": Fraction(1, 10), 0: Fraction(4, 10), 1: Fraction(5, 10)}
+    # two dice vs 6: botch = no success and at least one 1 = (5/10)**2 - (4/10)**2 = 9/100
+    two = pool_outcomes(2, 6, storyteller(6))
+    assert two["botch"] == Fraction(9, 100)
+    assert at_least(two, 2) == Fraction(25, 100)
+    assert sum(two.values()) == 1
+    # thirty dice: the probabilities still sum to exactly 1
+    assert sum(pool_outcomes(30, 6, storyteller(6)).values()) == 1
+
+
+def test_eldritch_die_by_replay():
+    rules = DiceRules(rows=((9, 1), (11, 2), (13, 3), (15, 4), (17, 5), (21, 6), (24, 7)))
+    values, unexplored = enumerate_outcomes(lambda roller: roll_die(roller, rules)[1])
+    assert unexplored == Fraction(2, 10 ** 12)  # twelve 10s, or twelve 1s, in a row: not followed
+    assert sum(values.values()) + unexplored == 1
+    assert values[5] == Fraction(1, 10)  # a plain 5
+    assert values[12] == Fraction(1, 100)  # 10 then 7
+    assert values[10] == Fraction(5, 100)  # 10 then 1-5
+    assert values[-2] == Fraction(1, 100)  # 1 then 3
+    assert values[1] == Fraction(5, 100)  # 1 then 6-10
+    assert values[-7] == Fraction(1, 1000)  # 1, 1, 2
+    plain = DiceRules(rows=rules.rows, rule_of_ten=False, rule_of_one=False)
+    values, unexplored = enumerate_outcomes(lambda roller: roll_die(roller, plain)[1])
+    assert unexplored == 0
+    assert values == {face: Fraction(1, 10) for face in range(1, 11)}
+
+
+def test_percent():
+    assert percent(Fraction(3, 8)) == "37.5%"
+    assert percent(Fraction(1, 10 ** 6)) == "<0.1%"
+    assert percent(1 - Fraction(1, 10 ** 6)) == ">99.9%"
+    assert percent(Fraction(0)) == "0.0%"
+    assert percent(Fraction(1)) == "100.0%"
+
+
+def test_pool_outcomes_refuses_a_bad_threshold():
+    with pytest.raises(ValueError, match="succeeds at 2 to 10, not 1"):
+        pool_outcomes(3, 1, storyteller(1))
