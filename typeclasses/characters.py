@@ -89,6 +89,14 @@ class Character(ObjectParent, DefaultCharacter):
 
         gmcp.refresh(self)
 
+    def at_object_delete(self):
+        """Destroyed (``@destroy``) while in a fight: taken out of it, the attacks by or on
+        them cancelled and announced, as ``+combat/remove`` does."""
+        from world.encounters import left_by_deletion
+
+        left_by_deletion(self)
+        return super().at_object_delete()
+
     def at_post_unpuppet(self, account=None, session=None, **kwargs):
         """Quitting or going link-dead: stay in any fight, marked idle."""
         super().at_post_unpuppet(account=account, session=session, **kwargs)

@@ -203,7 +203,15 @@ def adjust_difficulty(caller, name: str, amount_text: str) -> None:
 
 
 def require_turn(encounter, actor) -> None:
-    """Raises CombatError unless it is ``actor``'s turn and they have an action left."""
+    """Raises CombatError unless it is ``actor``'s turn and they have an action left. One who
+    cannot act is told why first, in their system's words (incapacitated, knocked out, down,
+    out cold), not that they have acted or that it is not their turn."""
+    system = system_of(encounter)
+    fighter = combatant(encounter, actor, system)
+    if not system.can_act(fighter):
+        system.require_able(fighter)
+        if conditions_of(encounter, actor).get("passed_out"):   # eldritch: out cold
+            system.require_awake(fighter)
     if not has_initiative(encounter, actor):
         raise CombatError(f"{actor.key} has no initiative yet (+combat/init, or +npc/init for NPCs).")
     if has_acted(encounter, actor):
@@ -259,6 +267,10 @@ def add_combatant(encounter, obj) -> bool:
 
 
 def join(caller) -> None:
+    elsewhere = fight_of(caller)
+    if elsewhere is not None and elsewhere.obj != caller.location:
+        room = elsewhere.obj.key if elsewhere.obj else "another room"
+        raise CombatError(f"{caller.key} is already in the fight in {room}: +combat/leave first.")
     encounter = require_encounter(caller)
     system = system_of(encounter)
     if health_of(encounter, caller, system).dead:
@@ -294,11 +306,15 @@ def remove_combatant(encounter, obj) -> list[str]:
 
 
 def leave(caller) -> None:
-    encounter = require_encounter(caller)
+    """``+combat/leave``: out of the fight the caller is in, from wherever they are (told in
+    the fight's room; a caller elsewhere is told too)."""
+    encounter = fight_of(caller) or require_encounter(caller)
     if caller not in fighters(encounter):
         raise CombatError("You are not in this fight.")
     notices = remove_combatant(encounter, caller)
     announce(encounter, "$You() $conj(leave) the fight.", actor=caller, lines=notices)
+    if encounter.obj is not None and caller.location != encounter.obj:
+        fights.emit(encounter, "notice", text=f"You leave the fight in {escape(encounter.obj.key)}.", to=caller)
 
 
 def roll_initiative(caller, encounter=None, actor=None, overrides: dict | None = None) -> InitiativeRoll:
@@ -585,7 +601,16 @@ def can_defend(encounter, target) -> bool:
 def attack(caller, actor_name: str | None, target_name: str, option: str) -> None:
     """``attack <target>[/<option>]`` (or ``<npc>=<target>[/<option>]``). Raises CombatError."""
     encounter = require_encounter(caller)
-    if flow := declared(encounter):
+    flow = declared(encounter)
+    if "*" in target_name:   # ``attack Zed*1``: the number of attacks with no weapon named
+        target_name, _, count = target_name.rpartition("*")
+        if flow is None:
+            raise CombatError(f"A number of attacks ('*{quote(count.strip())}') is only declared in "
+                              f"elethril fights: attack {quote(target_name.strip())}.")
+        if "*" in option:
+            raise CombatError("Give the number of attacks once, at the end: attack Orc/long sword*2.")
+        option = f"{option}*{count}"
+    if flow is not None:
         return flow.declare_attack(caller, actor_name, target_name, option)
     actor = actor_for(caller, encounter, actor_name)
     target = find_combatant(encounter, target_name)
@@ -917,6 +942,18 @@ def left_the_room(character) -> None:
     if encounter is not None and character.location != encounter.obj and set_idle(encounter, character, True):
         announce(encounter, "{target} leaves and stays in the fight, idle (+combat/leave to quit it).",
                  mapping={"target": character})
+
+
+def left_by_deletion(obj) -> None:
+    """``obj`` is being deleted (``@destroy``; ``Character.at_object_delete``): out of its
+    fight, the attacks by or on it cancelled, told to the fight's room."""
+    encounter = fight_of(obj)
+    if encounter is None:
+        return
+    with fights.unit("delete"):
+        notices = remove_combatant(encounter, obj)
+        announce(encounter, "{target} is removed from the fight (destroyed).", mapping={"target": obj},
+                 lines=notices)
 
 
 def set_idle_on_disconnect(character) -> None:

@@ -622,6 +622,14 @@ class AeonSystem(RuleSystem):
         record = actor.conditions.get("mount")
         return Mount.from_record(record) if record else None
 
+    def fighting_pool(self, actor: Combatant, traits: Sequence[str]) -> Pool:
+        """``actor``'s ratings of ``traits`` as a pool; mounted, each Ability capped at Ride
+        names its cap (``"Athletics 2, capped by Ride" 1``: shown "Athletics 2, capped by Ride 1")."""
+        fighting = self.as_fighting(actor)
+        return Pool(tuple((f"{name} {actor.trait(name)}, capped by {self.tactics.ride_trait}"
+                           if fighting.trait(name) < actor.trait(name) else name, fighting.trait(name))
+                          for name in traits))
+
     def as_fighting(self, actor: Combatant) -> Combatant:
         """``actor`` with its offensive and defensive Abilities capped at Ride when mounted
         (seed: Mounted Combat)."""
@@ -662,7 +670,7 @@ class AeonSystem(RuleSystem):
         if weapon.clinch:
             pool = self.tactics.control_pool(fighting, dice_modifier)
         else:
-            pool = Pool(trait_pool(fighting, weapon.to_hit).parts + modifier_parts(dice_modifier)
+            pool = Pool(self.fighting_pool(attacker, weapon.to_hit).parts + modifier_parts(dice_modifier)
                         + self.wound_parts(attacker))
         roll = roll_aeon(pool.size, roller, target_number=self.target_number, difficulty=difficulty,
                          automatic=automatic)
@@ -721,7 +729,7 @@ class AeonSystem(RuleSystem):
             raise CombatError(f"You need a weapon in hand to {defense}.")
         if modifier < 0:
             raise CombatError("A defense's difficulty can only be raised.")
-        pool = Pool(trait_pool(self.as_fighting(defender), table["traits"]).parts + modifier_parts(dice_modifier)
+        pool = Pool(self.fighting_pool(defender, table["traits"]).parts + modifier_parts(dice_modifier)
                     + self.wound_parts(defender))
         roll = roll_aeon(pool.size, roller, target_number=self.target_number, difficulty=0)
         return AeonDefense(defense, defender.name, pool, roll, modifier)

@@ -286,7 +286,7 @@ class StorytellerSystem(RuleSystem):
         """``+roll``: the terms summed into a d10 pool (``3d10`` counts 3 dice) vs the difficulty.
 
         Raises DiceSyntaxError for dice other than d10 or a difficulty outside 2..10;
-        CombatError for the dead, or ``willpower`` with no Willpower rated.
+        CombatError for the incapacitated and the dead, or ``willpower`` with no Willpower rated.
         """
         parts: list[tuple[str, int]] = []
         for term in expression.terms:
@@ -306,8 +306,9 @@ class StorytellerSystem(RuleSystem):
         pool = Pool(tuple(parts))
         if pool.size > DEFAULT_LIMITS.max_dice:
             raise DiceSyntaxError(f"Too many dice: at most {DEFAULT_LIMITS.max_dice}.")
-        if self.health(actor.health).dead:
-            raise CombatError(f"{actor.name} is dead and rolls no dice.")
+        health = self.health(actor.health)
+        if health.incapacitated:
+            raise CombatError(f"{actor.name} is {health.level_name.lower()} and rolls no dice.")
         if willpower and actor.trait("Willpower") <= 0:
             raise CombatError(f"{actor.name} has no Willpower to spend: roll without /wp.")
         roll = roll_pool(pool.size, difficulty, roller, ones_cancel=self.ones_cancel,

@@ -194,7 +194,7 @@ class TestAeonMounted(AeonFightTest):
         # Melee 4 capped at Ride 3: Dexterity 3 + Melee 3 = 6 dice, +1 automatic success vs foes on foot.
         self.force(2, 2, 2, 2, 2, 2)
         out = self.player(fray.CmdAttack(), "Thug")
-        self.assertIn("Dexterity 3 + Melee 3 = 6 dice", out)
+        self.assertIn("Dexterity 3 + Melee 4, capped by Ride 3 = 6 dice", out)
         self.assertIn("+ 1 automatic", out)
 
     def test_control_roll_failure_loses_the_action(self):

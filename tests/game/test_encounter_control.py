@@ -131,5 +131,5 @@ class TestOneFightAtATime(FrayCommandTest):
         self.account2.permissions.add("Narrator")
         self.player(fray.CmdCombat(), "/start")
         self.player(fray.CmdCombat(), "/join", f"<Fray> Char2 is already in the fight in {self.room1.key}: "
-                                               "+combat/leave there first.")
+                                               "+combat/leave first.")
         self.assertEqual(encounters.fighters(encounters.encounter_in(self.room2)), [])
