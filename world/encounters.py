@@ -539,7 +539,21 @@ def end(caller) -> str:
 # -------------------------------------------------------------------------------- actions
 
 
-def finish_attack(encounter, attacker, target, attack, defense, notes: Sequence[str] = ()) -> None:
+def attack_lines(attack) -> list[str]:
+    """The lines of ``attack``'s own rolls as its resolution opens with them: its preface (an
+    aeon mount's control roll), then the to-hit roll."""
+    return [*getattr(attack, "preface", ()), f"{attack.attacker} {attack.describe()}"]
+
+
+def finish_attack(encounter, attacker, target, attack, defense, notes: Sequence[str] = (), *,
+                  told: Sequence[str] | None = None) -> None:
+    """Resolve ``attack`` on ``target`` (``defense``: the defense rolled, or None) and store it.
+    ``notes``: new lines to log and tell before the resolution (the defender's modifiers, why
+    there was no defense). The attack's own roll is in the roll log from when it was rolled
+    (``strike``, ``+cast``), so it is not logged again. ``told``: None when the room was told of
+    the attack and its roll as its defense window opened (they are not told again); else it
+    is resolved at once, and the room hears ``told`` (what came with the attack, e.g. the
+    surprise contest, logged by whoever rolled it), then the notes, the roll and the rest."""
     system = system_of(encounter)
     with dice.roller() as roller:
         if getattr(attack, "cast", None) is not None:
@@ -552,8 +566,13 @@ def finish_attack(encounter, attacker, target, attack, defense, notes: Sequence[
             resolution = system.resolve(attack, defense, combatant(encounter, attacker, system),
                                         struck(encounter, target, system), roller)
     apply_resolution(encounter, system, resolution)
-    lines = list(notes) + list(resolution.lines)
-    add_log(encounter, attacker.key, f"attack on {target.key}", lines)
+    rolled, rest = attack_lines(attack), list(resolution.lines)
+    if rest[:len(rolled)] == rolled:
+        rest = rest[len(rolled):]
+    else:
+        rolled = []
+    add_log(encounter, attacker.key, f"attack on {target.key}", [*notes, *rest])
+    lines = [*notes, *rest] if told is None else [*told, *notes, *rolled, *rest]
     announce(encounter, "{attacker}'s " + escape_for_room(attack.label) + " at {target}:",
              mapping={"attacker": attacker, "target": target}, lines=lines)
     if not pending_attacks(encounter):
@@ -584,12 +603,12 @@ def deliver(encounter, actor, target, rolled, *, defendable: bool = True, notes:
                           f"{escape(prefix)}none" + ("; a defense uses up this round's action."
                                                     if system.defense_uses_action else "."))
         return
-    notes = list(notes)
+    why = []
     if rolled.needs_defense and not defendable:
-        notes.append(f"{target.key} is caught by surprise and cannot defend.")
+        why.append(f"{target.key} is caught by surprise and cannot defend.")
     elif rolled.needs_defense:
-        notes.append(f"{target.key} has already acted this round and cannot defend.")
-    finish_attack(encounter, actor, target, rolled, None, notes)
+        why.append(f"{target.key} has already acted this round and cannot defend.")
+    finish_attack(encounter, actor, target, rolled, None, why, told=notes)
 
 
 def can_defend(encounter, target) -> bool:
@@ -650,7 +669,9 @@ def strike(encounter, actor, target, option: str, *, use_turn: bool = True, defe
     if use_turn:
         use_action(encounter, actor, current_slot(encounter)[0])
     update_conditions(encounter, actor, hidden_from=None)  # attacking shows where you are
-    add_log(encounter, actor.key, f"{rolled.label} at {target.key}", [*notes, rolled.describe(), *mods.notes])
+    # The roll, once (``notes``, e.g. a surprise contest, are logged by whoever rolled them).
+    add_log(encounter, actor.key, f"{rolled.label} at {target.key}",
+            [*getattr(rolled, "preface", ()), rolled.describe(), *mods.notes])
     shield = shields_in(encounter).get(target.key)
     if shield is not None and system.magic is not None:
         with dice.roller() as roller:

@@ -92,7 +92,9 @@ def cast(caller, actor_name: str | None, spell_name: str, targets: list[str], *,
         use_modifiers(encounter, actor)
     use_action(encounter, actor, None if as_defense else current_slot(encounter)[0])
     lines = list(rolled.describe())
-    add_log(encounter, actor.key, f"casts {spell.name}", [*lines, *(mods.notes if attack is not None else ())])
+    # The to-hit roll is logged here, once; its resolution is logged without it.
+    add_log(encounter, actor.key, f"casts {spell.name}",
+            [*lines, *((attack.describe(), *mods.notes) if attack is not None else ())])
     announce(encounter, "{actor} casts " + escape_for_room(spell.name) + ".", mapping={"actor": actor}, lines=lines)
     if shield is not None:
         shields = shields_in(encounter)

@@ -76,10 +76,11 @@ class TestScheduleAndActions(EldritchFightTest):
         # First action: Dexterity 3 + Brawl 2 + 6 = 11: 2 SLs. The Thug dodges (Dex 2 + Acrobatics 1
         # + 4 = 7: a failure): (Strength 3) x 2 + 2 net SLs = 8 bash - Constitution 2 = 6.
         self.force(6)
-        self.player(fray.CmdAttack(), "Thug")
+        told = self.player(fray.CmdAttack(), "Thug")
+        self.assertIn("Char2 punch: Dexterity 3 + Brawl 2 + d10 [6] = 11: 2 SLs", told)
         self.force(4)
         out = self.st(fray.CmdDefend(), "Thug=dodge")
-        self.assertIn("Char2 punch: Dexterity 3 + Brawl 2 + d10 [6] = 11: 2 SLs", out)
+        self.assertNotIn("Char2 punch: Dexterity", out)  # told once, as the attack was made
         self.assertIn("Thug dodge: Dexterity 2 + Acrobatics 1 + d10 [4] = 7: failure", out)
         self.assertIn("damage: (Strength 3) x 2 + 2 net SLs = 8 bash", out)
         self.assertIn("Thug loses 6 Life Points of bash: Life Points 20/26", out)
@@ -89,9 +90,9 @@ class TestScheduleAndActions(EldritchFightTest):
         # against 2 + 1 - 2 + 7 = 8; again 6 Life Points.
         self.st(fray.CmdCombat(), "/next", "<Combat> Thug passes.")
         self.force(8, 7)
-        self.player(fray.CmdAttack(), "Thug")
+        told = self.player(fray.CmdAttack(), "Thug")
+        self.assertIn("Char2 punch: Dexterity 3 + Brawl 2 - 2 (2nd action) + d10 [8] = 11: 2 SLs", told)
         out = self.st(fray.CmdDefend(), "Thug=dodge")
-        self.assertIn("Char2 punch: Dexterity 3 + Brawl 2 - 2 (2nd action) + d10 [8] = 11: 2 SLs", out)
         self.assertIn("Thug dodge: Dexterity 2 + Acrobatics 1 - 2 (defense 2) + d10 [7] = 8: failure", out)
         self.assertEqual(self.life(self.thug), 14)
         self.assertEqual(self.state(self.char2)["actions_used"], 2)
@@ -157,9 +158,9 @@ class TestWorkedExamples(EldritchFightTest):
         self.force(2)
         self.st(npcs.CmdNpc(), "/init Henry")
         self.force(9, 6)  # Dexterity 4 + Melee 2 + 9 = 15: 4 SLs; Dexterity 3 + Acrobatics 2 + 6 = 11: 2 SLs
-        self.player(fray.CmdAttack(), "Henry")
+        told = self.player(fray.CmdAttack(), "Henry")
+        self.assertIn("Char2 bat: Dexterity 4 + Melee 2 + d10 [9] = 15: 4 SLs", told)
         out = self.st(fray.CmdDefend(), "Henry=dodge")
-        self.assertIn("Char2 bat: Dexterity 4 + Melee 2 + d10 [9] = 15: 4 SLs", out)
         self.assertIn("Henry dodge: Dexterity 3 + Acrobatics 2 + d10 [6] = 11: 2 SLs", out)
         self.assertIn("damage: (Strength 3) x 5 + 2 net SLs = 17 bash", out)
         self.assertIn("Henry's bash soak: Constitution 4 + Natural Toughness 2 = 6", out)
@@ -176,9 +177,9 @@ class TestWorkedExamples(EldritchFightTest):
         self.st(npcs.CmdNpc(), "/init Reprax")
         # Dexterity 6 + Firearms 5 + (10, then 8: 10 + 3 = 13) = 24: 7 SLs; 5 + 3 + 7 = 15: 4 SLs.
         self.force(10, 8, 7)
-        self.player(fray.CmdAttack(), "Reprax")
+        told = self.player(fray.CmdAttack(), "Reprax")
+        self.assertIn("Char2 9mm: Dexterity 6 + Firearms 5 + d10 [10, 8 -> 13] = 24: 7 SLs", told)
         out = self.st(fray.CmdDefend(), "Reprax=dodge")
-        self.assertIn("Char2 9mm: Dexterity 6 + Firearms 5 + d10 [10, 8 -> 13] = 24: 7 SLs", out)
         self.assertIn("damage: 10 (9mm) x 3 net SLs = 30 lethal", out)
         self.assertIn("Reprax's bullets soak: Protection (Bullets) 12", out)
         self.assertIn("Reprax loses 18 Life Points of lethal: Down: Life Points -8/10", out)
@@ -308,9 +309,9 @@ class TestLastingEffects(EldritchFightTest):
         # Dexterity 3 + Brawl 2 - 3 + 9 = 11: 2 SLs. No defense: (3 x 2) + 2 = 8 - 2 = 6.
         # The Thug's Constitution doubled 4 - 2 (the attack's SLs) + 7 = 9: 1 SL, fewer than 2: stunned.
         self.force(9, 7)
-        self.player(fray.CmdAttack(), "Thug/ear pop")
+        told = self.player(fray.CmdAttack(), "Thug/ear pop")
+        self.assertIn("Char2 Ear Pop: Dexterity 3 + Brawl 2 - 3 (ear pop) + d10 [9] = 11: 2 SLs", told)
         out = self.st(fray.CmdDefend(), "Thug=none")
-        self.assertIn("Char2 Ear Pop: Dexterity 3 + Brawl 2 - 3 (ear pop) + d10 [9] = 11: 2 SLs", out)
         self.assertIn("Thug shakes it off? Constitution x2 4 - 2 (ear pop) + d10 [7] = 9: 1 SL (needs 2 SLs)", out)
         self.assertIn("Thug is stunned for the rest of the turn", out)
         self.assertEqual(self.state(self.thug)["stunned"], "rest of turn")
@@ -487,10 +488,10 @@ class TestLastingEffects(EldritchFightTest):
         self.initiative(9, 5)
         # Dexterity 3 + Melee 2 - 4 + 9 = 10: 1 SL; no defense: (3 x 5) + 2 x 1 = 17 lethal.
         self.force(9)
-        self.player(fray.CmdAttack(), "Thug/whirling sword")
-        out = self.st(fray.CmdDefend(), "Thug=none")
+        told = self.player(fray.CmdAttack(), "Thug/whirling sword")
         self.assertIn("Whirling Sword (short sword): Dexterity 3 + Melee 2 - 4 (whirling sword) + d10 [9] = 10: 1 SL",
-                      out)
+                      told)
+        out = self.st(fray.CmdDefend(), "Thug=none")
         self.assertIn("Thug loses 17 Life Points of lethal", out)
         self.assertEqual(self.state(self.char2)["whirling"], True)
         self.assertIn("whirling (turn 1)", self.hud())
