@@ -16,7 +16,7 @@ own cmdsets by inheriting from them or directly from `evennia.CmdSet`.
 
 from evennia import default_cmds
 
-from commands import account, aeon, armor, eldritch, fray, items, npcs
+from commands import account, aeon, armor, eldritch, fray, helpcmd, items, npcs
 
 FRAY_COMMANDS = (fray.CmdRoll, fray.CmdSheet, fray.CmdStat, fray.CmdCombat, npcs.CmdNpc, fray.CmdAttack,
                  fray.CmdDefend, fray.CmdEscape, fray.CmdCast, fray.CmdSpells, fray.CmdDamage, fray.CmdHeal, fray.CmdDice,
@@ -64,7 +64,7 @@ class CharacterCmdSet(IndexedNames, default_cmds.CharacterCmdSet):
         #
         # any commands you add below will overload the default ones.
         #
-        self.add(account.CmdHelp())
+        self.add(helpcmd.CmdHelp())
         for command in FRAY_COMMANDS:
             self.add(command())
 
@@ -85,7 +85,7 @@ class AccountCmdSet(IndexedNames, default_cmds.AccountCmdSet):
         """
         super().at_cmdset_creation()
         self.add(account.CmdQuit())
-        self.add(account.CmdHelp())
+        self.add(helpcmd.CmdHelp())
         #
         # any commands you add below will overload the default ones.
         #

@@ -10,8 +10,8 @@ from rules.systems import system_keys
 
 class TestHelpBySystem(EvenniaCommandTest):
     def help(self, topic: str) -> str:
-        from commands.account import CmdHelp  # after Evennia's setup
         from commands.default_cmdsets import CharacterCmdSet
+        from commands.helpcmd import CmdHelp  # after Evennia's setup
 
         return self.call(CmdHelp(), topic, caller=self.char1, cmdset=CharacterCmdSet())
 
