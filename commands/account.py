@@ -32,4 +32,3 @@ class CmdQuit(EvenniaCmdQuit):
                      "Storyteller may resolve attacks on you with no defense. Type quit again to leave.")
             return
         super().func()
-
