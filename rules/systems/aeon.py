@@ -1,6 +1,6 @@
 """The ``aeon`` rule system: d10 pools at TN 7, successes needed, wound chart, hardness.
 
-Source: ``seeds/003_bc45d02e341e74eb.txt`` (Aeon Reborn: damage types, soak, hardness, Armor
+Source: the aeon seed (Aeon Reborn: damage types, soak, hardness, Armor
 Piercing, the wound chart's rollover, bleeding, called shots) with the Trinity 1st-edition
 defaults described in ``docs/rules/aeon.md``. Every number lives in ``rules/data/aeon.toml``.
 

@@ -1,6 +1,6 @@
 """The ``storyteller`` rule system: d10 pools against a difficulty (classic World of Darkness).
 
-Source: ``seeds/001_a497bcb370a83902.txt`` (initiative, brawl and melee attacks, dodge /
+Source: the storyteller seed (initiative, brawl and melee attacks, dodge /
 block / parry, soak by creature type) with the defaults described in
 ``docs/rules/storyteller.md`` (rule of ones, botches, health track). Every number lives in
 ``rules/data/storyteller.toml``.
