@@ -34,20 +34,18 @@ def pool_outcomes(size: int, success_at: int, judge: Callable[[tuple[int, ...]],
     if not 2 <= success_at <= 10:
         raise ValueError(f"A d10 pool succeeds at 2 to 10, not {success_at}.")
     size = max(size, 0)
-    one, success = Fraction(1, 10), Fraction(11 - success_at, 10)
-    neither = 1 - one - success
+    succeeding, neither = 11 - success_at, success_at - 2  # faces of each kind; one face is 1
     between = success_at - 1
-    outcomes: Distribution = {}
+    counts: dict[Hashable, int] = {}  # in tenths to the power of size: integers are fast
     for ones in range(size + 1):
         for successes in range(size - ones + 1):
             rest = size - ones - successes
             if rest and not neither:
                 continue
-            weight = comb(size, ones) * comb(size - ones, successes) * one ** ones * success ** successes \
-                * neither ** rest
+            ways = comb(size, ones) * comb(size - ones, successes) * succeeding ** successes * neither ** rest
             key = judge((1,) * ones + (10,) * successes + (between,) * rest)
-            outcomes[key] = outcomes.get(key, Fraction(0)) + weight
-    return outcomes
+            counts[key] = counts.get(key, 0) + ways
+    return {key: Fraction(ways, 10 ** size) for key, ways in counts.items()}
 
 
 class _Branch(Exception):
