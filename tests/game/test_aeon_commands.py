@@ -348,3 +348,18 @@ class TestHealthAcrossSystems(FrayCommandTest):
         self.st(fray.CmdStat(), "Char2/Strength=-1", "<Fray> Strength must be a whole number from 0 to 20, not '-1'.")
         self.assertNotIn("Strength", {k: v for k, v in self.char2.sheet.items() if v == -1})
         self.st(fray.CmdDamage(), "Char2=201 lethal", "<Fray> The amount must be a whole number from 0 to 200")
+
+
+class TestAeonNpcTemplates(AeonFightTest):
+    """Issue 17 item 26: aeon NPC templates, made with +npc/create <name>=<template>."""
+
+    def test_templates_listing_and_create_from_an_aeon_template(self):
+        out = self.st(npcs.CmdNpc(), "/templates", "NPC templates (aeon): +npc/create <name>=<template>")
+        for key in ("thug", "soldier", "cavalry", "zeta"):
+            self.assertIn(key, out)
+        self.assertTrue(all(len(line) <= 78 for line in out.splitlines()))
+        self.st(npcs.CmdNpc(), "/create Z=zeta", "<Combat> Created Z from the zeta template.")
+        zeta = next(obj for obj in self.room1.contents if obj.key == "Z")
+        self.assertEqual((zeta.kind, zeta.weapon, dict(zeta.sheet)["Stamina"]), ("Zeta", "pistol", 4))
+        self.st(npcs.CmdNpc(), "/create Bob=ninja",
+                "<Fray> No NPC template 'ninja'. Templates: thug, soldier, cavalry, zeta.")

@@ -750,3 +750,20 @@ def test_unarmed_attacks_need_no_weapon_in_hand():
 def test_called_shot_numbers_are_small_whole_numbers(option):
     with pytest.raises(CombatError, match="is not a difficulty"):
         AE.attack(ALICE, BOB, option, dice())
+
+
+# ------------------------------------------------------------- issue 17 item 26: NPC templates
+def test_aeon_npc_templates_load_with_kinds_weapons_and_soak():
+    from rules.data.templates import load_templates
+    table = load_templates("aeon", AE.trait_names, AE.kinds, tuple(AE.weapons), trait_range=AE.trait_range)
+    assert set(table) == {"thug", "soldier", "cavalry", "zeta"}
+    assert {key: (t.kind, t.weapon) for key, t in table.items()} == {
+        "thug": ("Baseline", "club"), "soldier": ("Baseline", "rifle"),
+        "cavalry": ("Baseline", "spear"), "zeta": ("Zeta", "pistol")}
+    for template in table.values():  # every template can roll initiative and be hidden from
+        assert {"Dexterity", "Wits", "Stamina", "Awareness"} <= set(template.traits)
+    # Seed: Baselines soak bashing = Stamina, no lethal; Zetas lethal = half Stamina, rounded down.
+    soak = {key: {t: s.total for t, s in AE.soaks(fighter(t.name, kind=t.kind, **dict(t.traits))).items()}
+            for key, t in table.items()}
+    assert soak["thug"] == {"bashing": 3, "lethal": 0, "aggravated": 0}
+    assert soak["zeta"] == {"bashing": 4, "lethal": 2, "aggravated": 1}
