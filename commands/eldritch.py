@@ -156,9 +156,10 @@ class CmdEyeContact(Command):
 
     The source's checklist, in order: none when they are impaired, more
     than 20 yards away, or hidden from you (+spot them first); made when
-    they attacked you in their last action (this turn, with no other action
-    of theirs since); with /attention the higher total makes it; otherwise
-    a 30% chance: +roll 0 showing 1, 2 or 3. Not an action.
+    they attacked you in their last action (even at the end of last turn,
+    with no other action of theirs since); with /attention the higher
+    total makes it; otherwise a 30% chance: +roll 0 showing 1, 2 or 3.
+    Not an action.
 
     Examples:
       +eyecontact Reprax
@@ -203,7 +204,7 @@ class CmdLos(Command):
 
     The source's checklist: none to someone hidden from you (+spot them
     first); none when /blocked; made when they attacked you in their last
-    action (this turn, with no other action of theirs since), or with
+    action (even last turn, with no other action of theirs since), or with
     nothing in the way. Moving for a line past partial cover is a movement
     action: in a fight, on your turn, it spends one. Once made, a line of
     sight holds both ways until one of you hides or takes cover

@@ -181,16 +181,14 @@ def attacked_last(encounter, attacker, victim) -> bool:
     """Whether ``attacker``'s last action was an attack on ``victim`` (seed, Eye Contact: "in
     their last action"; Line of Sight: "in their prior action"), read from the roll log: the
     attacker's latest action (an attack, a movement action, hiding, escaping, waking someone,
-    a pat-down …; not a defense, a roll or a look) must be that attack, made this turn. Any
-    other action clears it, and so does the end of the turn (Fray default: initiative is
-    rolled anew and every fighter's actions start again; a pass is no action)."""
+    a pat-down …; not a defense, a roll or a look) must be that attack. Any other action
+    clears it; the end of the turn does not (issue 17: an attack at the end of the previous
+    turn is still their last action until they act again; a pass is no action)."""
     if encounter is None:
         return False
     for entry in fights.latest_log(encounter, attacker.key):
         if str(entry.get("what", "")).startswith(NOT_ACTIONS):
             continue
-        if int(entry.get("round", 0) or 0) != int(encounter.round):
-            return False
         what = str(entry["what"])
         return " at " in what and victim.key in what.rpartition(" at ")[2].split(", ")
     return False
@@ -436,7 +434,7 @@ def eye_contact(caller, actor_name: str | None, name: str, *, yards_text: str | 
                 attention: bool, impaired: bool) -> None:
     """``+eyecontact <name>[=<yards>]`` (seed: Eye Contact): impossible when the target
     cannot (``impaired``), is further than 20 yards, or hides from the caster; made when the
-    target attacked the caster in their last action (``attacked_last``: this turn, nothing
+    target attacked the caster in their last action (``attacked_last``: even last turn, nothing
     since); with ``attention`` Willpower +
     Influence against the target's Willpower doubled; else a 30% chance (+roll 0: 1-3)."""
     encounter, system, actor, target = _looking(caller, actor_name, name, "eye contact",

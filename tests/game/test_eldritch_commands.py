@@ -794,7 +794,7 @@ class TestWhoActs(EldritchFightTest):
 
 
 class TestAttackedInTheirLastAction(EldritchFightTest):
-    def test_only_the_attackers_last_action_this_turn_counts(self):
+    def test_only_the_attackers_last_action_counts_even_from_last_turn(self):
         self.initiative(2, 9)  # Char2 4; Thug 11, 6, 1
         # The Thug punches Char2 at 11 (2 + 1 + 2 = 5: a miss): eye contact and a line of sight
         # are made without dice.
@@ -815,8 +815,15 @@ class TestAttackedInTheirLastAction(EldritchFightTest):
         self.st(fray.CmdAttack(), "Thug=Char2")
         self.player(eldritch.CmdEyeContact(), "Thug", "<Combat> Char2 tries to catch Thug's eye.|"
                     "  Thug attacked Char2 last action: eye contact is made.")
-        # The turn ends: a new turn, new actions (Fray default): no longer "their last action".
+        # The turn ends (issue 17, seed: "If the target attacked the psionic or caster in their
+        # last action"): the punch at the end of round 1 is still the Thug's last action.
         self.st(fray.CmdCombat(), "/next", "<Combat> Round 2 begins.")
+        self.player(eldritch.CmdEyeContact(), "Thug", "<Combat> Char2 tries to catch Thug's eye.|"
+                    "  Thug attacked Char2 last action: eye contact is made.")
+        # Until the Thug acts again: its next action (a run in round 2) ends it.
+        self.force(9)
+        self.st(npcs.CmdNpc(), "/init Thug")
+        self.st(eldritch.CmdMove(), "Thug=run")
         self.force(4)
         self.player(eldritch.CmdEyeContact(), "Thug", "<Combat> Char2 tries to catch Thug's eye.|"
                     "  30% chance: +roll 0 shows 4 (1-3 makes it): eye contact is not made.")
