@@ -23,8 +23,10 @@ class CmdAmbush(Command):
     Later, only from hiding (see help hide), on your turn, against someone who
     lost track of you. You roll Dexterity + Stealth against the target's Wits
     + Awareness (the Storyteller sets the target's readiness, -2 to +1 dice,
-    with +combat/mod <target>=<n>); a tie goes to the target. If you win, the
-    target cannot dodge, block or parry. The attack itself is as 'attack'.
+    with +combat/mod <target>=<n>); a tie goes to the target. Invisibility,
+    camouflage and the like add to your Stealth: the Storyteller's
+    +combat/mod <you>=<n> dice go on that roll. If you win, the target cannot
+    dodge, block or parry. The attack itself is as 'attack'.
 
     Examples:
       ambush Guard/knife
@@ -57,9 +59,9 @@ class CmdHide(Command):
       /obscured   you are already invisible or obscured: +2 automatic successes
 
     Aeon: Dexterity + Stealth, +2 difficulty because the others are
-    watching. If it works, everyone else rolls Wits + Awareness: those with
-    fewer successes than yours lose track of you (the HUD marks you hidden)
-    and you may 'ambush' them on a later turn. Attacking anyone shows where
+    watching. If it works, everyone else rolls Wits + Awareness: those who
+    succeed (1 success) keep track, the others lose track of you (the HUD
+    marks you hidden) and you may 'ambush' them on a later turn. Attacking anyone shows where
     you are.
 
     Eldritch: Dexterity + Larceny + Stealth or Dexterity + Acrobatics +

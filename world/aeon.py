@@ -62,8 +62,9 @@ def _turn_action(encounter, actor) -> None:
 def ambush(caller, actor_name: str | None, target_name: str, option: str, *, plain_sight: bool) -> None:
     """``ambush <target>[/<option>]``: a surprise attack, before rolling initiative (it opens
     the fight: a free attack) or on one's turn against someone who lost track of a hider.
-    Dexterity + Stealth against Wits + Awareness (+ the target's ``+combat/mod`` dice, -2..+1,
-    its preparedness); if the attacker wins, the target cannot defend."""
+    Dexterity + Stealth (+ the attacker's ``+combat/mod`` dice: invisibility, camouflage …)
+    against Wits + Awareness (+ the target's ``+combat/mod`` dice, -2..+1, its preparedness);
+    if the attacker wins, the target cannot defend."""
     encounter = require_encounter(caller)
     tactics = tactics_of(encounter, "surprise attacks")
     actor = actor_for(caller, encounter, actor_name)
@@ -85,11 +86,16 @@ def ambush(caller, actor_name: str | None, target_name: str, option: str, *, pla
         raise CombatError(f"{target.key} is already dead.")
     system.difficulty_adjustable(option, combatant(encounter, actor, system))  # an unknown option fails here
     readiness = modifiers_for(encounter, target, adjustable=False).dice
+    # Invisibility, camouflage and the like: the ST's +combat/mod dice on the ambusher go to
+    # its Stealth roll (seed: Surprise Attacks), used up there unless kept.
+    cover = modifiers_for(encounter, actor, adjustable=False).dice
     with dice.roller() as roller:
         result = tactics.surprise(combatant(encounter, actor, system), combatant(encounter, target, system),
-                                  roller, target_dice=readiness, plain_sight=plain_sight)
+                                  roller, target_dice=readiness, plain_sight=plain_sight, attacker_dice=cover)
     if readiness:
         use_modifiers(encounter, target, adjustable=False, difficulty=False)
+    if cover:
+        use_modifiers(encounter, actor, adjustable=False, difficulty=False)
     if opening:
         update_conditions(encounter, actor, ambushed=True)
     add_log(encounter, actor.key, f"surprise on {target.key}", result.lines)

@@ -24,9 +24,9 @@ is made):
   ``attacker_dice`` carries invisibility, camouflage and the like (seed: "add to the
   attacker's Stealth roll").
 - Hiding: the obscured hider's 2 automatic successes count towards the difficulty. A witness
-  keeps track with at least as many successes as the hider's total (data
-  ``witness_keeps_track = "match"``; ``"success"``: 1 success is enough). When the hiding
-  roll fails nobody loses track and the witnesses roll nothing.
+  who succeeds (1 success) keeps track, as the seed says (data ``witness_keeps_track =
+  "success"``; the option ``"match"`` needs the hider's total). When the hiding roll fails
+  nobody loses track and the witnesses roll nothing.
 - Mounted: the control roll is Dexterity + Ride (every Trinity roll is Attribute + Ability;
   Ride alone is always below the Control Rating that calls for the roll, so with difficulty
   = successes needed it could never succeed). The capped Abilities are Brawl, Martial Arts, Melee, Firearms, Archery, Thrown,
@@ -425,9 +425,9 @@ class AeonTactics:
         """Hiding mid-combat to surprise again (seed: Surprise Attacks): the hider's Dexterity
         + Stealth, needing 1 success, +2 difficulty (3) when there are ``witnesses``, with 2
         automatic successes when ``obscured`` (already invisible). On success each witness
-        rolls Wits + Awareness: it keeps track with at least as many successes as the
-        hider's total (Fray default, data ``witness_keeps_track = "match"``; ``"success"``:
-        with 1 success), else it loses track. A failed hiding roll hides nothing: every
+        rolls Wits + Awareness: "those who succeed keep track" (1 success; data
+        ``witness_keeps_track = "success"``; the option ``"match"``: at least the hider's
+        total), else it loses track. A failed hiding roll hides nothing: every
         witness keeps track and none rolls. ``dice_modifier``: the ST's dice on the hider.
 
         Raises:

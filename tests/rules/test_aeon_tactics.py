@@ -54,7 +54,7 @@ def test_loads_the_tactics_tables_from_the_aeon_data():
     assert TA.control_attributes == ("Dexterity", "Strength")
     assert TA.target_dice_range == (-2, 1)
     assert TA.plain_sight_difficulty == 2 and TA.ties == "target"
-    assert (TA.witness_difficulty, TA.obscured_successes, TA.witness_rule) == (2, 2, "match")
+    assert (TA.witness_difficulty, TA.obscured_successes, TA.witness_rule) == (2, 2, "success")
     assert TA.mounts == {
         "horse": Mount("horse", "Horse", 2, "individual"),
         "warhorse": Mount("warhorse", "Warhorse", 4, "individual"),
@@ -397,16 +397,18 @@ def test_hide_without_witnesses_can_fail():
     assert result.lines[-1] == "Sam fails to hide (0 successes, 1 needed)."
 
 
-def test_hide_with_witnesses_needs_three_and_each_witness_keeps_or_loses_track():
-    # Sam: 3 successes of 3 needed. Wes 3 >= 3 keeps track; Dot 2 < 3 loses it.
-    result = run(lambda r: TA.hide(SNEAK, [WATCHER, DOZER], r), 9, 8, 7, 2, 1, 9, 8, 7, 1, 9, 8)
+def test_hide_with_witnesses_needs_three_and_those_who_succeed_keep_track():
+    # Seed (Surprise Attacks, hiding): "+2 difficulty for the presence of witnesses"; all
+    # witnesses roll Wits + Awareness, "those who succeed keep track". Sam: 3 of 3 needed.
+    # Wes 1 success (needs 1): keeps track; Dot 0: loses it.
+    result = run(lambda r: TA.hide(SNEAK, [WATCHER, DOZER], r), 9, 8, 7, 2, 1, 7, 3, 2, 1, 6, 5)
     assert (result.hidden, result.lost_by, result.kept_by) == (True, ("Dot",), ("Wes",))
     assert [roll.name for roll in result.rolls] == ["Sam", "Wes", "Dot"]
     assert result.lines == (
         "Sam hiding: Dexterity 3 + Stealth 2 = 5 dice TN 7, needs 3: 9 8 7 2 1 -> 3 successes = success",
         "Sam hides (3 successes, 3 needed).",
-        "Wes awareness: Wits 2 + Awareness 2 = 4 dice TN 7, needs 3: 9 8 7 1 -> 3 successes = success",
-        "Dot awareness: Wits 1 + Awareness 1 = 2 dice TN 7, needs 3: 9 8 -> 2 successes = failure",
+        "Wes awareness: Wits 2 + Awareness 2 = 4 dice TN 7, needs 1: 7 3 2 1 -> 1 success = success",
+        "Dot awareness: Wits 1 + Awareness 1 = 2 dice TN 7, needs 1: 6 5 -> 0 successes = failure",
         "Still tracking Sam: Wes.",
         "Lost track of Sam: Dot.",
     )
@@ -419,8 +421,8 @@ def test_a_failed_hide_before_witnesses_keeps_them_all_tracking_without_rolls():
 
 
 def test_hide_obscured_adds_two_automatic_successes():
-    # 1 rolled + 2 automatic = 3: hidden even with witnesses; Wes needs 3, gets 2.
-    result = run(lambda r: TA.hide(SNEAK, [WATCHER], r, obscured=True), 9, 3, 2, 1, 1, 9, 8, 2, 1)
+    # 1 rolled + 2 automatic = 3: hidden even with witnesses; Wes rolls no success.
+    result = run(lambda r: TA.hide(SNEAK, [WATCHER], r, obscured=True), 9, 3, 2, 1, 1, 6, 5, 2, 1)
     assert (result.hidden, result.lost_by, result.kept_by) == (True, ("Wes",), ())
     assert result.lines[1] == "Obscured: 1 success + 2 automatic = 3 successes."
     # Alone, with no success rolled at all, the 2 automatic successes still hide.
@@ -428,13 +430,17 @@ def test_hide_obscured_adds_two_automatic_successes():
     assert alone.hidden
 
 
-def test_witness_rule_success_keeps_track_with_one_success():
+def test_witness_rule_match_option_needs_the_hiders_successes():
+    # The data option "match": a witness needs at least as many successes as the hider.
     data = copy.deepcopy(load_system_data("aeon"))
-    data["hiding"]["witness_keeps_track"] = "success"
-    literal = AeonTactics(AE, data)
-    result = run(lambda r: literal.hide(SNEAK, [WATCHER, DOZER], r), 9, 8, 7, 2, 1, 7, 3, 2, 1, 6, 5)
+    data["hiding"]["witness_keeps_track"] = "match"
+    matching = AeonTactics(AE, data)
+    result = run(lambda r: matching.hide(SNEAK, [WATCHER, DOZER], r), 9, 8, 7, 2, 1, 9, 8, 7, 1, 9, 8)
     assert (result.lost_by, result.kept_by) == (("Dot",), ("Wes",))
-    assert result.rolls[1].roll.difficulty == 1
+    assert result.lines[2:4] == (
+        "Wes awareness: Wits 2 + Awareness 2 = 4 dice TN 7, needs 3: 9 8 7 1 -> 3 successes = success",
+        "Dot awareness: Wits 1 + Awareness 1 = 2 dice TN 7, needs 3: 9 8 -> 2 successes = failure",
+    )
 
 
 def test_hide_refuses_the_knocked_out():
