@@ -75,11 +75,12 @@ class CmdSearch(Command):
     Search someone for hidden weapons (eldritch).
 
     Usage:
-      +search <name>[/patdown]
-      +search <npc>=<name>[/patdown]     (Storytellers)
+      +search <name>[/patdown|/open]
+      +search <npc>=<name>[/patdown|/open]     (Storytellers)
 
     Switches:
       /patdown   a pat-down: +3 to find each weapon (not one in a duffel bag)
+      /open      open their duffel bag: what is in it is found, no roll
 
     One Perception + Larceny (or Notice, the better) roll; each weapon the
     other hides (+conceal) adds its size - 4, or size - 5 in a duffel bag,
@@ -89,27 +90,33 @@ class CmdSearch(Command):
 
     Like their concealment, your search is rolled once: searching them
     again, or patting them down (+3), uses the same roll, until they hide
-    their weapons anew. Looking someone over is no action. A pat-down lays
-    hands on them: in a fight, once you have initiative, it is a movement
-    action on your turn. You cannot search someone hiding from you (+spot).
+    their weapons anew. Looking someone over is no action. A pat-down or
+    opening their bag lays hands on them: in a fight, once you have
+    initiative, it is a movement action on your turn. You cannot search
+    someone hiding from you (+spot).
 
     Examples:
       +search Ann
       +search Ann/patdown
-      +search/patdown Ann
+      +search/open Ann
     """
 
     key = "+search"
-    allowed_switches = ("patdown",)
-    syntax = "+search <name>[/patdown]"
+    allowed_switches = ("patdown", "open")
+    syntax = "+search <name>[/patdown|/open]"
 
     def run(self):
         actor, text = split_actor(self)
-        name, suffix = suffix_switch(text, ("patdown",))
+        name, suffix = suffix_switch(text, ("patdown", "open"))
+        patdown = "patdown" in self.switches or suffix == "patdown"
+        opened = "open" in self.switches or suffix == "open"
         if not name or actor == "":
             self.fail_usage()
             return
-        eldritch.search(self.caller, actor, name, patdown="patdown" in self.switches or suffix == "patdown")
+        if patdown and opened:
+            self.fail("Pat them down or open their bag: one at a time.")
+            return
+        eldritch.search(self.caller, actor, name, patdown=patdown, opened=opened)
 
 
 class CmdSpot(Command):

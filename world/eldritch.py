@@ -292,10 +292,12 @@ def show_concealed(caller, actor_name: str | None) -> None:
                               f"({hidden[0].roll.describe()})."])
 
 
-def search(caller, actor_name: str | None, name: str, *, patdown: bool) -> None:
-    """``+search <name>[/patdown]``: Perception + Larceny or Notice, + each hidden weapon's
-    size - 4 (+3 for a pat-down; size - 5 in a duffel bag), against its carrier's one
-    concealment roll.
+def search(caller, actor_name: str | None, name: str, *, patdown: bool, opened: bool = False) -> None:
+    """``+search <name>[/patdown|/open]``: Perception + Larceny or Notice, + each hidden
+    weapon's size - 4 (+3 for a pat-down; size - 5 in a duffel bag), against its carrier's one
+    concealment roll. ``opened`` (``/open``): the searcher opens the carrier's duffel bag
+    (seed: "If they open the duffel bag, it's curtains"): what is in it is found, no roll
+    needed; hands on them like a pat-down.
 
     Fray's reading of the source (Conspicuousness): like the concealment ("you only roll
     once"), each searcher rolls once against a carrier: searching them again, or patting them
@@ -316,10 +318,11 @@ def search(caller, actor_name: str | None, name: str, *, patdown: bool) -> None:
         raise CombatError(f"{actor.key} cannot see {target.key}, who is hiding (+spot {target.key} first).")
     fighter = _snap(encounter, actor, system)
     movement = None
-    if patdown and fighting and has_initiative(encounter, actor):
+    if (patdown or opened) and fighting and has_initiative(encounter, actor):
         require_turn(encounter, actor)
         require_free(encounter, actor)
-        movement = system.movement(fighter, f"pat down {target.key}",
+        verb = "pat down" if patdown else "open the bag of"
+        movement = system.movement(fighter, f"{verb} {target.key}",
                                    int(fighter.conditions.get("actions_used", 0) or 0))
     stored = dict(deserialize(target.concealed or {}))
     searched = dict(stored.get("searched") or {})
@@ -327,7 +330,7 @@ def search(caller, actor_name: str | None, name: str, *, patdown: bool) -> None:
     with dice.roller() as roller:
         roll = EldritchRoll.from_record(kept) if kept else system.search_roll(fighter, roller)
         found, lines = system.search_all(fighter, target.key, concealments(target), roller, patdown=patdown,
-                                         roll=roll, again=bool(kept))
+                                         roll=roll, again=bool(kept), opened=opened)
     if not kept:
         searched[str(actor.id)] = roll.to_record()
         target.concealed = {**stored, "searched": searched}
@@ -343,7 +346,8 @@ def search(caller, actor_name: str | None, name: str, *, patdown: bool) -> None:
     told = _send(encounter, list(lines), [target, storyteller] + ([] if caller == actor else [caller]))
     _send(encounter, seen, [caller], told)
     if movement is not None:
-        announce(encounter, "{actor} pats down {target}.", mapping={"actor": actor, "target": target})
+        announce(encounter, "{actor} pats down {target}." if patdown else "{actor} opens {target}'s bag.",
+                 mapping={"actor": actor, "target": target})
         announce_turn(encounter)
 
 

@@ -234,29 +234,36 @@ class EldritchChecks:
 
     def search_all(self, searcher: Combatant, carrier: str, concealments: Sequence[Concealment],
                    roller: Roller, *, patdown: bool = False, roll: EldritchRoll | None = None,
-                   again: bool = False) -> tuple[tuple[Search, ...], tuple[str, ...]]:
-        """``+search <name>[/patdown]`` against everything ``carrier`` hides: one Perception +
+                   again: bool = False, opened: bool = False) -> tuple[tuple[Search, ...], tuple[str, ...]]:
+        """``+search <name>[/patdown|/open]`` against everything ``carrier`` hides: one Perception +
         the better of Larceny/Notice roll (``roll`` when given: ``search_roll``; ``again``:
         it is this searcher's kept roll from before), each weapon's bonus added to it
         (``search_bonus``) against the carrier's one concealment roll; higher wins, ties to
         the carrier. With nothing hidden the roll is still made (the searcher cannot tell).
-        Returns the searches and the working: the roll's line, one line per concealment (in
+        ``opened``: the searcher opens the carrier's duffel bag (seed, Conspicuousness: "If
+        they open the duffel bag, it's curtains"): every weapon hidden in one is found, the
+        roll aside. Returns the searches and the working: the roll's line, one line per concealment (in
         order), the verdict."""
         roll = roll if roll is not None else self.search_roll(searcher, roller)
         how = "pats down" if patdown else "searches"
         kept = " (the same roll as before: a search is rolled once)" if again else ""
-        lines = [f"{searcher.name} {how} {carrier}: {roll.describe()}{kept}"]
+        bag = ", opening their bag" if opened else ""
+        lines = [f"{searcher.name} {how} {carrier}{bag}: {roll.describe()}{kept}"]
         found = []
         for concealment in concealments:
             weapon = self.weapons[concealment.weapon]
             bonus = self.search_bonus(weapon, duffel=concealment.duffel, patdown=patdown)
             label = "duffel bag" if concealment.duffel else ("pat-down" if patdown else "weapon size")
             total = roll.total + bonus
-            spotted = total > concealment.roll.total
             where = " in a duffel bag" if concealment.duffel else ""
-            lines.append(f"{weapon.name}{where}: {roll.total} {'-' if bonus < 0 else '+'} {abs(bonus)} ({label}) "
-                         f"= {total} vs concealment {concealment.roll.total}: "
-                         + ("found" if spotted else "not found"))
+            if opened and concealment.duffel:
+                spotted = True
+                lines.append(f"{weapon.name}{where}: the bag is opened: found")
+            else:
+                spotted = total > concealment.roll.total
+                lines.append(f"{weapon.name}{where}: {roll.total} {'-' if bonus < 0 else '+'} {abs(bonus)} "
+                             f"({label}) = {total} vs concealment {concealment.roll.total}: "
+                             + ("found" if spotted else "not found"))
             found.append(Search(searcher.name, carrier, weapon.key, bonus, patdown, roll,
                                 concealment.roll.total, spotted, ()))
         spotted_names = [self.weapons[s.weapon].name for s in found if s.found]

@@ -669,6 +669,30 @@ class TestConcealAndSearch(EldritchFightTest):
         self.st(eldritch.CmdSearch(), "Thug=Char2", "<Fray> Thug cannot see Char2, who is hiding (+spot Char2 first).")
         self.assertEqual((dict(self.char2.concealed), self.state(self.thug), len(self.encounter.log)), before)
 
+    def test_opening_the_duffel_bag_finds_the_weapon(self):
+        # issue 17 item 11, seed (Conspicuousness): "If they open the duffel bag, it's curtains".
+        self.force(8)
+        self.player(eldritch.CmdConceal(), "big sword/duffel")     # 2 + 1 + 8 = 11
+        before = dict(self.char2.concealed)
+        self.st(eldritch.CmdSearch(), "/open Thug=Char2/patdown",
+                "<Fray> Pat them down or open their bag: one at a time.")
+        self.assertEqual(dict(self.char2.concealed), before)
+        # The Thug looks (2 + 0 + 3 = 5, + 2 for the bag = 7: not found), then opens the bag:
+        # the same kept roll, and the sword is found all the same.
+        self.force(3)
+        out = self.st(eldritch.CmdSearch(), "Thug=Char2")
+        self.assertIn("big sword in a duffel bag: 5 + 2 (duffel bag) = 7 vs concealment 11: not found", out)
+        out = self.st(eldritch.CmdSearch(), "Thug=Char2/open")
+        self.assertIn("Thug searches Char2, opening their bag: Perception 2 + Larceny 0 + d10 [3] = 5", out)
+        self.assertIn("big sword in a duffel bag: the bag is opened: found", out)
+        self.assertIn("Thug finds Char2's big sword.", out)
+        # In a fight it lays hands on them, like a pat-down: a movement action on the Thug's turn.
+        self.initiative(5, 9)  # Char2 7, 2; Thug 11, 6, 1
+        out = self.st(eldritch.CmdSearch(), "Thug=Char2/open")
+        self.assertIn("Thug spends an action: open the bag of Char2.", out)
+        self.assertIn("<Combat> Thug opens Char2's bag.", out)
+        self.assertEqual(self.state(self.thug)["actions_used"], 1)
+
 class TestHidingAndSight(EldritchFightTest):
     def test_hiding_blocks_sight_and_the_chance_dice(self):
         # Before initiative: free. Dexterity 3 + Larceny 1 + Stealth 2 + 7 = 13 against the Thug's

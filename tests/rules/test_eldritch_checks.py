@@ -314,3 +314,21 @@ def test_npc_initiative_takes_dexterity_and_perception():
     light = Combatant(name="Goon", traits={"Dexterity": 4, "Perception": 3})
     roll = EL.roll_initiative(light, dice(6))                 # (4 + 3)/2 = 3 + 6 = 9
     assert (roll.total, roll.tiebreak) == (9, 3)
+
+
+def test_opening_the_duffel_bag_finds_what_is_in_it():
+    # issue 17 item 11, seed (Conspicuousness): "If they open the duffel bag, it's curtains".
+    roll = EL.conceal(fighter("Ann", Intelligence=2, Larceny=1), "big sword", dice(8)).roll   # 11
+    hidden = [Concealment("Ann", "big-sword", True, roll, ()), Concealment("Ann", "big-knife", False, roll, ())]
+    bob = fighter("Bob", Perception=2, Notice=1)
+    roller = dice(1, 7)                                     # 2 + 1 + (1, 7 -> 1) = 4
+    found, lines = EL.search_all(bob, "Ann", hidden, roller, opened=True)
+    done(roller)
+    assert [s.found for s in found] == [True, False]
+    assert lines == ("Bob searches Ann, opening their bag: Perception 2 + Notice 1 + d10 [1, 7 -> 1] = 4: failure",
+                     "big sword in a duffel bag: the bag is opened: found",
+                     "big knife: 4 + 0 (weapon size) = 4 vs concealment 11: not found",
+                     "Bob finds Ann's big sword.")
+    # Not opened, the same roll finds nothing in the bag: 4 + (7 - 5) = 6 vs 11.
+    found, lines = EL.search_all(bob, "Ann", hidden, dice(), roll=found[0].roll)
+    assert not found[0].found and lines[1] == "big sword in a duffel bag: 4 + 2 (duffel bag) = 6 vs concealment 11: not found"
