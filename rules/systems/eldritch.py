@@ -386,7 +386,10 @@ class EldritchSystem(EldritchChecks, RuleSystem):
             raise RulesDataError("initiative.halved: name two traits (seed: Dexterity and Perception).")
         #: ``+npc/init <name>=<dexterity>+<perception>``: a light NPC's two initiative traits.
         self.npc_initiative_traits = (str(self.halved[0]), str(self.halved[1]))
-        self.round_up_with = require(init, "round_up_with", str, "initiative")
+        rounding = init.get("round_up_with")
+        #: Qualities that round the half up (seed: Acute Senses; its example: "Acute Scent").
+        self.round_up_with = (rounding,) if isinstance(rounding, str) else tuple(
+            require(init, "round_up_with", list, "initiative"))
         self.initiative_bonuses = self._bonuses(require(init, "bonuses", dict, "initiative"), "initiative.bonuses")
         self.step = require(init, "step", int, "initiative")
         self.max_actions = require(init, "max_actions", int, "initiative")
@@ -418,6 +421,8 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         for name in ("too_heavy_after", "prone_penalty", "catch_fail_bonus"):
             require(self.attack_table, name, int, "attack")
         require(self.attack_table, "success_needed", bool, "attack")
+        #: (choose) firearms limited by their multiplier, as the seed's Limitations read literally.
+        self.firearm_limits = bool(require(self.attack_table, "firearm_limits", bool, "attack"))
         self.modes = require(data, "modes", dict, "eldritch")
         for mode in MODES:
             table = require(self.modes, mode, dict, "modes")
@@ -464,6 +469,8 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         if category == "firearm" and "size" not in table:
             raise RulesDataError(f"{where}: a firearm needs a size (for conspicuousness).")
         size = require(table, "size", int, where) if "size" in table else multiplier
+        if category == "firearm" and self.firearm_limits:
+            size = multiplier
         modes = tuple(table.get("modes", ["firearm"] if category == "firearm" else ["melee"]))
         for mode in modes:
             require_choice(mode, MODES, f"{where}.modes")
@@ -524,7 +531,7 @@ class EldritchSystem(EldritchChecks, RuleSystem):
                 lists.append((f"maneuvers.{key}.trait", [maneuver.trait]))
             lists.append((f"maneuvers.{key}.minimum", [name for name, _ in maneuver.minimum]))
         lists += [("life_points", self.life_traits), ("life_points.bonuses", list(self.life_bonuses)),
-                  ("initiative.bonuses", list(self.initiative_bonuses) + [self.round_up_with]),
+                  ("initiative.bonuses", list(self.initiative_bonuses) + list(self.round_up_with)),
                   ("soak", list(self.soak_sources)), ("honor", self.honor["traits"] + [self.honor["drawback"]]),
                   ("escape", self.escape["traits"]), ("hiding", self.hiding_table["seek"]),
                   ("concealment", self.concealment["hide_traits"] + self.concealment["search_traits"]),
@@ -587,7 +594,7 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         """The score before the d10 (seed: Initiative): (Dex + Per)/2 rounded down (up with
         Acute Senses), +3 Fast Reaction Time, +1 Situational Awareness (each if rated 1+)."""
         ratings = [actor.trait(name) for name in self.halved]
-        acute = actor.trait(self.round_up_with) > 0
+        acute = any(actor.trait(name) > 0 for name in self.round_up_with)
         total = sum(ratings)
         half = -(-total // 2) if acute else total // 2
         shown = " + ".join(f"{name} {value}" for name, value in zip(self.halved, ratings, strict=True))

@@ -185,7 +185,7 @@ class EldritchChecks:
         """Minimum Strength (seed: Limitations): one-handed size - 2, two-handed size - 3;
         -2 to the roll per point short. None for firearms. Raises CombatError when more than
         ``too_heavy_after`` points short ("too heavy")."""
-        if weapon.firearm:
+        if weapon.firearm and not getattr(self, "firearm_limits", False):
             return None
         needed = max(0, weapon.size - (3 if hands == 2 else 2))
         short = max(0, needed - strength)
@@ -201,7 +201,8 @@ class EldritchChecks:
         """Spacial comfort (seed): a radius of size - 2 yards, -2 per yard less; both hands do
         not help. None without a weapon used hand-to-hand (``mode`` melee or unarmed) or when
         the ST set no space (``yards`` None)."""
-        if weapon is None or yards is None or mode not in ("melee", "unarmed"):
+        close = mode in ("melee", "unarmed") or (mode == "firearm" and getattr(self, "firearm_limits", False))
+        if weapon is None or yards is None or not close:
             return None
         needed = max(0, weapon.size - 2)
         short = max(0, needed - max(0, yards))

@@ -556,3 +556,32 @@ def test_damage_heal_and_damage_types():
 def test_life_points_record_round_trips():
     health = LifePoints(30, 2, 5)
     assert EL.health(health.to_record()) == health
+
+
+# ============================================================ issue 17 item 13 (choose)
+def test_daisys_acute_scent_rounds_her_initiative_up():
+    # seed (Extra Actions): "Demon Daisy has DEX 9, PER 4, Acute Scent, Fast Reaction Time, and
+    # Situational Awareness. Her total Initiative is 11": (9 + 4)/2 = 6.5 up to 7, +3, +1.
+    daisy = fighter("Daisy", {"Dexterity": 9, "Perception": 4, "Acute Scent": 1,
+                              "Fast Reaction Time": 1, "Situational Awareness": 1})
+    assert EL.initiative_score(daisy).size == 11
+    assert EL.initiative_score(daisy).parts[0] == ("(Dexterity 9 + Perception 4)/2 rounded up =", 7)
+    assert EL.round_up_with == ("Acute Senses", "Acute Scent")
+
+
+def test_firearm_limits_keep_their_own_sizes_unless_the_data_says_multiplier():
+    # seed (Limitations): the limitations are "directly tied to ... the weapon's damage
+    # multiplier"; minimum Strength is "(damage multiplier -2)". Fray's choice (data
+    # attack.firearm_limits = false): a 9mm (10 x SLs) has size 4, only for conspicuousness.
+    assert EL.weapon("9mm").size == 4
+    assert EL.strength_limit(EL.weapon("9mm"), 0, 1) is None
+    assert EL.space_limit(EL.weapon("9mm"), 1, "firearm") is None
+    data = copy.deepcopy(load_system_data("eldritch"))
+    data["attack"]["firearm_limits"] = True
+    literal = EldritchSystem(data)
+    # Read literally a 9mm needs Strength 10 - 2 = 8 one-handed, and 8 yards of room.
+    assert literal.weapon("9mm").size == 10
+    assert literal.strength_limit(literal.weapon("9mm"), 5, 1).line == \
+        "9mm one-handed: Strength 8 needed, 5 -> 3 short, -6"
+    assert literal.space_limit(literal.weapon("9mm"), 5, "firearm").penalty == -6
+    assert literal.search_bonus(literal.weapon("9mm")) == 6
