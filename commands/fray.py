@@ -206,7 +206,9 @@ class CmdCombat(Command):
     ## storyteller
     Initiative is Wits + Dexterity + 1d10, wound penalty included; the
     highest acts first and declares last. Defending (dodge, block, parry)
-    uses your action, so only one who has not acted yet may defend.
+    uses your action, so only one who has not acted yet may defend. The
+    ST's +combat/diff moves your next attack or defense (both starred).
+    Tackled, every roll of your next turn is at +1 difficulty.
 
     ## aeon
     Initiative is Dexterity + Wits + 1d10, highest first; ambushes come
@@ -292,7 +294,8 @@ class CmdCombat(Command):
     +combat/diff <name>=<+/-n>   (Storytellers)
     Moves the difficulty of <name>'s next attack by n, for range, cover,
     darkness and the like; the attack uses it up, and 0 clears it. The
-    roll log names it as the Storyteller's.
+    roll log names it as the Storyteller's. Storyteller: a dodge, block
+    or parry is starred too; whichever comes first uses it up.
       +combat/diff Alice=+2
 
     ## mod

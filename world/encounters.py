@@ -188,7 +188,8 @@ def parse_shift(text: str, limit: int, example: str) -> int:
 
 def adjust_difficulty(caller, name: str, amount_text: str) -> None:
     """ST: ``+combat/diff <name>=<+/-n>`` moves the difficulty of that combatant's next attack
-    (distance, cover …; seed: "*Difficulty may be modulated up or down at ST discretion");
+    (distance, cover …; seed: "*Difficulty may be modulated up or down at ST discretion"), or
+    next defense where the system stars it (storyteller's dodge, block, parry: "vs 6*");
     0 clears it. Raises CombatError."""
     encounter = require_encounter(caller)
     require_storyteller(caller, encounter, "move difficulties")
@@ -198,7 +199,9 @@ def adjust_difficulty(caller, name: str, amount_text: str) -> None:
     state["adjust"] = amount
     set_conditions(encounter, obj, state)
     change = f"{amount:+d}" if amount else "back to normal"
-    announce(encounter, "$You() $conj(move) the difficulty of {target}'s next attack " + change + ".",
+    system = system_of(encounter)
+    what = "attack or defense" if any(map(system.defense_adjustable, system.defense_names)) else "attack"
+    announce(encounter, "$You() $conj(move) the difficulty of {target}'s next " + what + " " + change + ".",
              actor=caller, mapping={"target": obj})
 
 
@@ -715,11 +718,12 @@ def defend(caller, actor_name: str | None, kind: str) -> None:
     if choice != "none":
         if not system.defend_after_acting and has_acted(encounter, actor):
             raise CombatError(f"{actor.key} has already acted this round: only 'defend none' is left.")
-        mods = modifiers_for(encounter, actor, adjustable=False)
+        adjustable = system.defense_adjustable(choice)   # storyteller: "vs 6*"
+        mods = modifiers_for(encounter, actor, adjustable=adjustable)
         with dice.roller() as roller:
             defense = system.defend(rolled, combatant(encounter, actor, system), choice, roller,
                                     modifier=mods.difficulty, dice_modifier=mods.dice)
-        use_modifiers(encounter, actor, adjustable=False)
+        use_modifiers(encounter, actor, adjustable=adjustable)
         update_conditions(encounter, actor, defenses_used=int(conditions_of(encounter, actor).get("defenses_used", 0)) + 1)
         notes = list(mods.notes)
         if system.defense_uses_action:

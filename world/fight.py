@@ -184,10 +184,12 @@ def modifiers_for(encounter, obj, adjustable: bool = True) -> Modifiers:
 
 
 def use_modifiers(encounter, obj, adjustable: bool = True, *, difficulty: bool = True) -> None:
-    """Use up what applied to ``obj``'s roll: the tackle penalty (``difficulty``), the ST's
-    difficulty change (``adjustable``) and a one-roll ``+combat/mod`` (a kept one stays)."""
+    """Use up what applied to ``obj``'s roll: the ST's difficulty change (``adjustable``) and
+    a one-roll ``+combat/mod`` (a kept one stays). A tackle's penalty (the ``difficulty``
+    condition) is not used up: it lasts the whole turn and the rules end it (storyteller's
+    ``start_of_round``); ``difficulty`` is kept for the callers that pass it."""
     state = conditions_of(encounter, obj)
-    used = ({"difficulty"} if difficulty else set()) | ({"adjust"} if adjustable else set())
+    used = {"adjust"} if adjustable else set()
     if not state.get("mod_keep"):
         used.add("mod")
     if used & set(state):

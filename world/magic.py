@@ -15,6 +15,7 @@ from world.encounters import (
     announce_turn,
     can_defend,
     close_pending,
+    combatant,
     current_slot,
     deliver,
     encounter_in,
@@ -78,7 +79,7 @@ def cast(caller, actor_name: str | None, spell_name: str, targets: list[str], *,
     elif targets:
         raise CombatError(f"{spell.name} takes no targets in a fight.")
     with dice.roller() as roller:
-        rolled = magic.cast(snapshot(actor, system), spell.key, roller)
+        rolled = magic.cast(combatant(encounter, actor, system), spell.key, roller)  # a tackle's +1 too
         shield = None
         if spell.kind == "shield" and not rolled.fizzled:
             shield = magic.raise_shield(rolled, protected)

@@ -9,6 +9,7 @@ from world.access import NARRATOR, require_perm
 from world.encounters import (
     actor_for,
     add_log,
+    combatant,
     encounter_in,
     fighters,
     modifiers_for,
@@ -42,8 +43,10 @@ def roll(caller, actor_name: str | None, text: str, *, private: bool = False, wi
     expression = parse_pool(text, system.trait_names)
     fighting = encounter is not None and actor in fighters(encounter)
     dice_mod = modifiers_for(encounter, actor).dice if fighting else 0
+    # In a fight the rules see the roller's conditions (storyteller: a tackle's +1 this turn).
+    roller_now = combatant(encounter, actor, system) if fighting else snapshot(actor, system)
     with dice.roller() as roller:
-        result = system.roll_check(expression, snapshot(actor, system), roller, modifier=dice_mod,
+        result = system.roll_check(expression, roller_now, roller, modifier=dice_mod,
                                    willpower=willpower)
     detail = "; ".join(result.lines)
     line = f"{actor.key} rolls {detail}"

@@ -344,6 +344,10 @@ class RuleSystem(ABC):
         Raises CombatError for an option the system does not know."""
         return True
 
+    def defense_adjustable(self, defense: str) -> bool:
+        """Whether the ST's ``+combat/diff`` moves this defense's difficulty (none, by default)."""
+        return False
+
     def defense_choices(self, attack: Any, defender: Combatant) -> tuple[str, ...]:
         """The defenses worth offering ``defender`` against ``attack`` (all, by default)."""
         return self.defense_names

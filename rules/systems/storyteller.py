@@ -9,7 +9,7 @@ block / parry, soak by creature type) with the defaults described in
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
 
@@ -23,6 +23,7 @@ from rules.systems.base import (
     Pool,
     Resolution,
     RollResult,
+    RoundEffect,
     RuleSystem,
     highest_first,
     load_armor_table,
@@ -62,6 +63,7 @@ class HealthTrack:
     lethal: int = 0
     aggravated: int = 0
     dead: bool = False
+    lethal_kills: bool = True   # lethal/aggravated into a full track is death (data, per kind)
 
     @property
     def filled(self) -> int:
@@ -99,20 +101,25 @@ class HealthTrack:
     def with_damage(self, amount: int, damage_type: str) -> HealthTrack:
         """The track after ``amount`` levels of ``damage_type``.
 
-        A level that finds the track full turns one bashing level into lethal (the wound
-        rolls over); with no bashing left to turn, lethal damage passes Incapacitated: dead.
+        A bashing level that finds the track full turns one bashing level into lethal (the
+        wound rolls over). A lethal or aggravated level that finds it full is death when
+        ``lethal_kills`` (the default: lethal past Incapacitated is death); otherwise it too
+        turns a bashing level. With no bashing left to turn, any level is death.
         """
         counts = {"bashing": self.bashing, "lethal": self.lethal, "aggravated": self.aggravated}
         dead = self.dead
         for _ in range(max(0, amount)):
             if sum(counts.values()) < len(self.levels):
                 counts[damage_type] += 1
+            elif damage_type != "bashing" and self.lethal_kills:
+                dead = True
             elif counts["bashing"]:
                 counts["bashing"] -= 1
                 counts["aggravated" if damage_type == "aggravated" else "lethal"] += 1
             else:
                 dead = True
-        return HealthTrack(self.levels, counts["bashing"], counts["lethal"], counts["aggravated"], dead)
+        return replace(self, bashing=counts["bashing"], lethal=counts["lethal"],
+                       aggravated=counts["aggravated"], dead=dead)
 
     def healed(self, amount: int | None, damage_type: str | None) -> HealthTrack:
         """The track after healing ``amount`` levels (None: all) of ``damage_type`` (None: the
@@ -124,7 +131,7 @@ class HealthTrack:
             taken = min(counts[kind], remaining)
             counts[kind] -= taken
             remaining -= taken
-        return HealthTrack(self.levels, counts["bashing"], counts["lethal"], counts["aggravated"], self.dead)
+        return replace(self, bashing=counts["bashing"], lethal=counts["lethal"], aggravated=counts["aggravated"])
 
     def to_record(self) -> dict[str, Any]:
         return {"bashing": self.bashing, "lethal": self.lethal,
@@ -148,6 +155,7 @@ class Maneuver:
     holds: bool = False
     tackle: bool = False
     weapon: str = ""
+    damage_rolled: bool = True
 
 
 @dataclass(frozen=True)
@@ -199,6 +207,7 @@ class StorytellerSystem(RuleSystem):
         self.max_difficulty = require(dice, "max_difficulty", int, "dice")
         self.ones_cancel = require(dice, "ones_cancel", bool, "dice")
         self.damage_difficulty = require(dice, "damage_difficulty", int, "dice")
+        self.empty_pool_chance_die = require(dice, "empty_pool_chance_die", bool, "dice")
         self.soak_difficulty = require(dice, "soak_difficulty", int, "dice")
         self.soak_trait = require(dice, "soak_trait", str, "dice")
         actions = require(data, "actions", dict, "storyteller")
@@ -212,12 +221,18 @@ class StorytellerSystem(RuleSystem):
             for level in require(data, "health_levels", list, "storyteller"))
         if not self.levels:
             raise RulesDataError("storyteller.health_levels: at least one level is needed.")
+        health = require(data, "health", dict, "storyteller")
+        self.lethal_kills = require(health, "lethal_past_incapacitated_kills", bool, "health")
         self.kinds = require(data, "kinds", dict, "storyteller")
         for name in self.kinds:
             for soaked in require(require(self.kinds, name, dict, "kinds"), "soaks", list, f"kinds.{name}"):
                 if soaked not in DAMAGE_TYPES:
                     raise RulesDataError(f"kinds.{name}.soaks: expected damage types among "
                                          f"{', '.join(DAMAGE_TYPES)}, got {soaked!r}.")
+            if "lethal_past_incapacitated_kills" in self.kinds[name]:
+                require(self.kinds[name], "lethal_past_incapacitated_kills", bool, f"kinds.{name}")
+            for unsoaked in self.kinds[name].get("fire_unsoaked", []):
+                require_choice(unsoaked, DAMAGE_TYPES, f"kinds.{name}.fire_unsoaked")
         traits = require(data, "traits", dict, "storyteller")
         self.trait_names = tuple(name for group in traits.values() for name in group)
         self.maneuvers = {key: self._maneuver(key, table) for key, table in require(data, "maneuvers", dict, "storyteller").items()}
@@ -247,6 +262,7 @@ class StorytellerSystem(RuleSystem):
             defense = require(self.defenses, name, dict, "defenses")
             require(defense, "traits", list, f"defenses.{name}")
             require(defense, "difficulty", int, f"defenses.{name}")
+            require(defense, "adjustable", bool, f"defenses.{name}")
         self.defense_names = tuple(self.defenses)
         self.options = tuple(self.maneuvers)
 
@@ -262,7 +278,8 @@ class StorytellerSystem(RuleSystem):
             rollover=require(table, "rollover", bool, where),
             damage_type=require_choice(require(table, "damage_type", str, where), DAMAGE_TYPES, f"{where}.damage_type"),
             brawl=require(table, "brawl", bool, where),
-            holds=bool(table.get("holds", False)), tackle=bool(table.get("tackle", False)))
+            holds=bool(table.get("holds", False)), tackle=bool(table.get("tackle", False)),
+            damage_rolled=require(table, "damage_rolled", bool, where) if "damage_rolled" in table else True)
 
     @cached_property
     def magic(self):
@@ -276,6 +293,43 @@ class StorytellerSystem(RuleSystem):
             raise DiceSyntaxError(
                 f"Difficulty must be {self.min_difficulty} to {self.max_difficulty}, not {difficulty}.")
         return difficulty
+
+    def roll(self, size: int, difficulty: int, roller: Roller, *, automatic: int = 0) -> PoolRoll:
+        """A pool of ``size`` dice vs ``difficulty`` with the rule of ones (checks, attacks,
+        defenses, casting). An empty pool rolls nothing, or, with the data option
+        ``empty_pool_chance_die``, one die that needs a 10 (docs/rules/storyteller.md "Dice")."""
+        if size <= 0 and self.empty_pool_chance_die:
+            return roll_pool(1, self.max_difficulty, roller, ones_cancel=self.ones_cancel, automatic=automatic)
+        return roll_pool(size, difficulty, roller, ones_cancel=self.ones_cancel, automatic=automatic)
+
+    def tackled(self, actor: Combatant) -> int:
+        """The tackle's +difficulty on ``actor`` this turn (the game keeps it as the condition
+        ``difficulty`` for the round after the tackle; see ``start_of_round``)."""
+        return int(actor.conditions.get("difficulty", 0) or 0)
+
+    def harder(self, base: int, actor: Combatant) -> int:
+        """``base`` + the tackle's penalty on ``actor``, at most the highest difficulty: for the
+        rolls the game passes no modifier to (``+roll``, Power and Control, escape, prone checks)."""
+        return min(self.max_difficulty, base + self.tackled(actor))
+
+    def start_of_round(self, fighter: Combatant, round_number: int) -> RoundEffect | None:
+        """A tackle's +1 "to all actions next turn" (seed: Tackle): tackled in one round
+        (``tackled``), the fighter rolls everything at +1 through the next, then it is gone."""
+        waiting = int(fighter.conditions.get("tackled", 0) or 0)
+        if waiting:
+            return RoundEffect(conditions={"tackled": None, "difficulty": waiting},
+                               lines=(f"{fighter.name} is at +{waiting} difficulty to all actions this turn (tackled).",))
+        if self.tackled(fighter):
+            return RoundEffect(conditions={"difficulty": None})
+        return None
+
+    def condition_marks(self, conditions: Mapping[str, Any]) -> tuple[str, ...]:
+        return ("tackled",) if conditions.get("tackled") else ()
+
+    def defense_adjustable(self, defense: str) -> bool:
+        """Whether the ST's ``+combat/diff`` moves this defense (the seed stars dodge, block and
+        parry: ``[defenses.<key>] adjustable``)."""
+        return bool(self.defenses.get(defense, {}).get("adjustable"))
 
     def wound_parts(self, actor: Combatant) -> tuple[tuple[str, int], ...]:
         penalty = self.health(actor.health).penalty
@@ -303,6 +357,7 @@ class StorytellerSystem(RuleSystem):
         parts.extend(self.wound_parts(actor))
         difficulty = self.check_difficulty(
             self.default_difficulty if expression.difficulty is None else expression.difficulty)
+        difficulty = self.harder(difficulty, actor)
         pool = Pool(tuple(parts))
         if pool.size > DEFAULT_LIMITS.max_dice:
             raise DiceSyntaxError(f"Too many dice: at most {DEFAULT_LIMITS.max_dice}.")
@@ -311,8 +366,7 @@ class StorytellerSystem(RuleSystem):
             raise CombatError(f"{actor.name} is {health.level_name.lower()} and rolls no dice.")
         if willpower and actor.trait("Willpower") <= 0:
             raise CombatError(f"{actor.name} has no Willpower to spend: roll without /wp.")
-        roll = roll_pool(pool.size, difficulty, roller, ones_cancel=self.ones_cancel,
-                         automatic=1 if willpower else 0)
+        roll = self.roll(pool.size, difficulty, roller, automatic=1 if willpower else 0)
         verdict = "BOTCH" if roll.botch else (plural(roll.net, 'success') if roll.net else "failure")
         return RollResult(lines=(f"{pool.dice()} {roll.describe()}",), summary=verdict,
                           record={"pool": [list(p) for p in pool.parts], **roll.to_record(), "result": verdict})
@@ -381,8 +435,7 @@ class StorytellerSystem(RuleSystem):
         maneuver = self.maneuver(option, attacker)
         pool = Pool(trait_pool(attacker, maneuver.to_hit).parts + modifier_parts(dice_modifier)
                     + self.wound_parts(attacker))
-        roll = roll_pool(pool.size, self.moved_difficulty(maneuver.difficulty, modifier), roller,
-                         ones_cancel=self.ones_cancel)
+        roll = self.roll(pool.size, self.moved_difficulty(maneuver.difficulty, modifier), roller)
         return StorytellerAttack(attacker.name, target.name, maneuver, pool, roll)
 
     def attack_from_record(self, record: Mapping[str, Any]) -> StorytellerAttack:
@@ -393,13 +446,15 @@ class StorytellerSystem(RuleSystem):
             roll=PoolRoll.from_record(record["roll"]))
 
     def can_soak(self, actor: Combatant, damage_type: str, fire: bool = False) -> bool:
-        """Whether ``actor``'s kind rolls soak against ``damage_type`` (seed: Soak table)."""
+        """Whether ``actor``'s kind rolls soak against ``damage_type`` (seed: Soak table);
+        ``fire``: fire damage, which a kind's ``fire_unsoaked`` types keep it from soaking
+        (Vampires soak every aggravated wound "except for Fire": lethal fire they soak)."""
         kind = self.kinds.get(actor.kind, {})
         soaks = set(kind.get("soaks", ()))
         if kind.get("transformed_only"):
             base = self.kinds.get(actor.base_kind, {}) if actor.base_kind != actor.kind else {}
             soaks = set(base.get("soaks", ())) | (soaks if actor.transformed else set())
-        if fire and not kind.get("soak_fire", True):
+        if fire and damage_type in kind.get("fire_unsoaked", ()):
             return False
         return damage_type in soaks
 
@@ -419,8 +474,7 @@ class StorytellerSystem(RuleSystem):
             raise CombatError("You need a weapon or shield in hand to parry.")
         pool = Pool(trait_pool(defender, table["traits"]).parts + modifier_parts(dice_modifier)
                     + self.wound_parts(defender))
-        roll = roll_pool(pool.size, self.moved_difficulty(table["difficulty"], modifier), roller,
-                         ones_cancel=self.ones_cancel)
+        roll = self.roll(pool.size, self.moved_difficulty(table["difficulty"], modifier), roller)
         return StorytellerDefense(defense, defender.name, pool, roll, defender.weapon)
 
     def _harm(self, victim: Combatant, pool: Pool | None, levels_or_dice: int, damage_type: str,
@@ -456,7 +510,7 @@ class StorytellerSystem(RuleSystem):
             fiery = "fire " if fire else ""
             lines.append(f"{victim.name} cannot soak {fiery}{damage_type} damage ({victim.kind}).")
         levels = max(0, raw - (soak_roll.net if soak_roll else 0))
-        before = self.health(victim.health)
+        before = self.health(victim.health, victim)
         after = before.with_damage(levels, damage_type)
         lines.append(f"{victim.name} takes {plural(levels, 'level')} of {damage_type}: {after.describe()}")
         return Harm(victim.name, damage_type, pool, damage_roll, soak_roll, levels, before, after), lines
@@ -503,7 +557,8 @@ class StorytellerSystem(RuleSystem):
             if rollover:
                 parts.append(("rollover", rollover))
             pool = Pool(tuple(parts))
-            dealt, more = self._harm(target, pool, pool.size, maneuver.damage_type, roller)
+            dealt, more = self._harm(target, pool, pool.size, maneuver.damage_type, roller,
+                                     rolled=maneuver.damage_rolled)
             harm.append(dealt)
             lines.extend(more)
         if maneuver.holds:
@@ -513,15 +568,14 @@ class StorytellerSystem(RuleSystem):
         if maneuver.tackle:
             for fighter in (attacker, target):
                 check_pool = Pool(trait_pool(fighter, self.tackle["prone_check"]).parts + self.wound_parts(fighter))
-                check = roll_pool(check_pool.size, self.tackle["prone_difficulty"], roller,
-                                  ones_cancel=self.ones_cancel)
+                check = self.roll(check_pool.size, self.harder(self.tackle["prone_difficulty"], fighter), roller)
                 upright = check.net > 0
                 lines.append(f"{fighter.name} keeps their feet? {check_pool.dice()} {check.describe()}: "
                              f"{'stays up' if upright else 'prone'}")
                 if not upright:
                     effects.append(("prone", fighter.name, True))
             bump = self.tackle["target_difficulty_penalty"]
-            effects.append(("difficulty", target.name, bump))
+            effects.append(("tackled", target.name, bump))
             lines.append(f"{target.name} is at +{bump} difficulty to all actions next turn.")
         return Resolution(attack.attacker, attack.target, True, net, tuple(lines), tuple(harm), tuple(effects))
 
@@ -547,8 +601,7 @@ class StorytellerSystem(RuleSystem):
         rolls = []
         for fighter in (escaper, holder):
             pool = Pool(trait_pool(fighter, self.escape["traits"]).parts + self.wound_parts(fighter))
-            rolls.append((fighter, pool, roll_pool(pool.size, self.escape["difficulty"], roller,
-                                                   ones_cancel=self.ones_cancel)))
+            rolls.append((fighter, pool, self.roll(pool.size, self.harder(self.escape["difficulty"], fighter), roller)))
         lines = tuple(f"{f.name}: {p.dice()} {r.describe()}" for f, p, r in rolls)
         escaped = rolls[0][2].net > rolls[1][2].net
         return escaped, lines + (f"{escaper.name} {'breaks free' if escaped else 'stays held'}.",)
@@ -556,8 +609,10 @@ class StorytellerSystem(RuleSystem):
     # --------------------------------------------------------------------------- health
     def health(self, record: Mapping[str, Any] | None, actor: Combatant | None = None) -> HealthTrack:
         record = record or {}
+        kind = self.kinds.get(actor.kind, {}) if actor is not None else {}
         return HealthTrack(self.levels, int(record.get("bashing", 0)), int(record.get("lethal", 0)),
-                           int(record.get("aggravated", 0)), bool(record.get("dead", False)))
+                           int(record.get("aggravated", 0)), bool(record.get("dead", False)),
+                           bool(kind.get("lethal_past_incapacitated_kills", self.lethal_kills)))
 
     def damage_type(self, text: str) -> str:
         """``"l"``, ``"Lethal"`` … → ``"lethal"``. Raises CombatError."""

@@ -278,15 +278,14 @@ class StorytellerMagic:
 
     def cast(self, caster: Combatant, spell_name: str, roller: Roller) -> CastRoll:
         """Cast ``spell_name``: Power (+ wounds) vs 6, then Control (+ wounds) vs 10, 1s
-        cancelling (docs/rules/storyteller.md "Casting"). Raises CombatError: unknown spell, or a caster who cannot act."""
+        cancelling, each + a tackle's penalty (at most 10) (docs/rules/storyteller.md "Casting"). Raises CombatError: unknown spell, or a caster who cannot act."""
         self.system.require_able(caster)
         spell = self.spell(spell_name)
         wounds = self.system.wound_parts(caster)
         power_pool = Pool(((self.power_trait, caster.trait(self.power_trait)),) + wounds)
-        power = roll_pool(power_pool.size, self.power_difficulty, roller, ones_cancel=self.system.ones_cancel)
+        power = self.system.roll(power_pool.size, self.system.harder(self.power_difficulty, caster), roller)
         control_pool = Pool(((self.control_trait, caster.trait(self.control_trait)),) + wounds)
-        control = roll_pool(control_pool.size, self.control_difficulty, roller,
-                            ones_cancel=self.system.ones_cancel)
+        control = self.system.roll(control_pool.size, self.system.harder(self.control_difficulty, caster), roller)
         return CastRoll(caster.name, spell, power_pool, power, control_pool, control)
 
     def cast_from_record(self, record: Mapping[str, Any]) -> CastRoll:
@@ -329,7 +328,7 @@ class StorytellerMagic:
             parts += ((SE_LABEL, se_to_hit),)
         pool = Pool(parts)
         difficulty = self.system.moved_difficulty(self.to_hit_difficulty, modifier)
-        roll = roll_pool(pool.size, difficulty, roller, ones_cancel=self.system.ones_cancel)
+        roll = self.system.roll(pool.size, difficulty, roller)
         return MagicalAttack(caster.name, target.name, cast, pool, roll, cast.special_effects - se_to_hit)
 
     def attack_from_record(self, record: Mapping[str, Any]) -> MagicalAttack:

@@ -267,7 +267,7 @@ class TestStorytellerDifficulty(FrayCommandTest):
         self.force(1)
         self.st(npcs.CmdNpc(), "/init Guard=2+3")
         self.player(fray.CmdCombat(), "/diff Guard=+1", "<Fray> Only this scene's Storyteller or staff can move")
-        self.st(fray.CmdCombat(), "/diff Char2=+2", "<Combat> You move the difficulty of Char2's next attack +2.")
+        self.st(fray.CmdCombat(), "/diff Char2=+2", "<Combat> You move the difficulty of Char2's next attack or defense +2.")
         self.st(fray.CmdCombat(), "/diff Char2=+99", "<Fray> Give the change as a number from -8 to +8")
         self.assertIn("TO ACT, ST+2", self.player(fray.CmdCombat(), ""))
         # Punch vs 6 + 2 = 8: Dexterity 3 + Brawl 2 = 5 dice: 9 8 7 7 7 -> 2 successes.

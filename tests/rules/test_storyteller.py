@@ -24,9 +24,11 @@ ST = get_system("storyteller")
 
 
 def fighter(name: str = "Ann", kind: str = "Muggle", weapon: str = "", health=None,
-            base_kind: str = "Muggle", transformed: bool = False, **traits: int) -> Combatant:
+            base_kind: str = "Muggle", transformed: bool = False, conditions=None,
+            **traits: int) -> Combatant:
     return Combatant(name=name, traits=traits, kind=kind, base_kind=base_kind,
-                     transformed=transformed, weapon=weapon, health=health or {})
+                     transformed=transformed, weapon=weapon, health=health or {},
+                     conditions=conditions or {})
 
 
 def check(text: str, actor: Combatant | None = None, *faces: int, willpower: bool = False,
@@ -357,7 +359,6 @@ def resolve(attack, defense, attacker, target, *faces):
     ("punch", 6, 3, (("Strength", 3), ("rollover", 2))),
     ("kick", 7, 1, (("Strength", 3), ("kick", 1))),
     ("kick", 7, 2, (("Strength", 3), ("kick", 1), ("rollover", 1))),
-    ("grapple", 7, 3, (("Strength", 3),)),               # no rollover
 ])
 def test_brawl_damage_pools(option, difficulty, net, parts):
     attacker = fighter("Ann", **ATTACKER)
@@ -374,8 +375,29 @@ def test_brawl_damage_pools(option, difficulty, net, parts):
     assert harm.damage_type == "bashing"
     assert harm.health_after.bashing == min(size, 7)
     assert resolution.hit and resolution.net_successes == net
-    held = ("held", "Bob", "Ann") in resolution.effects
-    assert held == (option == "grapple")
+    assert ("held", "Bob", "Ann") not in resolution.effects
+
+
+def test_grapple_does_the_attackers_strength_in_damage():
+    """Seed, Grapple: "On success, attacker does their Strength in damage" (where punch says
+    "Strength + rollover successes vs 6 for damage"): Fray's reading (a data option,
+    ``damage_rolled = false``) is Strength levels outright, no rollover; then soak."""
+    attacker = fighter("Ann", **ATTACKER)               # Strength 3
+    target = fighter("Bob", Stamina=1)
+    attack = hit("grapple", 3, attacker, difficulty=7)
+    resolution = resolve(attack, None, attacker, target, 4)   # only the soak die: 4 fails vs 5
+    (harm,) = resolution.harm
+    assert harm.damage_roll is None and harm.levels == 3
+    assert harm.pool.parts == (("Strength", 3),)
+    assert "damage: 3 levels bashing" in resolution.lines
+    assert ("held", "Bob", "Ann") in resolution.effects
+    data = copy.deepcopy(load_system_data("storyteller"))
+    data["maneuvers"]["grapple"]["damage_rolled"] = True       # the other reading: dice vs 6
+    rolled = StorytellerSystem(data)
+    roller = dice(6, 6, 2, 4)
+    resolution = rolled.resolve(rolled.attack_from_record(attack.to_record()), None, attacker, target, roller)
+    done(roller)
+    assert resolution.harm[0].damage_roll.difficulty == 6 and resolution.harm[0].levels == 2
 
 
 def test_hold_does_no_damage_and_holds():
@@ -414,8 +436,30 @@ def test_tackle_success_damage_prone_checks_and_difficulty_next_turn():
     assert harm.levels == 1 and harm.damage_type == "bashing"
     assert ("prone", "Ann", True) not in resolution.effects
     assert ("prone", "Bob", True) in resolution.effects
-    assert ("difficulty", "Bob", 1) in resolution.effects
-    assert "+1 difficulty" in "\n".join(resolution.lines)
+    assert ("tackled", "Bob", 1) in resolution.effects
+    assert "Bob is at +1 difficulty to all actions next turn." in resolution.lines
+
+
+def test_tackle_penalty_lasts_the_whole_next_turn_then_goes():
+    """Seed, Tackle: "Target is at +1 difficulty to all actions next turn": marked when
+    tackled, on every roll through the next round, gone the round after."""
+    effect = ST.start_of_round(fighter("Bob", conditions={"tackled": 1}), 2)
+    assert effect.conditions == {"tackled": None, "difficulty": 1}
+    assert "Bob is at +1 difficulty to all actions this turn (tackled)." in effect.lines
+    bob = fighter("Bob", Power=2, Control=2, Strength=1, Brawl=1, conditions={"difficulty": 1})
+    roller = dice(7, 7)
+    assert ST.roll_check(parse_pool("2", ST.trait_names), bob, roller).record["difficulty"] == 7
+    done(roller)
+    roller = dice(7, 2, 10, 2)
+    cast = ST.magic.cast(bob, "lumos", roller)          # Power vs 7, Control vs 10 (at most 10)
+    done(roller)
+    assert (cast.power.difficulty, cast.control.difficulty) == (7, 10)
+    roller = dice(7, 7, 2, 2)
+    escaped, _ = ST.escape_hold(bob, fighter("Ann", Strength=1, Brawl=1), roller)
+    done(roller)
+    assert escaped                                      # Bob needs 7s: 7 7 -> 2; Ann vs 6: 0
+    assert ST.start_of_round(bob, 3).conditions == {"difficulty": None}
+    assert ST.start_of_round(fighter("Bob"), 3) is None
 
 
 def test_tackle_prone_check_one_cancels_and_both_can_fall():
@@ -582,6 +626,10 @@ def test_vampires_soak_all_aggravated_except_fire():
     vampire = fighter(kind="Vampire")
     assert ST.can_soak(vampire, "aggravated")
     assert not ST.can_soak(vampire, "aggravated", fire=True)
+    # Seed, Soak: "Vampires can soak all Agg damage except for Fire": lethal fire
+    # (Incendio, Confringo) and bashing fire are soaked as any lethal or bashing.
+    assert ST.can_soak(vampire, "lethal", fire=True)
+    assert ST.can_soak(vampire, "bashing", fire=True)
     werewolf = fighter(kind="Werewolf", transformed=True)
     assert ST.can_soak(werewolf, "aggravated", fire=True)     # the exception is vampires'
 
@@ -625,6 +673,35 @@ def test_defense_pool_takes_wounds_and_modifier_moves_difficulty():
     attack = hit("punch", 1, difficulty=6)
     result = defend(attack, defender, "dodge", 7, 6, 2, modifier=1)
     assert result.pool.size == 3 and result.roll.difficulty == 7 and result.roll.net == 1
+
+
+@pytest.mark.parametrize("defense", ["dodge", "block", "parry"])
+def test_defense_difficulties_are_starred_so_the_st_may_move_them(defense):
+    """Seed, Defensive Actions: "Roll Dexterity + Dodge vs 6*" (block and parry too): the
+    asterisk lets the ST move the difficulty, as for a punch."""
+    assert ST.defense_adjustable(defense)
+    assert not ST.defense_adjustable("none")
+    defender = fighter("Bob", weapon="staff", Dexterity=1)
+    result = defend(hit("punch", 1, difficulty=6), defender, defense, 8, modifier=2)
+    assert result.roll.difficulty == 8 and result.roll.net == 1
+
+
+def test_empty_pool_chance_die_is_an_option_off_by_default():
+    """The rules default: an empty pool may roll one die needing 10 (off unless set)."""
+    assert not ST.empty_pool_chance_die
+    check("0", None)                                  # off: no die at all
+    data = copy.deepcopy(load_system_data("storyteller"))
+    data["dice"]["empty_pool_chance_die"] = True
+    chance = StorytellerSystem(data)
+    for face, summary in ((10, "1 success"), (9, "failure"), (1, "BOTCH")):
+        roller = dice(face)
+        result = chance.roll_check(parse_pool("0", chance.trait_names), fighter(), roller)
+        done(roller)
+        assert result.summary == summary and result.record["difficulty"] == 10
+    roller = dice(10)
+    attack = chance.attack(fighter(Dexterity=0, Brawl=0), fighter("Bob"), "punch", roller)
+    done(roller)
+    assert attack.roll.difficulty == 10 and attack.roll.net == 1
 
 
 def test_each_defense_success_cancels_one_and_rollover_follows():
@@ -784,10 +861,23 @@ def test_full_track_plus_bashing_turns_bashing_into_lethal():
     assert lots.with_damage(1, "bashing").dead
 
 
-def test_full_track_plus_lethal_pushes_bashing_then_kills():
-    health = ST.health({"bashing": 5, "lethal": 2})
-    more = health.with_damage(1, "lethal")
+def test_full_track_plus_lethal_is_death_unless_the_kind_overrides():
+    """The rules default "Lethal past Incapacitated is death (a kind may override)": Bob
+    takes 2 lethal, 5 bashing, then 1 lethal: dead, though bashing is left to turn."""
+    bob = fighter("Bob")
+    for amount, damage_type in ((2, "lethal"), (5, "bashing"), (1, "lethal")):
+        bob = fighter("Bob", health=ST.damage(bob, amount, damage_type).to_record())
+    assert ST.health(bob.health, bob).dead
+    assert ST.health({"bashing": 7}).with_damage(1, "aggravated").dead
+    data = copy.deepcopy(load_system_data("storyteller"))
+    data["kinds"]["Vampire"]["lethal_past_incapacitated_kills"] = False
+    tough = StorytellerSystem(data)
+    vampire = fighter("Cy", kind="Vampire", health={"bashing": 5, "lethal": 2})
+    more = tough.health(vampire.health, vampire).with_damage(1, "lethal")
     assert (more.bashing, more.lethal, more.dead) == (4, 3, False)
+    assert tough.damage(fighter("Bob", health={"bashing": 5, "lethal": 2}), 1, "lethal").dead
+    data["health"]["lethal_past_incapacitated_kills"] = False
+    assert not StorytellerSystem(data).health({"bashing": 5, "lethal": 2}).with_damage(1, "lethal").dead
 
 
 def test_lethal_past_incapacitated_with_no_bashing_left_is_death():
@@ -797,7 +887,7 @@ def test_lethal_past_incapacitated_with_no_bashing_left_is_death():
     assert dead.dead and dead.level_name == "Dead"
     assert ST.damage(fighter(), 8, "lethal").dead
     assert ST.health({"aggravated": 7}).with_damage(1, "aggravated").dead
-    assert ST.health({"lethal": 6, "bashing": 1}).with_damage(1, "aggravated").aggravated == 1
+    assert ST.health({"lethal": 6, "bashing": 1}).with_damage(1, "aggravated").dead
 
 
 def test_healing():
@@ -923,6 +1013,12 @@ def _set(path, value):
     (_set(["defenses", "dodge", "traits"], "Dexterity"), "traits"),
     (_set(["kinds", "Muggle", "soaks"], ["bash"]), "soaks"),
     (_del(["kinds", "Wizard", "soaks"]), "soaks"),
+    (_set(["kinds", "Vampire", "fire_unsoaked"], ["fire"]), "fire_unsoaked"),
+    (_set(["kinds", "Vampire", "lethal_past_incapacitated_kills"], "no"), "lethal_past_incapacitated_kills"),
+    (_del(["health", "lethal_past_incapacitated_kills"]), "lethal_past_incapacitated_kills"),
+    (_del(["dice", "empty_pool_chance_die"]), "empty_pool_chance_die"),
+    (_del(["defenses", "dodge", "adjustable"]), "adjustable"),
+    (_set(["maneuvers", "grapple", "damage_rolled"], "no"), "damage_rolled"),
 ])
 def test_broken_data_raises_rules_data_error_naming_the_key(mutate, named):
     assert named in broken(mutate)

@@ -266,7 +266,8 @@ def test_damage_is_power_vs_7_and_ones_do_not_cancel():
     ("reducto", "Wizard", [5, 2], 2),       # Wizards soak lethal: 1 of 3 soaked
     ("reducto", "Muggle", [], 3),           # Muggles soak bashing only
     ("stunner", "Muggle", [5, 5], 1),       # ... which they do
-    ("incendio", "Vampire", [], 3),         # fire: a Vampire cannot soak it
+    ("incendio", "Vampire", [5, 2], 2),     # lethal fire: a Vampire soaks it (only Agg fire not)
+    ("fiendfyre", "Vampire", [], 3),        # aggravated fire: "except for Fire"
     ("reducto", "Vampire", [5, 2], 2),      # not fire: the Vampire soaks
     ("killing-curse", "Wizard", [], 3),     # aggravated: a Wizard cannot soak it
 ])
@@ -283,8 +284,8 @@ def test_soak_by_kind(spell_key, kind, soak_faces, levels):
     assert (harm.soak_roll is not None) == bool(soak_faces)
     if soak_faces:
         assert harm.soak_roll.difficulty == 5
-    if spell_key == "incendio":
-        assert "Cy cannot soak fire lethal damage (Vampire)." in resolution.lines
+    if spell_key == "fiendfyre":
+        assert "Cy cannot soak fire aggravated damage (Vampire)." in resolution.lines
 
 
 def test_a_dodge_cancels_hit_successes():

@@ -1,0 +1,88 @@
+"""Command tier: the storyteller seed's rules as the commands play them (issue 17, items
+14 to 20, 29 and 30), with forced dice."""
+
+from commands import fray, npcs
+from tests.game.test_combat_commands import FrayCommandTest
+from world import encounters
+
+
+class StorytellerFight(FrayCommandTest):
+    """Char2 (initiative 9) acts before the Guard (6)."""
+
+    def fight(self, *start):
+        self.st(fray.CmdCombat(), "/start" + (" " + " ".join(start) if start else ""))
+        self.encounter = encounters.encounter_in(self.room1)
+        self.player(fray.CmdCombat(), "/join")
+        self.force(4)
+        self.player(fray.CmdCombat(), "/init")
+        self.force(1)
+        self.st(npcs.CmdNpc(), "/init Guard=2+3")
+        self.guard = encounters.find_combatant(self.encounter, "Guard")
+        self.guard.sheet = dict(self.guard.sheet, Stamina=2, Dodge=1, Strength=2, Brawl=2, Athletics=1)
+
+    def state(self, obj):
+        return encounters.conditions_of(self.encounter, obj)
+
+
+class TestTackle(StorytellerFight):
+    def test_plus_one_to_all_actions_next_turn_then_gone(self):
+        """Seed, Tackle: "Target is at +1 difficulty to all actions next turn"."""
+        self.fight()
+        self.st(fray.CmdCombat(), "/next")                   # Char2 passes round 1
+        # Guard tackles: Str 2 + Brawl 2 vs 7: 9 9 2 2 -> 2; Char2 has acted (passed): no defense.
+        # Damage Str 2 + 1 + rollover 1 = 4 dice: 2 2 2 2 -> 0; prone checks vs 7:
+        # Guard Dex 3 + Athletics 1: 7 2 2 2 -> up; Char2 Dex 3 + Athletics 0: 7 2 2 -> up.
+        self.force(9, 9, 2, 2, 2, 2, 2, 2, 7, 2, 2, 2, 7, 2, 2)
+        self.st(fray.CmdAttack(), "Guard=Char2/tackle")
+        self.assertEqual(self.state(self.char2).get("tackled"), 1)
+        self.assertIn("tackled", self.player(fray.CmdCombat(), ""))
+        # Still round 1: +roll is not touched yet.
+        self.force(6, 6)
+        self.assertIn("vs 6", self.player(fray.CmdRoll(), "2"))
+        self.st(fray.CmdCombat(), "/next")
+        self.assertEqual(self.encounter.round, 2)
+        self.assertEqual(self.state(self.char2).get("difficulty"), 1)
+        self.assertIn("diff+1", self.player(fray.CmdCombat(), ""))
+        # Round 2: every roll is at +1, not only the first.
+        self.force(7, 7)
+        self.assertIn("vs 7", self.player(fray.CmdRoll(), "2"))
+        self.force(7, 7)
+        self.assertIn("vs 8", self.player(fray.CmdRoll(), "2 vs 7"))
+        self.force(2, 2, 2, 2, 2)
+        self.player(fray.CmdAttack(), "Guard")                # a miss
+        self.assertIn("difficulty +1 (tackled last turn)", "\n".join(
+            str(entry) for entry in self.encounter.log or []))
+        self.force(7, 7)
+        self.assertIn("vs 7", self.player(fray.CmdRoll(), "2"))
+        self.st(fray.CmdCombat(), "/next")                   # the Guard passes: round 3
+        self.assertEqual(self.encounter.round, 3)
+        self.assertNotIn("difficulty", self.state(self.char2))
+        self.force(6, 6)
+        self.assertIn("vs 6", self.player(fray.CmdRoll(), "2"))
+
+
+class TestStarredDefenses(StorytellerFight):
+    def test_st_moves_a_defense_difficulty(self):
+        """Seed, Defensive Actions: "Roll Dexterity + Dodge vs 6*"."""
+        self.fight()
+        self.st(fray.CmdCombat(), "/diff Guard=+2",
+                "<Combat> You move the difficulty of Guard's next attack or defense +2.")
+        # Char2 punches: 5 dice vs 6: 9 8 7 2 2 -> 3.
+        self.force(9, 8, 7, 2, 2)
+        self.player(fray.CmdAttack(), "Guard")
+        # Guard dodges, Dex 3 + Dodge 1 vs 6 + 2 = 8: 8 7 7 2 -> 1; damage 2 + 1: 2 2 2.
+        self.force(8, 7, 7, 2, 2, 2, 2)
+        self.st(fray.CmdDefend(), "Guard=dodge")
+        self.assertNotIn("adjust", self.state(self.guard))   # used up by the defense
+        log = "\n".join(str(entry) for entry in self.encounter.log or [])
+        self.assertIn("dodge: Dexterity 3 + Dodge 1 = 4 dice vs 8", log)
+        self.assertIn("difficulty +2 (Storyteller)", log)
+
+
+class TestLethalPastIncapacitated(FrayCommandTest):
+    def test_lethal_into_a_full_track_kills(self):
+        """The rules default "Lethal past Incapacitated is death (a kind may override)"."""
+        self.st(fray.CmdDamage(), "Char2=2 lethal")
+        self.st(fray.CmdDamage(), "Char2=5 bashing")
+        self.st(fray.CmdDamage(), "Char2=1 lethal",
+                "<Combat> Char2: Incapacitated [LLBBBBB] + 1 lethal -> Dead [LLBBBBB]")
