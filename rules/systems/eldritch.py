@@ -42,7 +42,9 @@ Fray defaults where the source is silent (guesses, also marked in the data file)
 - Sacrifice rolls Dexterity + the better of Melee/Brawl at -3; when it takes the hit the
   damage uses the attacker's SLs minus the sacrificer's;
 - Wall Flip's fall (a failed roll) is STR x 2 bash against the flipper's own bash soak;
-  its +3 to defenses lasts while the game keeps ``flip_defense`` set (the rest of the turn);
+  its +3 to defenses lasts while the game keeps ``flip_defense`` set: (choose) seed "all
+  further defensive actions": the rest of the fight (``defense_bonus_lasts``; "turn" ends it
+  with the turn);
 - Ear Pop passing out lasts until woken (detail None);
 - Whirling Sword's parry still takes the cumulative defense penalty;
 - initiative is rolled anew each turn (seed) — ``reroll_each_round`` in the data;
@@ -442,6 +444,8 @@ class EldritchSystem(EldritchChecks, RuleSystem):
                     "sacrifice", "damaging-block"):
             if key not in self.maneuvers:
                 raise RulesDataError(f"eldritch.maneuvers: '{key}' is needed.")
+        require_choice(str(self.maneuvers["wall-flip"].extra.get("defense_bonus_lasts", "fight")),
+                       ("fight", "turn"), "maneuvers.wall-flip.defense_bonus_lasts")
         self.honor = require(data, "honor", dict, "eldritch")
         self.escape = require(data, "escape", dict, "eldritch")
         self.concealment = require(data, "concealment", dict, "eldritch")
@@ -1410,7 +1414,8 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         """A new turn: a stun ends (Fray default: it lasts the rest of the turn it lands in;
         one landed after the victim's last action lasts through their first, ``after_action``);
         one turn of passing out goes by (Sleeper Hold: 5 + SLs over; until woken stays);
-        Wall Flip's +3 to defenses ends; the others may try ``+spot`` on a hider again; Whirling Sword's turn counts (another turn of it is at
+        Wall Flip's +3 to defenses ends only if ``defense_bonus_lasts`` is "turn" (default
+        "fight": seed "all further defensive actions"); the others may try ``+spot`` on a hider again; Whirling Sword's turn counts (another turn of it is at
         a further -2) or, not whirled last turn, starts from scratch."""
         situation = Situation.of(fighter)
         changes: dict[str, Any] = {}
@@ -1423,7 +1428,7 @@ class EldritchSystem(EldritchChecks, RuleSystem):
             changes["passed_out"] = left or None
             lines.append(f"{fighter.name} is out for {plural(left, 'more turn')}." if left
                          else f"{fighter.name} comes to.")
-        if situation.flip_defense:
+        if situation.flip_defense and self.maneuvers["wall-flip"].extra.get("defense_bonus_lasts") == "turn":
             changes["flip_defense"] = None
         if (getattr(fighter, "conditions", None) or {}).get("spot_tries"):
             changes["spot_tries"] = None   # +spot: one try per seeker per turn

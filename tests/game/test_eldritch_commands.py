@@ -537,6 +537,15 @@ class TestLastingEffects(EldritchFightTest):
         self.assertIn("Dexterity 3 + Brawl 2 + 3 (wall flip) + d10 [4] = 12: 2 SLs", out)
         self.st(fray.CmdDefend(), "Thug=none")
         self.assertNotIn("flipped_over", self.state(self.char2))
+        # issue 17 item 12 (choose), seed: "+3 bonus to all further defensive actions": the
+        # Thug passes at 1; in round 2 Char2's first defense still has it: 3 + 2 + 3 + 4 = 12.
+        self.assertIn("<Combat> Round 2 begins.", self.st(fray.CmdCombat(), "/next"))
+        self.assertIn("wall flip +3", self.hud())
+        self.initiative(2, 9)
+        self.force(9, 4)
+        self.st(fray.CmdAttack(), "Thug=Char2")
+        out = self.player(fray.CmdDefend(), "dodge")
+        self.assertIn("Char2 dodge: Dexterity 3 + Acrobatics 2 + 3 (wall flip) + d10 [4] = 12", out)
 
 
 class TestSacrificeAndDoubleJumpKick(EldritchFightTest):

@@ -7,9 +7,11 @@ Forced dice as in ``test_eldritch.py``."""
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
-from rules.data import load_system_data
+from rules.data import RulesDataError, load_system_data
 from rules.systems.base import Combatant, CombatError
 from rules.systems.eldritch import EldritchSystem, Situation
 from rules.systems.eldritch_checks import Concealment
@@ -186,7 +188,6 @@ def test_an_attack_on_one_out_cold_cannot_be_defended_and_wakes_them():
     ({"stunned": "rest of turn"}, {"stunned": None}, ("Vic is no longer stunned.",)),
     ({"passed_out": 3}, {"passed_out": 2}, ("Vic is out for 2 more turns.",)),
     ({"passed_out": 1}, {"passed_out": None}, ("Vic comes to.",)),
-    ({"flip_defense": True, "flipped_over": "Hank"}, {"flip_defense": None}, ()),
     ({"whirling": True, "whirl_turns": 1}, {"whirling": None, "whirl_turns": 2}, ()),
     ({"whirl_turns": 2}, {"whirl_turns": None}, ()),
 ])
@@ -269,3 +270,18 @@ def test_hud_marks_and_the_scene_in_words():
     assert EL.condition_marks({"sleeper_hold": {"sls": 1, "needed": 3}, "passed_out": True}) == ("out cold",)
     assert EL.scene_text({"space": 1, "wall": True}) == "1 yard of room, a wall at hand"
     assert EL.scene_text({}) == "" and EL.condition_marks({}) == ()
+
+
+def test_wall_flips_plus_three_lasts_for_all_further_defenses():
+    # issue 17 item 12 (choose), seed (Wall Flip): "If not hit, The character adds a +3 bonus
+    # to all further defensive actions": a new turn keeps it (data: defense_bonus_lasts "fight").
+    assert EL.maneuvers["wall-flip"].extra["defense_bonus_lasts"] == "fight"
+    assert EL.start_of_round(vic(flip_defense=True, flipped_over="Hank"), 2) is None
+    data = copy.deepcopy(load_system_data("eldritch"))
+    data["maneuvers"]["wall-flip"]["defense_bonus_lasts"] = "turn"
+    by_turn = EldritchSystem(data)
+    assert dict(by_turn.start_of_round(vic(flip_defense=True, flipped_over="Hank"), 2).conditions) == \
+        {"flip_defense": None}
+    data["maneuvers"]["wall-flip"]["defense_bonus_lasts"] = "week"
+    with pytest.raises(RulesDataError, match="maneuvers.wall-flip.defense_bonus_lasts: expected one of fight, turn"):
+        EldritchSystem(data)
