@@ -184,7 +184,7 @@ class CmdCombat(Command):
       +combat/join            join the fight
       +combat/leave           leave the fight
       +combat/init            roll your initiative
-      +combat/start [<system>]   start a fight here (ST)
+      +combat/start [<system>] [duel]   start a fight here (ST)
       +combat/next            pass the waiting turn; next round (ST)
       +combat/resolve         resolve the attacks left undefended (ST)
       +combat/diff <name>=<+/-n>   move their next attack's difficulty (ST)
@@ -283,6 +283,14 @@ class CmdCombat(Command):
     the reply names whose turn it is now, so one keypress never skips two
     fighters.
 
+    ## start
+    +combat/start [<system>] [duel]   (Narrators)
+    Starts a fight here under <system>'s rules (the game's default when
+    none is named). Storyteller: add duel for a formal duel, marked on the
+    HUD, where brawl attacks (punch, kick, grapple, hold, tackle) are
+    refused.
+      +combat/start storyteller duel
+
     ## log
     +combat/log [<page>]
     The fight's roll log, for its Storyteller and staff: every roll with
@@ -344,7 +352,14 @@ class CmdCombat(Command):
             caller.msg(encounters.render_list(caller))
             return
         if switch == "start":
-            encounter = encounters.start(caller, self.args.strip() or None)
+            words = self.args.split()
+            duel = bool(words) and words[-1].lower() == "duel"
+            if duel:
+                words.pop()
+            if len(words) > 1:
+                self.fail("Usage: +combat/start [<system>] [duel]")
+                return
+            encounter = encounters.start(caller, words[0] if words else None, duel=duel)
             fights.afterwards(lambda: caller.msg(encounters.render_hud(encounter, caller)))
         elif switch == "next":
             encounters.next_turn(caller, sent_at=getattr(self, "received", None))
@@ -377,7 +392,8 @@ class CmdAttack(Command):
     ## storyteller
     Maneuvers: punch (default unarmed), kick, grapple, hold, tackle.
     Weapons: dagger, switchblade, sword, greatsword, brass-knuckles, whip,
-    lance, spear, staff.
+    lance, spear, staff. In a formal duel (+combat/start storyteller duel)
+    the maneuvers, all brawl attacks, are refused.
       attack Guard/kick
       attack Guard/sword
       attack Guard=Alice/tackle

@@ -231,20 +231,28 @@ def require_turn(encounter, actor) -> None:
 
 
 # -------------------------------------------------------------------------------- control
-def start(caller, system_key: str | None):
-    """Start a fight in ``caller``'s room, run by ``caller``. Raises CombatError."""
+def start(caller, system_key: str | None, *, duel: bool = False):
+    """Start a fight in ``caller``'s room, run by ``caller``; ``duel``: a formal duel (only
+    for a system with ``formal_duels``: storyteller, where brawl attacks are refused).
+    Raises CombatError."""
     require_perm(caller, NARRATOR, "start a fight")
     if caller.location is None:
         raise CombatError("You need to be in a room to start a fight.")
     if encounter_in(caller.location):
         raise CombatError("A fight is already running here (+combat to see it).")
     system = get_system(system_key) if system_key else default_system()
+    if duel and not getattr(system, "formal_duels", False):
+        raise CombatError(f"The {system.key} rules have no formal duels: +combat/start {system.key}")
     encounter = create_script(ENCOUNTER_TYPECLASS, key=ENCOUNTER_KEY, obj=caller.location,
                               persistent=True, autostart=True)
     encounter.system_key = system.key
     encounter.storyteller = caller
     encounter.round = 1
-    announce(encounter, f"$You() $conj(start) a fight ({system.key}). Join with +combat/join, "
+    if duel:
+        encounter.scene = {"duel": True}
+    kind = "a formal duel" if duel else "a fight"
+    announce(encounter, f"$You() $conj(start) {kind} ({system.key}"
+             f"{'; brawl attacks are disallowed' if duel else ''}). Join with +combat/join, "
              f"then {getattr(system, 'how_to_act', 'roll +combat/init')}.", actor=caller)
     return encounter
 
@@ -826,6 +834,8 @@ def render_hud(encounter, viewer=None) -> str:
                      highlight={"TO ACT": "|g"})]
     if order.declare:
         lines.append("Declare (low to high): " + escape(", ".join(order.declare)))
+    if (encounter.scene or {}).get("duel"):
+        lines.append("Formal duel: brawl attacks are disallowed.")
     scene = system.scene_text(encounter.scene or {})
     if scene:
         lines.append("Space: " + escape(scene))

@@ -197,6 +197,7 @@ class StorytellerSystem(RuleSystem):
 
     key = "storyteller"
     title = "Storyteller (d10 pools vs difficulty)"
+    formal_duels = True   # a fight may be a formal duel: no brawl attacks (seed: Brawl Attack)
     armor_columns = DAMAGE_TYPES
 
     def __init__(self, data: Mapping[str, Any] | None = None) -> None:
@@ -429,10 +430,15 @@ class StorytellerSystem(RuleSystem):
         """Roll to hit with the maneuver's pool + wound penalty vs its difficulty + ``modifier``.
 
         ``modifier`` moves the difficulty (ST discretion, tackle's +1). Raises CombatError
-        when the attacker cannot act or the difficulty would leave 2..10.
+        when the attacker cannot act, the difficulty would leave 2..10, or a brawl attack is
+        made in a formal duel (the fight's scene condition ``duel``; seed: "Disallowed in
+        formal duels").
         """
         self.require_able(attacker)
         maneuver = self.maneuver(option, attacker)
+        if maneuver.brawl and attacker.conditions.get("duel"):
+            raise CombatError(f"This is a formal duel: brawl attacks ({maneuver.label}) are disallowed. "
+                              "Attack with a weapon (attack <target>/<weapon>) or cast.")
         pool = Pool(trait_pool(attacker, maneuver.to_hit).parts + modifier_parts(dice_modifier)
                     + self.wound_parts(attacker))
         roll = self.roll(pool.size, self.moved_difficulty(maneuver.difficulty, modifier), roller)

@@ -86,3 +86,33 @@ class TestLethalPastIncapacitated(FrayCommandTest):
         self.st(fray.CmdDamage(), "Char2=5 bashing")
         self.st(fray.CmdDamage(), "Char2=1 lethal",
                 "<Combat> Char2: Incapacitated [LLBBBBB] + 1 lethal -> Dead [LLBBBBB]")
+
+
+class TestFormalDuel(StorytellerFight):
+    def test_brawl_attacks_are_refused_in_a_formal_duel(self):
+        """Seed, Brawl Attack: "Disallowed in formal duels"."""
+        self.st(fray.CmdCombat(), "/start aeon duel", "<Fray> The aeon rules have no formal duels")
+        self.st(fray.CmdCombat(), "/start storyteller duel now", "<Fray> Usage: +combat/start")
+        self.assertIsNone(encounters.encounter_in(self.room1))
+        self.fight("storyteller", "duel")
+        self.assertEqual(self.encounter.scene, {"duel": True})
+        self.assertIn("Formal duel: brawl attacks are disallowed.", self.player(fray.CmdCombat(), ""))
+        for option in ("", "/punch", "/kick", "/grapple", "/hold", "/tackle"):
+            self.player(fray.CmdAttack(), "Guard" + option,
+                        "<Fray> This is a formal duel: brawl attacks")
+        self.assertEqual(encounters.pending_attacks(self.encounter), [])
+        self.assertFalse(encounters.has_acted(self.encounter, self.char2))
+        # A weapon is still allowed: Dex 3 + Melee 0 vs 6: 2 2 2 -> a miss.
+        self.force(2, 2, 2)
+        self.player(fray.CmdAttack(), "Guard/sword")
+        self.assertTrue(encounters.has_acted(self.encounter, self.char2))
+
+    def test_an_ordinary_fight_allows_brawl(self):
+        self.fight("duel")                    # the game's default system is storyteller
+        self.assertEqual(self.encounter.scene, {"duel": True})
+        self.st(fray.CmdCombat(), "/end")
+        self.fight()
+        self.assertNotIn("Formal duel", self.player(fray.CmdCombat(), ""))
+        self.force(2, 2, 2, 2, 2)
+        self.player(fray.CmdAttack(), "Guard")
+        self.assertTrue(encounters.has_acted(self.encounter, self.char2))

@@ -1022,3 +1022,14 @@ def _set(path, value):
 ])
 def test_broken_data_raises_rules_data_error_naming_the_key(mutate, named):
     assert named in broken(mutate)
+
+
+@pytest.mark.parametrize("option", ["punch", "kick", "grapple", "hold", "tackle", ""])
+def test_brawl_attacks_are_disallowed_in_formal_duels(option):
+    """Seed, Brawl Attack: "Disallowed in formal duels"; a weapon attack is not brawl."""
+    duellist = fighter("Ann", conditions={"duel": True}, **ATTACKER)
+    with pytest.raises(CombatError, match="formal duel: brawl attacks"):
+        ST.attack(duellist, fighter("Bob"), option, dice())
+    roller = dice(2, 2, 2)                           # Dexterity 2 + Melee 1
+    assert not ST.attack(duellist, fighter("Bob"), "sword", roller).needs_defense
+    done(roller)
