@@ -53,7 +53,11 @@ class Command(MuxCommand):
     def get_help(self, caller, cmdset):
         """The help page for ``caller``: the part of the rule system played where they are
         first (``commands.help``)."""
-        return help_text(self.__doc__, self.key, self.allowed_switches, system_here(caller).key)
+        try:
+            here = system_here(caller).key
+        except CombatError:  # a fight whose system is gone from the game: the shared page
+            here = ""
+        return help_text(self.__doc__, self.key, self.allowed_switches, here)
 
     def fail(self, text: str) -> None:
         """Send one error line, escaped and cut to 200 characters (it may quote player input)."""

@@ -16,14 +16,17 @@ from inspect import cleandoc
 
 from rules.systems import system_keys
 
-SUBTOPICS = re.compile(r"^#\s*subtopics\s*$", re.I | re.M)
-SECTION = re.compile(r"^##\s+(\S.*?)\s*$", re.M)
+SUBTOPICS = re.compile(r"^#[ \t]*subtopics[ \t]*$", re.I | re.M)
+SECTION = re.compile(r"^##[ \t]+(\S.*?)[ \t]*$", re.M)
 
 
 def sections(text: str) -> dict[str, str]:
     """``{name: text}`` of the ``## <name>`` sections of ``text`` (names lower-cased)."""
     parts = SECTION.split(text)
-    return {name.strip().lower(): body.strip("\n") for name, body in zip(parts[1::2], parts[2::2])}
+    found: dict[str, str] = {}
+    for name, body in zip(parts[1::2], parts[2::2]):
+        found.setdefault(name.strip().lower(), body.strip("\n"))  # a repeated name: the first
+    return found
 
 
 def usage_lines(text: str, key: str, switch: str) -> list[str]:
@@ -51,7 +54,8 @@ def usage_lines(text: str, key: str, switch: str) -> list[str]:
 def help_text(doc: str, key: str, switches: tuple[str, ...], here: str) -> str:
     """The help page of a command for a player where ``here`` (a system key) is played.
 
-    ``doc`` is the command's docstring; ``switches`` its allowed switches. Returns Evennia help
+    ``doc`` is the command's docstring; ``switches`` its allowed switches (a switch with no
+    section of its own gets its usage lines from the shared part). Returns Evennia help
     text: the shared part, then the ``here`` part headed with the system's name, a line naming
     the other systems' subtopics, and a ``# subtopics`` block with every system part and switch.
     """
@@ -59,14 +63,17 @@ def help_text(doc: str, key: str, switches: tuple[str, ...], here: str) -> str:
     main, rest = (*SUBTOPICS.split(doc, 1), "")[:2]
     parts = sections(rest)
     systems = [name for name in system_keys() if name in parts]
+    if here in parts:  # listed first, so 'help attack/' opens the part played here
+        parts = {here: parts[here], **parts}
     page = main.rstrip()
     if here in parts:
         page += f"\n\n|w{here.capitalize()}|n (the rule system here):\n{parts[here]}"
     others = [name for name in systems if name != here]
     if others:
-        page += f"\n\nOther systems (help {key}/<system>): {', '.join(others)}."
+        # without a leading +, as Evennia's help titles and subtopic list show it
+        page += f"\n\nOther systems (help {key.lstrip('+')}/<system>): {', '.join(others)}."
     for switch in switches:
-        if switch not in parts and (lines := usage_lines(doc, key, switch)):
+        if switch not in parts and (lines := usage_lines(main, key, switch)):
             parts[switch] = "\n".join(lines)
     if not parts:
         return page

@@ -33,8 +33,6 @@ class CmdNpc(Command):
       +npc/remove <name>                  take it out of any fight and delete it
       +npc/templates                      the templates of this game's rules
       +npc/init <name>=<wits>+<dex>       put an NPC into this fight's initiative
-                                          (eldritch: <dex>+<per>, Dexterity and
-                                          Perception)
       +npc/init <name>                    ... with its own sheet
 
     Act for an NPC with the <npc>= prefix: attack Guard=Alice,
@@ -51,6 +49,15 @@ class CmdNpc(Command):
       +npc/remove Thug 2
 
     # subtopics
+
+    ## eldritch
+    +npc/init <name>=<dex>+<per> takes Dexterity and Perception (the
+    initiative score is their sum halved), rolled anew each turn.
+
+    ## elethril
+    No +npc/init: initiative is rolled for everyone once the round is
+    declared. Declare for an NPC with attack <npc>=<target> or
+    cast <npc>=<spell>=<target>.
 
     ## create
     +npc/create <name>[=<template>]

@@ -26,8 +26,8 @@ HELP_ENTRY_DICTS = [
             action), or 'defend none'. Damage is rolled, then soaked by kind;
             wounds fill seven health levels.
 
-            Parts: help storyteller/dice, /turn, /defenses, /damage,
-            /commands. The full rules: docs/rules/storyteller.md.
+            Staff: the full rules, with every option, are in the game's
+            docs/rules/storyteller.md.
 
             # subtopics
 
@@ -81,8 +81,8 @@ HELP_ENTRY_DICTS = [
             you have not acted yet. Damage below hardness does nothing; soak
             takes dice off; each damage success is a health level.
 
-            Parts: help aeon/dice, /turn, /defenses, /damage, /commands. The
-            full rules: docs/rules/aeon.md.
+            Staff: the full rules, with every option, are in the game's
+            docs/rules/aeon.md.
 
             # subtopics
 
@@ -134,8 +134,8 @@ HELP_ENTRY_DICTS = [
             after acting (each later defense at -2 more); the higher total
             wins and your Success Levels come off the attack's.
 
-            Parts: help eldritch/dice, /turn, /defenses, /damage, /commands.
-            The full rules: docs/rules/eldritch.md.
+            Staff: the full rules, with every option, are in the game's
+            docs/rules/eldritch.md.
 
             # subtopics
 
@@ -152,11 +152,12 @@ HELP_ENTRY_DICTS = [
             is at -2 more. Movement (+move) is an action too.
 
             ## defenses
-            dodge (Dexterity + Acrobatics), block (Dexterity + Brawl) and
-            parry (Dexterity + Melee, a weapon in hand); block and parry only
-            hand-to-hand. Bought maneuvers: damaging-block, wall-flip,
-            catch-weapon, ranged-deflection, whirling-sword. A defense uses no
-            action; each after your first in a turn is at -2 more.
+            dodge (Dexterity + Acrobatics or Brawl, the better), block
+            (Dexterity + Brawl) and parry (Dexterity + Melee, a weapon in
+            hand); block and parry only hand-to-hand. Bought maneuvers:
+            damaging-block, wall-flip, catch-weapon, ranged-deflection,
+            whirling-sword. A defense uses no action; each after your first
+            in a turn is at -2 more.
 
             ## damage
             Bash: Strength x the weapon's multiplier + net Success Levels;
@@ -185,8 +186,8 @@ HELP_ENTRY_DICTS = [
             +combat/next. There is no dodge, block or parry: Armor Class is
             the defense. Hit points; at 0 down, at -10 dead.
 
-            Parts: help elethril/dice, /turn, /defenses, /damage, /commands.
-            The full rules: docs/rules/elethril.md.
+            Staff: the full rules, with every option, are in the game's
+            docs/rules/elethril.md.
 
             # subtopics
 

@@ -30,9 +30,10 @@ def get_system(key: str) -> RuleSystem:
     Raises:
         CombatError: no such system.
     """
-    wanted = key.strip().casefold()
+    typed = str(key or "").strip()  # a stored key may be anything
+    wanted = typed.casefold()
     if wanted not in REGISTRY:
-        raise CombatError(f"No rule system '{key.strip()[:30]}'. Available: {', '.join(system_keys())}.")
+        raise CombatError(f"No rule system '{typed[:30]}'. Available: {', '.join(system_keys())}.")
     return _load(wanted)
 
 

@@ -55,6 +55,22 @@ class TestHelpBySystem(EvenniaCommandTest):
         page = self.help("+combat/nosuch")
         self.assertIn("No help entry found for '+combat/nosuch'", page)
 
+    def test_help_survives_a_fight_whose_system_is_gone(self):
+        self.call(fray.CmdCombat(), "/start aeon", caller=self.char1)
+        from world import encounters
+
+        encounters.encounter_in(self.room1).system_key = "nosuch"
+        page = self.help("attack")
+        self.assertIn("Help for attack", page)
+        self.assertIn("Other systems (help attack/<system>): storyteller, aeon, eldritch, elethril.", page)
+
+    def test_an_empty_subtopic_opens_the_part_played_here_and_switch_pages_keep_to_the_shared_part(self):
+        self.call(fray.CmdCombat(), "/start elethril", caller=self.char1)
+        self.assertIn("Help for attack/elethril", self.help("attack/"))
+        page = self.help("roll/wp")
+        self.assertIn("/wp        spend Willpower: one automatic success", page)
+        self.assertNotIn("you need Willpower rated", page)  # the storyteller part's own line
+
     def test_a_topic_page_per_system(self):
         for system in system_keys():
             page = self.help(system)
