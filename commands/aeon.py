@@ -61,8 +61,8 @@ class CmdHide(Command):
     Aeon: Dexterity + Stealth, +2 difficulty because the others are
     watching. If it works, everyone else rolls Wits + Awareness: those who
     succeed (1 success) keep track, the others lose track of you (the HUD
-    marks you hidden) and you may 'ambush' them on a later turn. Attacking anyone shows where
-    you are.
+    marks you hidden) and you may 'ambush' them on a later turn. Attacking
+    anyone shows where you are.
 
     Eldritch: Dexterity + Larceny + Stealth or Dexterity + Acrobatics +
     Sneaking (the better) against each other fighter's Perception + Notice
@@ -97,10 +97,13 @@ class CmdClinch(Command):
       clinch break <release, ground or throw>
       clinch <npc>=<choice>                   (Storytellers)
       clinch/plan <choice>                    what you do if you win on the
-                                              other's turn (default hold)
+                                              other's turn (default hold);
+                                              may be set before a clinch
 
-    Start a clinch with: attack <target>/clinch (the target may dodge, parry
-    or 'defend accept'; if it hits you control the first turn: a hold).
+    Start a clinch with: attack <target>/clinch [<choice>] (the target may
+    dodge, parry or 'defend accept'; if it hits you control the first turn
+    and do the choice: hold by default). Accepting, both roll for the first
+    turn; the winner does its choice (the one who accepted: its plan).
     Each turn one contest settles control: both roll the better of Brawl and
     Martial Arts + the better of Dexterity and Strength, and the contest uses
     an action of each. The winner's choice:
@@ -114,6 +117,7 @@ class CmdClinch(Command):
     on the control rolls.
 
     Examples:
+      attack Thug/clinch crush
       clinch crush
       clinch break throw
       clinch/plan break

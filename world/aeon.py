@@ -160,10 +160,11 @@ def _partner(encounter, actor):
 
 def clinch_plan(caller, actor_name: str | None, text: str) -> None:
     """``clinch/plan <choice>``: what you do if you win control on your partner's turn
-    (default hold); ``decline`` lets the contest go."""
+    (default hold); ``decline`` lets the contest go. Set before a clinch, it is also what you
+    do if you accept one and win its first turn (seed: Grappling)."""
     encounter = require_encounter(caller)
+    tactics_of(encounter, "clinches")
     actor = actor_for(caller, encounter, actor_name)
-    _partner(encounter, actor)
     choice, throw = parse_clinch_choice(text)
     update_conditions(encounter, actor, clinch_plan=" ".join(filter(None, (choice, throw))))
     fights.emit(encounter, "notice", to=caller, text=escape(

@@ -26,7 +26,13 @@ from typing import Any
 from rules.data import RulesDataError, load_system_data, require, require_choice
 from rules.dice import DEFAULT_LIMITS, DiceSyntaxError, PoolExpression, Roller
 from rules.systems.aeon_dice import AeonRoll, Harm, roll_aeon  # noqa: F401 (re-exported)
-from rules.systems.aeon_tactics import AeonTactics, Mount
+from rules.systems.aeon_tactics import (
+    BREAK_CHOICES,
+    CONTROL_CHOICES,
+    AeonTactics,
+    Mount,
+    pick_choice,
+)
 from rules.systems.base import (
     ActionSchedule,
     Combatant,
@@ -249,6 +255,8 @@ class AeonAttack:
     preface: tuple[str, ...] = ()
     #: The rider lost control of the mount: the action is spent, nothing is rolled.
     lost_control: bool = False
+    #: A clinch: what the attacker does on gaining control ("hold", "crush", "break throw" …).
+    clinch_choice: str = "hold"
 
     @property
     def needs_defense(self) -> bool:
@@ -283,7 +291,8 @@ class AeonAttack:
         return {"attacker": self.attacker, "target": self.target, "weapon": self.weapon.key,
                 "shots": [[shot.key, extra] for shot, extra in self.shots],
                 "parts": [list(part) for part in self.pool.parts], "roll": self.roll.to_record(),
-                "preface": list(self.preface), "lost_control": self.lost_control}
+                "preface": list(self.preface), "lost_control": self.lost_control,
+                "clinch_choice": self.clinch_choice}
 
 
 @dataclass(frozen=True)
@@ -643,6 +652,7 @@ class AeonSystem(RuleSystem):
         roll first when the mount's Control Rating is above Ride (failing it spends the action),
         and the mounted difficulty and automatic successes. Raises CombatError."""
         self.require_able(attacker)
+        option, clinch_choice = self.split_clinch_choice(option)
         weapon, shots = self.parse_option(option, attacker)
         if any(shot.no_damage for shot, _ in shots) and not target.weapon:
             raise CombatError(f"{target.name} holds no weapon to disarm.")
@@ -666,7 +676,8 @@ class AeonSystem(RuleSystem):
             preface = tuple(lines) + preface
             if not controlled:
                 return AeonAttack(attacker.name, target.name, weapon, shots, Pool(()),
-                                  AeonRoll((), self.target_number, difficulty), tuple(lines), lost_control=True)
+                                  AeonRoll((), self.target_number, difficulty), tuple(lines), lost_control=True,
+                                  clinch_choice=clinch_choice)
         if weapon.clinch:
             pool = self.tactics.control_pool(fighting, dice_modifier)
         else:
@@ -674,14 +685,47 @@ class AeonSystem(RuleSystem):
                         + self.wound_parts(attacker))
         roll = roll_aeon(pool.size, roller, target_number=self.target_number, difficulty=difficulty,
                          automatic=automatic)
-        return AeonAttack(attacker.name, target.name, weapon, shots, pool, roll, preface)
+        return AeonAttack(attacker.name, target.name, weapon, shots, pool, roll, preface, clinch_choice=clinch_choice)
+
+    def split_clinch_choice(self, option: str) -> tuple[str, str]:
+        """``"clinch crush"`` → ("clinch", "crush"); ``"clinch break throw"`` → ("clinch",
+        "break throw"): what the attacker does on gaining control (seed: Grappling, "Upon gaining
+        control of a clinch, a grappler has one of three options"). Any other option comes back
+        as it is, with "hold". Raises CombatError for an unknown choice or way to break."""
+        words = option.casefold().split()
+        if len(words) < 2 or "+" in option:
+            return option, "hold"
+        clinches = [key for key, weapon in self.weapons.items() if weapon.clinch]
+        if not any(key == words[0] or key.startswith(words[0]) for key in clinches) \
+                or len(words) > 3 or words[-1].isdigit():
+            return option, "hold"
+        choice = pick_choice(words[1], CONTROL_CHOICES, "A clinch takes hold, crush or break: "
+                             "clinch crush, clinch break throw.")
+        how = ""
+        if len(words) == 3:
+            if choice != "break":
+                raise CombatError("Only breaking the hold can release or throw.")
+            how = pick_choice(words[2], BREAK_CHOICES, "Break the hold how? release, ground or throw.")
+        return words[0], " ".join(filter(None, (choice, how)))
+
+    def first_control(self, choice: str, controller: Combatant, victim: Combatant, net: int,
+                      roller: Roller) -> tuple[tuple[tuple[str, str, Any], ...], tuple[Harm, ...], tuple[str, ...]]:
+        """The controller's option on the clinch's first turn (seed: Grappling): hold, crush or
+        break, as :meth:`AeonTactics.control` with the roll's ``net`` successes; a hold says
+        nothing more."""
+        kind, _, how = (choice or "hold").partition(" ")
+        if kind == "hold":
+            return (("held", victim.name, controller.name),), (), ()
+        outcome = self.tactics.control(kind, controller, victim, net, roller, throw=how)
+        return outcome.effects, outcome.harm, outcome.lines
 
     def attack_from_record(self, record: Mapping[str, Any]) -> AeonAttack:
         return AeonAttack(
             attacker=record["attacker"], target=record["target"], weapon=self.weapons[record["weapon"]],
             shots=tuple((self.called_shots[key], int(extra)) for key, extra in record["shots"]),
             pool=Pool.from_parts(record["parts"]), roll=AeonRoll.from_record(record["roll"]),
-            preface=tuple(record.get("preface", ())), lost_control=bool(record.get("lost_control", False)))
+            preface=tuple(record.get("preface", ())), lost_control=bool(record.get("lost_control", False)),
+            clinch_choice=str(record.get("clinch_choice") or "hold"))
 
     def defense_from_record(self, record: Mapping[str, Any]) -> AeonDefense:
         return AeonDefense(record["kind"], record["defender"], Pool.from_parts(record["parts"]),
@@ -764,8 +808,22 @@ class AeonSystem(RuleSystem):
             contest = self.tactics.accepted_clinch(self.as_fighting(attacker), self.as_fighting(target), roller,
                                                    defense.dice)
             lines.extend(contest.lines)
-            return Resolution(attack.attacker, attack.target, True, contest.net, tuple(lines), (),
-                              self.clinch_effects(attack.attacker, attack.target, contest.controller))
+            effects = self.clinch_effects(attack.attacker, attack.target, None)
+            harm: tuple[Harm, ...] = ()
+            if contest.controller:
+                # The winner of the contest chooses: the attacker as it named, the one who
+                # accepted by its clinch/plan (condition "clinch_plan"; hold by default).
+                if contest.controller == attack.attacker:
+                    controller, victim, choice = attacker, target, attack.clinch_choice
+                else:
+                    controller, victim = target, attacker
+                    choice = str(target.conditions.get("clinch_plan") or "hold")
+                    if choice.split()[0] not in CONTROL_CHOICES:
+                        choice = "hold"  # a plan to decline: nothing to decline on the first turn
+                more_effects, harm, more = self.first_control(choice, controller, victim, contest.net, roller)
+                effects += more_effects
+                lines.extend(more)
+            return Resolution(attack.attacker, attack.target, True, contest.net, tuple(lines), harm, effects)
         defense_net = defense.net if defense else 0
         if defense:
             lines.append(f"{defense.defender} {defense.describe()}")
@@ -779,9 +837,12 @@ class AeonSystem(RuleSystem):
             lines.append(f"{attack.attacker}'s {attack.label} misses {attack.target}.")
             return Resolution(attack.attacker, attack.target, False, net, tuple(lines), (), ())
         if attack.weapon.clinch:
-            lines.append(f"{attack.attacker} clinches {attack.target} and controls the first turn: a hold.")
-            return Resolution(attack.attacker, attack.target, True, net, tuple(lines), (),
-                              self.clinch_effects(attack.attacker, attack.target, attack.attacker))
+            kind = attack.clinch_choice.split()[0] if attack.clinch_choice else "hold"
+            lines.append(f"{attack.attacker} clinches {attack.target} and controls the first turn: a {kind}.")
+            effects, harm, more = self.first_control(attack.clinch_choice, attacker, target, net, roller)
+            lines.extend(more)
+            return Resolution(attack.attacker, attack.target, True, net, tuple(lines), harm,
+                              self.clinch_effects(attack.attacker, attack.target, None) + effects)
         lines.append(f"{attack.attacker}'s {attack.label} hits {attack.target}.")
         if any(shot.no_damage for shot, _ in attack.shots):
             effects, more = self._disarm(attack, target, net, roller)
@@ -796,8 +857,8 @@ class AeonSystem(RuleSystem):
 
     @staticmethod
     def clinch_effects(attacker: str, target: str, controller: str | None) -> tuple[tuple[str, str, Any], ...]:
-        """A clinch between the two begins: ("clinch", each, the other); the controller (if any)
-        holds the other for the first turn (Fray default: control first means a Hold)."""
+        """A clinch between the two begins: ("clinch", each, the other); with ``controller``,
+        it holds the other (the first turn's own choice is :meth:`first_control`'s)."""
         effects: list[tuple[str, str, Any]] = [("clinch", attacker, target), ("clinch", target, attacker)]
         if controller:
             effects.append(("held", target if controller == attacker else attacker, controller))

@@ -345,7 +345,7 @@ class AeonTactics:
             negative ``net``, or a controller who is knocked out or dead.
         """
         self.system.require_able(controller)
-        kind = _pick(choice, CONTROL_CHOICES, "Choose hold, crush or break.")
+        kind = pick_choice(choice, CONTROL_CHOICES, "Choose hold, crush or break.")
         if net < 0:
             raise CombatError("Net successes cannot be negative.")
         if throw.strip() and kind != "break":
@@ -359,7 +359,7 @@ class AeonTactics:
                      f"armor piercing {net}."]
             harm, more = self.system.harm(victim, gross.size, "bashing", roller, armor_piercing=net)
             return GrappleOutcome((), (harm,), tuple(lines + more))
-        how = _pick(throw or "release", BREAK_CHOICES, "Break the hold how? release, ground or throw.")
+        how = pick_choice(throw or "release", BREAK_CHOICES, "Break the hold how? release, ground or throw.")
         released = ("released", victim.name, controller.name)
         if how == "release":
             return GrappleOutcome((released,), (), (f"{controller.name} breaks the hold and releases {victim.name}.",))
@@ -557,7 +557,7 @@ class AeonTactics:
         return 0, 0, ()
 
 
-def _pick(word: str, choices: Sequence[str], refusal: str) -> str:
+def pick_choice(word: str, choices: Sequence[str], refusal: str) -> str:
     """The one of ``choices`` that ``word`` names (a prefix will do). Raises CombatError."""
     wanted = word.strip().casefold()
     found = [choice for choice in choices if wanted and choice.startswith(wanted)]

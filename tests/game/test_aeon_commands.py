@@ -395,3 +395,35 @@ class TestAeonAmbushCover(AeonFightTest):
         self.assertIn("Sniper wins (2 to 1): Char2 cannot defend", out)
         self.assertIn("Dexterity 3 + Firearms 2 = 5 dice", out)
         self.assertNotIn("mod", self.state(sniper))
+
+
+class TestAeonClinchFirstTurn(AeonFightTest):
+    def test_the_clincher_crushes_on_the_first_turn(self):
+        # Issue 17 item 21, seed (Grappling): "Upon gaining control of a clinch, a grappler has
+        # one of three options", the first turn included. Control pool 5: 9 8 2 2 2 -> 2.
+        self.force(9, 8, 2, 2, 2)
+        self.player(fray.CmdAttack(), "Thug/clinch crush")
+        # No defense: crush = Strength 2 + 2 net = 4 bashing, Armor Piercing 2 (soak 1 -> 0):
+        # 4 dice 7 7 2 2 -> 2 levels; the clinch goes on, no pin.
+        self.force(7, 7, 2, 2)
+        out = self.st(fray.CmdDefend(), "Thug=none")
+        self.assertIn("Char2 clinches Thug and controls the first turn: a crush.", out)
+        self.assertIn("Char2 crushes Thug: Strength 2 + net successes 2 = 4 bashing, armor piercing 2.", out)
+        self.assertEqual(self.health(self.thug)["bashing"], 2)
+        self.assertEqual(self.state(self.thug)["clinch_with"], self.char2.id)
+        self.assertNotIn("held_by", self.state(self.thug))
+
+    def test_break_ground_on_the_first_turn_ends_the_clinch(self):
+        self.force(9, 8, 2, 2, 2)
+        self.player(fray.CmdAttack(), "Thug/clinch break ground")
+        out = self.st(fray.CmdDefend(), "Thug=none")
+        self.assertIn("Char2 hurls Thug to the ground: prone.", out)
+        self.assertNotIn("clinch_with", self.state(self.thug))
+        self.assertTrue(self.state(self.thug)["prone"])
+
+    def test_a_bad_choice_is_one_line_and_rolls_nothing(self):
+        self.player(fray.CmdAttack(), "Thug/clinch squeeze",
+                    "<Fray> A clinch takes hold, crush or break: clinch crush, clinch break throw.")
+        self.assertEqual(encounters.pending_attacks(self.encounter), [])
+        # A plan set before any clinch answers for one who accepts and wins the first turn.
+        self.st(aeon.CmdClinch(), "/plan Thug=crush", "<Combat> If Thug wins control on the other's turn: crush.")

@@ -767,3 +767,62 @@ def test_aeon_npc_templates_load_with_kinds_weapons_and_soak():
             for key, t in table.items()}
     assert soak["thug"] == {"bashing": 3, "lethal": 0, "aggravated": 0}
     assert soak["zeta"] == {"bashing": 4, "lethal": 2, "aggravated": 1}
+
+
+# ------------------------------------------ issue 17 item 21: the clinch's first turn of control
+# Seed (Grappling): "the attacker does automatically control the clinch for the first turn";
+# "Upon gaining control of a clinch, a grappler has one of three options": Hold, Crush ("Bashing
+# damage equal to Strength plus the net successes on the control roll", Armor Piercing), Break.
+def test_clinch_first_turn_is_a_hold_unless_another_option_is_named():
+    rolled = attack("clinch", 9, 8, 7, 2, 2)
+    assert rolled.clinch_choice == "hold"
+    result = resolve(rolled, None)
+    assert "Alice clinches Bob and controls the first turn: a hold." in result.lines
+    assert result.effects == (("clinch", "Alice", "Bob"), ("clinch", "Bob", "Alice"), ("held", "Bob", "Alice"))
+
+
+def test_clinch_first_turn_crush_strength_plus_net_armor_piercing():
+    # Control pool Dexterity 3 + Brawl 2 = 5 dice: 9 8 7 2 2 -> 3 net (no defense). Crush: gross =
+    # Strength 3 + 3 = 6 bashing, Armor Piercing 3: Bob's soak Stamina 2 - 3 -> 0; 6 dice:
+    # 7 7 2 2 2 2 -> 2 levels. No pin: the clinch goes on.
+    rolled = attack("clinch crush", 9, 8, 7, 2, 2)
+    assert (rolled.weapon.key, rolled.clinch_choice) == ("clinch", "crush")
+    result = resolve(rolled, None, 7, 7, 2, 2, 2, 2)
+    assert "Alice clinches Bob and controls the first turn: a crush." in result.lines
+    assert "Alice crushes Bob: Strength 3 + net successes 3 = 6 bashing, armor piercing 3." in result.lines
+    assert result.effects == (("clinch", "Alice", "Bob"), ("clinch", "Bob", "Alice"))
+    assert [(h.name, h.damage_type, h.gross, h.levels) for h in result.harm] == [("Bob", "bashing", 6, 2)]
+
+
+def test_clinch_first_turn_break_and_throw():
+    # Break: thrown Strength 3 yards; Bob's knockdown Dexterity 2 + Athletics 2: 2 2 2 2 -> prone.
+    rolled = attack("clinch break throw", 9, 2, 2, 2, 2)
+    assert rolled.clinch_choice == "break throw"
+    result = resolve(rolled, None, 2, 2, 2, 2)
+    assert "Alice throws Bob 3 yards (Strength 3)." in result.lines
+    assert result.effects[2:] == (("released", "Bob", "Alice"), ("thrown", "Bob", 3), ("prone", "Bob", True))
+    assert AE.attack_from_record(rolled.to_record()).clinch_choice == "break throw"
+
+
+def test_accepted_clinch_the_winner_picks_by_its_plan():
+    # Bob accepts, planning a crush. Alice 5 dice 9 2 2 2 2 -> 1; Bob Dexterity 2 + Brawl 1 =
+    # 3 dice 9 9 8 -> 3: Bob controls, net 2. Crush: Bob's Strength 0 + 2 = 2 bashing, Armor
+    # Piercing 2 on Alice (no Stamina: soak 0): 2 dice 7 2 -> 1 level.
+    planner = replace(BOB, conditions={"clinch_plan": "crush"})
+    rolled = attack("clinch", 9, 2, 2, 2, 2, target=planner)
+    roller = dice()
+    accepted = AE.defend(rolled, planner, "accept", roller)
+    result = resolve(rolled, accepted, 9, 2, 2, 2, 2, 9, 9, 8, 7, 2, target=planner)
+    assert "Bob crushes Alice: Strength 0 + net successes 2 = 2 bashing, armor piercing 2." in result.lines
+    assert [(h.name, h.levels) for h in result.harm] == [("Alice", 1)]
+    assert ("held", "Alice", "Bob") not in result.effects
+
+
+@pytest.mark.parametrize(("option", "message"), [
+    ("clinch squeeze", "^A clinch takes hold, crush or break: clinch crush, clinch break throw.$"),
+    ("clinch hold throw", "^Only breaking the hold can release or throw.$"),
+    ("clinch break fly", "^Break the hold how\\? release, ground or throw.$"),
+])
+def test_clinch_choice_refusals_roll_nothing(option, message):
+    with pytest.raises(CombatError, match=message):
+        AE.attack(ALICE, BOB, option, dice())
