@@ -149,7 +149,7 @@ class CmdStat(Command):
       +stat <name>/kind=<Baseline or Zeta>   (aeon)
       +stat <name>/base_kind=<Muggle or Wizard>   (what a Werewolf is otherwise)
       +stat <name>/transformed=<yes or no>   (Werewolves)
-      +stat <name>/weapon=<weapon>     (weapon in hand; empty for none)
+      +stat <name>/weapon=<weapon>     (weapon or shield in hand; empty: none)
 
     Ratings are whole numbers 0-20. Trait names match case-insensitively and
     by unique prefix; an ambiguous prefix lists the candidates.
@@ -486,8 +486,8 @@ class CmdDefend(Command):
     Each defense success cancels one success of the attack. Dodging,
     blocking or parrying uses your action for the round, so you can only
     do it before you have acted. You cannot block damage you cannot soak;
-    parrying needs a weapon in hand (and parrying a Brawl attack with a
-    lethal weapon can cut the attacker).
+    parrying needs a weapon or shield in hand (and parrying a Brawl attack
+    with a lethal weapon can cut the attacker).
 
     ## aeon
     Each defense success cancels one success of the attack, and defending

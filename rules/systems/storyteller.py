@@ -249,7 +249,15 @@ class StorytellerSystem(RuleSystem):
                 damage_trait="Strength", damage_bonus=require(weapon, "damage_bonus", int, where),
                 rollover=True, damage_type=require_choice(require(weapon, "damage_type", str, where), DAMAGE_TYPES, f"{where}.damage_type"),
                 brawl=False, weapon=key)
+        # Shields (seed, Parry: "Must have shield or weapon in hand"): held like a weapon
+        # (``+stat <name>/weapon=shield``) for parrying; they are no attack.
+        self.shields = require(data, "shields", dict, "storyteller")
+        for key in self.shields:
+            require(require(self.shields, key, dict, "shields"), "name", str, f"shields.{key}")
+            if key in self.maneuvers:
+                raise RulesDataError(f"shields.{key}: the name of a maneuver or weapon already.")
         self.weapon_names = {key: weapon["name"] for key, weapon in self.weapons.items()}
+        self.weapon_names.update({key: shield["name"] for key, shield in self.shields.items()})
         self.tackle = require(data, "tackle", dict, "storyteller")
         for name, kind in (("prone_check", list), ("prone_difficulty", int),
                            ("target_difficulty_penalty", int), ("botch_damage_trait", str)):
@@ -476,7 +484,7 @@ class StorytellerSystem(RuleSystem):
         if table.get("needs_soak") and not self.can_soak(defender, attack.damage_type,
                                                          getattr(attack, "fire", False)):
             raise CombatError(f"You cannot block {attack.damage_type} damage: you cannot soak it.")
-        if table.get("needs_weapon") and not defender.weapon:
+        if table.get("needs_weapon") and not defender.weapon:   # a weapon or a shield (``shields``)
             raise CombatError("You need a weapon or shield in hand to parry.")
         pool = Pool(trait_pool(defender, table["traits"]).parts + modifier_parts(dice_modifier)
                     + self.wound_parts(defender))

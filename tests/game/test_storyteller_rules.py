@@ -116,3 +116,29 @@ class TestFormalDuel(StorytellerFight):
         self.force(2, 2, 2, 2, 2)
         self.player(fray.CmdAttack(), "Guard")
         self.assertTrue(encounters.has_acted(self.encounter, self.char2))
+
+
+class TestShield(FrayCommandTest):
+    def test_a_held_shield_allows_a_parry(self):
+        """Seed, Parry: "Must have shield or weapon in hand"."""
+        self.char2.sheet = dict(self.char2.sheet, Melee=1)
+        self.st(fray.CmdStat(), "Char2/weapon=shield", "<Combat> Char2 now holds a Shield.")
+        self.st(fray.CmdCombat(), "/start")
+        encounter = encounters.encounter_in(self.room1)
+        self.player(fray.CmdCombat(), "/join")
+        self.force(1)
+        self.player(fray.CmdCombat(), "/init")                # 5 + 1 = 6
+        self.force(9)
+        self.st(npcs.CmdNpc(), "/init Guard=2+3")             # 5 + 9 = 14: the Guard first
+        guard = encounters.find_combatant(encounter, "Guard")
+        guard.sheet = dict(guard.sheet, Brawl=1)
+        # Guard punches: Dex 3 + Brawl 1 vs 6: 8 2 2 2 -> 1.
+        self.force(8, 2, 2, 2)
+        self.st(fray.CmdAttack(), "Guard=Char2")
+        # Char2 parries with the shield: Dex 3 + Melee 1 vs 6: 9 9 2 2 -> 2; the punch misses.
+        self.force(9, 9, 2, 2)
+        self.player(fray.CmdDefend(), "parry")
+        self.assertEqual(encounters.pending_attacks(encounter), [])
+        log = "\n".join(str(entry) for entry in encounter.log or [])
+        self.assertIn("parry: Dexterity 3 + Melee 1 = 4 dice vs 6", log)
+        self.assertIn("Guard's punch misses Char2.", log)

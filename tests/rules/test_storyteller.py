@@ -747,6 +747,22 @@ def test_parry_refused_with_nothing_in_hand():
         ST.defend(attack, fighter("Bob", Dexterity=2, Melee=2), "parry", dice())
 
 
+def test_parry_with_a_shield_in_hand():
+    """Seed, Parry: "Must have shield or weapon in hand": a shield (data, held like a weapon)
+    allows a parry; it cuts no brawler and is no attack."""
+    assert ST.weapon_names["shield"] == "Shield" and "shield" not in ST.maneuvers
+    bob = fighter("Bob", weapon="shield", Dexterity=2, Melee=2)
+    attacker = fighter("Ann", **ATTACKER)
+    attack = hit("punch", 1, attacker, difficulty=6)
+    defense = defend(attack, bob, "parry", 10, 10, 10, 2)       # 3 successes vs 1
+    assert defense.roll.net == 3 and defense.weapon == "shield"
+    resolution = resolve(attack, defense, attacker, bob)          # a miss, no counter-damage
+    assert not resolution.hit and resolution.harm == ()
+    with pytest.raises(CombatError, match="No maneuver or weapon 'shield'"):
+        ST.attack(bob, attacker, "shield", dice())
+    assert ST.maneuver("", bob).key == "punch"                   # a shield in hand: a punch
+
+
 def test_unknown_defense_and_incapacitated_defender_refused():
     attack = hit("punch", 1, difficulty=6)
     with pytest.raises(CombatError):
@@ -1018,6 +1034,8 @@ def _set(path, value):
     (_del(["health", "lethal_past_incapacitated_kills"]), "lethal_past_incapacitated_kills"),
     (_del(["dice", "empty_pool_chance_die"]), "empty_pool_chance_die"),
     (_del(["defenses", "dodge", "adjustable"]), "adjustable"),
+    (_del(["shields", "shield", "name"]), "name"),
+    (_set(["shields", "sword"], {"name": "Sword"}), "shields.sword"),
     (_set(["maneuvers", "grapple", "damage_rolled"], "no"), "damage_rolled"),
 ])
 def test_broken_data_raises_rules_data_error_naming_the_key(mutate, named):
