@@ -305,6 +305,7 @@ def remove_combatant(encounter, obj) -> list[str]:
     encounter.pending = keep
     fights.emit(encounter, "roster", data={"left": obj.key})
     # Initiative and used actions stay stored: rejoining in the same fight resumes them.
+    release(encounter, obj)  # a hold or clinch partner is free again
     encounter.combatants = [o for o in fighters(encounter) if o != obj]
     set_conditions(encounter, obj, {})
     shields = shields_in(encounter)
@@ -617,6 +618,8 @@ def deliver(encounter, actor, target, rolled, *, defendable: bool = True, notes:
     why = []
     if rolled.needs_defense and not defendable:
         why.append(f"{target.key} is caught by surprise and cannot defend.")
+    elif rolled.needs_defense and health_of(encounter, target, system).incapacitated:
+        why.append(f"{target.key} is down and cannot defend.")
     elif rolled.needs_defense:
         why.append(f"{target.key} has already acted this round and cannot defend.")
     finish_attack(encounter, actor, target, rolled, None, why, told=notes)
@@ -981,14 +984,20 @@ def left_the_room(character) -> None:
 
 def left_by_deletion(obj) -> None:
     """``obj`` is being deleted (``@destroy``; ``Character.at_object_delete``): out of its
-    fight, the attacks by or on it cancelled, told to the fight's room."""
+    fight, the attacks by or on it cancelled, and a hold or clinch with it ended; the fight it
+    ran as Storyteller has none. Told to the fight's room."""
     encounter = fight_of(obj)
-    if encounter is None:
-        return
-    with fights.unit("delete"):
-        notices = remove_combatant(encounter, obj)
-        announce(encounter, "{target} is removed from the fight (destroyed).", mapping={"target": obj},
-                 lines=notices)
+    if encounter is not None:
+        with fights.unit("delete"):
+            notices = remove_combatant(encounter, obj)
+            announce(encounter, "{target} is removed from the fight (destroyed).", mapping={"target": obj},
+                     lines=notices)
+    run = encounter_in(obj.location)
+    if run is not None and run.storyteller == obj:
+        with fights.unit("delete"):
+            run.storyteller = None
+            announce(run, "{target}, the Storyteller, is gone: staff run the fight now, or hand it "
+                          "to a Narrator here with +combat/transfer.", mapping={"target": obj})
 
 
 def set_idle_on_disconnect(character) -> None:

@@ -1,5 +1,7 @@
 """Command tier: player-facing slips — each bad input gets one clear line, nothing changed."""
 
+from unittest import mock
+
 import evennia.utils.test_resources  # noqa: F401 (Evennia is set up before the game modules load)
 
 from commands import aeon, fray, npcs
@@ -195,3 +197,35 @@ class TestLeaveFromAnotherRoom(StorytellerFightTest):
         self.assertEqual(self.state(), before)
         self.player(fray.CmdCombat(), "/leave")
         self.player(fray.CmdCombat(), "/join", "<Combat> You join the fight.")
+
+
+# ------------------------------------------------- after the adversary: partners, ST, the down
+class TestLeavingEndsHolds(StorytellerFightTest):
+    def test_a_holder_who_leaves_frees_the_held(self):
+        self.force(9, 8, 2, 2)   # hold: Strength 2 + Brawl 2 = 4 dice vs 6 -> 2 successes
+        self.player(fray.CmdAttack(), "Thug/hold")
+        self.force(2, 2, 2)
+        self.st(fray.CmdDefend(), "Thug=none")
+        self.assertEqual(encounters.conditions_of(self.encounter, self.thug).get("held_by"), self.char2.id)
+        self.player(fray.CmdCombat(), "/leave")
+        self.assertIsNone(encounters.conditions_of(self.encounter, self.thug).get("held_by"))
+        self.st(fray.CmdEscape(), "Thug", "<Fray> Thug is not held.")
+
+
+class TestStorytellerDestroyed(StorytellerFightTest):
+    def test_the_room_is_told_and_the_fight_has_no_storyteller(self):
+        told = []
+        with mock.patch.object(encounters, "announce", lambda encounter, text, **kw: told.append(text)):
+            encounters.left_by_deletion(self.char1)
+        self.assertIsNone(self.encounter.storyteller)
+        self.assertEqual(told, ["{target}, the Storyteller, is gone: staff run the fight now, or hand it "
+                                "to a Narrator here with +combat/transfer."])
+
+
+class TestAttackOnTheDown(StorytellerFightTest):
+    def test_a_down_target_is_not_said_to_have_acted(self):
+        self.thug.health = {"storyteller": dict(KNOCKED_OUT, dead=False)}
+        self.force(9, 8, 7, 2, 2, 2, 2, 2, 2, 2, 2)
+        out = self.player(fray.CmdAttack(), "Thug")
+        self.assertIn("Thug is down and cannot defend.", out)
+        self.assertNotIn("already acted", out)
