@@ -254,12 +254,14 @@ class CmdMove(Command):
     A movement action is any physical action that is neither an attack nor
     a defense. It counts against your actions this turn like an attack (at
     most 5), and a later action of the turn rolls at -2 for each before it.
-    Travel counts only at half your Yards/Turn or more: pose shorter steps.
+    Travel with a distance (+move run|go|crawl <yards> [...]) is an action
+    only at half your Yards/Turn or more ((Constitution + Dexterity) x 2);
+    shorter, it uses none. Without a distance it is an action.
 
     Examples:
       +move draw 9mm
       +move stand
-      +move run to the door
+      +move run 3 yards to the door
       +move Thug=release
     """
 

@@ -11,9 +11,12 @@ player-facing line) and changes nothing when it refuses.
 
 from __future__ import annotations
 
+import re
+
 from evennia.utils.dbserialize import deserialize
 
 from rules.systems import CombatError, get_system
+from rules.systems.base import plural
 from rules.systems.eldritch_checks import Concealment
 from rules.systems.eldritch_dice import EldritchRoll
 from world import dice, fights
@@ -59,11 +62,15 @@ MAX_MOVE_TEXT = 60
 #: ``+move`` verbs; draw, stand, release and cover change the fight, the others are posed.
 MOVES = ("draw", "stand", "release", "cover", "run", "climb", "leap", "swing", "catch", "crawl",
          "transform", "go")
+#: ``+move`` verbs that are travel from A to B: with a distance (``+move run 5 to the door``)
+#: they are a movement action only at half the Yards/Turn or more (seed, Movement).
+TRAVEL = ("run", "go", "crawl")
+_DISTANCE = re.compile(r"(\d{1,3})(?!\d)(?:\s*(?:yards?|yds?)\b)?\s*(.*)$", re.IGNORECASE)
 #: Log entries that are not a fighter's action (for "attacked in their last action"): rolls,
 #: defenses (logged as the attacker's "attack on …"; a Sacrifice is a defense too), looking.
 NOT_ACTIONS = ("initiative", "roll", "private roll", "start of round", "attack on ", "shield zap",
                "eye contact", "line of sight", "drama point", "conceal", "search", "sacrifice",
-               "spot", "hide before")
+               "spot", "hide before", "travel")
 
 
 # ---------------------------------------------------------------------------- helpers
@@ -524,7 +531,10 @@ def move(caller, actor_name: str | None, text: str) -> None:
     extra-action penalty applies as to any action). ``draw <weapon>`` puts it in hand (out of
     hiding, if hidden), ``stand`` gets up from prone, ``release`` lets go of whoever one
     holds, ``cover`` breaks every line of sight made with the mover; run, climb, leap,
-    swing, catch, crawl, transform and go are posed."""
+    swing, catch, crawl, transform and go are posed. Travel (run, go, crawl) with a distance
+    first (``run 5 to the door``) is an action only at half the mover's Yards/Turn or more
+    (seed: "Actual travel ... only counts as a Movement action if the distance is equal or
+    greater than half the character's Yards/Turn"); shorter, it spends nothing."""
     encounter = require_encounter(caller)
     system = rules_of(encounter, "movement actions", "movement")
     actor = actor_for(caller, encounter, actor_name)
@@ -553,7 +563,18 @@ def move(caller, actor_name: str | None, text: str) -> None:
         what = f"let go of {', '.join(obj.key for obj in victims)}"
     else:
         what = f"{verb} {rest}".strip()
-    movement = system.movement(fighter, what, int(fighter.conditions.get("actions_used", 0) or 0))
+    distance = _DISTANCE.match(rest) if verb in TRAVEL else None
+    used = int(fighter.conditions.get("actions_used", 0) or 0)
+    if distance:
+        yards = int(distance.group(1))
+        what = f"{verb} {plural(yards, 'yard')} {distance.group(2)}".strip()
+        movement = system.travel(fighter, yards, what, used)
+    else:
+        movement = system.movement(fighter, what, used)
+    if not movement.spends:
+        add_log(encounter, actor.key, "travel", movement.lines)
+        announce(encounter, "{actor} moves.", mapping={"actor": actor}, lines=movement.lines)
+        return
     _turn_action(encounter, actor)
     if weapon is not None:
         actor.weapon = weapon.key

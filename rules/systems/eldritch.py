@@ -454,6 +454,9 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         self.sight_table = require(data, "line_of_sight", dict, "eldritch")
         self.movement_table = require(data, "movement", dict, "eldritch")
         require(self.movement_table, "travel_fraction", int, "movement")
+        speed = require(self.movement_table, "yards_per_turn", dict, "movement")
+        require(speed, "traits", list, "movement.yards_per_turn")
+        require(speed, "per_point", int, "movement.yards_per_turn")
         #: Examples of movement actions (seed: Actions), for help text.
         self.movement_examples = tuple(require(self.movement_table, "actions", list, "movement"))
         self.armor_table = load_armor_table(data, ARMOR_COLUMNS)
@@ -536,6 +539,7 @@ class EldritchSystem(EldritchChecks, RuleSystem):
             lists.append((f"maneuvers.{key}.minimum", [name for name, _ in maneuver.minimum]))
         lists += [("life_points", self.life_traits), ("life_points.bonuses", list(self.life_bonuses)),
                   ("initiative.bonuses", list(self.initiative_bonuses) + list(self.round_up_with)),
+                  ("movement.yards_per_turn", self.movement_table["yards_per_turn"]["traits"]),
                   ("soak", list(self.soak_sources)), ("honor", self.honor["traits"] + [self.honor["drawback"]]),
                   ("escape", self.escape["traits"]), ("hiding", self.hiding_table["seek"]),
                   ("concealment", self.concealment["hide_traits"] + self.concealment["search_traits"]),

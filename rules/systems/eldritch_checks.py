@@ -160,6 +160,8 @@ class Movement:
     what: str
     penalty: int
     lines: tuple[str, ...]
+    #: False for travel under half the Yards/Turn (seed: not a movement action).
+    spends: bool = True
 
 
 class EldritchChecks:
@@ -428,3 +430,31 @@ class EldritchChecks:
     def travel_is_action(self, yards: int, yards_per_turn: int) -> bool:
         """Travel counts as a movement action at half the Yards/Turn or more (seed)."""
         return yards * int(self.movement_table["travel_fraction"]) >= yards_per_turn
+
+    def yards_per_turn(self, actor: Combatant) -> int:
+        """The character's Yards/Turn. The seed names it but never derives it; Fray plays the
+        data's ``movement.yards_per_turn``: the traits summed x ``per_point`` + ``base``
+        (default the Unisystem-style Speed, (Constitution + Dexterity) x 2)."""
+        table = self.movement_table["yards_per_turn"]
+        return (sum(actor.trait(name) for name in table["traits"]) * int(table["per_point"])
+                + int(table.get("base", 0)))
+
+    def travel(self, actor: Combatant, yards: int, what: str = "", actions_used: int = 0) -> Movement:
+        """Travel of ``yards`` (seed, Movement: "Actual travel from point A to point B only
+        counts as a Movement action if the distance is equal or greater than half the
+        character's Yards/Turn"): at half or more, a movement action (``movement``); under it,
+        no action (``spends`` False: no action used, no penalty). ``what``: the pose, e.g.
+        "run 5 yards to the door". Raises CombatError for one out cold, stunned or whirling,
+        and past the action limit for a travel that is an action."""
+        if yards < 0:
+            raise CombatError("Give the distance in whole yards.")
+        per_turn = self.yards_per_turn(actor)
+        what = what or f"travel {plural(yards, 'yard')}"
+        if self.travel_is_action(yards, per_turn):
+            return self.movement(actor, f"{what} (Yards/Turn {per_turn}: half or more)", actions_used)
+        situation = Situation.of(actor)
+        self.require_awake(actor, situation)
+        if situation.whirling:
+            raise CombatError(f"{actor.name} is whirling their sword: it is their only action this turn.")
+        return Movement(actor.name, what, 0, (f"{actor.name}: {what} (Yards/Turn {per_turn}: under half, "
+                                              "not an action).",), spends=False)

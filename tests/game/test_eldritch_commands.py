@@ -136,6 +136,22 @@ class TestScheduleAndActions(EldritchFightTest):
                          before)
         self.assertEqual(self.state(self.char2)["actions_used"], 5)
 
+    def test_travel_under_half_the_yards_per_turn_is_no_action(self):
+        # issue 17 item 9, seed (Movement): "Actual travel from point A to point B only counts
+        # as a Movement action if the distance is equal or greater than half the character's
+        # Yards/Turn". Char2's Yards/Turn (Fray data): (Constitution 3 + Dexterity 3) x 2 = 12.
+        self.initiative(9, 5)  # Char2 11, 6, 1; Thug 7, 2
+        self.player(eldritch.CmdMove(), "run 5 yards to the door", "<Combat> Char2 moves.|"
+                    "  Char2: run 5 yards to the door (Yards/Turn 12: under half, not an action).")
+        self.assertNotIn("actions_used", self.state(self.char2))
+        self.assertEqual(encounters.open_actions(self.encounter, self.char2), [11, 6, 1])
+        self.player(eldritch.CmdMove(), "run 6 back", "<Combat> Char2 moves.|"
+                    "  Char2 spends an action: run 6 yards back (Yards/Turn 12: half or more).")
+        self.assertEqual(self.state(self.char2)["actions_used"], 1)
+        # Without a distance, running is an action as before; bad distances are just posed words.
+        self.st(fray.CmdCombat(), "/next")   # the Thug passes at 7
+        self.player(eldritch.CmdMove(), "run", "<Combat> Char2 moves.|  Char2 spends an action: run (rolls at -2).")
+
     def test_defenses_do_not_use_actions(self):
         self.initiative(2, 9)  # Char2 4, Thug 11 (11, 6, 1)
         # The Thug punches: Dexterity 2 + Brawl 1 + 8 = 11: 2 SLs; Char2 dodges (Dex 3 + Acrobatics 2

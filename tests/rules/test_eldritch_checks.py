@@ -332,3 +332,20 @@ def test_opening_the_duffel_bag_finds_what_is_in_it():
     # Not opened, the same roll finds nothing in the bag: 4 + (7 - 5) = 6 vs 11.
     found, lines = EL.search_all(bob, "Ann", hidden, dice(), roll=found[0].roll)
     assert not found[0].found and lines[1] == "big sword in a duffel bag: 4 + 2 (duffel bag) = 6 vs concealment 11: not found"
+
+
+
+def test_travel_under_half_the_yards_per_turn_is_no_action():
+    # issue 17 item 9, seed (Movement): "Actual travel from point A to point B only counts as a
+    # Movement action if the distance is equal or greater than half the character's
+    # Yards/Turn". Fray's Yards/Turn (data): (Constitution + Dexterity) x 2: 3 + 3 -> 12.
+    runner = fighter("Ann", Constitution=3, Dexterity=3)
+    assert EL.yards_per_turn(runner) == 12
+    short = EL.travel(runner, 5, "run 5 yards to the door")
+    assert not short.spends and short.penalty == 0
+    assert short.lines == ("Ann: run 5 yards to the door (Yards/Turn 12: under half, not an action).",)
+    far = EL.travel(runner, 6, "run 6 yards", actions_used=1)      # half: an action, the second
+    assert far.spends and far.lines == ("Ann spends an action: run 6 yards (Yards/Turn 12: half or more) "
+                                        "(rolls at -2).",)
+    with pytest.raises(CombatError, match="only action this turn"):
+        EL.travel(Combatant(name="Wes", traits={"Dexterity": 3}, conditions={"whirling": True}), 1)
