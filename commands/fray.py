@@ -556,8 +556,9 @@ class CmdCast(Command):
     too, the target maybe among them) - the source's rule. A shield blocks
     one magical attack (Special Effect successes protect more people, then
     add blocks); cast it while a spell is coming at you and it is your
-    defense. An Overshot shield crackles: anyone who touches it (a brawl or
-    melee attack on someone it protects) takes 1 lethal unless soaked.
+    defense. An Overshot shield crackles: anyone who touches it, the caster
+    too (an attack or escape by or on someone it protects), takes 1 lethal
+    unless soaked.
       +cast stunner=Guard
       +cast/damage reducto=Guard
       +cast protego=Bob

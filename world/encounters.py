@@ -686,17 +686,23 @@ def strike(encounter, actor, target, option: str, *, use_turn: bool = True, defe
     # The roll, once (``notes``, e.g. a surprise contest, are logged by whoever rolled them).
     add_log(encounter, actor.key, f"{rolled.label} at {target.key}",
             [*getattr(rolled, "preface", ()), rolled.describe(), *mods.notes])
-    shield = shields_in(encounter).get(target.key)
-    if shield is not None and system.magic is not None:
-        with dice.roller() as roller:
-            zap = system.magic.shield_zap(combatant(encounter, actor, system), shield, roller)
-        if zap:
-            harm, lines = zap
-            store_harm(encounter, system, [harm])
-            add_log(encounter, actor.key, "shield zap", lines)
-            announce(encounter, "{actor} touches {target}'s shield.", mapping={"actor": actor, "target": target},
-                     lines=lines)
+    shield_zaps(encounter, actor, target)
     deliver(encounter, actor, target, rolled, defendable=defendable, notes=notes)
+
+
+def shield_zaps(encounter, actor, other) -> None:
+    """``actor`` in hand-to-hand contact with ``other`` (an attack, an escape) touches every
+    overshot shield on either of them, its own included, and is zapped by each (storyteller)."""
+    system = system_of(encounter)
+    if system.magic is None:
+        return
+    for shield in system.magic.shields_touched(actor.key, other.key, shields_in(encounter)):
+        with dice.roller() as roller:
+            harm, lines = system.magic.shield_zap(combatant(encounter, actor, system), shield, roller)
+        store_harm(encounter, system, [harm])
+        add_log(encounter, actor.key, "shield zap", lines)
+        announce(encounter, "{actor} touches " + escape_for_room(f"{shield.caster}'s shield") + ".",
+                 mapping={"actor": actor}, lines=lines)
 
 
 def pending_for(encounter, target) -> dict:
@@ -771,6 +777,7 @@ def escape_hold(caller, actor_name: str | None) -> None:
     require_turn(encounter, actor)
     with dice.roller() as roller:
         escaped, lines = system.escape_hold(combatant(encounter, actor, system), combatant(encounter, holder, system), roller)
+    shield_zaps(encounter, actor, holder)   # struggling is contact
     use_action(encounter, actor, current_slot(encounter)[0])
     if escaped:
         state.pop("held_by", None)

@@ -486,6 +486,18 @@ class StorytellerMagic:
         return Shield(caster=cast.caster, spell=spell.name, blocks=1 + cast.special_effects - len(extra),
                       protected=(cast.caster, *extra), overshot=cast.overshoot)
 
+    @staticmethod
+    def shields_touched(toucher: str, other: str, shields: Mapping[str, Shield]) -> list[Shield]:
+        """The overshot shields ``toucher`` touches in hand-to-hand contact with ``other`` (a
+        brawl or melee attack, a grapple's escape): ``other``'s, and ``toucher``'s own (seed:
+        "anyone who touches it (even the caster)"), each once. ``shields``: by protected name."""
+        touched: list[Shield] = []
+        for name in (other, toucher):
+            shield = shields.get(name)
+            if shield is not None and shield.overshot and shield not in touched:
+                touched.append(shield)
+        return touched
+
     def shield_zap(self, toucher: Combatant, shield: Shield, roller: Roller) -> tuple[Harm, list[str]] | None:
         """Touching an overshot shield (even its caster): 1 lethal level, which the toucher
         soaks (Stamina vs 5) only if their kind can soak lethal (seed: Magical Shield, Soak).

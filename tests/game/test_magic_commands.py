@@ -108,3 +108,32 @@ class TestCastRefusals(MagicFightTest):
                 self.player(fray.CmdCast(), args, expected)
                 self.assertEqual(list(self.encounter.pending), before)
                 self.assertFalse(encounters.has_acted(self.encounter, self.char2))
+
+
+class TestOvershotShieldContact(MagicFightTest):
+    def test_anyone_who_touches_it_even_the_caster_is_zapped(self):
+        """Seed, Magical Shield: Overshooting means "anyone who touches it (even the caster)
+        will get zapped and need to successfully soak or take 1 Lethal damage"."""
+        self.guard.sheet = dict(self.guard.sheet, Strength=2, Brawl=1)
+        # Protego: Power 4: 9 9 9 9 -> 4; Control 3: 10 10 10 -> 3 < 4: overshot.
+        self.force(9, 9, 9, 9, 10, 10, 10)
+        self.player(fray.CmdCast(), "protego")
+        self.st(fray.CmdCombat(), "/next")                   # the Guard passes: round 2
+        # Char2 punches from inside her own shield: Dex 3 + Brawl 2: 2 2 2 2 2 -> a miss;
+        # the zap: Wizard soaks lethal, Stamina 2 vs 5: 4 3 -> none: 1 lethal.
+        self.force(2, 2, 2, 2, 2, 4, 3)
+        out = self.player(fray.CmdAttack(), "Guard")
+        self.assertIn("Char2's Protego zaps Char2!", out)
+        self.assertEqual(self.health(self.char2)["lethal"], 1)
+        # The Guard holds her: Str 2 + Brawl 1 vs 6: 9 9 9 -> 3; it touches her shield (a
+        # Muggle: no soak): 1 lethal; she has acted, so the hold lands at once.
+        self.force(9, 9, 9)
+        self.st(fray.CmdAttack(), "Guard=Char2/hold")
+        self.assertEqual(self.health(self.guard)["lethal"], 1)
+        self.st(fray.CmdCombat(), "/next")                   # round 3
+        # Char2 struggles (contact): escape Str 2 + Brawl 2 vs 6: 2 2 2 2; the Guard (Bruised,
+        # no penalty) 3 dice: 2 2 2; then her own shield zaps her: soak 4 3 -> 1 more lethal.
+        self.force(2, 2, 2, 2, 2, 2, 2, 4, 3)
+        out = self.player(fray.CmdEscape(), "")
+        self.assertIn("Char2's Protego zaps Char2!", out)
+        self.assertEqual(self.health(self.char2)["lethal"], 2)

@@ -470,3 +470,15 @@ def test_records_round_trip_through_json():
     assert Shield.from_record(json.loads(json.dumps(shield.to_record()))) == shield
     with pytest.raises(CombatError, match="no longer known"):
         MAGIC.cast_from_record({**spell_cast.to_record(), "spell": "gone"})
+
+
+def test_contact_touches_the_other_ones_and_ones_own_overshot_shield():
+    """Seed, Magical Shield: "anyone who touches it (even the caster)"."""
+    overshot = MAGIC.raise_shield(shield_cast([6, 6], [10, 2]), [])        # Di's, overshot
+    calm = MAGIC.raise_shield(shield_cast([6, 6], [10, 10]), [])
+    shields = {"Di": overshot, "Bob": calm}
+    assert MAGIC.shields_touched("Ann", "Di", shields) == [overshot]       # attacking Di
+    assert MAGIC.shields_touched("Di", "Ann", shields) == [overshot]       # Di reaching out
+    assert MAGIC.shields_touched("Di", "Bob", shields) == [overshot]       # Bob's did not overshoot
+    assert MAGIC.shields_touched("Di", "Di2", {"Di": overshot, "Di2": overshot}) == [overshot]
+    assert MAGIC.shields_touched("Ann", "Bob", shields) == []
