@@ -180,26 +180,28 @@ class CmdCombat(Command):
     Run or take part in a fight.
 
     Usage:
-      +combat                 show the fight in this room (the HUD)
-      +combat/join            join the fight
-      +combat/leave           leave the fight
-      +combat/init            roll your initiative
-      +combat/start [<system>] [duel]   start a fight here (ST)
-      +combat/next            pass the waiting turn; next round (ST)
-      +combat/resolve         resolve the attacks left undefended (ST)
+      +combat                      show the fight in this room (the HUD)
+      +combat/join                 join the fight
+      +combat/leave                leave the fight
+      +combat/init                 roll your initiative
+      +combat/start [<system>] [duel]
+                                   start a fight here (ST)
+      +combat/next                 pass the waiting turn; next round (ST)
+      +combat/resolve              resolve attacks left undefended (ST)
       +combat/diff <name>=<+/-n>   move their next attack's difficulty (ST)
-      +combat/mod <name>=<+/-n>[ keep]   dice on their next roll(s) (ST)
-      +combat/add <name>[,<name>...]   bring characters or NPCs in (ST)
-      +combat/remove <name>   take a combatant out, attacks cancelled (ST)
-      +combat/idle <name>     mark a combatant idle, or back (ST)
-      +combat/transfer <player>   hand the scene to another Narrator (ST)
-      +combat/log [<page>]    the roll log: every roll and its inputs (ST)
-      +combat/list            every fight running in the game (staff)
-      +combat/end             end the fight with a summary (ST)
+      +combat/mod <name>=<+/-n>[ keep]
+                                   dice on their next roll(s) (ST)
+      +combat/add <name>[,<name>...]
+                                   bring characters or NPCs in (ST)
+      +combat/remove <name>        take a fighter out, attacks cancelled (ST)
+      +combat/idle <name>          mark a fighter idle, or back (ST)
+      +combat/transfer <player>    hand the scene to another Narrator (ST)
+      +combat/log [<page>]         the roll log: every roll, its inputs (ST)
+      +combat/list                 every fight running in the game (staff)
+      +combat/end                  end the fight with a summary (ST)
 
-    On your turn: attack <target> (help attack); when attacked: defend
-    (help defend). Systems: storyteller, aeon, eldritch and elethril.
-    Each switch has its own page: help +combat/<switch>.
+    Then: help attack, help defend; each switch: help +combat/<switch>.
+    Systems: storyteller, aeon, eldritch and elethril.
 
     # subtopics
 

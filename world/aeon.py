@@ -10,6 +10,7 @@ raises ``CombatError`` (one player-facing line) and changes nothing when it refu
 from __future__ import annotations
 
 from rules.systems import CombatError
+from rules.systems.aeon_tactics import Mount
 from world import dice, fights
 from world.encounters import (
     actor_for,
@@ -56,6 +57,32 @@ def tactics_of(encounter, what: str):
 
 def _turn_action(encounter, actor) -> None:
     use_action(encounter, actor, current_slot(encounter)[0])
+
+
+def _ride_check(encounter, actor, what: str) -> tuple[bool, tuple[str, ...]]:
+    """The Ride roll a mount whose Control Rating is above the rider's Ride needs every turn
+    before the rider acts, whatever it does (seed: Mounted Combat); attacks make theirs in the
+    rules' ``attack``. Returns (kept control, lines). Losing control spends the action and
+    tells the room; the caller then does nothing more."""
+    record = conditions_of(encounter, actor).get("mount")
+    if not record:
+        return True, ()
+    tactics = tactics_of(encounter, "mounts")
+    system = system_of(encounter)
+    ridden = Mount.from_record(record)
+    rider = combatant(encounter, actor, system)
+    if not tactics.needs_control_roll(rider, ridden):
+        return True, ()
+    with dice.roller() as roller:
+        kept, lines = tactics.control_roll(rider, ridden, roller)
+    if kept:
+        return True, lines
+    _turn_action(encounter, actor)
+    lines = (*lines, f"{actor.key} has no {what} this turn.")
+    add_log(encounter, actor.key, f"ride ({what})", lines)
+    announce(encounter, "{actor} fights for control of the mount.", mapping={"actor": actor}, lines=lines)
+    announce_turn(encounter)
+    return False, lines
 
 
 # ------------------------------------------------------------------------ surprise, hiding
@@ -115,6 +142,9 @@ def hide(caller, actor_name: str | None, *, obscured: bool) -> None:
     system = system_of(encounter)
     witnesses = [obj for obj in fighters(encounter) if obj != actor
                  and not health_of(encounter, obj, system).incapacitated]
+    kept, ride = _ride_check(encounter, actor, "hiding")
+    if not kept:
+        return
     mods = modifiers_for(encounter, actor, adjustable=False)
     with dice.roller() as roller:
         result = tactics.hide(combatant(encounter, actor, system),
@@ -124,8 +154,8 @@ def hide(caller, actor_name: str | None, *, obscured: bool) -> None:
     _turn_action(encounter, actor)
     lost = [obj.id for obj in witnesses if obj.key in result.lost_by]
     update_conditions(encounter, actor, hidden_from=lost)
-    add_log(encounter, actor.key, "hide", result.lines)
-    announce(encounter, "{actor} tries to hide.", mapping={"actor": actor}, lines=result.lines)
+    add_log(encounter, actor.key, "hide", (*ride, *result.lines))
+    announce(encounter, "{actor} tries to hide.", mapping={"actor": actor}, lines=(*ride, *result.lines))
     announce_turn(encounter)
 
 
@@ -182,6 +212,9 @@ def clinch(caller, actor_name: str | None, text: str) -> None:
     partner = _partner(encounter, actor)
     choice, throw = parse_clinch_choice(text)
     require_turn(encounter, actor)
+    kept, ride = _ride_check(encounter, actor, "clinch contest")
+    if not kept:
+        return
     plan, plan_throw = parse_clinch_choice(conditions_of(encounter, partner).get("clinch_plan") or DEFAULT_CLINCH_PLAN)
     partner_declines = plan == "decline" or not open_actions(encounter, partner)
     system = system_of(encounter)
@@ -197,7 +230,7 @@ def clinch(caller, actor_name: str | None, text: str) -> None:
                 use_modifiers(encounter, obj, adjustable=False, difficulty=False)
         if not partner_declines:
             use_action(encounter, partner)
-        lines = list(contest.lines)
+        lines = [*ride, *contest.lines]
         for obj in (actor, partner):
             update_conditions(encounter, obj, held_by=None)
         if contest.ended:
@@ -273,9 +306,13 @@ def pick_up(caller, actor_name: str | None, text: str) -> None:
     item = found[0]
     require_turn(encounter, actor)
     require_free(encounter, actor)
+    kept, ride = _ride_check(encounter, actor, "pick-up")
+    if not kept:
+        return
     mods = modifiers_for(encounter, actor, adjustable=False)
     with dice.roller() as roller:
         success, lines = system.pick_up(combatant(encounter, actor, system), item["weapon"], roller, mods.dice)
+    lines = (*ride, *lines)
     use_modifiers(encounter, actor, adjustable=False, difficulty=False)
     _turn_action(encounter, actor)
     if success:
@@ -308,6 +345,11 @@ def treat(caller, name: str) -> None:
         actor = actor_for(caller, encounter, None)
         require_turn(encounter, actor)
         require_free(encounter, actor)
+        kept, ride = _ride_check(encounter, actor, "treating")
+        if not kept:
+            return
+        if ride:
+            add_log(encounter, actor.key, "ride", ride)
         _turn_action(encounter, actor)
     update_conditions(encounter, target, treated=True, bleeding_since=None)
     add_log(encounter, caller.key, f"treat {target.key}", [f"{target.key}'s wounds are treated: no more bleeding."])

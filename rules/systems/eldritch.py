@@ -39,8 +39,10 @@ Fray defaults where the source is silent (guesses, also marked in the data file)
   (STR+1) x 2; jump kick -3, (STR+1) x 3; grapple +2, no damage; Atemi Strike and Double
   Jump Kick deal punch and jump-kick damage;
 - block and parry answer only hand-to-hand attacks (Ranged Deflection exists for the rest);
-- Sacrifice rolls Dexterity + the better of Melee/Brawl at -3; when it takes the hit the
-  damage uses the attacker's SLs minus the sacrificer's;
+  a dodge rolls the better of Acrobatics and Brawl (seed: "DEX + Brawl for a dodge");
+  thrown, only the shuriken and the chakram have no blunt part to block (``blockable``);
+- Sacrifice's parry against a thrown or launched weapon is Ranged Deflection's roll (the
+  maneuver bought, its own -2/-4 kept) before the -3;
 - Wall Flip's fall (a failed roll) is STR x 2 bash against the flipper's own bash soak;
   its +3 to defenses lasts while the game keeps ``flip_defense`` set: (choose) seed "all
   further defensive actions": the rest of the fight (``defense_bonus_lasts``; "turn" ends it
@@ -420,7 +422,7 @@ class EldritchSystem(EldritchChecks, RuleSystem):
                     require_choice(column, ARMOR_COLUMNS, f"soak.{trait}")
                     require(source, column, int, f"soak.{trait}")
         self.attack_table = require(data, "attack", dict, "eldritch")
-        for name in ("too_heavy_after", "prone_penalty", "catch_fail_bonus"):
+        for name in ("prone_penalty", "catch_fail_bonus"):
             require(self.attack_table, name, int, "attack")
         require(self.attack_table, "success_needed", bool, "attack")
         #: (choose) firearms limited by their multiplier, as the seed's Limitations read literally.
@@ -817,7 +819,7 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         limitations (minimum Strength, space) + prone, Wall Flip's +3, Whirling Sword's
         growing penalty; ``dice_modifier`` added, ``modifier`` (difficulty) taken off.
 
-        Raises CombatError: unknown weapon or maneuver, not bought, too heavy, a 6th action,
+        Raises CombatError: unknown weapon or maneuver, not bought, a 6th action,
         Atemi Grip / Wrestling Hold without a grapple, Sleeper Hold without one by the neck,
         Double Jump Kick with one target (use ``attack_many``), acting beside Whirling Sword.
         """
@@ -1005,6 +1007,10 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         drama_point = drama_point or situation.drama_point
         key = self._defense_key(defense)
         parts, label = self._defense_parts(attack, defender, key, situation, drama_point)
+        if key == "whirling-sword" and situation.whirl_roll:
+            # seed: the one roll serves "to attack and defend for the entire turn": no new die,
+            # no defense penalty
+            return EldritchDefense(key, label, defender.name, EldritchRoll.from_record(situation.whirl_roll))
         if situation.defenses_used:
             parts.append((f"defense {situation.defenses_used + 1}", self.defense_penalty(situation.defenses_used)))
         if situation.flip_defense:
@@ -1020,6 +1026,12 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         CombatError when that defense is not allowed against ``attack`` (``defend``)."""
         ranged = bool(self.modes[attack.choice.mode]["ranged"])
         mode = attack.choice.mode
+        if situation.whirling and key != "whirling-sword":
+            # seed: Whirling Sword is "the only action the character can attempt that Turn"; its
+            # roll defends, and it "does squat against ranged attacks"
+            raise CombatError(f"{defender.name} is whirling their sword: its roll is their only defense this turn"
+                              + (", and it does nothing against ranged attacks." if ranged
+                                 else " (defend whirling-sword)."))
         if key in self.defenses:
             table = self.defenses[key]
             if table.get("close_only") and ranged:
@@ -1055,8 +1067,31 @@ class EldritchSystem(EldritchChecks, RuleSystem):
                 modifier_value = maneuver.modifier
                 if mode == "launched" and "launched_modifier" in maneuver.extra:
                     modifier_value = int(maneuver.extra["launched_modifier"])
-                parts = list(trait_parts(defender, maneuver.traits)) + [(maneuver.label.lower(), modifier_value)]
+                traits = maneuver.traits
+                if key == "ranged-deflection":
+                    traits = self._deflection_traits(attack, defender, maneuver)
+                parts = list(trait_parts(defender, traits)) + [(maneuver.label.lower(), modifier_value)]
         return parts, label
+
+    @staticmethod
+    def _deflection_traits(attack: EldritchAttack, defender: Combatant, maneuver: Maneuver) -> tuple[Any, ...]:
+        """Ranged Deflection's traits (seed: thrown weapons "can be Blocked (if there's a part
+        of the weapon that isn't sharp) or Parried (with a weapon)"): the block skill counts
+        only against a weapon with a blunt part (``blockable``), the parry skill only with a
+        weapon in hand; the better of those left. Raises CombatError when neither is left."""
+        block = str(maneuver.extra.get("block_skill", "Brawl"))
+        parry = str(maneuver.extra.get("parry_skill", "Melee"))
+        allowed = []
+        if attack.weapon is None or attack.weapon.blockable:
+            allowed.append(block)
+        if defender.weapon:
+            allowed.append(parry)
+        if not allowed:
+            shown = attack.weapon.name if attack.weapon else "missile"
+            raise CombatError(f"The {shown} is sharp all over: only a weapon in hand can deflect it (a parry).")
+        return tuple(entry if not isinstance(entry, (list, tuple))
+                     else [name for name in entry if name in allowed] or list(allowed)
+                     for entry in maneuver.traits)
 
     def defense_choices(self, attack: EldritchAttack, defender: Combatant) -> tuple[str, ...]:
         """The defenses ``defend`` would allow ``defender`` against ``attack`` (a Damaging
@@ -1080,22 +1115,39 @@ class EldritchSystem(EldritchChecks, RuleSystem):
                   initiative: int | None, attacker_initiative: int | None, modifier: int = 0,
                   dice_modifier: int = 0, situation: Situation | None = None) -> EldritchDefense:
         """Sacrifice (seed): throw oneself between ``attack`` and its target. Needs the
-        maneuver and a higher initiative than the attacker; rolls a parry or deflection
-        (Dexterity + the better of Melee/Brawl) at -3 with the defense penalty so far. More
-        SLs than the attack: "parried"; not more but a success: "takes" (pass the sacrificer
-        as ``resolve``'s target); a failed roll (8 or less): "failed" (the original target
-        must still defend). Raises CombatError."""
+        maneuver and a higher initiative than the attacker; rolls "a normal parry or
+        deflection at a -3": against a hand-to-hand attack the parry (Dexterity + Melee, a
+        weapon in hand), against a thrown or launched one Ranged Deflection's roll (bought,
+        with its own -2/-4); never against a firearm ("No character can deflect bullets").
+        Then -3 and "any multiple action penalties they've already accumulated": the
+        extra-action penalty of the actions taken this turn and the defense penalty of the
+        defenses made. More SLs than the attack: "parried"; not more but a success: "takes"
+        (pass the sacrificer as ``resolve``'s target); a failed roll (8 or less): "failed"
+        (the original target must still defend). Raises CombatError."""
         maneuver = self.maneuvers["sacrifice"]
         self.require_bought(defender, maneuver)
         self.require_able(defender)
         if defender.name in (attack.attacker, attack.target):
             raise CombatError("Sacrifice shields someone else from another's attack.")
+        if attack.choice.mode == "firearm":
+            raise CombatError("No character can deflect bullets: Sacrifice cannot stop a firearm.")
         if initiative is None or attacker_initiative is None or initiative <= attacker_initiative:
             raise CombatError(f"Sacrifice needs a higher initiative than {attack.attacker}'s.")
         situation = situation if situation is not None else Situation.of(defender)
         if situation.passed_out:
             raise CombatError(f"{defender.name} is out cold.")
-        parts = list(trait_parts(defender, maneuver.traits)) + [("sacrifice", maneuver.modifier)]
+        ranged = bool(self.modes[attack.choice.mode]["ranged"])
+        if not ranged and not defender.weapon:
+            raise CombatError(f"Sacrifice is a parry: {defender.name} needs a weapon in hand.")
+        if ranged and not self.bought(defender, self.maneuvers["ranged-deflection"]):
+            raise CombatError(f"Sacrifice against a {attack.choice.mode} weapon is a deflection: "
+                              f"{defender.name} has not bought Ranged Deflection.")
+        parts, _ = self._defense_parts(attack, defender, "ranged-deflection" if ranged else "parry",
+                                       situation, False)
+        parts.append(("sacrifice", maneuver.modifier))
+        if situation.actions_used:
+            parts.append((f"{ORDINALS.get(situation.actions_used, f'{situation.actions_used + 1}th')} action",
+                          self.action_penalty(situation.actions_used)))
         if situation.defenses_used:
             parts.append((f"defense {situation.defenses_used + 1}", self.defense_penalty(situation.defenses_used)))
         parts += self._shared_parts(defender, situation, parts, modifier=modifier, dice_modifier=dice_modifier)

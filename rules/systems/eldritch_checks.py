@@ -10,8 +10,6 @@ Fray defaults (guesses, also in the data file):
 
 - minimum Strength and space apply to hand-to-hand weapons only; a firearm has a ``size``
   of its own, used only for conspicuousness;
-- a weapon whose wielder is more than ``too_heavy_after`` (3) Strength short for the grip
-  used is refused ("too heavy");
 - search vs concealment, hiding vs seeking: the higher total wins, ties to the one hiding;
   spotting one already hidden (``+spot``, seed Line of Sight: "Perception rolls need to be
   made"): the seeker's Perception + Notice + Ambushes again, against the hider's kept roll:
@@ -52,6 +50,8 @@ class Weapon:
     modes: tuple[str, ...] = ("melee",)
     balanced: bool = False
     aliases: tuple[str, ...] = ()
+    #: Thrown, it has a part that isn't sharp: Ranged Deflection may block it (seed).
+    blockable: bool = True
 
     @property
     def firearm(self) -> bool:

@@ -427,3 +427,37 @@ class TestAeonClinchFirstTurn(AeonFightTest):
         self.assertEqual(encounters.pending_attacks(self.encounter), [])
         # A plan set before any clinch answers for one who accepts and wins the first turn.
         self.st(aeon.CmdClinch(), "/plan Thug=crush", "<Combat> If Thug wins control on the other's turn: crush.")
+
+
+class TestAeonRideEveryTurn(AeonFightTest):
+    """Issue 17 item 24, seed (Mounted Combat): mounts whose Control Rating is above the rider's
+    Ride "require riders to spend a dice action on a Ride roll every turn to control them", and
+    "Failure results in loss of control": whatever the rider does, not only an attack."""
+
+    def test_hiding_on_a_horse_needs_the_ride_roll_first(self):
+        # Ride 1 < Horse 2: Dexterity 3 + Ride 1 needs 2: 9 2 2 2 -> 1: control lost, no hiding.
+        self.player(aeon.CmdMount(), "horse")
+        self.force(9, 2, 2, 2)
+        out = self.player(aeon.CmdHide(), "")
+        self.assertIn("Char2 loses control of the Horse!", out)
+        self.assertIn("Char2 has no hiding this turn.", out)
+        self.assertNotIn("tries to hide", out)
+        self.assertEqual(encounters.open_actions(self.encounter, self.char2), [])
+
+    def test_a_kept_ride_roll_comes_before_the_hiding_roll(self):
+        # Ride: 9 9 2 2 -> 2 of 2: kept. Hiding: 9 9 8 8 1 -> 4 of 3; the Thug 6 2 2 loses track.
+        self.player(aeon.CmdMount(), "horse")
+        self.force(9, 9, 2, 2, 9, 9, 8, 8, 1, 6, 2, 2)
+        out = self.player(aeon.CmdHide(), "")
+        self.assertIn("Char2 keeps the Horse under control.", out)
+        self.assertLess(out.index("keeps the Horse"), out.index("Char2 hiding:"))
+        self.assertEqual(self.state(self.char2)["hidden_from"], [self.thug.id])
+
+    def test_picking_up_on_a_horse_after_losing_control_does_nothing(self):
+        self.encounter.dropped = [{"weapon": "knife", "owner": "Thug", "feet": 1}]
+        self.player(aeon.CmdMount(), "horse")
+        self.force(2, 2, 2, 2)
+        out = self.player(aeon.CmdPickup(), "knife")
+        self.assertIn("Char2 has no pick-up this turn.", out)
+        self.assertEqual(self.char2.weapon, "")
+        self.assertEqual(len(encounters.dropped_weapons(self.encounter)), 1)
