@@ -283,11 +283,13 @@ class CmdSacrifice(Command):
       +sacrifice <npc>=<name>     (Storytellers)
 
     Answer the attack waiting on <name> for them: you need a higher
-    initiative than the attacker this turn. You roll Dexterity + Melee or
-    Brawl (the better) at -3, and at -2 for each defense you made earlier
-    this turn. More Success Levels than the attack: you parry it for them.
-    A success that is not more: you take the hit. A failure: they must
-    still defend. It counts as one of your defenses this turn.
+    initiative than the attacker this turn. You roll a parry (Dexterity +
+    Melee, a weapon in hand) or, against a thrown or launched weapon,
+    your Ranged Deflection, at -3, at -2 for each action and each defense
+    you made earlier this turn. Never against bullets. More Success
+    Levels than the attack: you parry it for them. A success that is not
+    more: you take the hit with all the attack's Success Levels. A
+    failure: they must still defend. It counts as one of your defenses.
 
     Examples:
       +sacrifice Ann

@@ -499,12 +499,14 @@ class CmdDefend(Command):
 
     ## eldritch
     The higher total wins (ties to you) and your Success Levels come off
-    the attack's. dodge (Dexterity + Acrobatics), block (Dexterity + Brawl)
-    and parry (Dexterity + Melee, a weapon in hand; block and parry
-    hand-to-hand only), or a bought maneuver: damaging-block, wall-flip,
-    catch-weapon, ranged-deflection, whirling-sword (while whirling). A
-    defense uses no action, even after you have acted; each defense after
-    your first in a turn is at -2 more.
+    the attack's. dodge (Dexterity + Acrobatics or Brawl, the better),
+    block (Dexterity + Brawl) and parry (Dexterity + Melee, a weapon in
+    hand; block and parry hand-to-hand only), or a bought maneuver:
+    damaging-block, wall-flip, catch-weapon, ranged-deflection (a parry
+    needs a weapon in hand; a block, a part that isn't sharp). Whirling,
+    the whirl's one roll is your only defense (defend whirling-sword; none
+    against ranged attacks). A defense uses no action, even after you
+    have acted; each defense after your first in a turn is at -2 more.
     """
 
     key = "defend"

@@ -629,8 +629,9 @@ def attack_many(caller, actor_name: str | None, names_text: str, option: str) ->
 def sacrifice(caller, actor_name: str | None, name: str) -> None:
     """``+sacrifice <name>``: throw oneself between the attack waiting on ``name`` and them
     (seed: Sacrifice). Needs the maneuver and a higher initiative than the attacker this
-    turn; a parry at -3 (and the defenses already made). More SLs than the attack: parried
-    for them; a success: the sacrificer takes the hit; a failure: ``name`` must still defend.
+    turn; a parry or Ranged Deflection at -3 (and the actions and defenses already made;
+    never against a firearm). More SLs than the attack: parried for them; a success: the
+    sacrificer takes the hit, all its SLs; a failure: ``name`` must still defend.
     It counts as one of the sacrificer's defenses this turn."""
     encounter = require_encounter(caller)
     system = rules_of(encounter, "Sacrifice", "sacrifice")

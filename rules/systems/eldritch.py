@@ -489,7 +489,8 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         return Weapon(key=key, name=require(table, "name", str, where), category=category,
                       multiplier=multiplier, size=size, hands=hands, modes=modes,
                       balanced=bool(table.get("balanced", False)),
-                      aliases=tuple(table.get("aliases", ())))
+                      aliases=tuple(table.get("aliases", ())),
+                      blockable=bool(table.get("blockable", True)))
 
     def _maneuver(self, key: str, table: Mapping[str, Any]) -> Maneuver:
         where = f"maneuvers.{key}"
@@ -1261,7 +1262,11 @@ class EldritchSystem(EldritchChecks, RuleSystem):
                 raise CombatError(f"{defense.defender} took the hit: resolve it against them.")
             else:
                 hit = True
-                lines.append(f"{defense.defender} throws themselves in the way and takes the hit.")
+                # seed: "they take the damage intended for the target": the attack's own SLs,
+                # the sacrificer's not taken off
+                net = roll.success_levels
+                lines.append(f"{defense.defender} throws themselves in the way and takes the hit "
+                             f"meant for {attack.target}.")
         if defense is not None and defense.kind == "wall-flip":
             flip_harm, more, flip_effects = self._wall_flip(defense, attacker, target, hit)
             harm += flip_harm

@@ -185,16 +185,12 @@ class EldritchChecks:
     # ------------------------------------------------------------------- limitations
     def strength_limit(self, weapon: Weapon, strength: int, hands: int) -> Limitation | None:
         """Minimum Strength (seed: Limitations): one-handed size - 2, two-handed size - 3;
-        -2 to the roll per point short. None for firearms. Raises CombatError when more than
-        ``too_heavy_after`` points short ("too heavy")."""
+        -2 to the roll per point short, however many (seed: "not to say that it cannot be
+        used by weaker people"). None for firearms (unless ``firearm_limits``)."""
         if weapon.firearm and not getattr(self, "firearm_limits", False):
             return None
         needed = max(0, weapon.size - (3 if hands == 2 else 2))
         short = max(0, needed - strength)
-        limit = int(self.attack_table["too_heavy_after"])
-        if short > limit:
-            raise CombatError(f"The {weapon.name} is too heavy: {GRIPS[hands]} it needs Strength "
-                              f"{needed}, and {strength} is more than {limit} short.")
         line = (f"{weapon.name} {GRIPS[hands]}: Strength {needed} needed, {strength} -> "
                 + (f"{short} short, {-2 * short}" if short else "no penalty"))
         return Limitation("strength", needed, strength, -2 * short, line)

@@ -275,8 +275,6 @@ class TestBadInput(EldritchFightTest):
         cases = [
             ("Thug/ear pop", "Char2 has not bought the Ear Pop maneuver."),
             ("Thug/laser", "No weapon 'laser' in the Eldritch tables."),
-            ("Thug/warhammer", "The warhammer is too heavy: two-handed it needs Strength 4, and 0 is more "
-                               "than 3 short."),
             ("Thug/bat neck", "Only a grapple takes an opponent by the neck."),
             ("Thug/wall flip", "Wall Flip is a defense: defend wall-flip."),
             ("Thug/9mm", "Char2 holds no 9mm (in hand: warhammer)."),
@@ -316,6 +314,18 @@ class TestSpaceAndLimitations(EldritchFightTest):
                       "1 yard here -> 3 short, -6)", out)
         self.st(fray.CmdCombat(), "/space open", "<Combat> You set the space: open, no wall at hand.")
         self.assertEqual(dict(self.encounter.scene), {})
+
+
+    def test_a_weak_fighter_may_still_swing_a_heavy_weapon(self):
+        # issue 17 item 2, seed (Limitations): "not to say that it cannot be used by weaker
+        # people": Strength 0 with a warhammer (two-handed, Strength 4 needed): -8, no refusal.
+        self.char2.sheet = dict(CHAR2, Strength=0)
+        self.char2.weapon = "warhammer"
+        self.initiative(9, 2)
+        self.force(9)
+        out = self.player(fray.CmdAttack(), "Thug")
+        self.assertIn("warhammer: Dexterity 3 + Melee 2 - 8 (strength short) + d10 [9] = 6: failure "
+                      "(warhammer two-handed: Strength 4 needed, 0 -> 4 short, -8)", out)
 
 
 class TestLastingEffects(EldritchFightTest):
@@ -572,20 +582,37 @@ class TestSacrificeAndDoubleJumpKick(EldritchFightTest):
         self.initiative(9, 5)  # Char2 11; Thug 7
         self.st(fray.CmdCombat(), "/next")  # Char2 passes at 11
         # The Thug punches the Boss: 2 + 1 + 8 = 11: 2 SLs. Char2 throws himself in: Dexterity 3 +
-        # Melee 2 - 3 + 9 = 11: 2 SLs, not more: he takes the hit: (2 x 2) + 0 = 4 - 3 = 1.
+        # Melee 2 - 3 + 9 = 11: 2 SLs, not more: he takes the damage intended for the Boss (issue
+        # 17 item 4: the punch's own 2 SLs, none taken off): (2 x 2) + 2 = 6 - 3 = 3.
         self.force(8)
         self.st(fray.CmdAttack(), "Thug=Boss")
         self.force(9)
         out = self.player(eldritch.CmdSacrifice(), "Boss")
         self.assertIn("Char2 Sacrifice: Dexterity 3 + Melee 2 - 3 (sacrifice) + d10 [9] = 11: 2 SLs", out)
-        self.assertIn("Char2 throws themselves in the way and takes the hit.", out)
-        self.assertIn("Char2 loses 1 Life Point of bash", out)
+        self.assertIn("Char2 throws themselves in the way and takes the hit meant for Boss.", out)
+        self.assertIn("Char2 loses 3 Life Points of bash", out)
         self.assertEqual(boss.health, {})
         self.assertEqual(self.state(self.char2)["defenses_used"], 1)
+
+    def test_sacrifice_never_stops_bullets(self):
+        # issue 17 item 3, seed: "No character can deflect bullets": not by Sacrifice either.
+        self.npc("Boss", {"Dexterity": 1})
+        self.buy(self.char2, "Sacrifice")
+        self.thug.weapon = "9mm"
+        self.char2.weapon = "bat"
+        self.initiative(9, 5)
+        self.st(fray.CmdCombat(), "/next")  # Char2 passes at 11
+        self.force(8)
+        self.st(fray.CmdAttack(), "Thug=Boss/9mm")
+        before = TestBadInput.snapshot(self)
+        self.player(eldritch.CmdSacrifice(), "Boss",
+                    "<Fray> No character can deflect bullets: Sacrifice cannot stop a firearm.")
+        self.assertEqual(TestBadInput.snapshot(self), before)
 
     def test_a_failed_sacrifice_leaves_the_target_to_defend(self):
         self.npc("Boss", {"Dexterity": 1})
         self.buy(self.char2, "Sacrifice")
+        self.char2.weapon = "bat"           # a parry (issue 17 item 5) needs a weapon in hand
         self.initiative(9, 5)
         self.st(fray.CmdCombat(), "/next")  # Char2 passes at 11
         self.force(8, 2)                    # the Thug: 11, 2 SLs; Char2: 3 + 2 - 3 + 2 = 4, a failure

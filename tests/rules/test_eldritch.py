@@ -439,6 +439,20 @@ def test_block_and_parry_answer_only_hand_to_hand():
         EL.defend(attack, HENRY, "cower", dice())
 
 
+def test_a_brawler_dodges_with_dexterity_plus_brawl():
+    # issue 17 item 1, seed (Actions, Defensive): "Dexterity + Acrobatics for a full-on dodge;
+    # DEX + Brawl for a dodge or hand-to-hand block": against a gun, a Brawl 4 fighter with no
+    # Acrobatics dodges at Dexterity 3 + Brawl 4, not at Acrobatics 0.
+    brawler = fighter("Bruno", Dexterity=3, Brawl=4)
+    roller = dice(5, 6)
+    shot = EL.attack(DINA, brawler, "9mm", roller)
+    defense = EL.defend(shot, brawler, "dodge", roller)
+    done(roller)
+    assert defense.describe() == "dodge: Dexterity 3 + Brawl 4 + d10 [6] = 13: 3 SLs"
+    both = fighter("Ace", Dexterity=3, Acrobatics=2, Brawl=2)      # equal: the full-on dodge
+    assert EL.defend(shot, both, "dodge", dice(6)).roll.pool.parts == (("Dexterity", 3), ("Acrobatics", 2))
+
+
 def test_attack_records_round_trip_through_json():
     roller = dice(10, 7, 1, 2)
     for attack in (EL.attack(HANK, HENRY, "bat 2h", roller),

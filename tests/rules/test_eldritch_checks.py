@@ -44,11 +44,21 @@ def test_minimum_strength_lines_and_firearms():
     assert EL.strength_limit(EL.weapon("9mm"), 0, 1) is None
 
 
-def test_a_weapon_too_heavy_is_refused():
-    with pytest.raises(CombatError) as err:
-        EL.attack(fighter("Tiny", Dexterity=3, Melee=2, weapon="warhammer"), fighter("Bob"), "warhammer", dice())
-    assert str(err.value) == ("The warhammer is too heavy: two-handed it needs Strength 4, and 0 is "
-                              "more than 3 short.")
+def test_no_weapon_is_too_heavy_only_minus_two_per_level():
+    # issue 17 item 2, seed (Limitations): "This is not to say that it cannot be used by weaker
+    # people - but for every level of difference ... the character gains a -2": no refusal.
+    # STR 1 with a big sword (STR x 7) one-handed: Strength 5 needed, 4 short, -8.
+    tiny = fighter("Tiny", Strength=1, Dexterity=3, Melee=2, weapon="big-sword")
+    roller = dice(9)
+    attack = EL.attack(tiny, fighter("Bob"), "big sword 1h", roller)
+    done(roller)
+    assert attack.roll.pool.parts == (("Dexterity", 3), ("Melee", 2), ("strength short", -8))
+    assert attack.notes == ("big sword one-handed: Strength 5 needed, 1 -> 4 short, -8",)
+    assert attack.roll.total == 3 + 2 - 8 + 9
+    warhammer = EL.attack(fighter("Tiny", Dexterity=3, Melee=2, weapon="warhammer"), fighter("Bob"),
+                          "warhammer", dice(9))
+    assert ("strength short", -8) in warhammer.roll.pool.parts     # two-handed: 4 needed, 0 has
+    assert "too_heavy_after" not in EL.attack_table
 
 
 # =============================================================================== space

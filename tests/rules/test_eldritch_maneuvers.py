@@ -335,7 +335,11 @@ def test_ranged_deflection_minus_2_thrown_minus_4_launched():
     assert EL.choose("javelin", replace(TIA, weapon="javelin")).mode == "thrown"   # thrown by default
     with pytest.raises(CombatError, match="You cannot block a ranged attack"):
         EL.defend(throw, rae, "block", dice())
+    # issue 17 item 6: empty-handed, Rae blocks the spear by its shaft (Brawl); Melee 3 would
+    # be a parry, which needs a weapon in hand.
     defense = EL.defend(throw, rae, "ranged deflection", dice(6))
+    assert defense.roll.pool.parts == (("Dexterity", 4), ("Brawl", 2), ("ranged deflection", -2))
+    defense = EL.defend(throw, replace(rae, weapon="sword"), "ranged deflection", dice(6))
     assert defense.roll.pool.parts == (("Dexterity", 4), ("Melee", 3), ("ranged deflection", -2))
     data = copy.deepcopy(load_system_data("eldritch"))
     data["weapons"]["bow"] = {"name": "bow", "category": "lethal", "multiplier": 4, "modes": ["launched"]}
@@ -382,7 +386,11 @@ def test_sacrifice_that_succeeds_without_beating_takes_the_hit():
         EL.resolve(attack, defense, HANK, HENRY, dice())
     resolution = EL.resolve(attack, defense, HANK, SAL, dice())
     assert resolution.hit and resolution.target == "Sal"
-    assert resolution.harm[0].name == "Sal" and resolution.harm[0].raw == 15 + 2
+    # issue 17 item 4, seed: "they take the damage intended for the target": the bat's 4 SLs,
+    # not 4 - 2: (3 x 5) + 4 = 19 (it was 17).
+    assert resolution.harm[0].name == "Sal" and resolution.harm[0].raw == 15 + 4 == 19
+    assert "damage: (Strength 3) x 5 + 4 net SLs = 19 bash" in resolution.lines
+    assert "Sal throws themselves in the way and takes the hit meant for Henry." in resolution.lines
 
 
 def test_a_failed_sacrifice_leaves_the_target_to_defend():
@@ -394,6 +402,64 @@ def test_a_failed_sacrifice_leaves_the_target_to_defend():
     resolution = EL.resolve(attack, defense, HANK, HENRY, dice())
     assert "Sal's Sacrifice fails" in resolution.lines[1]
     assert resolution.harm[0].name == "Henry" and resolution.harm[0].amount == 15 + 4 - 6
+
+
+def test_sacrifice_cannot_stop_bullets():
+    # issue 17 item 3, seed (Ranged Deflection): "No character can deflect bullets" - not even
+    # by throwing oneself in the way with a sword in hand.
+    shot = EL.attack(DINA, HENRY, "9mm", dice(9))
+    for sal in (SAL, replace(SAL, weapon="")):
+        with pytest.raises(CombatError) as err:
+            EL.sacrifice(shot, sal, dice(), initiative=20, attacker_initiative=14)
+        assert str(err.value) == "No character can deflect bullets: Sacrifice cannot stop a firearm."
+
+
+def test_sacrifice_is_a_parry_with_the_multiple_action_penalties():
+    # issue 17 item 5, seed: "rolls a normal parry or deflection at a -3 (minus any multiple
+    # action penalties they've already accumulated)": the parry needs a weapon in hand; two
+    # actions and one defense already this turn: -4 and -2.
+    with pytest.raises(CombatError) as err:
+        EL.sacrifice(_bat_on_henry(), replace(SAL, weapon=""), dice(), initiative=20, attacker_initiative=14)
+    assert str(err.value) == "Sacrifice is a parry: Sal needs a weapon in hand."
+    roller = dice(9)
+    defense = EL.sacrifice(_bat_on_henry(), SAL, roller, initiative=20, attacker_initiative=14,
+                           situation=Situation(actions_used=2, defenses_used=1))
+    done(roller)
+    assert defense.roll.pool.parts == (("Dexterity", 4), ("Melee", 3), ("sacrifice", -3),
+                                       ("3rd action", -4), ("defense 2", -2))
+    assert defense.roll.total == 4 + 3 - 3 - 4 - 2 + 9
+
+
+def test_sacrifice_against_a_thrown_weapon_is_ranged_deflection():
+    # seed: "a normal parry or deflection": against a thrown spear, Ranged Deflection's roll
+    # (-2 of its own), then -3.
+    throw = EL.attack(replace(TIA, weapon="spear"), HENRY, "spear thrown", dice(9))
+    roller = dice(9)
+    defense = EL.sacrifice(throw, SAL, roller, initiative=20, attacker_initiative=14)
+    done(roller)
+    assert defense.roll.pool.parts == (("Dexterity", 4), ("Melee", 3), ("ranged deflection", -2),
+                                       ("sacrifice", -3))
+    with pytest.raises(CombatError) as err:
+        EL.sacrifice(throw, fighter("Sam", {"Sacrifice": 1}, bought=False, Dexterity=4, weapon="sword"),
+                     dice(), initiative=20, attacker_initiative=14)
+    assert str(err.value) == "Sacrifice against a thrown weapon is a deflection: Sam has not bought Ranged Deflection."
+
+
+def test_ranged_deflection_blocks_only_a_blunt_part_and_parries_only_with_a_weapon():
+    # issue 17 item 6, seed: thrown weapons "can be Blocked (if there's a part of the weapon
+    # that isn't sharp) or Parried (with a weapon)": empty-handed, a Melee 4 fighter cannot
+    # parry; a shuriken, sharp all over, cannot be blocked.
+    mel = fighter("Mel", Dexterity=3, Melee=4, Brawl=1)
+    star = EL.attack(TIA, mel, "shuriken", dice(9))
+    with pytest.raises(CombatError) as err:
+        EL.defend(star, mel, "ranged deflection", dice())
+    assert str(err.value) == "The shuriken is sharp all over: only a weapon in hand can deflect it (a parry)."
+    assert "ranged-deflection" not in EL.defense_choices(star, mel)
+    defense = EL.defend(star, replace(mel, weapon="sword"), "ranged deflection", dice(6))
+    assert defense.roll.pool.parts == (("Dexterity", 3), ("Melee", 4), ("ranged deflection", -2))
+    knife = EL.attack(replace(TIA, weapon="big-knife"), mel, "big knife thrown", dice(9))
+    defense = EL.defend(knife, mel, "ranged deflection", dice(6))   # the handle: a block, Brawl
+    assert defense.roll.pool.parts == (("Dexterity", 3), ("Brawl", 1), ("ranged deflection", -2))
 
 
 WES = fighter("Wes", Strength=3, Constitution=1, Dexterity=4, Acrobatics=3)
