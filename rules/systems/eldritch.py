@@ -48,7 +48,7 @@ Fray defaults where the source is silent (guesses, also marked in the data file)
   further defensive actions": the rest of the fight (``defense_bonus_lasts``; "turn" ends it
   with the turn);
 - Ear Pop passing out lasts until woken (detail None);
-- Whirling Sword's parry still takes the cumulative defense penalty;
+- whirling, the fighter has no defense but the whirl's one roll (none against ranged attacks);
 - initiative is rolled anew each turn (seed) — ``reroll_each_round`` in the data;
 - a stun (Ear Pop) lasts the rest of the turn it lands in, or, landing when the victim has
   no action left this turn, until their first action slot of the next turn goes by; passing out for N turns counts

@@ -20,7 +20,8 @@ class Situation:
     ``prone``; ``wall``: a wall is at hand (Wall Flip); ``grappling``/``neck``: whom this
     fighter holds grappled, and whether by the neck; ``sleeper_sls``: Sleeper Hold SLs
     accumulated on them; ``whirl_turns``: earlier consecutive turns of Whirling Sword;
-    ``whirling``: already whirling this turn; ``flipped_over``: Wall Flip's +3 to the next
+    ``whirling``: already whirling this turn; ``whirl_roll``: that turn's one Whirling Sword
+    roll (a record), used "to attack and defend for the entire turn"; ``flipped_over``: Wall Flip's +3 to the next
     attack on that one; ``flip_defense``: Wall Flip's +3 to defenses.
 
     The states the game keeps on the one they befall (``condition_after``), read the same
@@ -43,6 +44,7 @@ class Situation:
     sleeper_sls: int = 0
     whirl_turns: int = 0
     whirling: bool = False
+    whirl_roll: Mapping[str, Any] | None = None
     flipped_over: str = ""
     flip_defense: bool = False
     held_by: str = ""

@@ -511,12 +511,13 @@ def test_whirling_sword_takes_the_whole_turn_and_tires():
     attack = EL.attack(WU, HANK, "whirling sword", roller)
     assert attack.label == "Whirling Sword (sword)"
     assert attack.roll.total == 4 + 3 - 4 + 8
-    assert attack.effects == (("whirling-sword", "Wu", {"turn": 1, "penalty": -4}),)
+    # issue 17 item 7: the start of the whirl keeps its one roll for the turn
+    assert attack.effects == (("whirling-sword", "Wu", {"turn": 1, "penalty": -4, "roll": attack.roll.to_record()}),)
     resolution = EL.resolve(attack, None, WU, HANK, dice())
-    assert resolution.effects[0] == ("whirling-sword", "Wu", {"turn": 1, "penalty": -4})
+    assert resolution.effects[0] == attack.effects[0]
     later = EL.attack(WU, HANK, "whirling sword", dice(8), situation=Situation(whirl_turns=1))
     assert ("whirling, later turn", -2) in later.roll.pool.parts
-    assert later.effects == (("whirling-sword", "Wu", {"turn": 2, "penalty": -6}),)
+    assert later.effects == (("whirling-sword", "Wu", {"turn": 2, "penalty": -6, "roll": later.roll.to_record()}),)
     again = EL.attack(WU, HENRY, "whirling sword", dice(8),
                       situation=Situation(whirling=True, actions_used=5))
     assert again.effects == ()                    # same turn: no action spent, no new start
@@ -543,3 +544,37 @@ def test_whirling_sword_parries_close_attacks_only_while_whirling():
     shot = EL.attack(DINA, WU, "9mm", dice(5))
     with pytest.raises(CombatError, match="Whirling Sword does nothing against ranged attacks."):
         EL.defend(shot, WU, "whirling sword", dice(), situation=Situation(whirling=True))
+
+
+
+def test_whirling_swords_one_roll_attacks_and_defends_for_the_whole_turn():
+    # issue 17 item 7, seed (Whirling Sword): "The character uses a (Dexterity + Melee -4) roll
+    # to attack and defend for the entire turn", "the only action the character can attempt",
+    # and it "does squat against ranged attacks".
+    roller = dice(8)
+    first = EL.attack(WU, HANK, "whirling sword", roller)          # 4 + 3 - 4 + 8 = 11
+    done(roller)
+    state = EL.condition_after({}, *first.effects[0])
+    assert state == {"whirling": True, "whirl_turns": 0, "whirl_roll": first.roll.to_record()}
+    whirler = fighter("Wu", WU.traits, weapon="sword")
+    whirler = Combatant(name="Wu", traits=WU.traits, weapon="sword", conditions=state)
+    roller = dice()                                                  # no new die: the same 11
+    second = EL.attack(whirler, HENRY, "whirling sword", roller)
+    done(roller)
+    assert second.roll == first.roll and second.effects == ()
+    swing = EL.attack(HANK, whirler, "bat", dice(5))
+    roller = dice()
+    parry = EL.defend(swing, whirler, "whirling sword", roller,
+                      situation=Situation.of(whirler))
+    done(roller)
+    assert parry.roll == first.roll                                  # no defense penalty either
+    with pytest.raises(CombatError, match=r"Wu is whirling their sword: its roll is their only defense this "
+                                          r"turn \(defend whirling-sword\)\."):
+        EL.defend(swing, whirler, "dodge", dice())
+    assert EL.defense_choices(swing, whirler) == ("whirling-sword",)
+    shot = EL.attack(DINA, whirler, "9mm", dice(5))
+    with pytest.raises(CombatError, match="does nothing against ranged attacks"):
+        EL.defend(shot, whirler, "dodge", dice())
+    assert EL.defense_choices(shot, whirler) == ()
+    # The next turn the roll is gone (and another turn of it is at -2 more).
+    assert EL.start_of_round(whirler, 2).conditions == {"whirling": None, "whirl_turns": 1, "whirl_roll": None}
