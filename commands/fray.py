@@ -225,12 +225,11 @@ class CmdCombat(Command):
     +combat/space. See help +move, +conceal, +los.
 
     ## elethril
-    Each round everyone declares an action (attack, cast); then initiative
-    is rolled, lowest first: d10 + the weapon's speed factor (nothing for
-    a spell) - Reaction. The ST plays the round segment by segment with
-    +combat/next; 11 or more lands in a later round. No defense: Armor
-    Class. One who falls loses the rest of the action. Elethril's own
-    switches: /side, /party, /offhand, /delay, /forfeit, /init <modifiers>.
+    Each round everyone declares (attack, cast), then initiative is rolled,
+    lowest first: d10 + speed factor (none for a spell) - Reaction. The ST
+    plays the round segment by segment with +combat/next. No defense:
+    Armor Class. Elethril's own switches: /side, /party, /offhand, /delay,
+    /forfeit, /init <modifiers>.
 
     ## treat
     +combat/treat <name>   (aeon)
@@ -374,7 +373,8 @@ class CmdCombat(Command):
 
 class CmdAttack(Command):
     """
-    Attack someone in the fight on your turn.
+    Attack someone in the fight: on your turn, or (elethril) declared for
+    the round.
 
     Usage:
       attack <target>[/<maneuver or weapon>]
@@ -418,12 +418,12 @@ class CmdAttack(Command):
     unless you add 1h; 2h uses another with both hands (for minimum
     Strength; not a firearm). Or a maneuver: punch (Dexterity + Brawl,
     Strength x 2 bash), kick (-1, (Strength + 1) x 2), jump kick (-3,
-    (Strength + 1) x 3), grapple (+2, no damage; grapple neck) (Fray
-    defaults: the source's basic maneuvers page is missing), and the
+    (Strength + 1) x 3), grapple (+2, no damage; grapple neck), and the
     advanced ones your sheet has bought: atemi grip, atemi strike, ear pop,
     eye pluck, sleeper hold, wrestling hold, whirling sword, double jump
-    kick (two targets). Each later action of the turn is at -2 more. See
-    help +move, +sacrifice, +conceal, +spot.
+    kick (two targets). Each later action of the turn is at -2 more. A
+    hand-to-hand attack on one whirling a sword draws their whirl first.
+    See help +move, +sacrifice, +conceal, +spot.
       attack Reprax/9mm
       attack Thug,Guard/double jump kick
 
@@ -474,8 +474,7 @@ class CmdDefend(Command):
       defend <npc>=<dodge, block, parry or none>   (Storytellers)
       dodge <npc>, block <npc> or parry <npc>      (Storytellers)
 
-    'defend none' takes the attack as it is. Elethril has no defenses:
-    Armor Class is the defense.
+    'defend none' takes the attack as it is.
 
     Examples:
       dodge
@@ -507,6 +506,10 @@ class CmdDefend(Command):
     the whirl's one roll is your only defense (defend whirling-sword; none
     against ranged attacks). A defense uses no action, even after you
     have acted; each defense after your first in a turn is at -2 more.
+
+    ## elethril
+    There is no dodge, block or parry: Armor Class is the defense, and
+    defend is refused. An attack resolves as it is rolled.
     """
 
     key = "defend"
@@ -540,8 +543,7 @@ class CmdCast(Command):
       +spells                           the spell list
 
     Switches:
-      /damage   spend the Special Effect successes on damage (storyteller;
-                default: on the hit roll)
+      /damage   Special Effect successes on damage, not the hit (storyteller)
 
     In a fight, casting uses your turn.
 
@@ -557,7 +559,7 @@ class CmdCast(Command):
     defend) and Power vs 7 for damage; an Overshoot strikes extra random
     targets and splits the damage evenly (the remainder is lost); an
     Overshoot that misses still strikes three random people present (allies
-    too, the target maybe among them) - the source's rule. A shield blocks
+    too, the target maybe among them). A shield blocks
     one magical attack (Special Effect successes protect more people, then
     add blocks); cast it while a spell is coming at you and it is your
     defense. An Overshot shield crackles: anyone who touches it, the caster

@@ -47,7 +47,7 @@ class TestHelpBySystem(EvenniaCommandTest):
         # a switch with no written page gets its usage lines
         page = self.help("+combat/leave")
         self.assertIn("Help for combat/leave", page)
-        self.assertIn("+combat/leave           leave the fight", page)
+        self.assertIn("+combat/leave                leave the fight", page)
         page = self.help("+npc/init")
         self.assertIn("Puts the NPC <name> into this fight's initiative", page)
         page = self.help("roll/wp")  # a switch in a Switches: list; the + may be left out
