@@ -42,12 +42,13 @@ HELP_ENTRY_DICTS = [
             Initiative is Wits + Dexterity + 1d10, rolled once a fight; ties
             go to the higher Wits + Dexterity. One action a round: attack,
             +cast, escape. The Storyteller moves the fight on with
-            +combat/next and can move an attack's difficulty (+combat/diff) or
-            add dice (+combat/mod).
+            +combat/next and can move an attack's or a defense's difficulty
+            (+combat/diff) or add dice (+combat/mod). +combat/start storyteller
+            duel: a formal duel, where brawl attacks are refused.
 
             ## defenses
             dodge (Dexterity + Dodge), block (Dexterity + Brawl: only damage
-            your kind can soak), parry (Dexterity + Melee, a weapon in hand),
+            your kind can soak), parry (Dexterity + Melee, a weapon or shield),
             each vs 6; each success cancels one of the attack's. Defending
             uses your action, so only before you act. Parrying a brawl attack
             with a lethal weapon can cut the attacker.
@@ -56,9 +57,10 @@ HELP_ENTRY_DICTS = [
             Strength + weapon + the hit's extra successes, rolled vs 6; each
             success a level of bashing, lethal or aggravated. Soak: Stamina
             vs 5, for the types your kind soaks (Muggle bashing; Wizard
-            bashing and lethal; Vampire all but fire; Werewolf transformed
-            all). Staff-approved armor adds soak dice. Seven health levels,
-            Bruised to Incapacitated, with wound penalties 0 to -5.
+            bashing and lethal; Vampire all but aggravated fire; Werewolf
+            transformed all). Staff-approved armor adds soak dice. Seven health
+            levels, Bruised to Incapacitated, with wound penalties 0 to -5;
+            lethal past Incapacitated is death.
 
             ## commands
             attack <target>/<punch, kick, grapple, hold, tackle or weapon>,

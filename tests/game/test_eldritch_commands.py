@@ -524,11 +524,23 @@ class TestLastingEffects(EldritchFightTest):
         self.st(fray.CmdCombat(), "/next")  # the Thug passes at 7
         self.player(fray.CmdAttack(), "Thug/punch", "<Fray> Char2 is whirling their sword: it is their only action this turn.")
         self.player(eldritch.CmdMove(), "run", "<Fray> Char2 is whirling their sword: it is their only action this turn.")
-        # Another whirl this turn is no new action and no extra-action penalty.
-        self.force(3)
+        # Another whirl this turn is no new action and no extra-action penalty, and (issue 17
+        # item 7, seed: "a (Dexterity + Melee -4) roll to attack and defend for the entire turn")
+        # no new die: the same 10. The Thug dodges it: 2 + 1 + 9 = 12.
         out = self.player(fray.CmdAttack(), "Thug/whirling sword")
-        self.assertIn("Dexterity 3 + Melee 2 - 4 (whirling sword) + d10 [3] = 4: failure", out)
-        self.st(fray.CmdCombat(), "/next")
+        self.assertIn("Dexterity 3 + Melee 2 - 4 (whirling sword) + d10 [9] = 10: 1 SL", out)
+        self.force(9)
+        self.st(fray.CmdDefend(), "Thug=dodge")
+        # The Thug punches at 2 (2 + 1 + 8 = 11): the whirl's roll is Char2's only defense.
+        self.force(8)
+        self.st(fray.CmdAttack(), "Thug=Char2")
+        before = dict(self.state(self.char2))
+        self.player(fray.CmdDefend(), "dodge", "<Fray> Char2 is whirling their sword: its roll is their only "
+                                               "defense this turn (defend whirling-sword).")
+        self.assertEqual(dict(self.state(self.char2)), before)
+        out = self.player(fray.CmdDefend(), "whirling-sword")
+        self.assertEqual(dice.forced_faces(), [])
+        self.assertIn("Char2 Whirling Sword: Dexterity 3 + Melee 2 - 4 (whirling sword) + d10 [9] = 10: 1 SL", out)
         self.st(fray.CmdCombat(), "/next")
         self.assertEqual(self.encounter.round, 2)
         self.assertEqual(self.state(self.char2)["whirl_turns"], 1)

@@ -253,9 +253,12 @@ def test_only_the_defenses_defend_allows_are_offered():
     assert EL.defense_choices(punch, novice) == ("dodge", "block")
     assert EL.defense_choices(punch, Combatant(name="Ann", weapon="bat")) == ("dodge", "block", "parry")
     assert EL.defense_choices(shot, novice) == ("dodge",)
-    trained = fighter("Wu", {"wall": True, "whirling": True}, weapon="sword")
-    assert EL.defense_choices(punch, trained) == ("dodge", "block", "parry", "damaging-block", "wall-flip",
-                                                  "whirling-sword")
+    trained = fighter("Wu", {"wall": True}, weapon="sword")
+    assert EL.defense_choices(punch, trained) == ("dodge", "block", "parry", "damaging-block", "wall-flip")
+    # issue 17 item 7: whirling, the sword's roll is the only defense (seed: "to attack and
+    # defend for the entire turn")
+    whirler = fighter("Wu", {"wall": True, "whirling": True}, weapon="sword")
+    assert EL.defense_choices(punch, whirler) == ("whirling-sword",)
     knife = EL.attack(fighter("Gus", weapon="small-knife", Dexterity=3, Brawl=3), trained, "small knife thrown",
                       dice(5))
     assert EL.defense_choices(knife, trained) == ("dodge", "catch-weapon", "ranged-deflection", "wall-flip")

@@ -554,9 +554,9 @@ def test_whirling_swords_one_roll_attacks_and_defends_for_the_whole_turn():
     roller = dice(8)
     first = EL.attack(WU, HANK, "whirling sword", roller)          # 4 + 3 - 4 + 8 = 11
     done(roller)
-    state = EL.condition_after({}, *first.effects[0])
+    kind, _, detail = first.effects[0]
+    state = EL.condition_after({}, kind, detail)
     assert state == {"whirling": True, "whirl_turns": 0, "whirl_roll": first.roll.to_record()}
-    whirler = fighter("Wu", WU.traits, weapon="sword")
     whirler = Combatant(name="Wu", traits=WU.traits, weapon="sword", conditions=state)
     roller = dice()                                                  # no new die: the same 11
     second = EL.attack(whirler, HENRY, "whirling sword", roller)
