@@ -637,6 +637,8 @@ def attack(caller, actor_name: str | None, target_name: str, option: str) -> Non
     flow = declared(encounter)
     if "*" in target_name:   # ``attack Zed*1``: the number of attacks with no weapon named
         target_name, _, count = target_name.rpartition("*")
+        if not target_name.strip() or "*" in target_name:
+            raise CombatError("Name the target, then the number of attacks once: attack Orc*2.")
         if flow is None:
             raise CombatError(f"A number of attacks ('*{quote(count.strip())}') is only declared in "
                               f"elethril fights: attack {quote(target_name.strip())}.")

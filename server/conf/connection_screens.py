@@ -25,7 +25,7 @@ from evennia import utils
 
 CONNECTION_SCREEN = """
 |b==============================================================|n
- Welcome to |g{}|n, version {}!
+ Welcome to |g{}|n, a MUSH combat server (on Evennia {}).
 
  If you have an existing account, connect to it by typing:
       |wconnect <username> <password>|n

@@ -229,3 +229,12 @@ class TestAttackOnTheDown(StorytellerFightTest):
         out = self.player(fray.CmdAttack(), "Thug")
         self.assertIn("Thug is down and cannot defend.", out)
         self.assertNotIn("already acted", out)
+
+
+class TestAttackCountWithoutTarget(StorytellerFightTest):
+    def test_a_count_needs_a_target_before_it(self):
+        before = self.state()
+        for text in ("*2", "*", "Thug**2", "Thug*1*2"):
+            self.player(fray.CmdAttack(), text,
+                        "<Fray> Name the target, then the number of attacks once: attack Orc*2.")
+        self.assertEqual(self.state(), before)
