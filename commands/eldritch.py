@@ -256,7 +256,8 @@ class CmdMove(Command):
     most 5), and a later action of the turn rolls at -2 for each before it.
     Travel with a distance (+move run|go|crawl <yards> [...]) is an action
     only at half your Yards/Turn or more ((Constitution + Dexterity) x 2);
-    shorter, it uses none. Without a distance it is an action.
+    shorter, it uses none. Without a distance it is an action. Moving up to
+    one whirling a sword (+move run to <name>) draws their whirl first.
 
     Examples:
       +move draw 9mm

@@ -65,6 +65,8 @@ MOVES = ("draw", "stand", "release", "cover", "run", "climb", "leap", "swing", "
 #: ``+move`` verbs that are travel from A to B: with a distance (``+move run 5 to the door``)
 #: they are a movement action only at half the Yards/Turn or more (seed, Movement).
 TRAVEL = ("run", "go", "crawl")
+#: ``+move run to <name>``: moving up to someone (Whirling Sword's "steps into range").
+_TOWARD = re.compile(r"(?:to|toward|towards|at)\s+([^\s.,;!?]+)", re.IGNORECASE)
 _DISTANCE = re.compile(r"(\d{1,3})(?!\d)(?:\s*(?:yards?|yds?)\b)?\s*(.*)$", re.IGNORECASE)
 #: Log entries that are not a fighter's action (for "attacked in their last action"): rolls,
 #: defenses (logged as the attacker's "attack on …"; a Sacrifice is a defense too), looking.
@@ -574,6 +576,7 @@ def move(caller, actor_name: str | None, text: str) -> None:
     if not movement.spends:
         add_log(encounter, actor.key, "travel", movement.lines)
         announce(encounter, "{actor} moves.", mapping={"actor": actor}, lines=movement.lines)
+        _step_in(encounter, system, actor, distance.group(2) if distance else rest)
         return
     _turn_action(encounter, actor)
     if weapon is not None:
@@ -590,7 +593,27 @@ def move(caller, actor_name: str | None, text: str) -> None:
         update_conditions(encounter, victim, held_by=None, by_neck=None, wrestling_hold=None, sleeper_hold=None)
     add_log(encounter, actor.key, "move", movement.lines)
     announce(encounter, "{actor} moves.", mapping={"actor": actor}, lines=movement.lines)
-    announce_turn(encounter)
+    if not _step_in(encounter, system, actor, distance.group(2) if distance else rest):
+        announce_turn(encounter)
+
+
+def _step_in(encounter, system, actor, rest: str) -> bool:
+    """``+move run to <name>`` up to a fighter whirling a sword (seed, Whirling Sword: "Anybody
+    who steps into range of the whirling sword is attacked"): their whirl attacks the mover
+    with the turn's one roll. True when it did (the attack then awaits the mover's defense)."""
+    found = _TOWARD.match(rest)
+    if not found:
+        return False
+    name = found.group(1).casefold()
+    whirler = next((obj for obj in fighters(encounter) if obj != actor and obj.key.casefold() == name), None)
+    if whirler is None:
+        return False
+    whirl = system.step_in(combatant(encounter, whirler, system), combatant(encounter, actor, system))
+    if whirl is None:
+        return False
+    add_log(encounter, whirler.key, f"{whirl.label} at {actor.key}", [*whirl.notes, whirl.describe()])
+    deliver(encounter, whirler, actor, whirl, notes=whirl.notes)
+    return True
 
 
 # --------------------------------------------------------- maneuvers beyond attack

@@ -904,11 +904,39 @@ class EldritchSystem(EldritchChecks, RuleSystem):
             if not honor.succeeded:
                 return tuple(EldritchAttack(attacker.name, t.name, choice, None, honor, notes=tuple(notes))
                              for t in targets)
-        roll = self.roll(parts, roller)
+        if whirl and situation.whirling and situation.whirl_roll:
+            # seed: "a (Dexterity + Melee -4) roll to attack and defend for the entire turn"
+            roll = EldritchRoll.from_record(situation.whirl_roll)
+        else:
+            roll = self.roll(parts, roller)
+        if whirl and not situation.whirling:
+            effects = [(kind, name, {**detail, "roll": roll.to_record()}) if kind == "whirling-sword"
+                       else (kind, name, detail) for kind, name, detail in effects]
         return tuple(EldritchAttack(attacker.name, t.name, choice, roll, honor, carried,
                                     tuple(notes), tuple(effects),
                                     f"{t.name} is out cold and cannot defend." if Situation.of(t).passed_out else "")
                      for t in targets)
+
+    def step_in(self, whirler: Combatant, approacher: Combatant, attack: Any = None) -> EldritchAttack | None:
+        """Whirling Sword (seed): "Anybody who steps into range of the whirling sword is
+        attacked". ``approacher`` makes a hand-to-hand ``attack`` on ``whirler`` (None: moves
+        up to them): when the whirler is whirling this turn (and awake), their whirl attacks
+        the approacher first, with the turn's one roll (no die, no action). None otherwise (a
+        ranged attack does not step into range)."""
+        situation = Situation.of(whirler)
+        if not (situation.whirling and situation.whirl_roll) or situation.passed_out or situation.stunned:
+            return None
+        choice = getattr(attack, "choice", None)
+        if attack is not None and (choice is None or self.modes[choice.mode]["ranged"]):
+            return None
+        if self.health(whirler.health, whirler).incapacitated:
+            return None
+        try:
+            whirl = self.choose("whirling sword", whirler)
+        except CombatError:
+            return None
+        return EldritchAttack(whirler.name, approacher.name, whirl, EldritchRoll.from_record(situation.whirl_roll),
+                              notes=(f"{approacher.name} steps into range of {whirler.name}'s whirling sword.",))
 
     def holds(self, attacker: Combatant, target: Combatant, situation: Situation) -> tuple[bool, bool]:
         """(whether ``attacker`` holds ``target`` grappled, and by the neck): from the
@@ -1459,6 +1487,8 @@ class EldritchSystem(EldritchChecks, RuleSystem):
             state["flipped_over"] = None
         elif effect == "whirling-sword":
             state.update(whirling=True, whirl_turns=int(detail["turn"]) - 1)
+            if detail.get("roll"):
+                state["whirl_roll"] = detail["roll"]   # the turn's one roll (seed)
         elif effect in self.CONDITION_KEYS:
             state[self.CONDITION_KEYS[effect]] = detail
         else:
@@ -1495,6 +1525,8 @@ class EldritchSystem(EldritchChecks, RuleSystem):
             changes["spot_tries"] = None   # +spot: one try per seeker per turn
         if situation.whirling:
             changes.update(whirling=None, whirl_turns=situation.whirl_turns + 1)
+            if situation.whirl_roll:
+                changes["whirl_roll"] = None
         elif situation.whirl_turns:
             changes["whirl_turns"] = None
         return RoundEffect(conditions=changes, lines=tuple(lines)) if changes else None

@@ -541,6 +541,9 @@ class TestLastingEffects(EldritchFightTest):
         out = self.player(fray.CmdDefend(), "whirling-sword")
         self.assertEqual(dice.forced_faces(), [])
         self.assertIn("Char2 Whirling Sword: Dexterity 3 + Melee 2 - 4 (whirling sword) + d10 [9] = 10: 1 SL", out)
+        # Stepping in drew the whirl on the Thug (item 8): it dodges, 2 + 1 - 2 + 9 = 10, a tie.
+        self.force(9)
+        self.st(fray.CmdDefend(), "Thug=dodge")
         self.st(fray.CmdCombat(), "/next")
         self.assertEqual(self.encounter.round, 2)
         self.assertEqual(self.state(self.char2)["whirl_turns"], 1)
@@ -551,6 +554,33 @@ class TestLastingEffects(EldritchFightTest):
         out = self.player(fray.CmdAttack(), "Thug/whirling sword")
         self.assertIn("- 4 (whirling sword) - 2 (whirling, later turn) + d10 [9] = 8: failure", out)
         self.assertIn("whirling (turn 2)", self.hud())
+
+    def test_stepping_into_range_of_a_whirling_sword_draws_a_whirl_attack(self):
+        # issue 17 item 8, seed (Whirling Sword): "Anybody who steps into range of the whirling
+        # sword is attacked".
+        self.buy(self.char2, "Whirling Sword")
+        self.char2.weapon = "short-sword"
+        self.initiative(9, 5)  # Char2 11, 6, 1; Thug 7, 2
+        self.force(9)          # 3 + 2 - 4 + 9 = 10: 1 SL, the turn's one roll
+        self.player(fray.CmdAttack(), "Thug/whirling sword")
+        self.force(9)          # the Thug dodges: 2 + 1 + 9 = 12
+        self.st(fray.CmdDefend(), "Thug=dodge")
+        # At 7 the Thug punches Char2 (2 + 1 + 8 = 11): the whirl strikes it first, no new die.
+        self.force(8)
+        out = self.st(fray.CmdAttack(), "Thug=Char2")
+        self.assertEqual(dice.forced_faces(), [])
+        self.assertIn("Thug steps into range of Char2's whirling sword.", out)
+        self.assertIn("Whirling Sword (short sword): Dexterity 3 + Melee 2 - 4 (whirling sword) + d10 [9] = 10: 1 SL",
+                      out)
+        out = self.st(fray.CmdDefend(), "Thug=none")
+        self.assertIn("Thug loses 17 Life Points of lethal", out)
+        out = self.player(fray.CmdDefend(), "whirling-sword")
+        self.assertIn("Char2 Whirling Sword: Dexterity 3 + Melee 2 - 4 (whirling sword) + d10 [9] = 10: 1 SL", out)
+        # Moving up to the whirler steps into range too: Char2 passes at 6, the Thug runs at 2.
+        self.st(fray.CmdCombat(), "/next")
+        out = self.st(eldritch.CmdMove(), "Thug=run to Char2")
+        self.assertIn("Thug steps into range of Char2's whirling sword.", out)
+        self.assertEqual(encounters.pending_attacks(self.encounter)[0]["target"], self.thug)
 
     def test_wall_flip_gives_plus_three(self):
         self.buy(self.char2, "Wall Flip")

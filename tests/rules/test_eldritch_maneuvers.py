@@ -578,3 +578,19 @@ def test_whirling_swords_one_roll_attacks_and_defends_for_the_whole_turn():
     assert EL.defense_choices(shot, whirler) == ()
     # The next turn the roll is gone (and another turn of it is at -2 more).
     assert EL.start_of_round(whirler, 2).conditions == {"whirling": None, "whirl_turns": 1, "whirl_roll": None}
+
+
+
+def test_stepping_into_range_of_a_whirling_sword_is_attacked():
+    # issue 17 item 8, seed (Whirling Sword): "Anybody who steps into range of the whirling
+    # sword is attacked": a hand-to-hand attack on the whirler draws the turn's whirl first.
+    roller = dice(8)
+    first = EL.attack(WU, HANK, "whirling sword", roller)
+    kind, _, detail = first.effects[0]
+    whirler = Combatant(name="Wu", traits=WU.traits, weapon="sword", conditions=EL.condition_after({}, kind, detail))
+    swing = EL.attack(HANK, whirler, "bat", dice(5))
+    whirl = EL.step_in(whirler, HANK, swing)
+    assert (whirl.attacker, whirl.target, whirl.roll, whirl.label) == ("Wu", "Hank", first.roll, "Whirling Sword (sword)")
+    assert whirl.notes == ("Hank steps into range of Wu's whirling sword.",)
+    assert EL.step_in(whirler, DINA, EL.attack(DINA, whirler, "9mm", dice(5))) is None   # a shot steps nowhere
+    assert EL.step_in(WU, HANK, swing) is None                                           # not whirling
