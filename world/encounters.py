@@ -689,6 +689,13 @@ def strike(encounter, actor, target, option: str, *, use_turn: bool = True, defe
     add_log(encounter, actor.key, f"{rolled.label} at {target.key}",
             [*getattr(rolled, "preface", ()), rolled.describe(), *mods.notes])
     shield_zaps(encounter, actor, target)
+    # eldritch Whirling Sword: "Anybody who steps into range of the whirling sword is attacked"
+    step_in = getattr(system, "step_in", None)
+    whirl = step_in(combatant(encounter, target, system), combatant(encounter, actor, system), rolled) \
+        if step_in is not None else None
+    if whirl is not None:
+        add_log(encounter, target.key, f"{whirl.label} at {actor.key}", [*whirl.notes, whirl.describe()])
+        deliver(encounter, target, actor, whirl, notes=whirl.notes)
     deliver(encounter, actor, target, rolled, defendable=defendable, notes=notes)
 
 
