@@ -29,7 +29,9 @@ Rules (seed section in brackets):
   [3a]. Below 1 it is 1; 11–20 lands next round, 21–30 the round after [3a].
 - Attacks after the first follow by the speed factor of the weapon making them: the off-hand
   weapon its own speed factor after the first primary attack, then the primary's further
-  attacks, each its speed factor after the one before [4a, 4c].
+  attacks, each its speed factor after the one before [4a, 4c]. An off-hand weapon's magical
+  plusses quicken only its own strike; the primary's next attack follows the off-hand
+  weapon's unquickened speed factor [4a: "only the initiative of that weapon"].
   Missiles alike; a rate of fire below one skips denominator − 1 rounds [4d].
 - Spells [3c]: casting begins at the caster's initiative segment, takes the casting time
   in segments, and the spell takes effect at the start of the next segment. The casting time
@@ -1054,9 +1056,15 @@ class ElethrilSystem(RuleSystem):
             return Action(name, initiative.round, "spell", events, casting_from=start)
         events, tick = [], start
         for number, (weapon, hand) in enumerate(plan.attacks, start=1):
+            at = tick
             if number > 1:
-                tick += weapon.speed
-            events.append(event(tick, weapon.kind, weapon.label, weapon=weapon.key, hand=hand,
+                # seed 4a: a magical weapon's plusses affect "only the initiative of that
+                # weapon, although if the primary weapon, the result would affect all following
+                # attacks": an off-hand weapon's own plusses quicken only its own strike; the
+                # attacks after it follow its unquickened speed factor
+                at = tick + weapon.speed
+                tick += weapon.speed if hand != "off" else replace(weapon, magic=0).speed
+            events.append(event(at, weapon.kind, weapon.label, weapon=weapon.key, hand=hand,
                                 number=number, count=len(plan.attacks)))
         reload_rounds = max(weapon.weapon.reload_rounds for weapon, _ in plan.attacks)
         return Action(name, initiative.round, plan.kind, tuple(events), reload_rounds=reload_rounds)

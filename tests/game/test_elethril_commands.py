@@ -296,6 +296,22 @@ class TestCarriedActionsAndGroups(ElethrilFightTest):
         self.st(fray.CmdCombat(), "/party Orc,Zed=", "<Combat> Orc, Zed: no party (each rolls their own initiative).")
         self.assertNotIn("Parties", self.hud())
 
+    def test_seed_4a_a_magical_off_hand_dagger_does_not_speed_the_primary(self):
+        # issue 17 item 27, seed 4a: magical plusses affect "only the initiative of that weapon":
+        # the dagger +2 strikes with the sword at 7 (speed 2 - 2 = 0); the sword's second attack
+        # follows the dagger's own speed 2, then its 3: 7 + 2 + 3 = 12, round 3 segment 2.
+        self.char2.sheet = dict(self.char2.sheet, Attacks=2)
+        self.st(fray.CmdCombat(), "/offhand Char2=dagger +2")
+        self.later_round()
+        self.force(4, 6, 9)    # Char2: a d10 per attack, the best (4) kept; Orc and Zed declare nothing
+        self.player(fray.CmdAttack(), "Orc/short sword,dagger")
+        out = self.st(fray.CmdCombat(), "/next")
+        self.assertIn("Char2: d10 4, 6, 9 -> 4 + 3 (short sword) = 7 -> segment 7", out)
+        self.assertIn(" 7> [melee] Char2 short sword > Orc (1/3); [melee] Char2 dagger +2 > Orc (2/3, off-hand)",
+                      folded(out))
+        self.assertIn("Later: r3 s2 Char2 short sword > Orc (3/3)", out)      # not round 2 segment 10
+        self.assertNotIn("10> ", out)
+
     def test_a_damaging_spell_spoils_another_caster(self):
         """Seed 1c: a mage's Cold Bolt interrupts the other's Fireball."""
         self.later_round()

@@ -471,9 +471,25 @@ def test_seed_4c_short_sword_and_dagger_the_dagger_two_segments_later():
 
 
 def test_seed_4a_a_magical_off_hand_weapon_quickens_only_itself():
+    # issue 17 item 27, seed 4a: "Any initiative modifiers for magical weapons affect only the
+    # initiative of that weapon": the dagger +1 strikes at 7 + (2 - 1) = 8, but the short
+    # sword's next attack follows the dagger's own speed 2: 7 + 2 + 3 = 12, round 3 segment 2
+    # (was segment 1: the +1 sped the primary too).
     result = start(2, [declared(who("Ann", "short sword"), "X", off_hand="dagger +1", attacks=2)], 4, 6, 9)
-    assert [(e.segment, e.hand) for e in action_of(result, "Ann").events] == [
-        (7, "primary"), (8, "off"), (1, "primary")]             # off-hand 7 + 1, then 8 + 3
+    assert [(e.round, e.segment, e.hand) for e in action_of(result, "Ann").events] == [
+        (2, 7, "primary"), (2, 8, "off"), (3, 2, "primary")]
+
+
+def test_seed_4a_an_off_hand_dagger_plus_2_does_not_speed_the_primary():
+    # The issue's case: an off-hand dagger +2 strikes with the sword (speed 2 - 2 = 0) and the
+    # sword's second attack comes at round 3 segment 2, not round 2 segment 10.
+    result = start(2, [declared(who("Ann", "short sword"), "X", off_hand="dagger +2", attacks=2)], 4, 6, 9)
+    assert [(e.round, e.segment, e.hand) for e in action_of(result, "Ann").events] == [
+        (2, 7, "primary"), (2, 7, "off"), (3, 2, "primary")]
+    # A magical primary weapon still quickens every attack after it (seed 4a).
+    result = start(2, [declared(who("Ann", "short sword +1"), "X", off_hand="dagger", attacks=2)], 4, 6, 9)
+    assert [(e.round, e.segment, e.hand) for e in action_of(result, "Ann").events] == [
+        (2, 6, "primary"), (2, 8, "off"), (2, 10, "primary")]   # 6 + 2, then + 2 (the +1 sword)
 
 
 def test_seed_4c_attacks_past_segment_10_can_be_aborted():
