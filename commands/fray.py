@@ -69,6 +69,7 @@ class CmdRoll(Command):
 
     Switches:
       /private   only you and the scene's Storyteller see the roll
+      /odds      the exact chances of this roll, only for you (nothing rolled)
       /wp        spend Willpower: one automatic success (storyteller, aeon)
 
     The pool is traits and numbers joined by + (numbers may be subtracted);
@@ -80,6 +81,7 @@ class CmdRoll(Command):
       +roll dex+brawl-2
       +roll 5 vs 7
       +roll/private Wits+Alertness
+      +roll/odds Dexterity+Brawl vs 7
       +roll Guard=Dex+Dodge
 
     # subtopics
@@ -104,13 +106,17 @@ class CmdRoll(Command):
     """
 
     key = "+roll"
-    allowed_switches = ("private", "wp")
+    allowed_switches = ("private", "wp", "odds")
     max_switches = 2
     syntax = "+roll <pool>[ vs <difficulty>]  e.g. +roll Dexterity+Brawl vs 6"
 
     def run(self):
-        if (acting := split_acting(self)) is not None:
-            rolls.roll(self.caller, *acting, private="private" in self.switches, willpower="wp" in self.switches)
+        if (acting := split_acting(self)) is None:
+            return
+        if "odds" in self.switches:
+            self.caller.msg(rolls.odds(self.caller, *acting, willpower="wp" in self.switches))
+            return
+        rolls.roll(self.caller, *acting, private="private" in self.switches, willpower="wp" in self.switches)
 
 
 class CmdSheet(Command):

@@ -20,11 +20,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from functools import cache, cached_property
 from typing import Any
 
 from rules.data import RulesDataError, load_system_data, require, require_choice
 from rules.dice import DEFAULT_LIMITS, DiceSyntaxError, PoolExpression, Roller
+from rules.dice.odds import pool_outcomes
 from rules.systems.aeon_dice import AeonRoll, Harm, roll_aeon  # noqa: F401 (re-exported)
 from rules.systems.aeon_tactics import (
     BREAK_CHOICES,
@@ -38,11 +40,13 @@ from rules.systems.base import (
     Combatant,
     CombatError,
     InitiativeRoll,
+    Odds,
     Pool,
     Resolution,
     RollResult,
     RoundEffect,
     RuleSystem,
+    at_least_rows,
     highest_first,
     load_armor_table,
     match_damage_type,
@@ -449,6 +453,25 @@ class AeonSystem(RuleSystem):
         ``vs N`` = successes needed. The pool as typed (with ``modifier``) may not be negative;
         the wound penalty may empty it (no dice: failure). ``willpower`` adds one automatic
         success (Trinity: spending Willpower). Raises DiceSyntaxError."""
+        pool, difficulty = self.check_pool(expression, actor, modifier)
+        roll = roll_aeon(pool.size, roller, target_number=self.target_number, difficulty=difficulty)
+        outcome = self.check_outcome(roll, willpower)
+        line = f"{pool.dice()} {roll.describe()}"
+        if willpower:
+            line += f" + 1 (willpower) = {plural(outcome, 'success')}"
+        if outcome == "botch":
+            verdict = "BOTCH"
+        elif outcome >= difficulty:
+            verdict = plural(outcome, 'success')
+        else:
+            verdict = "failure"
+        return RollResult(lines=(line,), summary=verdict,
+                          record={"pool": [list(p) for p in pool.parts], **roll.to_record(),
+                                  "willpower": willpower, "result": verdict})
+
+    def check_pool(self, expression: PoolExpression, actor: Combatant, modifier: int) -> tuple[Pool, int]:
+        """The pool and successes needed ``+roll`` (and ``+roll/odds``) roll; raises as
+        ``roll_check``."""
         parts: list[tuple[str, int]] = []
         for term in expression.terms:
             if term.kind == "trait":
@@ -472,20 +495,28 @@ class AeonSystem(RuleSystem):
             raise CombatError(f"{actor.name} is dead and rolls no dice.")
         parts.extend(self.wound_parts(actor))
         pool = Pool(tuple(parts))
-        roll = roll_aeon(pool.size, roller, target_number=self.target_number, difficulty=difficulty)
-        successes = roll.successes + (1 if willpower else 0)
-        line = f"{pool.dice()} {roll.describe()}"
-        if willpower:
-            line += f" + 1 (willpower) = {plural(successes, 'success')}"
-        if roll.botch and not willpower:
-            verdict = "BOTCH"
-        elif successes >= difficulty:
-            verdict = plural(successes, 'success')
-        else:
-            verdict = "failure"
-        return RollResult(lines=(line,), summary=verdict,
-                          record={"pool": [list(p) for p in pool.parts], **roll.to_record(),
-                                  "willpower": willpower, "result": verdict})
+        return pool, difficulty
+
+    @staticmethod
+    def check_outcome(roll: AeonRoll, willpower: bool) -> int | str:
+        """A check's outcome: "botch", or its successes (one more with Willpower, which also
+        prevents the botch)."""
+        return "botch" if roll.botch and not willpower else roll.successes + (1 if willpower else 0)
+
+    def odds(self, expression: PoolExpression, actor: Combatant, *, modifier: int = 0,
+             willpower: bool = False) -> Odds:
+        """Botch, failure and reaching the successes needed (then more) at TN 7 for ``+roll``
+        (docs/rules/aeon.md "Dice"), judged by the roll itself (``rules.dice.odds``)."""
+        pool, difficulty = self.check_pool(expression, actor, modifier)
+
+        outcomes = pool_outcomes(pool.size, self.target_number, lambda faces: self.check_outcome(
+            AeonRoll(faces, self.target_number, difficulty), willpower))
+        failure = sum((p for key, p in outcomes.items() if isinstance(key, int) and key < difficulty), Fraction(0))
+        rows = [("Botch", outcomes.get("botch", Fraction(0))), ("Failure", failure),
+                *at_least_rows(outcomes, difficulty, "success")]
+        title = f"{pool.dice()} at TN {self.target_number}, {plural(difficulty, 'success')} needed" \
+            + (" + Willpower" if willpower else "")
+        return Odds(title, tuple(rows))
 
     # ------------------------------------------------------------------------ initiative
     def require_able(self, actor: Combatant) -> None:

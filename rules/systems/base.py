@@ -19,6 +19,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from itertools import groupby
 from typing import Any, Protocol
 
@@ -268,6 +269,30 @@ class RollResult:
 
 
 @dataclass(frozen=True)
+class Odds:
+    """What ``+roll/odds`` shows: ``title`` (the pool as it would be rolled) and ``rows`` of
+    (outcome, its exact probability); ``note`` names anything left out (``rules.dice.odds``)."""
+
+    title: str
+    rows: tuple[tuple[str, Fraction], ...]
+    note: str = ""
+
+
+def at_least_rows(outcomes: Mapping[Any, Fraction], first: int, name: str, *, limit: int = 8) -> list[tuple[str, Fraction]]:
+    """``("3+ successes", p)`` rows from ``first`` up, while the chance is at least 0.05% (the
+    first row always), at most ``limit`` rows; ``name`` is the singular ("success")."""
+    rows: list[tuple[str, Fraction]] = []
+    value = first
+    while len(rows) < limit:
+        chance = sum((p for key, p in outcomes.items() if isinstance(key, int) and key >= value), Fraction(0))
+        if rows and chance < Fraction(1, 2000):
+            break
+        rows.append((f"{value}+ {plural(value, name).split(' ', 1)[1]}", chance))
+        value += 1
+    return rows
+
+
+@dataclass(frozen=True)
 class RoundEffect:
     """What befalls one fighter as a new round begins (e.g. aeon bleeding) or as one of its
     action slots is spent (``after_action``): ``health`` after it (None: unchanged),
@@ -314,6 +339,12 @@ class RuleSystem(ABC):
     def roll_check(self, expression: PoolExpression, actor: Combatant, roller: Roller,
                    *, modifier: int = 0, willpower: bool = False) -> RollResult:
         """Roll what a player typed after ``+roll``. Raises DiceSyntaxError for what the system refuses."""
+
+    def odds(self, expression: PoolExpression, actor: Combatant, *, modifier: int = 0,
+             willpower: bool = False) -> Odds:
+        """``+roll/odds``: the exact chances of what ``roll_check`` would roll, computed, not
+        simulated. Raises what ``roll_check`` raises, or CombatError where there are none."""
+        raise CombatError(f"The {self.key} rules have no odds to show.")
 
     @abstractmethod
     def roll_initiative(self, actor: Combatant, roller: Roller) -> InitiativeRoll:

@@ -10,21 +10,25 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
 from rules.data import RulesDataError, load_system_data, require, require_choice
 from rules.dice import DEFAULT_LIMITS, DiceSyntaxError, PoolExpression, Roller
+from rules.dice.odds import pool_outcomes
 from rules.systems.base import (
     ActionSchedule,
     Combatant,
     CombatError,
     InitiativeRoll,
+    Odds,
     Pool,
     Resolution,
     RollResult,
     RoundEffect,
     RuleSystem,
+    at_least_rows,
     highest_first,
     load_armor_table,
     match_damage_type,
@@ -351,6 +355,15 @@ class StorytellerSystem(RuleSystem):
         Raises DiceSyntaxError for dice other than d10 or a difficulty outside 2..10;
         CombatError for the incapacitated and the dead, or ``willpower`` with no Willpower rated.
         """
+        pool, difficulty = self.check_pool(expression, actor, modifier, willpower)
+        roll = self.roll(pool.size, difficulty, roller, automatic=1 if willpower else 0)
+        verdict = "BOTCH" if roll.botch else (plural(roll.net, 'success') if roll.net else "failure")
+        return RollResult(lines=(f"{pool.dice()} {roll.describe()}",), summary=verdict,
+                          record={"pool": [list(p) for p in pool.parts], **roll.to_record(), "result": verdict})
+
+    def check_pool(self, expression: PoolExpression, actor: Combatant, modifier: int,
+                   willpower: bool) -> tuple[Pool, int]:
+        """The pool and difficulty ``+roll`` (and ``+roll/odds``) roll; raises as ``roll_check``."""
         parts: list[tuple[str, int]] = []
         for term in expression.terms:
             if term.kind == "trait":
@@ -375,10 +388,28 @@ class StorytellerSystem(RuleSystem):
             raise CombatError(f"{actor.name} is {health.level_name.lower()} and rolls no dice.")
         if willpower and actor.trait("Willpower") <= 0:
             raise CombatError(f"{actor.name} has no Willpower to spend: roll without /wp.")
-        roll = self.roll(pool.size, difficulty, roller, automatic=1 if willpower else 0)
-        verdict = "BOTCH" if roll.botch else (plural(roll.net, 'success') if roll.net else "failure")
-        return RollResult(lines=(f"{pool.dice()} {roll.describe()}",), summary=verdict,
-                          record={"pool": [list(p) for p in pool.parts], **roll.to_record(), "result": verdict})
+        return pool, difficulty
+
+    def odds(self, expression: PoolExpression, actor: Combatant, *, modifier: int = 0,
+             willpower: bool = False) -> Odds:
+        """Botch, failure and at least 1, 2, 3 ... net successes of ``+roll`` (docs/rules/
+        storyteller.md "Dice"): every count of 1s, successes and other faces, judged by the
+        roll itself (``rules.dice.odds.pool_outcomes``)."""
+        pool, difficulty = self.check_pool(expression, actor, modifier, willpower)
+        automatic = 1 if willpower else 0
+        size, success_at = pool.size, difficulty
+        if size <= 0 and self.empty_pool_chance_die:
+            size, success_at = 1, self.max_difficulty
+
+        def judge(faces: tuple[int, ...]) -> object:
+            rolled = PoolRoll(faces, success_at, self.ones_cancel, automatic)
+            return "botch" if rolled.botch else rolled.net
+
+        outcomes = pool_outcomes(size, success_at, judge)
+        rows = [("Botch", outcomes.get("botch", Fraction(0))), ("Failure", outcomes.get(0, Fraction(0))),
+                *at_least_rows(outcomes, 1, "success")]
+        title = f"{pool.dice()} vs {difficulty}" + (" + Willpower" if willpower else "")
+        return Odds(title, tuple(rows))
 
     # ----------------------------------------------------------------------- initiative
     def roll_initiative(self, actor: Combatant, roller: Roller) -> InitiativeRoll:

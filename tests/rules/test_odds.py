@@ -88,3 +88,69 @@ def test_percent():
 def test_pool_outcomes_refuses_a_bad_threshold():
     with pytest.raises(ValueError, match="succeeds at 2 to 10, not 1"):
         pool_outcomes(3, 1, storyteller(1))
+
+
+# ------------------------------------------------------------ +roll/odds of the systems
+from rules.dice import parse_pool  # noqa: E402
+from rules.systems import get_system  # noqa: E402
+from rules.systems.base import Combatant  # noqa: E402
+
+ALICE = Combatant("Alice", traits={"Dexterity": 2, "Brawl": 1, "Willpower": 3})
+
+
+def replayed(system, text, **kw):
+    """The distribution of ``+roll``'s verdicts, by replaying ``roll_check`` on every face."""
+    expression = parse_pool(text, system.trait_names)
+    outcomes, unexplored = enumerate_outcomes(lambda roller: system.roll_check(expression, ALICE, roller, **kw).summary)
+    assert unexplored == 0
+    return outcomes
+
+
+def odds_of(system, text, **kw):
+    return dict(system.odds(parse_pool(text, system.trait_names), ALICE, **kw).rows)
+
+
+def successes(outcomes, at_least_n):
+    return sum((p for verdict, p in outcomes.items() if verdict.split()[0].isdigit()
+                and int(verdict.split()[0]) >= at_least_n), Fraction(0))
+
+
+@pytest.mark.parametrize("text", ["Dexterity+Brawl", "Dexterity+Brawl vs 8", "Dexterity", "2-2"])
+@pytest.mark.parametrize("willpower", [False, True])
+def test_storyteller_odds_are_the_rolls_own(text, willpower):
+    system = get_system("storyteller")
+    every = replayed(system, text, willpower=willpower)
+    odds = odds_of(system, text, willpower=willpower)
+    assert odds["Botch"] == every.get("BOTCH", 0)
+    assert odds["Failure"] == every.get("failure", 0)
+    assert odds["1+ success"] == successes(every, 1)
+    assert sum(odds[row] for row in ("Botch", "Failure", "1+ success")) == 1
+
+
+@pytest.mark.parametrize("text", ["Dexterity+Brawl", "Dexterity+Brawl vs 2", "3 vs 3"])
+@pytest.mark.parametrize("willpower", [False, True])
+def test_aeon_odds_are_the_rolls_own(text, willpower):
+    system = get_system("aeon")
+    every = replayed(system, text, willpower=willpower)
+    odds = odds_of(system, text, willpower=willpower)
+    needed = parse_pool(text, system.trait_names).difficulty or 1
+    assert odds["Botch"] == every.get("BOTCH", 0)
+    assert odds["Failure"] == every.get("failure", 0)
+    label = f"{needed}+ success" + ("" if needed == 1 else "es")
+    assert odds[label] == successes(every, needed)
+
+
+def test_storyteller_odds_numbers():
+    odds = get_system("storyteller").odds(parse_pool("Dexterity+Brawl vs 6", ("Dexterity", "Brawl")), ALICE)
+    assert odds.title == "Dexterity 2 + Brawl 1 = 3 dice vs 6"
+    rows = dict(odds.rows)
+    # three dice vs 6: no success in 5**3 of 1000; of those, no 1 either in 4**3: botch 61/1000
+    assert rows["Botch"] == Fraction(61, 1000)
+    assert rows["3+ successes"] == Fraction(125, 1000)
+    assert [name for name, _ in odds.rows] == ["Botch", "Failure", "1+ success", "2+ successes", "3+ successes"]
+
+
+def test_thirty_dice_odds_sum_to_one():
+    big = Combatant("Big", traits={"Dexterity": 15, "Brawl": 15})
+    rows = dict(get_system("storyteller").odds(parse_pool("Dexterity+Brawl", ("Dexterity", "Brawl")), big).rows)
+    assert rows["Botch"] + rows["Failure"] + rows["1+ success"] == 1

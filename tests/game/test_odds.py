@@ -1,0 +1,55 @@
+"""``+roll/odds`` (issue 16, item 1): the exact chances of a roll, only for the roller;
+nothing is rolled, logged or used up."""
+
+from commands import fray
+from tests.game.test_combat_commands import FrayCommandTest
+from world import dice, encounters
+
+STORYTELLER = """<Roll> Odds for Char2: Dexterity 3 + Brawl 2 = 5 dice vs 6
+  Botch                          2.1%
+  Failure                       13.5%
+  1+ success                    84.4%
+  2+ successes                  64.8%
+  3+ successes                  38.8%
+  4+ successes                  15.6%
+  5+ successes                   3.1%"""
+
+AEON = """<Roll> Odds for Char2: Dexterity 3 + Brawl 2 = 5 dice at TN 7, 2 successes needed
+  Botch                          4.7%
+  Failure                       29.0%
+  2+ successes                  66.3%
+  3+ successes                  31.7%
+  4+ successes                   8.7%
+  5+ successes                   1.0%"""
+
+
+class TestOdds(FrayCommandTest):
+    def test_storyteller_odds_roll_nothing(self):
+        self.force(9, 9, 9)
+        out = self.player(fray.CmdRoll(), "/odds Dexterity+Brawl vs 6")
+        self.assertEqual(out, STORYTELLER)
+        self.assertEqual(dice.forced_faces(), [9, 9, 9])  # no die was used
+
+    def test_aeon_odds_in_a_fight_log_nothing(self):
+        self.st(fray.CmdCombat(), "/start aeon")
+        encounter = encounters.encounter_in(self.room1)
+        self.player(fray.CmdCombat(), "/join")
+        self.assertEqual(self.player(fray.CmdRoll(), "/odds dex+brawl vs 2"), AEON)
+        from world import fights
+
+        self.assertEqual(fights.log_count(encounter), 0)
+
+    def test_the_storytellers_dice_and_willpower_count(self):
+        self.st(fray.CmdCombat(), "/start")
+        self.player(fray.CmdCombat(), "/join")
+        self.st(fray.CmdCombat(), "/mod Char2=-4 keep")
+        self.char2.sheet = dict(self.char2.sheet, Willpower=2)
+        out = self.player(fray.CmdRoll(), "/odds/wp Dexterity+Brawl")
+        self.assertIn("Odds for Char2: Dexterity 3 + Brawl 2 - 4 (modifier) = 1 die vs 6 + Willpower", out)
+        self.assertIn("  Botch                          0.0%", out)
+        self.assertIn("  1+ success                   100.0%", out)
+        self.assertIn("  2+ successes                  50.0%", out)
+
+    def test_bad_input_is_one_line(self):
+        self.player(fray.CmdRoll(), "/odds Dexteriy", "<Fray> Unknown trait 'Dexteriy'. Did you mean Dexterity?")
+        self.player(fray.CmdRoll(), "/odds", "<Fray> Usage: +roll <pool>[ vs <difficulty>]")
