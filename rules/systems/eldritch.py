@@ -66,15 +66,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from typing import Any
 
 from rules.data import RulesDataError, load_system_data, require, require_choice
 from rules.dice import DiceSyntaxError, PoolExpression, Roller
+from rules.dice.odds import enumerate_outcomes, percent
 from rules.systems.base import (
     ActionSchedule,
     Combatant,
     CombatError,
     InitiativeRoll,
+    Odds,
     PointsHealth,
     Pool,
     Resolution,
@@ -599,6 +602,35 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         summary = f"{roll.total}: {roll.verdict()}"
         return RollResult(lines=(roll.describe(),), summary=summary,
                           record={**roll.to_record(), "result": summary})
+
+    def odds(self, expression: PoolExpression, actor: Combatant, *, modifier: int = 0,
+             willpower: bool = False) -> Odds:
+        """The chance of each Success Level band of ``+roll`` (docs/rules/eldritch.md "Dice"):
+        ``roll_check`` replayed on every face of the d10 and its Rule of 10 and 1 chains
+        (``rules.dice.odds.enumerate_outcomes``; chains of 12 dice or more are left out)."""
+        terms = expression.terms
+        if len(terms) == 1 and terms[0].kind == "number" and terms[0].number == 0:
+            raise DiceSyntaxError(f"+roll 0 is a bare d{self.chance_die}: each face 1 in {self.chance_die}.")
+        shown: list[str] = []
+
+        def levels(roller: Roller) -> int:
+            result = self.roll_check(expression, actor, roller, modifier=modifier, willpower=willpower)
+            shown[:] = [describe_parts(result.record["parts"])]
+            return int(result.record["success_levels"])
+
+        outcomes, unexplored = enumerate_outcomes(levels)
+        rows = [("Failure", outcomes.get(0, Fraction(0)))]
+        level = 1
+        while level <= max(outcomes) and len(rows) < 9:
+            rest = sum((p for key, p in outcomes.items() if key >= level), Fraction(0))
+            if rest < Fraction(1, 2000) or len(rows) == 8:
+                rows.append((f"{level}+ SLs" if level > 1 else "1+ SL", rest))
+                break
+            rows.append((plural(level, "SL"), outcomes.get(level, Fraction(0))))
+            level += 1
+        note = f"Rerolls chained 12 dice deep are left out ({percent(unexplored)})." if unexplored else ""
+        return Odds(f"{shown[0] or 'nothing'} + d10, {self.dice_rules.success_at} or more succeeds",
+                    tuple(rows), note)
 
     # ------------------------------------------------------------------------ initiative
     def initiative_score(self, actor: Combatant) -> Pool:

@@ -154,3 +154,21 @@ def test_thirty_dice_odds_sum_to_one():
     big = Combatant("Big", traits={"Dexterity": 15, "Brawl": 15})
     rows = dict(get_system("storyteller").odds(parse_pool("Dexterity+Brawl", ("Dexterity", "Brawl")), big).rows)
     assert rows["Botch"] + rows["Failure"] + rows["1+ success"] == 1
+
+
+def test_eldritch_odds_bands():
+    system = get_system("eldritch")
+    char = Combatant("Char", traits={"Dexterity": 3, "Brawl": 2})
+    odds = system.odds(parse_pool("Dexterity+Brawl", system.trait_names), char)
+    assert odds.title == "Dexterity 3 + Brawl 2 + d10, 9 or more succeeds"
+    rows = dict(odds.rows)
+    # 5 + d10 fails on 2, 3 and every natural 1 (its chain never climbs): 3 in 10, less the
+    # twelve 1s in a row that are not followed
+    assert rows["Failure"] == Fraction(3, 10) - Fraction(1, 10 ** 12)
+    assert rows["1 SL"] == rows["2 SLs"] == rows["3 SLs"] == Fraction(2, 10)  # 4-5, 6-7, 8-9
+    # 15-16: a natural 10 whose reroll adds nothing (1-5) or 1 (a 6): 6 in 100
+    assert rows["4 SLs"] == Fraction(6, 100)
+    assert sum(rows.values()) == 1 - Fraction(2, 10 ** 12)
+    assert odds.note == "Rerolls chained 12 dice deep are left out (<0.1%)."
+    with pytest.raises(Exception, match=r"\+roll 0 is a bare d10"):
+        system.odds(parse_pool("0", system.trait_names), char)
