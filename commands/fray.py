@@ -251,7 +251,8 @@ class CmdCombat(Command):
     ## side
     +combat/side <names>=<side>   (elethril; Storytellers)
     Round 1 rolls one d10 per side: the lowest becomes 1, the others the
-    difference + 1. An empty side clears.
+    difference + 1 (surprised, that difference behind). An empty side
+    clears.
       +combat/side Alice,Bob=party
 
     ## party

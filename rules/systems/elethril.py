@@ -18,7 +18,9 @@ A round, as the game layer drives it::
 Rules (seed section in brackets):
 
 - Initiative is lowest first. Round 1 [1a]: one d10 per side; the lowest becomes 1 and every
-  other side the difference + 1 (4 vs 7 → 1 and 4). From round 2, individuals roll; parties
+  other side the difference + 1 (4 vs 7 → 1 and 4). That roll "is used to determine
+  surprise" (choose, ``[surprise]``): a side ``margin`` or more behind is surprised, the head
+  start its surprise, pushed ``segments`` further back (default: margin 1, segments 0). From round 2, individuals roll; parties
   may coordinate [1b]: one d10 for the party, and each member adds either their own
   modifiers or the slowest member's (declared before the roll; the die carries nobody's
   bonus). With several attacks [4b] an individual rolls one d10 per attack and keeps the
@@ -337,13 +339,19 @@ class GroupRoll:
     name: str
     die: int
     base: int
+    #: Round 1: segments behind the winning side, when that is enough to be surprised
+    #: (``[surprise]`` in the data; seed 1a: the side initiative "is used to determine
+    #: surprise"); 0 for none.
+    surprised: int = 0
 
     def describe(self) -> str:
         shown = f" -> base {self.base}" if self.base != self.die else ""
+        if self.surprised:
+            shown += f" (surprised: {plural(self.surprised, 'segment')} behind)"
         return f"{self.name}: d10 {self.die}{shown}"
 
     def to_record(self) -> dict[str, Any]:
-        return {"name": self.name, "die": self.die, "base": self.base}
+        return {"name": self.name, "die": self.die, "base": self.base, "surprised": self.surprised}
 
 
 @dataclass(frozen=True)
@@ -583,6 +591,13 @@ class ElethrilSystem(RuleSystem):
         self.forfeit_penalty = require(init, "forfeit_penalty", int, "initiative")
         self.reaction_trait = require(init, "reaction_trait", str, "initiative")
         self.max_attacks = require(init, "max_attacks", int, "initiative")
+        surprise = require(data, "surprise", dict, "elethril")
+        #: seed 1a (choose): a side ``surprise_margin`` or more behind the winning side's die
+        #: in round 1 is surprised (0: nobody), its base pushed back ``surprise_segments`` more.
+        self.surprise_margin = require(surprise, "margin", int, "surprise")
+        self.surprise_segments = require(surprise, "segments", int, "surprise")
+        if self.surprise_margin < 0 or self.surprise_segments < 0:
+            raise RulesDataError("surprise: margin and segments are 0 or more.")
         if self.initiative_die < 2 or self.minimum_initiative < 1 or self.max_attacks < 1:
             raise RulesDataError("initiative: need die >= 2, minimum >= 1 and max_attacks >= 1.")
         self.modifiers = self._named_values(data, "modifiers")
@@ -997,7 +1012,8 @@ class ElethrilSystem(RuleSystem):
         group_rolls = [GroupRoll(g.name, roller.roll(self.initiative_die), 0) for g in groups]
         if round_number == 1 and group_rolls:
             lowest = min(g.die for g in group_rolls)
-            group_rolls = [replace(g, base=g.die - lowest + 1) for g in group_rolls]
+            group_rolls = [self._surprise(replace(g, base=g.die - lowest + 1), g.die - lowest)
+                           for g in group_rolls]
         else:
             group_rolls = [replace(g, base=g.die) for g in group_rolls]
         results: dict[str, SegmentInitiative] = {}
@@ -1013,6 +1029,14 @@ class ElethrilSystem(RuleSystem):
         actions = tuple(self._action(plans[i.actor], i) for i in initiative)
         timeline = build_timeline(round_number, actions + tuple(busy.values()))
         return RoundStart(round_number, tuple(group_rolls), initiative, actions, timeline)
+
+    def _surprise(self, rolled: GroupRoll, behind: int) -> GroupRoll:
+        """Seed 1a, "used to determine surprise" (choose; ``[surprise]``): a side ``behind``
+        the winner by ``surprise_margin`` or more is surprised; the normalised head start is
+        its surprise, and its base goes ``surprise_segments`` further back."""
+        if not self.surprise_margin or behind < self.surprise_margin:
+            return rolled
+        return replace(rolled, base=rolled.base + self.surprise_segments, surprised=behind + self.surprise_segments)
 
     def _forfeit(self, plan: Plan) -> tuple[tuple[str, int], ...]:
         return (("forfeit", self.forfeit_penalty),) if plan.declaration.forfeited else ()

@@ -7,8 +7,11 @@ declaration order), then each individual's d10s (one per attack) in declaration 
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
+from rules.data import RulesDataError, load_system_data
 from rules.systems.base import Combatant, CombatError
 from rules.systems.elethril import Declaration, ElethrilSystem, Group, SegmentInitiative
 from rules.systems.elethril_timeline import (
@@ -69,7 +72,38 @@ def test_seed_1a_side_a_rolls_4_side_b_7_becomes_1_and_4():
     assert [(g.name, g.die, g.base) for g in result.groups] == [("A", 4, 1), ("B", 7, 4)]
     # "still two segments between": 1 and 4 (fists, speed 1: segments 2 and 5)
     assert {n: i.base for n, i in by_actor(result).items()} == {"Ann": 1, "Orc": 4}
-    assert [g.describe() for g in result.groups] == ["A: d10 4 -> base 1", "B: d10 7 -> base 4"]
+    # issue 17 item 28 (choose): the side behind is surprised, its head start the surprise
+    assert [g.describe() for g in result.groups] == ["A: d10 4 -> base 1",
+                                                     "B: d10 7 -> base 4 (surprised: 3 segments behind)"]
+
+
+def test_seed_1a_the_side_initiative_determines_surprise_as_data():
+    # seed 1a: the round-1 group initiative "is used to determine surprise" (choose). Default
+    # ([surprise] margin 1, segments 0): every side behind is surprised by its gap, nothing more.
+    sides = [Group("A", ("Ann",)), Group("B", ("Orc",))]
+    decls = [declared(who("Ann")), declared(who("Orc"))]
+    result = start(1, decls, 4, 7, groups=sides)
+    assert [(g.base, g.surprised) for g in result.groups] == [(1, 0), (4, 3)]
+    assert result.groups[1].to_record() == {"name": "B", "die": 7, "base": 4, "surprised": 3}
+    assert [(g.base, g.surprised) for g in start(1, decls, 5, 5, groups=sides).groups] == [(1, 0), (1, 0)]
+    # A harsher game: 3 or more behind loses a round (10 segments more); 2 behind is no surprise.
+    data = copy.deepcopy(load_system_data("elethril"))
+    data["surprise"] = {"margin": 3, "segments": 10}
+    harsh = ElethrilSystem(data)
+    roller = dice(4, 7)
+    result = harsh.start_round(1, decls, roller, groups=sides)
+    done(roller)
+    assert [(g.base, g.surprised) for g in result.groups] == [(1, 0), (14, 13)]
+    assert by_actor(result)["Orc"].landing == (2, 5)          # 14 + fist 1: round 2, segment 5
+    roller = dice(4, 6)
+    assert [g.base for g in harsh.start_round(1, decls, roller, groups=sides).groups] == [1, 3]
+    # Round 2 on: individuals roll, nobody is surprised.
+    assert all(not g.surprised for g in harsh.start_round(2, decls, dice(9, 9)).groups)
+    data["surprise"] = {"margin": 0, "segments": 0}
+    assert ElethrilSystem(data).start_round(1, decls, dice(4, 9), groups=sides).groups[1].surprised == 0
+    data["surprise"] = {"margin": -1, "segments": 0}
+    with pytest.raises(RulesDataError, match="surprise"):
+        ElethrilSystem(data)
 
 
 def test_three_sides_and_ties_normalise_to_the_lowest():
