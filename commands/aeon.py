@@ -1,4 +1,4 @@
-"""The aeon fight's own commands (seed 003): ambush, hide, clinch, +mount, +dismount, pickup.
+"""The aeon fight's own commands (the aeon seed): ambush, hide, clinch, +mount, +dismount, pickup.
 Each docstring is the in-game help."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The eldritch fight's own commands (seed 000): +conceal, +search, +spot, +eyecontact,
+"""The eldritch fight's own commands (the eldritch seed): +conceal, +search, +spot, +eyecontact,
 +los, +move, +sacrifice, +wake, +drama. Each docstring is the in-game help."""
 
 from __future__ import annotations

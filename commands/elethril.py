@@ -1,4 +1,4 @@
-"""The elethril fight's command parsing (seed 004): the ``+combat`` switches ``/side``,
+"""The elethril fight's command parsing (the elethril seed): the ``+combat`` switches ``/side``,
 ``/party``, ``/offhand``, ``/delay``, ``/forfeit`` and ``/init <modifiers>``, and
 ``cast``/``+spells`` in an elethril fight. The shared commands of ``commands/fray.py`` hand over to these in one line;
 their help texts (``help +combat``, ``help attack``, ``help +cast``) describe the switches.

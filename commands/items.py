@@ -1,4 +1,4 @@
-"""Elethril's magical items (seed 004, 3b): staff put them on sheets with ``+item``; ``use``
+"""Elethril's magical items (the elethril seed, 3b): staff put them on sheets with ``+item``; ``use``
 declares one as a fighter's action. The docstrings are the in-game help; the work is in
 ``world/elethril.py``.
 """

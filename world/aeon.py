@@ -1,5 +1,5 @@
 """The aeon fight's own actions: ambush and hide, the clinch, mounts, picking a weapon up,
-treating a bleeding wound (seed 003: Surprise Attacks, Grappling, Mounted Combat, Disarming,
+treating a bleeding wound (the aeon seed: Surprise Attacks, Grappling, Mounted Combat, Disarming,
 Baselines' bleeding; ``docs/rules/aeon.md``).
 
 The dice and effects are in ``rules.systems.aeon_tactics``; this module checks whose turn it

@@ -1,4 +1,4 @@
-"""The eldritch fight's own actions (seed 000): the ST's space, concealing and searching for
+"""The eldritch fight's own actions (the eldritch seed): the ST's space, concealing and searching for
 weapons, hiding and spotting the hidden, eye contact, line of sight, movement actions,
 Sacrifice, Double Jump Kick's two targets, waking the unconscious and spending a Drama Point
 (``docs/rules/eldritch.md``).

@@ -1,4 +1,4 @@
-"""The elethril fight (seed 004, ``docs/rules/elethril.md``): declare, roll initiative, play the segments.
+"""The elethril fight (the elethril seed, ``docs/rules/elethril.md``): declare, roll initiative, play the segments.
 
 An elethril round is not a turn order: it has two phases, stored on the Encounter script.
 

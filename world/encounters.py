@@ -594,7 +594,7 @@ def finish_attack(encounter, attacker, target, attack, defense, notes: Sequence[
 def deliver(encounter, actor, target, rolled, *, defendable: bool = True, notes: Sequence[str] = ()) -> None:
     """A rolled attack reaches its target: a hit the target can still answer opens a defense
     window (the pending attack); anything else is resolved at once. ``defendable`` False: the
-    target may not defend (a surprise attack that won, seed 003 Surprise Attacks)."""
+    target may not defend (a surprise attack that won, the aeon seed Surprise Attacks)."""
     system = system_of(encounter)
     if rolled.needs_defense and defendable and can_defend(encounter, target):
         attack_id = int(encounter.next_attack_id)

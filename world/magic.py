@@ -1,4 +1,4 @@
-"""``+cast``: Storyteller spells in and out of a fight (seed 001 Magical Attack / Magical
+"""``+cast``: Storyteller spells in and out of a fight (the storyteller seed Magical Attack / Magical
 Shield, docs/rules/storyteller.md "Magic"). Casting is Power vs 6 and Control vs 10 in one command; an attack spell
 then rolls to hit and opens a defense window like any attack; a shield spell raises a shield
 that blocks magical attacks, and may be cast as the defense against a waiting spell.

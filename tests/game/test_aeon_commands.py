@@ -1,4 +1,4 @@
-"""Command tier: an aeon fight through the real commands, with forced dice (seed 003)."""
+"""Command tier: an aeon fight through the real commands, with forced dice (the aeon seed)."""
 
 from commands import aeon, fray, npcs
 from tests.game.test_combat_commands import FrayCommandTest

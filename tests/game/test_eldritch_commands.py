@@ -1,4 +1,4 @@
-"""Command tier: an eldritch fight through the real commands, with forced dice (seed 000).
+"""Command tier: an eldritch fight through the real commands, with forced dice (the eldritch seed).
 
 Eldritch dice: 1d10 + traits, 9+ succeeds; a forced 10 or 1 rerolls (Rule of 10 / Rule of 1),
 so the faces below avoid them unless a test says so. Initiative is a plain d10.
