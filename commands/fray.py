@@ -102,7 +102,8 @@ class CmdRoll(Command):
 
     ## elethril
     Dice notation, with numbers and sheet traits added: +roll 1d20+2,
-    +roll 2d6; 'vs <n>' is the total to reach. No /wp.
+    +roll 2d6; 'vs <n>' is the total to reach. No /wp. +roll/odds <bonus>
+    [vs <Armor Class>] is your weapon's chance to hit (0: no bonus).
     """
 
     key = "+roll"

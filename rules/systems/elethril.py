@@ -89,11 +89,13 @@ from typing import Any
 
 from rules.data import RulesDataError, load_system_data, require, require_choice
 from rules.dice import DiceSyntaxError, PoolExpression, Roller, Term, parse_pool, roll_dice
+from rules.dice.odds import enumerate_outcomes
 from rules.systems.base import (
     ActionSchedule,
     Combatant,
     CombatError,
     InitiativeRoll,
+    Odds,
     PointsHealth,
     Pool,
     Resolution,
@@ -864,6 +866,35 @@ class ElethrilSystem(RuleSystem):
 
     def size(self, actor: Combatant) -> str:
         return self.kinds.get(actor.kind, self.kinds[self.default_kind])["size"]
+
+    # ---------------------------------------------------------------------------- odds
+    def odds(self, expression: PoolExpression, actor: Combatant, *, modifier: int = 0,
+             willpower: bool = False) -> Odds:
+        """``+roll/odds [<bonus>][ vs <Armor Class>]``: the chance that ``actor``'s attack with
+        the weapon in hand hits that Armor Class (or each of 10, 8 ... -10), by replaying
+        ``attack`` on every face of the d20 (docs/rules/elethril.md "To hit"). The typed numbers
+        and traits add to the roll. Raises DiceSyntaxError for dice, CombatError as ``attack``."""
+        if willpower:
+            raise CombatError("Elethril has no Willpower to spend.")
+        bonus = modifier
+        for term in expression.terms:
+            if term.kind == "dice":
+                raise DiceSyntaxError("Odds are for the attack's d20: add only numbers or traits.")
+            bonus += term.sign * (actor.trait(term.trait) if term.kind == "trait" else term.number)
+        low, high = self.trait_range("Armor Class")
+        classes = [expression.difficulty] if expression.difficulty is not None else list(range(high, low - 1, -2))
+        if any(not low <= armor_class <= high for armor_class in classes):
+            raise DiceSyntaxError(f"Give an Armor Class from {high} to {low} after 'vs'.")
+        weapon = self.in_hand(actor)
+        rows = []
+        for armor_class in classes:
+            target = Combatant("target", traits={"Armor Class": armor_class})
+            hits, _ = enumerate_outcomes(lambda roller, target=target: self.attack(
+                actor, target, "", roller, dice_modifier=bonus).hit)
+            rows.append((f"Hit Armor Class {armor_class}", hits.get(True, Fraction(0))))
+        plus = f" {bonus:+d}" if bonus else ""
+        return Odds(f"{weapon.label}: d20{plus} and the weapon's plusses vs THAC0 {self.thac0(actor)} - AC",
+                    tuple(rows))
 
     # ---------------------------------------------------------------------------- dice
     def roll_check(self, expression: PoolExpression, actor: Combatant, roller: Roller,

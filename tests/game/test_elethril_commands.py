@@ -1,4 +1,4 @@
-"""Command tier: an elethril fight through the real commands, with forced dice (seed 004).
+"""Command tier: an elethril fight through the real commands, with forced dice (the elethril seed).
 
 The cast: Char2 (the player: THAC0 18, Armor Class 5, 12 hit points, a short sword) on side
 "party"; the NPCs Orc (template orc: THAC0 19, Armor Class 6, 5 hit points, a short sword)

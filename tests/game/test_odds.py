@@ -3,6 +3,7 @@ nothing is rolled, logged or used up."""
 
 from commands import fray
 from tests.game.test_combat_commands import FrayCommandTest
+from tests.game.test_elethril_commands import ElethrilFightTest
 from world import dice, encounters
 
 STORYTELLER = """<Roll> Odds for Char2: Dexterity 3 + Brawl 2 = 5 dice vs 6
@@ -53,3 +54,14 @@ class TestOdds(FrayCommandTest):
     def test_bad_input_is_one_line(self):
         self.player(fray.CmdRoll(), "/odds Dexteriy", "<Fray> Unknown trait 'Dexteriy'. Did you mean Dexterity?")
         self.player(fray.CmdRoll(), "/odds", "<Fray> Usage: +roll <pool>[ vs <difficulty>]")
+
+
+class TestElethrilOdds(ElethrilFightTest):
+    def test_the_weapons_chance_to_hit_an_armor_class(self):
+        self.player(fray.CmdRoll(), "/odds 0 vs 5",
+                    "<Roll> Odds for Char2: short sword: d20 and the weapon's plusses vs THAC0 18 - AC\n"
+                    "  Hit Armor Class 5             40.0%")  # d20 >= 13
+        out = self.player(fray.CmdRoll(), "/odds 0")  # AC 10: d20 >= 8, 13 faces of 20
+        self.assertIn("  Hit Armor Class 10            65.0%", out)
+        self.assertIn("  Hit Armor Class -10            5.0%", out)
+        self.player(fray.CmdRoll(), "/odds 1d6", "<Fray> Odds are for the attack's d20: add only numbers or traits.")
