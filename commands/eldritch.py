@@ -75,8 +75,8 @@ class CmdSearch(Command):
     Search someone for hidden weapons (eldritch).
 
     Usage:
-      +search <name>[/patdown|/open]
-      +search <npc>=<name>[/patdown|/open]     (Storytellers)
+      +search <name>[/patdown or /open]
+      +search <npc>=<name>[/patdown or /open]     (Storytellers)
 
     Switches:
       /patdown   a pat-down: +3 to find each weapon (not one in a duffel bag)
@@ -103,7 +103,7 @@ class CmdSearch(Command):
 
     key = "+search"
     allowed_switches = ("patdown", "open")
-    syntax = "+search <name>[/patdown|/open]"
+    syntax = "+search <name>[/patdown or /open]"
 
     def run(self):
         actor, text = split_actor(self)
@@ -254,9 +254,9 @@ class CmdMove(Command):
     A movement action is any physical action that is neither an attack nor
     a defense. It counts against your actions this turn like an attack (at
     most 5), and a later action of the turn rolls at -2 for each before it.
-    Travel with a distance (+move run|go|crawl <yards> [...]) is an action
-    only at half your Yards/Turn or more ((Constitution + Dexterity) x 2);
-    shorter, it uses none. Without a distance it is an action. Moving up to
+    Travel with a distance (+move <run, go or crawl> <yards> [...]) is an
+    action only at half your Yards/Turn or more ((Constitution + Dexterity)
+    x 2); shorter, it uses none. Without a distance it is an action. Moving up to
     one whirling a sword (+move run to <name>) draws their whirl first.
 
     Examples:

@@ -24,6 +24,20 @@ class FrayCommandTest(EvenniaCommandTest):
     def force(self, *faces):
         dice.force(list(faces))
 
+    def storyteller_fight(self, npc: str, start: str = "/start", **sheet):
+        """Char2 (initiative 9) joins a storyteller fight against the NPC ``npc`` (initiative
+        6, with ``sheet`` traits); returns the NPC. ``self.encounter`` is the fight."""
+        self.st(fray.CmdCombat(), start)
+        self.encounter = encounters.encounter_in(self.room1)
+        self.player(fray.CmdCombat(), "/join")
+        self.force(4)
+        self.player(fray.CmdCombat(), "/init")
+        self.force(1)
+        self.st(npcs.CmdNpc(), f"/init {npc}=2+3")
+        foe = encounters.find_combatant(self.encounter, npc)
+        foe.sheet = dict(foe.sheet, **sheet)
+        return foe
+
     def st(self, cmd, args, expected=None, **kw):
         return self.call(cmd, args, expected, caller=self.char1, **kw)
 

@@ -62,15 +62,7 @@ class StorytellerOnce(Once, FrayCommandTest):
 
     def setUp(self):
         super().setUp()
-        self.st(fray.CmdCombat(), "/start")
-        self.encounter = encounters.encounter_in(self.room1)
-        self.player(fray.CmdCombat(), "/join")
-        self.force(4)
-        self.player(fray.CmdCombat(), "/init")
-        self.force(1)
-        self.st(npcs.CmdNpc(), "/init Guard=2+3")
-        self.guard = encounters.find_combatant(self.encounter, "Guard")
-        self.guard.sheet = dict(self.guard.sheet, Stamina=2, Dodge=1, Strength=2, Brawl=1)
+        self.guard = self.storyteller_fight("Guard", Stamina=2, Dodge=1, Strength=2, Brawl=1)
         self.begin()
 
 

@@ -17,15 +17,7 @@ class StorytellerFightTest(FrayCommandTest):
 
     def setUp(self):
         super().setUp()
-        self.st(fray.CmdCombat(), "/start")
-        self.encounter = encounters.encounter_in(self.room1)
-        self.player(fray.CmdCombat(), "/join")
-        self.force(4)
-        self.player(fray.CmdCombat(), "/init")
-        self.force(1)
-        self.st(npcs.CmdNpc(), "/init Thug=2+3")
-        self.thug = encounters.find_combatant(self.encounter, "Thug")
-        self.thug.sheet = dict(self.thug.sheet, Stamina=2, Dodge=1, Strength=2, Brawl=1)
+        self.thug = self.storyteller_fight("Thug", Stamina=2, Dodge=1, Strength=2, Brawl=1)
 
     def state(self):
         e = self.encounter

@@ -10,15 +10,8 @@ class StorytellerFight(FrayCommandTest):
     """Char2 (initiative 9) acts before the Guard (6)."""
 
     def fight(self, *start):
-        self.st(fray.CmdCombat(), "/start" + (" " + " ".join(start) if start else ""))
-        self.encounter = encounters.encounter_in(self.room1)
-        self.player(fray.CmdCombat(), "/join")
-        self.force(4)
-        self.player(fray.CmdCombat(), "/init")
-        self.force(1)
-        self.st(npcs.CmdNpc(), "/init Guard=2+3")
-        self.guard = encounters.find_combatant(self.encounter, "Guard")
-        self.guard.sheet = dict(self.guard.sheet, Stamina=2, Dodge=1, Strength=2, Brawl=2, Athletics=1)
+        self.guard = self.storyteller_fight("Guard", "/start" + (" " + " ".join(start) if start else ""),
+                                            Stamina=2, Dodge=1, Strength=2, Brawl=2, Athletics=1)
 
     def state(self, obj):
         return encounters.conditions_of(self.encounter, obj)
