@@ -83,14 +83,16 @@ def test_eldritch_schedule_firearm_ear_pop_armor_and_reload(fray_server, fray_cl
     assert "Space: 3 yards of room" in board
 
     # ------------------------------------------------------------- round 1: the 9mm at 15
-    # Dexterity 3 + Firearms 3 + 4 = 10: 1 SL. The Thug dodges: 2 + 1 + 3 = 6, a failure.
+    # Dexterity 3 + Firearms 3 + 4 = 10: 1 SL. The Thug dodges with Dexterity + the better of
+    # Acrobatics 1 and Brawl 2: 2 + 2 + 3 = 7, a failure.
     # 10 (9mm) x 1 net SL = 10 lethal; the Thug has no bullets soak.
     force(st, [4])
-    alice.command("attack Thug/9mm", r"Thug may defend\.")
+    out = alice.command("attack Thug/9mm", r"Thug may defend\.")
+    assert f"{a} 9mm: Dexterity 3 + Firearms 3 + d10 [4] = 10: 1 SL" in out
     force(st, [3])
     out = st.command("defend Thug=dodge", r"Round 1: Thug to act\.")
-    assert f"{a} 9mm: Dexterity 3 + Firearms 3 + d10 [4] = 10: 1 SL" in out
-    assert "Thug dodge: Dexterity 2 + Acrobatics 1 + d10 [3] = 6: failure" in out
+    assert "Firearms 3 + d10 [4]" not in out  # the to-hit line is told once, with the attack
+    assert "Thug dodge: Dexterity 2 + Brawl 2 + d10 [3] = 7: failure" in out
     assert "damage: 10 (9mm) x 1 net SL = 10 lethal" in out
     assert "Thug's bullets soak: 0" in out
     assert "Thug loses 10 Life Points of lethal: Life Points 16/26" in out
@@ -114,10 +116,10 @@ def test_eldritch_schedule_firearm_ear_pop_armor_and_reload(fray_server, fray_cl
     # Constitution doubled 4 - 2 (the attack's SLs) + 7 = 9: 1 SL, fewer than 2: stunned,
     # so the Thug is passed over at 7 and Alice acts again.
     force(st, [10, 7])
-    alice.command("attack Thug/ear pop", r"Thug may defend\.")
+    out = alice.command("attack Thug/ear pop", r"Thug may defend\.")
+    assert f"{a} Ear Pop: Dexterity 3 + Brawl 2 - 3 (ear pop) - 2 (2nd action) + d10 [10, 7 -> 12] = 12: 2 SLs" in out
     force(st, [7])
     out = st.command("defend Thug=none", rf"Round 1: {a} to act\.")
-    assert f"{a} Ear Pop: Dexterity 3 + Brawl 2 - 3 (ear pop) - 2 (2nd action) + d10 [10, 7 -> 12] = 12: 2 SLs" in out
     assert "damage: (Strength 2) x 2 + 2 net SLs = 6 bash" in out
     assert "Thug loses 4 Life Points of bash: Life Points 12/26" in out
     assert "Thug shakes it off? Constitution x2 4 - 2 (ear pop) + d10 [7] = 9: 1 SL (needs 2 SLs)" in out
@@ -141,14 +143,14 @@ def test_eldritch_schedule_firearm_ear_pop_armor_and_reload(fray_server, fray_cl
 
     # --------------------------------------------- round 1 goes on: the third action at 5
     # 9mm: 3 + 3 - 4 (3rd action) + 8 = 10: 1 SL. The stunned Thug still dodges, his second
-    # defense this turn: 2 + 1 - 2 (defense 2) + 5 = 6: 10 lethal more. Then he is passed
-    # over at 2: the turn is over.
+    # defense this turn: 2 + 2 (Brawl, better than Acrobatics 1) - 2 (defense 2) + 5 = 7:
+    # 10 lethal more. Then he is passed over at 2: the turn is over.
     force(st2, [8])
-    alice2.command("attack Thug", r"Thug may defend\.")
+    out = alice2.command("attack Thug", r"Thug may defend\.")
+    assert f"{a} 9mm: Dexterity 3 + Firearms 3 - 4 (3rd action) + d10 [8] = 10: 1 SL" in out
     force(st2, [5])
     out = st2.command("defend Thug=dodge", r"Round 1: everyone has acted; the ST moves on with \+combat/next\.")
-    assert f"{a} 9mm: Dexterity 3 + Firearms 3 - 4 (3rd action) + d10 [8] = 10: 1 SL" in out
-    assert "Thug dodge: Dexterity 2 + Acrobatics 1 - 2 (defense 2) + d10 [5] = 6: failure" in out
+    assert "Thug dodge: Dexterity 2 + Brawl 2 - 2 (defense 2) + d10 [5] = 7: failure" in out
     assert "Thug loses 10 Life Points of lethal: Life Points 2/26" in out
 
     # ----------------------------------------- a new turn: the stun ends, initiative anew

@@ -72,7 +72,8 @@ def test_full_round_reload_restart_and_kill(fray_server, fray_client, arena):
     # The Guard is Hurt (-1): Dex 3 + Brawl 2 - 1 = 4 dice vs 6: 9 9 2 2 -> 2 successes.
     force(st, [9, 9, 2, 2])
     st.send(f"attack Guard={b}")
-    bob.expect(r"Answer: defend dodge")
+    told = bob.expect(r"Answer: defend dodge")
+    assert "Guard punch to hit: Dexterity 3 + Brawl 2 - 1 (wounds) = 4 dice vs 6: 9 9 2 2 -> 2 successes" in told
     before_reload = bob.command("+combat", r"Waiting for defense: .*$")
 
     def same_fight(hud):
@@ -96,7 +97,8 @@ def test_full_round_reload_restart_and_kill(fray_server, fray_client, arena):
     # Bob takes it: damage Str 2 + rollover 1 = 3 dice vs 6: 6 6 2 -> 2; soak Stamina 1: 2 -> 0.
     force(st2, [6, 6, 2, 2])
     out = bob2.command("defend none", rf"{b} takes 2 levels of bashing: Hurt \(-1\) \[BB\.{{5}}\]")
-    assert "Guard punch to hit: Dexterity 3 + Brawl 2 - 1 (wounds) = 4 dice vs 6: 9 9 2 2 -> 2 successes" in out
+    assert f"Guard's punch at {b}:" in out  # the attack kept through reload and restart
+    assert "punch to hit" not in out  # its to-hit line was told once, when it was made
 
     # A killed server process comes back to the same fight and wounds.
     fray_server.kill()
