@@ -24,6 +24,12 @@ class Fight(models.Model):
     seq = models.PositiveBigIntegerField(default=0)
     #: The number of roll-log entries written so far.
     log_count = models.PositiveIntegerField(default=0)
+    #: Verifiable dice (``world.dice``): the fight's secret seed (hex), shown only once the
+    #: fight has ended; its SHA-256 (hex), shown from the start; and how many dice the seed
+    #: has given so far (each die is drawn from the seed and its counter).
+    dice_seed = models.CharField(max_length=64, blank=True, default="")
+    dice_commitment = models.CharField(max_length=64, blank=True, default="")
+    dice_counter = models.PositiveBigIntegerField(default=0)
     #: Everything else about the fight (``world.fights.encode``: objects as ``{"#obj": id}``).
     state = models.JSONField(default=dict, blank=True)
     started = models.DateTimeField(auto_now_add=True)
@@ -47,6 +53,8 @@ class FightLogEntry(models.Model):
     actor = models.CharField(max_length=80)
     what = models.CharField(max_length=200)
     lines = models.JSONField(default=list)
+    #: The dice behind this entry, in roll order (``world.dice``): one record per die.
+    dice = models.JSONField(default=list, blank=True)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
