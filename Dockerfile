@@ -14,6 +14,7 @@
 # docker/entrypoint.sh does the rest (README: "Docker").
 
 ARG PYTHON_IMAGE=python:3.11-slim-bookworm
+ARG NODE_IMAGE=node:20.20.2-bookworm-slim
 
 # ------------------------------------------------------------------ build
 FROM ${PYTHON_IMAGE} AS build
@@ -27,6 +28,14 @@ WORKDIR /build
 COPY pyproject.toml ./
 RUN python -c "import tomllib; p = tomllib.load(open('pyproject.toml', 'rb'))['project']; print('\n'.join(p['dependencies'] + p['optional-dependencies']['postgres']))" > requirements.txt \
     && pip install --no-cache-dir -r requirements.txt
+
+# ------------------------------------------------------------------ web assets
+# Third-party scripts and stylesheets from the npm registry, exact versions
+# checked against package-lock.json's sha512 (server/vendor.py copies them).
+FROM ${NODE_IMAGE} AS assets
+WORKDIR /assets
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts --no-audit --no-fund
 
 # ------------------------------------------------------------------ runtime
 FROM ${PYTHON_IMAGE}
@@ -52,7 +61,10 @@ WORKDIR /fray
 # the game's, for Evennia's pid files (fixed there by Evennia's launcher; the
 # entry point removes stale ones), the ready file and collected static files.
 COPY . /fray
-RUN docker/entrypoint.sh prepare \
+COPY --from=assets /assets/node_modules /fray/node_modules
+RUN python -m server.vendor \
+    && rm -rf /fray/node_modules \
+    && docker/entrypoint.sh prepare \
     && mkdir -p server/.static server/.media \
     && chown fray:fray /data /data/logs server server/.static server/.media \
     && python -m compileall -q /fray

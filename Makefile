@@ -87,7 +87,28 @@ $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[$(EXTRAS)]'
 	@touch $(STAMP)
 
-install: $(STAMP)
+# Third-party web assets (jQuery, Bootstrap, GoldenLayout...): exact versions
+# from the npm registry, each checked by npm against package-lock.json's
+# sha512, copied into web/static/vendor/ (server/vendor.py). Needs npm.
+ASSETS := web/static/vendor/.installed
+$(ASSETS): package.json package-lock.json server/vendor.py
+	@if ! command -v npm >/dev/null 2>&1; then \
+	    if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	        echo ">>> npm is missing; installing npm with apt-get"; \
+	        export DEBIAN_FRONTEND=noninteractive; \
+	        apt-get update -qq && apt-get install -y -qq npm; \
+	    else \
+	        echo "!!! npm is required for the web assets. On Debian/Ubuntu run:"; \
+	        echo "!!!     sudo apt-get install npm"; \
+	        echo "!!! then re-run make."; \
+	        exit 1; \
+	    fi; \
+	fi
+	npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+	$(PYTHON) -m server.vendor
+	@touch $@
+
+install: $(STAMP) $(ASSETS)
 
 # ------------------------------------------------------------------ game
 $(SECRET):

@@ -32,6 +32,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from server.startup import Game
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 #: directories of game code copied into the temp game dir (missing ones are skipped)
@@ -586,6 +588,8 @@ class FrayServer:
         from EVENNIA_SUPERUSER_* on first start), then wait for telnet."""
         self.migrate()
         self.running = True  # from here on cleanup must try to stop
+        game = Game(self.game_dir)
+        log_offsets = game.log_sizes()
         for _ in range(3):
             said_before = self.launcher_log.stat().st_size
             self.evennia("start")
@@ -593,6 +597,13 @@ class FrayServer:
             # it to start the Server ("Connection to Evennia timed out"); asking again does it.
             if b"timed out" not in self.launcher_log.read_bytes()[said_before:]:
                 break
+        self.wait_for_telnet()
+        # On a new database the login screen shows for a moment before the one restart that
+        # ends Evennia's initial setup; a client connecting during that restart never gets the
+        # screen. Wait the restart out, as `make run` does (server/startup.py).
+        deadline = time.monotonic() + self.startup_timeout
+        while game.setup_restart_pending(log_offsets) and time.monotonic() < deadline:
+            time.sleep(0.2)
         self.wait_for_telnet()
         return self
 
