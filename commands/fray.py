@@ -10,6 +10,7 @@ from rules.systems import CombatError
 from world import aeon, dice, eldritch, encounters, fights, gmcp, magic, rolls, sheets
 from world.access import NARRATOR, STAFF, require_perm
 from world.text import COMBAT, escape, quote, table
+from world.verify import verify as verify_dice
 
 CHARACTER_TYPECLASS = "typeclasses.characters.Character"
 
@@ -191,13 +192,11 @@ class CmdCombat(Command):
       +combat/join                 join the fight
       +combat/leave                leave the fight
       +combat/init                 roll your initiative
-      +combat/start [<system>] [duel]
-                                   start a fight here (ST)
+      +combat/start [<system>] [duel]  start a fight here (ST)
       +combat/next                 pass the waiting turn; next round (ST)
       +combat/resolve              resolve attacks left undefended (ST)
       +combat/diff <name>=<+/-n>   move their next attack's difficulty (ST)
-      +combat/mod <name>=<+/-n>[ keep]
-                                   dice on their next roll(s) (ST)
+      +combat/mod <name>=<+/-n>[ keep]  dice on their next roll(s) (ST)
       +combat/add <name>[,<name>...]
                                    bring characters or NPCs in (ST)
       +combat/remove <name>        take a fighter out, attacks cancelled (ST)
@@ -205,6 +204,7 @@ class CmdCombat(Command):
       +combat/transfer <player>    hand the scene to another Narrator (ST)
       +combat/log [<page>]         the roll log: every roll, its inputs (ST)
       +combat/list                 every fight running in the game (staff)
+      +combat/verify [<fight>]     check a fight's dice against its seed
       +combat/end                  end the fight with a summary (ST)
 
     Then: help attack, help defend; each switch: help +combat/<switch>.
@@ -307,6 +307,17 @@ class CmdCombat(Command):
     its dice, numbered in the order made. It opens on the newest page;
     give a page number for older entries.
 
+    ## verify
+    +combat/verify [<fight>]
+    Every fight commits to a secret dice seed when it starts: its SHA-256
+    is shown then, with the fight's number. Every die of the fight is
+    drawn from that seed and a counter, and the seed is revealed when the
+    fight ends. This replays every die in the roll log from the seed: each
+    is confirmed, or the entry that does not match is named. Alone: the
+    fight here (running: its commitment only), else the last one ended
+    here. Anyone may verify. Forced test dice are counted, not checked.
+      +combat/verify 12
+
     ## diff
     +combat/diff <name>=<+/-n>   (Storytellers)
     Moves the difficulty of <name>'s next attack by n, for range, cover,
@@ -324,7 +335,7 @@ class CmdCombat(Command):
 
     key = "+combat"
     allowed_switches = ("start", "join", "leave", "init", "next", "resolve", "diff", "mod", "add", "remove",
-                        "idle", "transfer", "treat", "log", "list", "end", "space",
+                        "idle", "transfer", "treat", "log", "list", "end", "space", "verify",
                         *elethril_commands.SWITCHES)
     syntax = "+combat[/<switch>] -- see help +combat"
 
@@ -353,6 +364,9 @@ class CmdCombat(Command):
             return
         if switch == "space":
             eldritch.set_space(caller, self.args)
+            return
+        if switch == "verify":
+            caller.msg(verify_dice(caller, self.args))
             return
         if switch != "start" and self.args.strip():
             self.fail_usage()

@@ -54,6 +54,11 @@ class Encounter(DefaultScript):
         return [{key: entry[key] for key in ("round", "actor", "what", "lines")}
                 for entry in fights.log_entries(self)]
 
+    def fight_dice(self):
+        """The fight's seeded dice (``world.fights.fight_dice``; None: a fight begun before
+        verifiable dice): ``world.dice.roller(encounter)`` draws from them."""
+        return fights.fight_dice(self)
+
     def at_script_creation(self):
         self.key = "fray_encounter"
         self.desc = "A Fray combat encounter"

@@ -73,7 +73,7 @@ def _ride_check(encounter, actor, what: str) -> tuple[bool, tuple[str, ...]]:
     rider = combatant(encounter, actor, system)
     if not tactics.needs_control_roll(rider, ridden):
         return True, ()
-    with dice.roller() as roller:
+    with dice.roller(encounter) as roller:
         kept, lines = tactics.control_roll(rider, ridden, roller)
     if kept:
         return True, lines
@@ -116,7 +116,7 @@ def ambush(caller, actor_name: str | None, target_name: str, option: str, *, pla
     # Invisibility, camouflage and the like: the ST's +combat/mod dice on the ambusher go to
     # its Stealth roll (seed: Surprise Attacks), used up there unless kept.
     cover = modifiers_for(encounter, actor, adjustable=False).dice
-    with dice.roller() as roller:
+    with dice.roller(encounter) as roller:
         result = tactics.surprise(combatant(encounter, actor, system), combatant(encounter, target, system),
                                   roller, target_dice=readiness, plain_sight=plain_sight, attacker_dice=cover)
     if readiness:
@@ -146,7 +146,7 @@ def hide(caller, actor_name: str | None, *, obscured: bool) -> None:
     if not kept:
         return
     mods = modifiers_for(encounter, actor, adjustable=False)
-    with dice.roller() as roller:
+    with dice.roller(encounter) as roller:
         result = tactics.hide(combatant(encounter, actor, system),
                               [combatant(encounter, obj, system) for obj in witnesses], roller, obscured=obscured,
                               dice_modifier=mods.dice)
@@ -220,7 +220,7 @@ def clinch(caller, actor_name: str | None, text: str) -> None:
     system = system_of(encounter)
     actor_dice = modifiers_for(encounter, actor, adjustable=False).dice if choice != "decline" else 0
     partner_dice = modifiers_for(encounter, partner, adjustable=False).dice if not partner_declines else 0
-    with dice.roller() as roller:
+    with dice.roller(encounter) as roller:
         contest = tactics.contest(combatant(encounter, actor, system), combatant(encounter, partner, system), roller,
                                   first_declines=choice == "decline", second_declines=partner_declines,
                                   first_dice=actor_dice, second_dice=partner_dice)
@@ -310,7 +310,7 @@ def pick_up(caller, actor_name: str | None, text: str) -> None:
     if not kept:
         return
     mods = modifiers_for(encounter, actor, adjustable=False)
-    with dice.roller() as roller:
+    with dice.roller(encounter) as roller:
         success, lines = system.pick_up(combatant(encounter, actor, system), item["weapon"], roller, mods.dice)
     lines = (*ride, *lines)
     use_modifiers(encounter, actor, adjustable=False, difficulty=False)

@@ -3,8 +3,11 @@
 When the server process starts with ``FRAY_TEST_DICE=1`` in its environment, a queue of
 forced die faces (filled by the Developer-only ``@dice/force``) is consumed by the next rolls
 in order; it is stored in the database, so it survives ``evennia reload``. Without the
-variable the queue does not exist and every roll uses ``random.SystemRandom`` (docs/architecture.md,
-"Test-only").
+variable the queue does not exist and nothing can be forced.
+
+A fight's dice come from its secret seed and a counter (``rules.dice.seeded``, "Verifiable
+dice" in docs/architecture.md); every other roll uses ``random.SystemRandom``
+(docs/architecture.md, "Test-only").
 """
 
 from __future__ import annotations
@@ -82,20 +85,25 @@ def clear() -> None:
 
 
 @contextmanager
-def roller() -> Iterator[Roller]:
-    """A roller for one command: queued faces first (test hook), then real randomness.
+def roller(encounter=None) -> Iterator[Roller]:
+    """A roller for one command: queued faces first (test hook), then the fight's seeded dice
+    when ``encounter`` (the Encounter script) is given and has them (``world.fights``: every
+    die drawn is recorded with the fight's next roll-log entry, a forced face as forced),
+    else real randomness.
 
     The faces consumed are removed from the stored queue when the block ends, even when a
     rule refused the action part-way (those dice were rolled). A forced face that does not
     fit its die raises CombatError.
     """
+    seeded = encounter.fight_dice() if encounter is not None else None
+    source = seeded if seeded is not None else _SYSTEM_RANDOM
     if not TEST_DICE_ENABLED:
-        yield _SYSTEM_RANDOM
+        yield source
         return
     queue = forced_faces()
     start = len(queue)
     try:
-        yield QueuedRoller(queue, _SYSTEM_RANDOM)
+        yield QueuedRoller(queue, source, on_forced=seeded.forced if seeded is not None else None)
     except ForcedFaceError as err:
         raise CombatError(f"{err} Clear the queue with @dice/clear.") from err
     finally:

@@ -268,7 +268,7 @@ def conceal(caller, actor_name: str | None, text: str, *, duffel: bool) -> None:
         lines = [f"{actor.key} hides the {weapon.name}{where} as well: the concealment roll of "
                  f"{roll.total} stands (one roll for every weapon)."]
     else:
-        with dice.roller() as roller:
+        with dice.roller(encounter) as roller:
             found = system.conceal(_snap(encounter, actor, system), weapon.key, roller, duffel=duffel)
         stored = {"roll": found.roll.to_record()}  # a new concealment: searchers roll anew
         lines = list(found.lines)
@@ -336,7 +336,7 @@ def search(caller, actor_name: str | None, name: str, *, patdown: bool, opened: 
     stored = dict(deserialize(target.concealed or {}))
     searched = dict(stored.get("searched") or {})
     kept = searched.get(str(actor.id))
-    with dice.roller() as roller:
+    with dice.roller(encounter) as roller:
         roll = EldritchRoll.from_record(kept) if kept else system.search_roll(fighter, roller)
         found, lines = system.search_all(fighter, target.key, concealments(target), roller, patdown=patdown,
                                          roll=roll, again=bool(kept), opened=opened)
@@ -384,7 +384,7 @@ def hide(caller, actor_name: str | None, *, obscured: bool = False) -> None:
     seekers = [obj for obj in fighters(encounter) if obj != actor  # the down and the out cold see nothing
                and not health_of(encounter, obj, system).incapacitated
                and not conditions_of(encounter, obj).get("passed_out")]
-    with dice.roller() as roller:
+    with dice.roller(encounter) as roller:
         result = system.hide(fighter, [combatant(encounter, obj, system) for obj in seekers], roller,
                              penalty=0 if opening else system.action_penalty(used))
     if not opening:
@@ -418,7 +418,7 @@ def spot(caller, actor_name: str | None, name: str) -> None:
     _require_seeing(encounter, actor, system)
     if actor.id in (state.get("spot_tries") or []):
         raise CombatError(f"{actor.key} has already looked for {target.key} this turn.")
-    with dice.roller() as roller:
+    with dice.roller(encounter) as roller:
         sight = system.spot(combatant(encounter, actor, system), target.key, int(state.get("hide_total", 0) or 0),
                             roller)
     tries = [*(state.get("spot_tries") or []), actor.id]
@@ -459,7 +459,7 @@ def eye_contact(caller, actor_name: str | None, name: str, *, yards_text: str | 
             raise CombatError(f"Give the distance in whole yards, not '{quote(text)}'.")
         yards = int(text)
     hidden = encounter is not None and _hidden_from(encounter, target, actor)
-    with dice.roller() as roller:
+    with dice.roller(encounter) as roller:
         sight = system.eye_contact(_snap(encounter, actor, system), _snap(encounter, target, system), roller,
                                    impaired="blinded or cut off" if impaired else "", yards=yards,
                                    attacked_last=attacked_last(encounter, target, actor),
@@ -489,7 +489,7 @@ def line_of_sight(caller, actor_name: str | None, name: str, *, partial: bool, b
         require_free(encounter, actor)
         movement = system.movement(fighter, f"move for a line of sight to {target.key}",
                                    int(fighter.conditions.get("actions_used", 0) or 0))
-    with dice.roller() as roller:
+    with dice.roller(encounter) as roller:
         sight = system.line_of_sight(fighter, _snap(encounter, target, system), roller, hidden=hidden,
                                      blocked=blocked, partial=partial, attacked_last=last, established=kept)
     if encounter is not None and sight.established:
@@ -636,7 +636,7 @@ def attack_many(caller, actor_name: str | None, names_text: str, option: str) ->
     require_free(encounter, actor)
     system.difficulty_adjustable(option, combatant(encounter, actor, system))  # an unknown option fails here
     mods = modifiers_for(encounter, actor)
-    with dice.roller() as roller:
+    with dice.roller(encounter) as roller:
         rolled = system.attack_many(combatant(encounter, actor, system),
                                     [combatant(encounter, obj, system) for obj in targets], option, roller,
                                     modifier=mods.difficulty, dice_modifier=mods.dice)
@@ -665,7 +665,7 @@ def sacrifice(caller, actor_name: str | None, name: str) -> None:
     rolled = rebuild_attack(system, pending["attack"])
     initiative = {roll.name: roll.total for roll in initiative_rolls(encounter)}
     mods = modifiers_for(encounter, actor, adjustable=False)
-    with dice.roller() as roller:
+    with dice.roller(encounter) as roller:
         defense = system.sacrifice(rolled, combatant(encounter, actor, system), roller,
                                    initiative=initiative.get(actor.key), attacker_initiative=initiative.get(attacker.key),
                                    modifier=mods.difficulty, dice_modifier=mods.dice)

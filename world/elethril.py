@@ -595,7 +595,7 @@ def roll_round(encounter) -> None:
     encounter.declarations = declared   # the lapsed are no longer shown as declared
     groups = _groups(encounter, r, {d.actor.name for d in declarations})
     carried = [action for action in live_actions(encounter) if action.busy_in(r)]
-    with dice.roller() as roller:
+    with dice.roller(encounter) as roller:
         start = system.start_round(r, declarations, roller, groups=groups, carried=carried)
     _store_actions(encounter, stored_actions(encounter) + list(start.actions))
     encounter.segment_initiative = {i.actor: i.to_record() for i in start.initiative}
@@ -768,7 +768,7 @@ def _strike(encounter, system, event: Event, actor, objects, before) -> None:
     if target is None:
         return
     mods = modifiers_for(encounter, actor)
-    with dice.roller() as roller:
+    with dice.roller(encounter) as roller:
         victim = combatant(encounter, target, system)
         rolled = system.attack(attacker, victim, event.weapon, roller, modifier=mods.difficulty,
                                dice_modifier=mods.dice, hand=event.hand)
@@ -797,7 +797,7 @@ def _discharge(encounter, system, event: Event, caster, objects, before) -> None
     spent = _spend_charge(encounter, caster, event) if event.item else []
     if spent is None:
         return
-    with dice.roller() as roller:
+    with dice.roller(encounter) as roller:
         resolution = system.spell_effect(event.spell, snapshot, combatant(encounter, target, system)
                                          if target is not None else None, roller)
     apply_resolution(encounter, system, resolution)

@@ -19,7 +19,7 @@ from evennia.utils.create import create_object, create_script
 
 from rules.systems import CombatError, RuleSystem, get_system
 from rules.systems.base import ActionSchedule, Combatant, InitiativeRoll, plural
-from world import dice, elethril, fights
+from world import dice, elethril, fights, verify
 from world.access import NARRATOR, STAFF, has_perm, require_perm
 from world.fight import (  # noqa: F401 (the services below and other modules use them from here too)
     ENCOUNTER_KEY,
@@ -253,7 +253,8 @@ def start(caller, system_key: str | None, *, duel: bool = False):
     kind = "a formal duel" if duel else "a fight"
     announce(encounter, f"$You() $conj(start) {kind} ({system.key}"
              f"{'; brawl attacks are disallowed' if duel else ''}). Join with +combat/join, "
-             f"then {getattr(system, 'how_to_act', 'roll +combat/init')}.", actor=caller)
+             f"then {getattr(system, 'how_to_act', 'roll +combat/init')}.", actor=caller,
+             lines=verify.start_lines(encounter))
     return encounter
 
 
@@ -342,7 +343,7 @@ def roll_initiative(caller, encounter=None, actor=None, overrides: dict | None =
         raise CombatError(f"{actor.key} already has initiative this {when}.")
     system = system_of(encounter)
     turn_before = current_slot(encounter)
-    with dice.roller() as roller:
+    with dice.roller(encounter) as roller:
         roll = system.roll_initiative(combatant(encounter, actor, system, overrides), roller)
     initiative = dict(encounter.initiative or {})
     initiative[actor.id] = roll.to_record()
@@ -567,7 +568,7 @@ def finish_attack(encounter, attacker, target, attack, defense, notes: Sequence[
     is resolved at once, and the room hears ``told`` (what came with the attack, e.g. the
     surprise contest, logged by whoever rolled it), then the notes, the roll and the rest."""
     system = system_of(encounter)
-    with dice.roller() as roller:
+    with dice.roller(encounter) as roller:
         if getattr(attack, "cast", None) is not None:
             present = [combatant(encounter, obj, system) for obj in fighters(encounter)]
             resolution, shields = spells_of(system).resolve(
@@ -678,7 +679,7 @@ def strike(encounter, actor, target, option: str, *, use_turn: bool = True, defe
         raise CombatError(f"{target.key} is already dead.")
     adjustable = system.difficulty_adjustable(option, combatant(encounter, actor, system))  # raises before any roll
     mods = modifiers_for(encounter, actor, adjustable)
-    with dice.roller() as roller:
+    with dice.roller(encounter) as roller:
         rolled = system.attack(combatant(encounter, actor, system), target_snapshot, option, roller,
                                modifier=mods.difficulty, dice_modifier=mods.dice)
     use_modifiers(encounter, actor, adjustable)
@@ -706,7 +707,7 @@ def shield_zaps(encounter, actor, other) -> None:
     if system.magic is None:
         return
     for shield in system.magic.shields_touched(actor.key, other.key, shields_in(encounter)):
-        with dice.roller() as roller:
+        with dice.roller(encounter) as roller:
             harm, lines = system.magic.shield_zap(combatant(encounter, actor, system), shield, roller)
         store_harm(encounter, system, [harm])
         add_log(encounter, actor.key, "shield zap", lines)
@@ -746,7 +747,7 @@ def defend(caller, actor_name: str | None, kind: str) -> None:
             raise CombatError(f"{actor.key} has already acted this round: only 'defend none' is left.")
         adjustable = system.defense_adjustable(choice)   # storyteller: "vs 6*"
         mods = modifiers_for(encounter, actor, adjustable=adjustable)
-        with dice.roller() as roller:
+        with dice.roller(encounter) as roller:
             defense = system.defend(rolled, combatant(encounter, actor, system), choice, roller,
                                     modifier=mods.difficulty, dice_modifier=mods.dice)
         use_modifiers(encounter, actor, adjustable=adjustable)
@@ -784,7 +785,7 @@ def escape_hold(caller, actor_name: str | None) -> None:
     if holder is None:
         raise CombatError(f"{actor.key} is not held.")
     require_turn(encounter, actor)
-    with dice.roller() as roller:
+    with dice.roller(encounter) as roller:
         escaped, lines = system.escape_hold(combatant(encounter, actor, system), combatant(encounter, holder, system), roller)
     shield_zaps(encounter, actor, holder)   # struggling is contact
     use_action(encounter, actor, current_slot(encounter)[0])

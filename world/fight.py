@@ -223,6 +223,9 @@ def narrate(event: fights.FightEvent) -> None:
                 viewer.msg(text=(text, {}))
     elif event.kind == "notice" and event.to is not None:
         event.to.msg(f"{COMBAT} {event.text}")
+    elif event.kind == "ended" and event.room is not None and event.data.get("seed"):
+        event.room.msg_contents(f"{COMBAT} The dice of fight #{event.fight} are revealed: check them "
+                                f"with +combat/verify {event.fight}.\n  Seed: {escape(event.data['seed'])}")
 
 
 fights.subscribe(narrate)

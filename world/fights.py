@@ -26,6 +26,7 @@ back as None), tuples ``{"#tuple": [...]}``, and dicts with keys other than stri
 from __future__ import annotations
 
 import os
+import secrets
 from collections.abc import Callable, Mapping, MutableSequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -35,7 +36,9 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 from evennia.objects.models import ObjectDB
+from evennia.utils import logger
 
+from rules.dice.seeded import SeededRoller, commitment, seed_bytes
 from world import dice
 from world.models import Fight, FightLogEntry
 
@@ -135,7 +138,8 @@ class FightEvent:
     ``lines`` of dice and arithmetic), ``"notice"`` (``text`` for ``to`` alone, or the
     Storyteller for an NPC), ``"turn"`` (``data``: round, whose turn), ``"health"``
     (``data``: name, current and maximum of the health meter, the health level in words),
-    ``"roster"`` (``data``: ``left``, the name of a fighter taken out), ``"ended"``. ``seq`` counts from 1 in each fight; ``fight`` is the ``Fight`` id.
+    ``"roster"`` (``data``: ``left``, the name of a fighter taken out), ``"ended"`` (``data``:
+    the dice ``seed``, revealed, and its ``commitment``). ``seq`` counts from 1 in each fight; ``fight`` is the ``Fight`` id.
     """
 
     fight: int
@@ -187,12 +191,16 @@ class Loaded:
         """Write what changed: the row when its state did, the new log rows in one INSERT."""
         data = encode(self.state)
         row = self.row
-        if data != self.saved or self.events or self.log or row.ended:
+        tape = getattr(row, "fray_dice", None)
+        drew = tape is not None and tape.counter != row.dice_counter
+        if drew:
+            row.dice_counter = tape.counter
+        if data != self.saved or self.events or self.log or row.ended or drew:
             row.state = data
             row.round = int(self.state.get("round", 1) or 1)
             row.system_key = str(self.state.get("system_key", "storyteller"))
             row.save(update_fields=["state", "round", "system_key", "seq", "log_count", "updated",
-                                    "ended", "script"])
+                                    "ended", "script", "dice_counter"])
             self.saved = data
         if self.log:
             FightLogEntry.objects.bulk_create(self.log)
@@ -259,11 +267,14 @@ def _run_unit():
             if any(loaded.events for loaded in work.fights.values()):
                 dice.crash_if_armed()
     except BaseException:
-        for script_id in work.fights:
+        for script_id, loaded in work.fights.items():
+            _keep_drawn(loaded)
             _forget(script_id)
         raise
     finally:
         _units.pop()
+    for loaded in work.fights.values():
+        _drop_unlogged(loaded.row)
     _publish([event for loaded in work.fights.values() for event in loaded.events])
     if work.afterwards:
         with unit():
@@ -305,8 +316,10 @@ def _adopt(script) -> Fight:
             state[name] = value
     for entry in script.attributes.get("log") or []:
         log.append(dict(entry))
+    seed = secrets.token_bytes(32)  # the fight's dice (``fight_dice``), secret until it ends
     row = Fight(script_id=script.id, room_id=script.db_obj_id, state=encode(state),
-                system_key=str(state.get("system_key", "storyteller")), round=int(state.get("round", 1) or 1))
+                system_key=str(state.get("system_key", "storyteller")), round=int(state.get("round", 1) or 1),
+                dice_seed=seed.hex(), dice_commitment=commitment(seed))
     row.save()
     if log:
         FightLogEntry.objects.bulk_create(
@@ -349,13 +362,54 @@ def set_field(script, name: str, value: Any) -> None:
     _commit_now(loaded)
 
 
+# ------------------------------------------------------------------------------- the dice
+def fight_dice(script) -> SeededRoller | None:
+    """The fight's seeded dice (``world.dice.roller(encounter)`` draws every die of the fight
+    from them), or None for a fight begun before verifiable dice. They live with the row kept
+    in memory; the dice drawn wait for the fight's next roll-log entry, which records them."""
+    row = load(script).row
+    tape = getattr(row, "fray_dice", None)
+    if tape is None:
+        seed = seed_bytes(row.dice_seed)
+        if seed is None or row.ended is not None:
+            return None
+        tape = row.fray_dice = SeededRoller(seed, row.dice_counter)
+    return tape
+
+
+def _drop_unlogged(row: Fight) -> None:
+    """After the commit: dice drawn but logged by no entry stay out of the log (the counter
+    moved on, so ``+combat/verify`` lists them as not in the log)."""
+    tape = getattr(row, "fray_dice", None)
+    if tape is not None:
+        tape.draws.clear()
+
+
+def _keep_drawn(loaded: Loaded) -> None:
+    """After a rollback: the fight's counter still moves past the dice the failed command
+    drew (one UPDATE of the counter alone), so no die is ever drawn twice."""
+    tape = getattr(loaded.row, "fray_dice", None)
+    if tape is None or not tape.counter:
+        return
+    try:
+        Fight.objects.filter(pk=loaded.row.pk, dice_counter__lt=tape.counter).update(dice_counter=tape.counter)
+    except Exception:  # the database itself failed: the dice were seen by nobody (no commit)
+        logger.log_trace("Fray: could not keep a failed command's dice counter.")
+
+
 def add_log(script, actor: str, what: str, lines) -> None:
-    """Append one roll-log entry (``round``: the fight's current round)."""
+    """Append one roll-log entry (``round``: the fight's current round) with the fight's dice
+    drawn since the last entry."""
     loaded = load(script)
     row = loaded.row
     row.log_count += 1
+    tape = getattr(row, "fray_dice", None)
+    drawn = [draw.to_record() for draw in tape.draws] if tape is not None else []
+    if tape is not None:
+        tape.draws.clear()
     loaded.log.append(FightLogEntry(fight=row, number=row.log_count, round=int(loaded.get("round")),
-                                    actor=str(actor)[:80], what=str(what)[:200], lines=[str(line) for line in lines]))
+                                    actor=str(actor)[:80], what=str(what)[:200], lines=[str(line) for line in lines],
+                                    dice=drawn))
     _commit_now(loaded)
 
 
@@ -409,4 +463,4 @@ def end(script) -> None:
     loaded = load(script)
     loaded.row.ended = timezone.now()
     loaded.row.script = None
-    emit(script, "ended")
+    emit(script, "ended", data={"seed": loaded.row.dice_seed, "commitment": loaded.row.dice_commitment})

@@ -78,7 +78,7 @@ def cast(caller, actor_name: str | None, spell_name: str, targets: list[str], *,
         protected = [find_combatant(encounter, name).key for name in targets]
     elif targets:
         raise CombatError(f"{spell.name} takes no targets in a fight.")
-    with dice.roller() as roller:
+    with dice.roller(encounter) as roller:
         rolled = magic.cast(combatant(encounter, actor, system), spell.key, roller)  # a tackle's +1 too
         shield = None
         if spell.kind == "shield" and not rolled.fizzled:

@@ -28,7 +28,7 @@ def roll(caller, actor_name: str | None, text: str, *, private: bool = False, wi
     Raises DiceSyntaxError or CombatError; nothing is rolled or logged when it does.
     """
     encounter, actor, system, expression, dice_mod, roller_now = _check(caller, actor_name, text)
-    with dice.roller() as roller:
+    with dice.roller(encounter) as roller:
         result = system.roll_check(expression, roller_now, roller, modifier=dice_mod,
                                    willpower=willpower)
     detail = "; ".join(result.lines)

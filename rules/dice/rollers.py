@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import MutableSequence
+from collections.abc import Callable, MutableSequence
 from typing import Protocol
 
 
@@ -37,13 +37,17 @@ class ForcedFaceError(ValueError):
 class QueuedRoller:
     """Roller that returns forced faces first, then defers to `fallback`.
 
-    QueuedRoller(faces, fallback): `faces` is used in order and consumed in
-    place (the caller owns the sequence and may persist what is left).
+    QueuedRoller(faces, fallback, on_forced=None): `faces` is used in order and
+    consumed in place (the caller owns the sequence and may persist what is
+    left); `on_forced(sides, face)` is told of each forced face used (the
+    fight's dice record it as forced).
     """
 
-    def __init__(self, faces: MutableSequence[int], fallback: Roller) -> None:
+    def __init__(self, faces: MutableSequence[int], fallback: Roller,
+                 on_forced: Callable[[int, int], None] | None = None) -> None:
         self.faces = faces
         self.fallback = fallback
+        self.on_forced = on_forced
 
     def roll(self, sides: int) -> int:
         """Pop and return faces[0] if any are queued, else fallback.roll(sides).
@@ -57,6 +61,8 @@ class QueuedRoller:
         face = self.faces.pop(0)
         if not 1 <= face <= sides:
             raise ForcedFaceError(f"Forced face {face} does not fit a d{sides}.")
+        if self.on_forced is not None:
+            self.on_forced(sides, face)
         return face
 
 

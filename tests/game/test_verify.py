@@ -1,0 +1,164 @@
+"""Verifiable dice in the game (issue 16 item 2): a fight commits to its seed when it starts,
+draws every die from it, records each with its roll-log entry, reveals the seed when it ends,
+and ``+combat/verify`` replays the log from it."""
+
+import hashlib
+
+import pytest
+
+from commands import fray
+from rules.dice.seeded import commitment, face
+from tests.game.test_combat_commands import FrayCommandTest
+from world import dice, encounters, fights
+from world.models import Fight, FightLogEntry
+
+ZERO = bytes(32)   # face(ZERO, 1..8, 10) = 6 6 2 2 9 1 3 3 (tests/rules/test_seeded_dice.py)
+
+
+class VerifyTest(FrayCommandTest):
+    def row(self) -> Fight:
+        return Fight.objects.get(pk=self.fight_id)
+
+    def begin(self, seed: bytes | None = None):
+        """Char2 and the Guard in a storyteller fight (initiative forced: two forced dice);
+        ``seed`` replaces the fight's secret one before any die of it is drawn."""
+        self.storyteller_fight("Guard", Stamina=2, Dodge=1)
+        loaded = fights.load(self.encounter)
+        self.fight_id = loaded.row.pk
+        if seed is not None:
+            Fight.objects.filter(pk=self.fight_id).update(dice_seed=seed.hex(), dice_commitment=commitment(seed))
+            self.encounter.ndb.fray_fight_row = None   # read anew, with the seed set here
+
+    def logged_dice(self) -> list[dict]:
+        return [die for dice_ in FightLogEntry.objects.filter(fight_id=self.fight_id).order_by("number")
+                .values_list("dice", flat=True) for die in dice_]
+
+    def verify(self, args="", caller=None) -> str:
+        return self.call(fray.CmdCombat(), f"/verify{' ' + args if args else ''}", caller=caller or self.char2)
+
+
+class TestVerifiableDice(VerifyTest):
+    def test_the_start_commits_to_a_secret_seed_shown_as_its_hash(self):
+        out = self.st(fray.CmdCombat(), "/start")
+        row = fights.load(encounters.encounter_in(self.room1)).row
+        assert len(row.dice_seed) == 64 and row.dice_counter == 0
+        assert row.dice_commitment == hashlib.sha256(bytes.fromhex(row.dice_seed)).hexdigest()
+        assert f"Fight #{row.pk}. Dice commitment (SHA-256 of its secret seed):\n  {row.dice_commitment}" in out
+        assert row.dice_seed not in out
+        assert row.dice_seed not in self.player(fray.CmdCombat(), "")   # the HUD
+
+    def test_every_die_of_the_fight_comes_from_the_seed_and_is_logged_with_its_entry(self):
+        self.begin(ZERO)
+        out = self.player(fray.CmdRoll(), "3d10")
+        assert "(6, 6, 2)" in out or "6 6 2" in out, out
+        self.player(fray.CmdAttack(), "Guard")   # Dexterity 3 + Brawl 2: counters 4-8
+        entries = list(FightLogEntry.objects.filter(fight_id=self.fight_id).order_by("number"))
+        # 2 9 1 3 3 vs 6: one success cancelled by the 1, a miss resolved at once (no dice)
+        assert [entry.what for entry in entries] == ["initiative", "initiative", "roll", "punch at Guard",
+                                                     "attack on Guard"]
+        assert entries[4].dice == []
+        assert entries[0].dice == [{"forced": True, "sides": 10, "face": 4}]
+        assert entries[2].dice == [{"counter": n, "sides": 10, "face": f} for n, f in ((1, 6), (2, 6), (3, 2))]
+        assert entries[3].dice == [{"counter": n, "sides": 10, "face": face(ZERO, n, 10)} for n in range(4, 9)]
+        assert self.row().dice_counter == 8
+
+    def test_end_reveals_the_seed_and_verify_confirms_every_die(self):
+        self.begin()
+        self.player(fray.CmdRoll(), "Dexterity+Brawl")
+        self.player(fray.CmdAttack(), "Guard")
+        self.st(fray.CmdDefend(), "Guard=dodge")   # the defense, damage and soak: real dice
+        row = self.row()
+        drawn = row.dice_counter
+        records = [die for die in self.logged_dice() if "counter" in die]
+        assert [die["counter"] for die in records] == list(range(1, drawn + 1))
+        seed = bytes.fromhex(row.dice_seed)
+        assert all(die["face"] == face(seed, die["counter"], die["sides"]) for die in records)
+        entries = FightLogEntry.objects.filter(fight_id=self.fight_id).count()
+        out = self.st(fray.CmdCombat(), "/end")
+        assert (f"The dice of fight #{self.fight_id} are revealed: check them with +combat/verify "
+                f"{self.fight_id}.\n  Seed: {row.dice_seed}") in out
+        report = self.verify()   # no fight here now: the last one ended here
+        assert report.splitlines()[:2] == [
+            f"<Combat> Fight #{self.fight_id} (storyteller): seed matches its commitment.",
+            f"  {entries} entries, {drawn} dice confirmed; 2 forced (test) dice."]
+        assert f"  Seed:       {row.dice_seed}" in report
+        assert f"  Commitment: {row.dice_commitment}" in report
+        assert max(len(line) for line in report.splitlines()) <= 78
+        assert self.verify(f"#{self.fight_id}") == report
+
+    def test_a_changed_face_or_seed_is_named(self):
+        self.begin(ZERO)
+        self.player(fray.CmdRoll(), "3d10")   # entry 3: 6 6 2
+        self.st(fray.CmdCombat(), "/end")
+        entry = FightLogEntry.objects.get(fight_id=self.fight_id, number=3)
+        entry.dice = [dict(entry.dice[0]), dict(entry.dice[1], face=9), dict(entry.dice[2])]
+        entry.save()
+        report = self.verify(str(self.fight_id))
+        assert f"Fight #{self.fight_id} (storyteller): seed matches, but NOT every die does." in report
+        assert "  Entry #3 (Char2: roll): die 2 shows 9, the seed gives 6." in report
+        assert "2 dice confirmed; 2 forced (test) dice." in report
+        Fight.objects.filter(pk=self.fight_id).update(dice_seed=(bytes([1]) * 32).hex())
+        report = self.verify(str(self.fight_id))
+        assert "the revealed seed does NOT match its commitment" in report
+
+    def test_a_running_fight_keeps_its_seed_secret(self):
+        self.begin()
+        self.player(fray.CmdRoll(), "Dexterity")
+        row = self.row()
+        report = self.verify()
+        assert report.splitlines() == [
+            f"<Combat> Fight #{self.fight_id} (storyteller) is still running: its dice seed stays "
+            "secret until it", "  ends. Its commitment (SHA-256 of the seed):", f"  {row.dice_commitment}",
+            "  Dice drawn so far: 3."]
+        assert row.dice_seed not in report
+        assert self.verify(str(self.fight_id)) == report
+
+    def test_forced_dice_still_come_first_and_are_marked_forced(self):
+        self.begin()
+        self.force(10, 10, 1)
+        out = self.player(fray.CmdRoll(), "3d10")
+        assert "10 10 1" in out or "(10, 10, 1)" in out, out
+        roll = FightLogEntry.objects.get(fight_id=self.fight_id, what="roll")
+        assert roll.dice == [{"forced": True, "sides": 10, "face": f} for f in (10, 10, 1)]
+        assert self.row().dice_counter == 0
+
+    def test_no_die_can_be_forced_with_the_test_hook_off(self):
+        self.begin()
+        self.force(10, 10, 10)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(dice, "TEST_DICE_ENABLED", False)
+            self.player(fray.CmdRoll(), "3d10")
+        roll = FightLogEntry.objects.get(fight_id=self.fight_id, what="roll")
+        assert [die.get("counter") for die in roll.dice] == [1, 2, 3]
+
+    def test_dice_of_a_failed_command_are_never_drawn_again(self):
+        self.begin(ZERO)
+        with pytest.raises(RuntimeError), fights.unit():
+            with dice.roller(self.encounter) as roller:
+                assert roller.roll(10) == 6   # counter 1
+            raise RuntimeError("the command failed after its die")
+        assert self.row().dice_counter == 1
+        out = self.player(fray.CmdRoll(), "2d10")   # counters 2 and 3: 6 2
+        assert "6 2" in out or "(6, 2)" in out, out
+        self.st(fray.CmdCombat(), "/end")
+        report = self.verify()
+        assert "  1 die drawn but not in the log (counter 1)." in report
+        assert "seed matches its commitment." in report
+
+    def test_dice_outside_a_fight_are_real_randomness(self):
+        with dice.roller(None) as roller:
+            assert roller.fallback is dice._SYSTEM_RANDOM
+        assert Fight.objects.count() == 0
+
+    def test_bad_input_is_one_line_and_changes_nothing(self):
+        assert self.verify() == ("<Fray> No fight here to verify: give its number, e.g. "
+                                 "+combat/verify 12.")
+        self.begin()
+        before = self.row().dice_counter
+        assert self.verify("x") == "<Fray> Give a fight's number, e.g. +combat/verify 12, not 'x'."
+        assert self.verify("-1") == "<Fray> Give a fight's number, e.g. +combat/verify 12, not '-1'."
+        assert self.verify(str(10 ** 30)) == "<Fray> There is no fight with that number."
+        assert self.verify("987654") == "<Fray> There is no fight #987654."
+        assert self.verify("|r12").startswith("<Fray> Give a fight's number")
+        assert self.verify("\u0661\u0662").startswith("<Fray> Give a fight's number")
+        assert self.row().dice_counter == before

@@ -1,0 +1,115 @@
+"""Verifiable dice for players: ``+combat/verify [<fight>]`` (docs/architecture.md,
+"Verifiable dice").
+
+Every fight commits to a secret seed when it starts (``world.fights``: its SHA-256, the
+commitment, is shown at once); every die its services roll comes from that seed and a
+counter (``world.dice.roller(encounter)``) and is recorded with the roll-log entry it belongs
+to; the seed is revealed when the fight ends. ``+combat/verify`` replays every logged die
+from the revealed seed (``rules.dice.seeded.verify``). Anyone may verify any fight: it shows
+the commitment, the seed once revealed, and for a die that does not match its entry's number,
+who rolled and what, never the log's lines.
+"""
+
+from __future__ import annotations
+
+from rules.dice.seeded import LoggedEntry, Verification
+from rules.dice.seeded import verify as check_dice
+from rules.systems import CombatError
+from world import fights
+from world.fight import encounter_in
+from world.models import Fight, FightLogEntry
+from world.text import COMBAT, escape, quote
+
+#: Mismatching dice named one by one; the rest are counted.
+SHOWN_MISMATCHES = 5
+MAX_DIGITS = 9
+WIDTH = 78
+
+
+def start_lines(encounter) -> list[str]:
+    """The lines of the start announcement that commit the fight to its dice."""
+    row = fights.load(encounter).row
+    if not row.dice_commitment:
+        return []
+    return [f"Fight #{row.pk}. Dice commitment (SHA-256 of its secret seed):", row.dice_commitment]
+
+
+def _fight(caller, text: str) -> Fight:
+    """The fight ``text`` names (its number, ``12`` or ``#12``), else the fight in the caller's
+    room, else the last one that ended there. Raises CombatError."""
+    text = (text or "").strip()
+    if not text:
+        encounter = encounter_in(caller.location)
+        if encounter is not None:
+            return fights.load(encounter).row
+        ended = Fight.objects.filter(room_id=getattr(caller.location, "id", None),
+                                     ended__isnull=False).order_by("-ended", "-id").first()
+        if ended is None:
+            raise CombatError("No fight here to verify: give its number, e.g. +combat/verify 12.")
+        return ended
+    digits = text[1:] if text.startswith("#") else text
+    if not (digits.isascii() and digits.isdigit()):
+        raise CombatError(f"Give a fight's number, e.g. +combat/verify 12, not '{quote(text)}'.")
+    if len(digits.lstrip("0")) > MAX_DIGITS:
+        raise CombatError("There is no fight with that number.")
+    number = int(digits)
+    row = Fight.objects.filter(pk=number).first()
+    if row is None:
+        raise CombatError(f"There is no fight #{number}.")
+    return row
+
+
+def verify(caller, text: str) -> str:
+    """``+combat/verify [<fight>]``: the report (lines of at most 78 columns). Raises
+    CombatError for a fight that cannot be found."""
+    row = _fight(caller, text)
+    name = f"Fight #{row.pk} ({row.system_key})"
+    if not row.dice_commitment:
+        return f"{COMBAT} {name} began before verifiable dice: it has no seed to check."
+    if row.ended is None:
+        return "\n".join([
+            f"{COMBAT} {name} is still running: its dice seed stays secret until it",
+            "  ends. Its commitment (SHA-256 of the seed):",
+            f"  {row.dice_commitment}",
+            f"  Dice drawn so far: {row.dice_counter}."])
+    logged = FightLogEntry.objects.filter(fight_id=row.pk).order_by("number").values_list(
+        "number", "actor", "what", "dice")
+    result = check_dice(row.dice_seed, row.dice_commitment, row.dice_counter,
+                        (LoggedEntry(number, actor, what, dice) for number, actor, what, dice in logged))
+    return "\n".join([*report(name, result), f"  Seed:       {escape(row.dice_seed[:64])}",
+                      f"  Commitment: {escape(row.dice_commitment[:64])}"])
+
+
+def _plural(count: int, one: str, many: str | None = None) -> str:
+    return f"{count} {one if count == 1 else (many or one + 's')}"
+
+
+def _ranges(missing: tuple[tuple[int, int], ...]) -> str:
+    shown = [str(first) if first == last else f"{first}-{last}" for first, last in missing[:3]]
+    return ", ".join(shown) + (" ..." if len(missing) > 3 else "")
+
+
+def report(name: str, result: Verification) -> list[str]:
+    """The verification as lines of at most 78 columns."""
+    if not result.seed_matches:
+        return [f"{COMBAT} {name}: the revealed seed does NOT match its commitment:",
+                "  none of its dice can be trusted."]
+    head = "seed matches its commitment" if result.ok else "seed matches, but NOT every die does"
+    lines = [f"{COMBAT} {name}: {head}.",
+             f"  {_plural(result.entries, 'entry', 'entries')}, {_plural(result.confirmed, 'die', 'dice')} "
+             f"confirmed; {_plural(result.forced, 'forced (test) die', 'forced (test) dice')}."]
+    if result.missing:
+        lines.append(f"  {_plural(result.missing_count, 'die', 'dice')} drawn but not in the log "
+                     f"(counter {_ranges(result.missing)}).")
+    for mismatch in result.mismatches[:SHOWN_MISMATCHES]:
+        entry = mismatch.entry
+        where = f"  Entry #{entry.number} ({escape(str(entry.actor)[:20])}: {escape(str(entry.what)[:24])}):"
+        what = f"die {mismatch.die} {mismatch.problem}."[:WIDTH - 4]
+        if len(where) + 1 + len(what) <= WIDTH:
+            lines.append(f"{where} {what}")
+        else:
+            lines += [where, f"    {what}"]
+    hidden = len(result.mismatches) - SHOWN_MISMATCHES
+    if hidden > 0:
+        lines.append(f"  ... and {_plural(hidden, 'more die', 'more dice')} that do not match.")
+    return lines
