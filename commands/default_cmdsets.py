@@ -16,14 +16,14 @@ own cmdsets by inheriting from them or directly from `evennia.CmdSet`.
 
 from evennia import default_cmds
 
-from commands import account, aeon, armor, eldritch, fray, helpcmd, items, npcs
+from commands import account, aeon, armor, eldritch, fray, helpcmd, items, npcs, scenes
 
 FRAY_COMMANDS = (fray.CmdRoll, fray.CmdSheet, fray.CmdStat, fray.CmdCombat, npcs.CmdNpc, fray.CmdAttack,
                  fray.CmdDefend, fray.CmdEscape, fray.CmdCast, fray.CmdSpells, fray.CmdDamage, fray.CmdHeal, fray.CmdDice,
                  armor.CmdRequest, armor.CmdArmor, aeon.CmdAmbush, aeon.CmdHide, aeon.CmdClinch, aeon.CmdMount,
                  aeon.CmdDismount, aeon.CmdPickup, eldritch.CmdConceal, eldritch.CmdSearch, eldritch.CmdSpot,
                  eldritch.CmdEyeContact, eldritch.CmdLos, eldritch.CmdMove, eldritch.CmdSacrifice,
-                 eldritch.CmdWake, eldritch.CmdDrama, items.CmdItem, items.CmdUse)
+                 eldritch.CmdWake, eldritch.CmdDrama, items.CmdItem, items.CmdUse, scenes.CmdScene)
 
 
 class IndexedNames:
@@ -67,6 +67,7 @@ class CharacterCmdSet(IndexedNames, default_cmds.CharacterCmdSet):
         self.add(helpcmd.CmdHelp())
         for command in FRAY_COMMANDS:
             self.add(command())
+        self.add(scenes.CmdEmit())  # @emit/@remit, kept in a scene log
 
 
 class AccountCmdSet(IndexedNames, default_cmds.AccountCmdSet):

@@ -7,6 +7,8 @@ Rooms are simple containers that has no location of their own.
 
 from evennia.objects.objects import DefaultRoom
 
+from world import scenes
+
 from .objects import ObjectParent
 
 
@@ -21,4 +23,11 @@ class Room(ObjectParent, DefaultRoom):
     properties and methods available on all Objects.
     """
 
-    pass
+    def msg_contents(self, text=None, exclude=None, from_obj=None, mapping=None, raise_funcparse_errors=False,
+                     **kwargs):
+        """Evennia's delivery to everyone here, then the scene log (``world.scenes``): a say,
+        pose or emit is recorded once when a scene runs here (one cached check otherwise)."""
+        mapping = dict(mapping) if mapping else {}
+        super().msg_contents(text=text, exclude=exclude, from_obj=from_obj, mapping=mapping,
+                             raise_funcparse_errors=raise_funcparse_errors, **kwargs)
+        scenes.heard(self, text, from_obj, mapping)

@@ -66,3 +66,47 @@ class FightLogEntry(models.Model):
 
     def to_record(self) -> dict:
         return {"round": self.round, "actor": self.actor, "what": self.what, "lines": list(self.lines)}
+
+
+class Scene(models.Model):
+    """One scene log (``world.scenes``): a room's poses, says, emits and fight narration,
+    recorded while it runs (``stopped`` unset). The room's name is kept as text, so the log
+    reads the same once the room is renamed or gone."""
+
+    room = models.ForeignKey("objects.ObjectDB", null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="+")
+    room_name = models.CharField(max_length=80)
+    title = models.CharField(max_length=80, blank=True, default="")
+    started_by = models.CharField(max_length=80)
+    stopped_by = models.CharField(max_length=80, blank=True, default="")
+    #: The number of the last entry (entries count from 1).
+    entry_count = models.PositiveIntegerField(default=0)
+    started = models.DateTimeField(auto_now_add=True)
+    stopped = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    class Meta:
+        ordering = ["-id"]
+
+    def __str__(self):
+        return f"Scene #{self.id} ({self.room_name}: {self.title or 'untitled'})"
+
+
+class SceneEntry(models.Model):
+    """One line of a scene: what the room was shown, as plain text (colour codes stripped)."""
+
+    KINDS = ("pose", "say", "emit", "narration")
+
+    scene = models.ForeignKey(Scene, on_delete=models.CASCADE, related_name="entries")
+    #: 1, 2, 3 … within the scene.
+    number = models.PositiveIntegerField()
+    kind = models.CharField(max_length=16, choices=[(kind, kind) for kind in KINDS])
+    speaker = models.CharField(max_length=80, blank=True, default="")
+    text = models.TextField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["scene", "number"]
+        constraints = [models.UniqueConstraint(fields=["scene", "number"], name="fray_scene_entry_number")]
+
+    def __str__(self):
+        return f"#{self.number} {self.kind} {self.speaker}"

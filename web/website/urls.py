@@ -10,8 +10,18 @@ from django.urls import path
 
 from evennia.web.website.urls import urlpatterns as evennia_website_urlpatterns
 
+from web.website.views import help as fray_help
+from web.website.views import scenes
+
 # add patterns here
 urlpatterns = [
+    # a Fray command's help page: every system's part under its heading (commands/help.py)
+    path("help/<str:category>/<str:topic>/", fray_help.FrayHelpDetailView.as_view(),
+         name="help-entry-detail"),
+    # scene logs (world/scenes.py)
+    path("scenes/", scenes.scene_list, name="scene-list"),
+    path("scenes/<int:scene_id>/", scenes.scene_detail, name="scene-detail"),
+    path("scenes/<int:scene_id>/text", scenes.scene_text, name="scene-text"),
     # path("url-pattern", imported_python_view),
     # path("url-pattern", imported_python_view),
 ]

@@ -1,0 +1,125 @@
+"""Scene logs (``+scene``) and the scene-aware ``@emit``. The docstrings are the in-game
+help; the work is in ``world/scenes.py``.
+"""
+
+from __future__ import annotations
+
+from evennia.commands.default.admin import CmdEmit as EvenniaEmit
+
+from commands.command import Command
+from world import scenes
+from world.text import escape
+
+
+class CmdScene(Command):
+    """
+    Record a scene: poses, says, emits and fight narration in this room.
+
+    Usage:
+      +scene/start [<title>]     start recording this room
+      +scene/stop                stop recording it
+      +scene/log [<page>]        this room's running or last scene
+      +scene/log #<id>[=<page>]  any scene by its id
+      +scene/list                recent scenes with their ids
+      +scene                     the same as +scene/log
+
+    Switches:
+      /start   start a scene here (one per room at a time)
+      /stop    stop the scene running here
+      /log     read a scene, 20 lines a page (default: the last page)
+      /list    the 15 most recent scenes
+
+    Anyone in a room may start or stop its scene, and anyone may read any
+    scene. While a scene runs, every say, pose (: and emote), @emit to the
+    room and line of fight narration is kept, once, in order, in the game's
+    database: it survives a reload and a restart. Pages, whispers, OOC and
+    system lines, +roll lines and lines told to one person are not kept.
+    A title is one line of at most 60 characters, without colour codes.
+    The web site shows every scene at /scenes/ to a logged-in account,
+    with a plain text download.
+
+    Examples:
+      +scene/start The ambush at the docks
+      +scene/log
+      +scene/log 2
+      +scene/log #14=3
+      +scene/stop
+    """
+
+    key = "+scene"
+    aliases = ["+scenes"]
+    allowed_switches = ("start", "stop", "log", "list")
+    syntax = "+scene/start [<title>], +scene/stop, +scene/log [#<id>=][<page>], +scene/list"
+    locks = "cmd:all()"
+
+    def run(self):
+        caller = self.caller
+        switch = self.switches[0] if self.switches else "log"
+        if switch == "start":
+            scene = scenes.start(caller, self.args)
+            title = f": {scene.title}" if scene.title else ""
+            caller.msg(f"Scene #{scene.id}{escape(title)} is recording this room. +scene/stop ends it.")
+            others = [obj for obj in caller.location.contents if obj != caller]
+            for obj in others:
+                obj.msg(f"{escape(caller.key)} starts scene #{scene.id}{escape(title)}: "
+                        "this room is being recorded (+scene/log).")
+        elif switch == "stop":
+            if self.args.strip():
+                self.fail("Usage: +scene/stop (it stops the scene running in your room).")
+                return
+            scene = scenes.stop(caller)
+            for obj in caller.location.contents:
+                obj.msg(f"{escape(caller.key)} stops scene #{scene.id} ({scene.entry_count} lines). "
+                        f"+scene/log #{scene.id} reads it.")
+        elif switch == "list":
+            if self.args.strip():
+                self.fail("Usage: +scene/list")
+                return
+            caller.msg("\n".join(escape(line) for line in scenes.list_view()))
+        else:
+            self.show_log()
+
+    def show_log(self):
+        args = self.args.strip()
+        if "=" in args:
+            ident, page = args.split("=", 1)
+            scene = scenes.find(ident)
+        elif args.startswith("#"):
+            scene, page = scenes.find(args), ""
+        else:
+            scene = scenes.last_scene_in(getattr(self.caller, "location", None)) \
+                if getattr(self.caller, "location", None) else None
+            if scene is None:
+                self.fail("No scene has run here. +scene/list shows them all; +scene/start starts one.")
+                return
+            page = args
+        number = scenes.parse_page(page, scenes.pages_of(scene))
+        self.caller.msg("\n".join(escape(line) for line in scenes.log_view(scene, number)))
+
+
+class CmdEmit(EvenniaEmit):
+    """
+    Send a message without your name (staff: Builder and above).
+
+    Usage:
+      @remit [<room>, <room>, ... =] <message>
+      @emit/contents [<obj>, <obj>, ... =] <message>
+      @pemit <name>[, <name>, ...]=<message>
+
+    Switches:
+      /contents  send to everyone inside the objects named (default: here)
+      /accounts  only to characters with a player
+
+    @remit and @emit/contents reach everyone in a room: a scene running
+    there (+scene) keeps the message. @pemit tells characters only; that
+    is private and not kept.
+
+    Examples:
+      @remit Thunder rolls over the harbour.
+      @remit Tavern=A bell rings somewhere.
+      @pemit Ann=You feel watched.
+    """
+
+    def func(self):
+        with scenes.emitting():
+            super().func()

@@ -1,0 +1,61 @@
+"""End to end: a scene log over real telnet. Two players pose and say while a Storyteller
+fight runs in the room; +scene/log shows their lines and the fight's narration, each once,
+in the order the room saw them."""
+
+import re
+
+import pytest
+
+from .conftest import force, guard_fight
+
+pytestmark = pytest.mark.e2e
+
+
+def test_scene_log_keeps_poses_says_and_fight_narration_in_order(fray_server, fray_client, arena):
+    st, alice, bob = arena
+    a, b = alice.account_name, bob.account_name
+
+    started = alice.command("+scene/start Ambush at the docks", r"Scene #\d+: Ambush at the docks is recording")
+    scene = re.search(r"Scene #(\d+)", started).group(1)
+    bob.expect(rf"{a} starts scene #{scene}: Ambush at the docks")
+    alice.command(":checks the crates.", rf"{a} checks the crates\.")
+    bob.expect(rf"{a} checks the crates\.")
+    bob.command("say Quiet, someone is coming.", r'You say, "Quiet, someone is coming\."')
+    alice.expect(rf'{b} says, "Quiet, someone is coming\."')
+
+    guard_fight(st, alice, bob)
+    # The Guard (14) punches Alice: Dex 3 + Brawl 2 = 5 dice vs 6: 9 8 7 3 2 -> 3 successes.
+    force(st, [9, 8, 7, 3, 2])
+    st.send(f"attack Guard={a}")
+    alice.expect(r"Answer: defend dodge")
+    bob.command("pose ducks behind a barrel.", rf"{b} ducks behind a barrel\.")
+    alice.expect(rf"{b} ducks behind a barrel\.")
+
+    log = alice.command("+scene/log", r"Page \d+ of \d+ \(\d+ lines\)\.")
+    assert all(len(line) <= 78 for line in log.splitlines()), log
+    wanted = [
+        f"{a} checks the crates.",
+        f'{b} says, "Quiet, someone is coming."',
+        "<Combat> ",  # the Storyteller starts the fight
+        f"<Combat> {a} joins the fight.",
+        f"<Combat> {b} joins the fight.",
+        f"<Combat> {a} rolls initiative: Wits 2 + Dexterity 3 = 5 + 1d10 (7) = 12.",
+        f"<Combat> {b} rolls initiative: Wits 1 + Dexterity 2 = 3 + 1d10 (5) = 8.",
+        "<Combat> Guard rolls initiative: Wits 2 + Dexterity 3 = 5 + 1d10 (9) = 14.",
+        f"<Combat> Guard attacks {a} with punch.",
+        "  Guard punch to hit: Dexterity 3 + Brawl 2 = 5 dice vs 6: 9 8 7 3 2 -> 3 successes",
+        f"{b} ducks behind a barrel.",
+    ]
+    flat = " ".join(log.split())  # lines wrap at 78 columns: compare the words
+    position = 0
+    for text in (" ".join(text.split()) for text in wanted):
+        found = flat.find(text, position)
+        assert found >= 0, f"{text!r} missing or out of order in:\n{log}"
+        position = found + len(text)
+    assert flat.count(f"Guard attacks {a} with punch.") == 1
+    assert flat.count(f"{a} checks the crates.") == 1
+    assert flat.count(f"{b} ducks behind a barrel.") == 1
+
+    bob.command("+scene/stop", rf"{b} stops scene #{scene} \(\d+ lines\)")
+    listing = st.command("+scene/list", r"\+scene/log #<id> reads one\.")
+    assert re.search(rf"^\s*{scene}\s.*Ambush at the docks", listing, re.M), listing
