@@ -26,7 +26,7 @@ class CmdScene(Command):
     Switches:
       /start   start a scene here (one per room at a time)
       /stop    stop the scene running here
-      /log     read a scene, 20 lines a page (default: the last page)
+      /log     read a scene, 20 recorded lines a page (default: the last)
       /list    the 15 most recent scenes
 
     Anyone in a room may start or stop its scene, and anyone may read any
@@ -34,7 +34,8 @@ class CmdScene(Command):
     room and line of fight narration is kept, once, in order, in the game's
     database: it survives a reload and a restart. Pages, whispers, OOC and
     system lines, +roll lines and lines told to one person are not kept.
-    A title is one line of at most 60 characters, without colour codes.
+    A fight's narration line and its dice count as one recorded line. A
+    title is one line of at most 60 characters, without colour codes.
     The web site shows every scene at /scenes/ to a logged-in account,
     with a plain text download.
 
