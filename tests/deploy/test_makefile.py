@@ -43,15 +43,17 @@ def test_install_extras_follow_database_url(url, extras, stamp):
     out = _dry_install(url)
     assert f"pip install --quiet --disable-pip-version-check -e {extras}" in out
     assert f"touch {stamp}" in out
+    # the web assets: npm checks each package against package-lock.json, then the copy
+    assert "npm ci --ignore-scripts" in out and "-m server.vendor" in out
 
 
 @pytest.fixture
 def game_copy(tmp_path):
-    """The Makefile and the game in a temp dir, sharing this checkout's venv (never
-    reinstalled: `make -o <stamp>`)."""
+    """The Makefile and the game in a temp dir, sharing this checkout's venv and web assets
+    (never reinstalled: `make -o <stamp>`)."""
     game = tmp_path / "fray"
     game.mkdir()
-    for name in ("Makefile", "pyproject.toml"):
+    for name in ("Makefile", "pyproject.toml", "package.json", "package-lock.json"):
         shutil.copy2(REPO_ROOT / name, game / name)
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.db3", "*.db3-*", "logs",
                                     "secret_settings.py", "*.pid", ".static", ".media")
@@ -90,7 +92,7 @@ def test_make_run_with_a_bad_database_url_says_one_line_and_starts_nothing(game_
     env.update(DATABASE_URL=url, FRAY_TELNET_PORT="4720", FRAY_WEB_PORT="4721")
     done = subprocess.run(
         ["make", "--no-print-directory", "-o", ".venv/.fray-installed",
-         "-o", ".venv/.fray-installed-postgres", "run"],
+         "-o", ".venv/.fray-installed-postgres", "-o", "web/static/vendor/.installed", "run"],
         cwd=game_copy, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True,
         timeout=120,
     )

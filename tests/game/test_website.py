@@ -22,6 +22,7 @@ class TestWebsite(BaseEvenniaTest):
             self.assertIn(f"<strong>{system}</strong>", text)
         self.assertIn('href="/webclient/"', text)
         self.assertIn('href="/help/"', text)
+        self.assertIn('href="/scenes/"', text)
         self.assertNotIn("Welcome to Evennia", text)
 
     def test_a_commands_help_shows_every_system(self):
