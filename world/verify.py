@@ -49,7 +49,7 @@ def _fight(caller, text: str) -> Fight:
         return ended
     digits = text[1:] if text.startswith("#") else text
     if not (digits.isascii() and digits.isdigit()):
-        raise CombatError(f"Give a fight's number, e.g. +combat/verify 12, not '{quote(text)}'.")
+        raise CombatError(f"Not a fight's number: '{quote(text[:20])}' (e.g. +combat/verify 12).")
     if len(digits.lstrip("0")) > MAX_DIGITS:
         raise CombatError("There is no fight with that number.")
     number = int(digits)
@@ -65,11 +65,11 @@ def verify(caller, text: str) -> str:
     row = _fight(caller, text)
     name = f"Fight #{row.pk} ({row.system_key})"
     if not row.dice_commitment:
-        return f"{COMBAT} {name} began before verifiable dice: it has no seed to check."
+        return f"{COMBAT} {name} began before verifiable dice:\n  it has no seed to check."
     if row.ended is None:
         return "\n".join([
-            f"{COMBAT} {name} is still running: its dice seed stays secret until it",
-            "  ends. Its commitment (SHA-256 of the seed):",
+            f"{COMBAT} {name} is still running: its dice seed",
+            "  stays secret until it ends. Its commitment (SHA-256 of the seed):",
             f"  {row.dice_commitment}",
             f"  Dice drawn so far: {row.dice_counter}."])
     logged = FightLogEntry.objects.filter(fight_id=row.pk).order_by("number").values_list(
@@ -86,21 +86,23 @@ def _plural(count: int, one: str, many: str | None = None) -> str:
 
 def _ranges(missing: tuple[tuple[int, int], ...]) -> str:
     shown = [str(first) if first == last else f"{first}-{last}" for first, last in missing[:3]]
-    return ", ".join(shown) + (" ..." if len(missing) > 3 else "")
+    return ", ".join(shown) + (" and more" if len(missing) > 3 else "")
 
 
 def report(name: str, result: Verification) -> list[str]:
     """The verification as lines of at most 78 columns."""
     if not result.seed_matches:
-        return [f"{COMBAT} {name}: the revealed seed does NOT match its commitment:",
-                "  none of its dice can be trusted."]
+        return [f"{COMBAT} {name}: the seed does NOT match",
+                "  its commitment: none of its dice can be trusted."]
     head = "seed matches its commitment" if result.ok else "seed matches, but NOT every die does"
     lines = [f"{COMBAT} {name}: {head}.",
              f"  {_plural(result.entries, 'entry', 'entries')}, {_plural(result.confirmed, 'die', 'dice')} "
              f"confirmed; {_plural(result.forced, 'forced (test) die', 'forced (test) dice')}."]
     if result.missing:
-        lines.append(f"  {_plural(result.missing_count, 'die', 'dice')} drawn but not in the log "
-                     f"(counter {_ranges(result.missing)}).")
+        line = (f"  {_plural(result.missing_count, 'die', 'dice')} drawn but not in the log "
+                f"(counter {_ranges(result.missing)}).")
+        lines += [line] if len(line) <= WIDTH else [line[:line.index(" (")] + ":",
+                                                     f"    counter {_ranges(result.missing)}."]
     for mismatch in result.mismatches[:SHOWN_MISMATCHES]:
         entry = mismatch.entry
         where = f"  Entry #{entry.number} ({escape(str(entry.actor)[:20])}: {escape(str(entry.what)[:24])}):"
@@ -112,4 +114,4 @@ def report(name: str, result: Verification) -> list[str]:
     hidden = len(result.mismatches) - SHOWN_MISMATCHES
     if hidden > 0:
         lines.append(f"  ... and {_plural(hidden, 'more die', 'more dice')} that do not match.")
-    return lines
+    return lines[:1] + [line[:WIDTH] for line in lines[1:]]   # the first has colour codes

@@ -7,10 +7,11 @@ import hashlib
 import pytest
 
 from commands import fray
-from rules.dice.seeded import commitment, face
+from rules.dice.seeded import Verification, commitment, face
 from tests.game.test_combat_commands import FrayCommandTest
 from world import dice, encounters, fights
 from world.models import Fight, FightLogEntry
+from world.verify import report
 
 ZERO = bytes(32)   # face(ZERO, 1..8, 10) = 6 6 2 2 9 1 3 3 (tests/rules/test_seeded_dice.py)
 
@@ -34,7 +35,9 @@ class VerifyTest(FrayCommandTest):
                 .values_list("dice", flat=True) for die in dice_]
 
     def verify(self, args="", caller=None) -> str:
-        return self.call(fray.CmdCombat(), f"/verify{' ' + args if args else ''}", caller=caller or self.char2)
+        out = self.call(fray.CmdCombat(), f"/verify{' ' + args if args else ''}", caller=caller or self.char2)
+        assert max(len(line) for line in out.splitlines()) <= 78, out
+        return out
 
 
 class TestVerifiableDice(VerifyTest):
@@ -99,7 +102,8 @@ class TestVerifiableDice(VerifyTest):
         assert "2 dice confirmed; 2 forced (test) dice." in report
         Fight.objects.filter(pk=self.fight_id).update(dice_seed=(bytes([1]) * 32).hex())
         report = self.verify(str(self.fight_id))
-        assert "the revealed seed does NOT match its commitment" in report
+        assert report.splitlines()[:2] == [f"<Combat> Fight #{self.fight_id} (storyteller): the seed does NOT match",
+                                           "  its commitment: none of its dice can be trusted."]
 
     def test_a_running_fight_keeps_its_seed_secret(self):
         self.begin()
@@ -107,8 +111,8 @@ class TestVerifiableDice(VerifyTest):
         row = self.row()
         report = self.verify()
         assert report.splitlines() == [
-            f"<Combat> Fight #{self.fight_id} (storyteller) is still running: its dice seed stays "
-            "secret until it", "  ends. Its commitment (SHA-256 of the seed):", f"  {row.dice_commitment}",
+            f"<Combat> Fight #{self.fight_id} (storyteller) is still running: its dice seed",
+            "  stays secret until it ends. Its commitment (SHA-256 of the seed):", f"  {row.dice_commitment}",
             "  Dice drawn so far: 3."]
         assert row.dice_seed not in report
         assert self.verify(str(self.fight_id)) == report
@@ -155,10 +159,33 @@ class TestVerifiableDice(VerifyTest):
                                  "+combat/verify 12.")
         self.begin()
         before = self.row().dice_counter
-        assert self.verify("x") == "<Fray> Give a fight's number, e.g. +combat/verify 12, not 'x'."
-        assert self.verify("-1") == "<Fray> Give a fight's number, e.g. +combat/verify 12, not '-1'."
+        assert self.verify("x") == "<Fray> Not a fight's number: 'x' (e.g. +combat/verify 12)."
+        assert self.verify("-1") == "<Fray> Not a fight's number: '-1' (e.g. +combat/verify 12)."
+        assert self.verify("y" * 300) == f"<Fray> Not a fight's number: '{'y' * 20}' (e.g. +combat/verify 12)."
         assert self.verify(str(10 ** 30)) == "<Fray> There is no fight with that number."
         assert self.verify("987654") == "<Fray> There is no fight #987654."
-        assert self.verify("|r12").startswith("<Fray> Give a fight's number")
-        assert self.verify("\u0661\u0662").startswith("<Fray> Give a fight's number")
+        assert self.verify("|r12").startswith("<Fray> Not a fight's number: '")
+        assert self.verify("\u0661\u0662").startswith("<Fray> Not a fight's number: '")
         assert self.row().dice_counter == before
+
+    def test_a_fight_begun_before_verifiable_dice_has_nothing_to_check(self):
+        self.begin()
+        Fight.objects.filter(pk=self.fight_id).update(dice_seed="", dice_commitment="")
+        self.encounter.ndb.fray_fight_row = None
+        assert self.encounter.fight_dice() is None   # its dice: real randomness
+        self.player(fray.CmdRoll(), "3d10")
+        assert FightLogEntry.objects.get(fight_id=self.fight_id, what="roll").dice == []
+        assert self.verify().splitlines() == [
+            f"<Combat> Fight #{self.fight_id} (storyteller) began before verifiable dice:",
+            "  it has no seed to check."]
+
+
+def test_a_long_report_keeps_to_78_columns():
+    result = Verification(seed_matches=True, entries=3, confirmed=5,
+                          missing=((1, 99999), (123456, 234567), (345678, 10 ** 18), (10 ** 18 + 2, 10 ** 19)))
+    lines = report("Fight #123456789 (storyteller)", result)
+    assert lines[1:] == ["  3 entries, 5 dice confirmed; 0 forced (test) dice.",
+                         f"  {99999 + 111112 + (10 ** 18 - 345677) + (10 ** 19 - 10 ** 18 - 1)} dice drawn "
+                         "but not in the log:",
+                         "    counter 1-99999, 123456-234567, 345678-1000000000000000000 and more."]
+    assert max(len(line) for line in lines[1:]) <= 78
