@@ -1,6 +1,6 @@
 """End to end: a scene log over real telnet. Two players pose and say while a Storyteller
 fight runs in the room; +scene/log shows their lines and the fight's narration, each once,
-in the order the room saw them."""
+in the order the room saw them; the scene goes on after a reload and a restart."""
 
 import re
 
@@ -56,6 +56,20 @@ def test_scene_log_keeps_poses_says_and_fight_narration_in_order(fray_server, fr
     assert flat.count(f"{a} checks the crates.") == 1
     assert flat.count(f"{b} ducks behind a barrel.") == 1
 
+    # The scene lives in the database: it goes on recording after a reload and a restart.
+    fray_server.reload()
+    alice = fray_client(a, alice.password, create=False)
+    alice.command(":hums after the reload.", rf"{a} hums after the reload\.")
+    fray_server.restart()
+    bob = fray_client(b, bob.password, create=False)
+    bob.command("say Still here.", r'You say, "Still here\."')
+    log = " ".join(bob.command(f"+scene/log #{scene}", r"Page \d+ of \d+ \(\d+ lines\)\.").split())
+    assert "Ambush at the docks" in log and ", running." in log
+    ducks = log.find(f"{b} ducks behind a barrel.")
+    hums = log.find(f"{a} hums after the reload.")
+    still = log.find(f'{b} says, "Still here."')
+    assert 0 <= ducks < hums < still, log
+
     bob.command("+scene/stop", rf"{b} stops scene #{scene} \(\d+ lines\)")
-    listing = st.command("+scene/list", r"\+scene/log #<id> reads one\.")
+    listing = bob.command("+scene/list", r"\+scene/log #<id> reads one\.")
     assert re.search(rf"^\s*{scene}\s.*Ambush at the docks", listing, re.M), listing
