@@ -7,7 +7,7 @@ from evennia.utils.utils import inherits_from
 from commands import elethril as elethril_commands
 from commands.command import Command
 from rules.systems import CombatError
-from world import aeon, dice, eldritch, encounters, fights, gmcp, magic, rolls, sheets
+from world import aeon, combat_order, dice, eldritch, encounters, fights, gmcp, magic, rolls, sheets
 from world.access import NARRATOR, STAFF, require_perm
 from world.text import COMBAT, escape, quote, table
 from world.verify import verify as verify_dice
@@ -197,11 +197,11 @@ class CmdCombat(Command):
       +combat/resolve              resolve attacks left undefended (ST)
       +combat/diff <name>=<+/-n>   move their next attack's difficulty (ST)
       +combat/mod <name>=<+/-n>[ keep]  dice on their next roll(s) (ST)
-      +combat/add <name>[,<name>...]
-                                   bring characters or NPCs in (ST)
+      +combat/add <name>[,<name>]  bring characters or NPCs in (ST)
       +combat/remove <name>        take a fighter out, attacks cancelled (ST)
       +combat/idle <name>          mark a fighter idle, or back (ST)
       +combat/transfer <player>    hand the scene to another Narrator (ST)
+      +combat/order [<name>=<n>]   this round's order; move one (ST)
       +combat/log [<page>]         the roll log: every roll, its inputs (ST)
       +combat/list                 every fight running in the game (staff)
       +combat/verify [<fight>]     check a fight's dice against its seed
@@ -326,6 +326,19 @@ class CmdCombat(Command):
     or parry is starred too; whichever comes first uses it up.
       +combat/diff Alice=+2
 
+    ## order
+    +combat/order [<name>=<place>]   (moving: Storytellers)
+    +combat/order <name>=before <other>   or   =after <other>
+    Alone, this round's acting order. With a name, the Storyteller moves
+    that fighter to a place (1 = first) for this round only; the next
+    round goes by initiative again. Only one still to act moves, and only
+    among the places still to come; put at the current place, they act
+    now. Those tied with them stay together. Eldritch: their next action
+    moves, never past their following one. Elethril: refused (its
+    segments decide). Logged, told to the room and shown on the HUD.
+      +combat/order Guard=1
+      +combat/order Guard=after Alice
+
     ## mod
     +combat/mod <name>=<+/-n>[ keep]   (Storytellers)
     Adds n dice to <name>'s next roll (attack, defense or +roll), or takes
@@ -335,7 +348,7 @@ class CmdCombat(Command):
 
     key = "+combat"
     allowed_switches = ("start", "join", "leave", "init", "next", "resolve", "diff", "mod", "add", "remove",
-                        "idle", "transfer", "treat", "log", "list", "end", "space", "verify",
+                        "idle", "transfer", "treat", "log", "list", "end", "space", "order", "verify",
                         *elethril_commands.SWITCHES)
     syntax = "+combat[/<switch>] -- see help +combat"
 
@@ -361,6 +374,14 @@ class CmdCombat(Command):
             return
         if switch == "log":
             caller.msg(encounters.render_log(caller, self.args))
+            return
+        if switch == "order":
+            if self.rhs is None and not self.args.strip():
+                caller.msg(combat_order.render_order(caller))
+            elif not self.lhs.strip() or not (self.rhs or "").strip():
+                self.fail("Usage: +combat/order <name>=<place>, or =before <name>, or =after <name>.")
+            else:
+                combat_order.set_order(caller, self.lhs, self.rhs)
             return
         if switch == "space":
             eldritch.set_space(caller, self.args)

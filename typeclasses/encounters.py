@@ -45,6 +45,8 @@ class Encounter(DefaultScript):
         {name: ``SegmentInitiative.to_record()``} of this round.
     turn_moved: ``[turn, time]``: the turn (round, slot, who) and when the fight last moved on
         to it (a ``+combat/next`` sent before then is refused, not applied to the next turn).
+    order: the Storyteller's acting order for one round (``+combat/order``), as
+        ``{"round": n, "slots": [[[at, name], ...], ...]}`` (``rules.systems.acting_order``).
     log: the roll log as a list of ``{"round", "actor", "what", "lines"}`` (read only; the
         game reads it a page at a time through ``world.fights``).
     """

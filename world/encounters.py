@@ -17,7 +17,7 @@ from dataclasses import replace
 
 from evennia.utils.create import create_object, create_script
 
-from rules.systems import CombatError, RuleSystem, get_system
+from rules.systems import CombatError, RuleSystem, acting_order, get_system
 from rules.systems.base import ActionSchedule, Combatant, InitiativeRoll, plural
 from world import dice, elethril, fights, verify
 from world.access import NARRATOR, STAFF, has_perm, require_perm
@@ -103,7 +103,13 @@ def whose_turn(encounter) -> list:
 
 
 def schedule(encounter) -> ActionSchedule:
-    return system_of(encounter).schedule(initiative_rolls(encounter))
+    return ordered(encounter, system_of(encounter).schedule(initiative_rolls(encounter)))
+
+
+def ordered(encounter, base: ActionSchedule) -> ActionSchedule:
+    """The system's schedule ``base`` in the Storyteller's order for this round, if one was
+    set (``+combat/order``, ``world.combat_order``); the one place the order is decided."""
+    return acting_order.apply(base, encounter.order, encounter.round)
 
 
 def used_actions(encounter) -> set[tuple[int, int]]:
@@ -440,6 +446,7 @@ def next_turn(caller, sent_at: float | None = None) -> None:
     if not current_slot(encounter)[1]:
         encounter.round = int(encounter.round) + 1
         encounter.acted = []
+        encounter.order = None   # the ST's order was for that round only
         for obj in fighters(encounter):
             update_conditions(encounter, obj, actions_used=None, defenses_used=None)
         if getattr(system_of(encounter), "reroll_each_round", False):
@@ -808,7 +815,7 @@ def render_hud(encounter, viewer=None) -> str:
     present = fighters(encounter)
     snapshots = {obj.id: combatant(encounter, obj, system) for obj in present}
     rolls = {roll.name: roll for roll in initiative_rolls(encounter)}
-    order = system.schedule(list(rolls.values()))
+    order = ordered(encounter, system.schedule(list(rolls.values())))
     used = used_actions(encounter)
     at_now, waiting = _current(order, used, present, lambda obj: system.can_act(snapshots[obj.id]))
     objects = {obj.key: obj for obj in present}
@@ -852,6 +859,8 @@ def render_hud(encounter, viewer=None) -> str:
                  WIDTH),
              columns(("#", "Name", "Init", "Health", "Status"), (4, 20, 6, 25), rows, width=WIDTH,
                      highlight={"TO ACT": "|g"})]
+    if (encounter.order or {}).get("round") == encounter.round:
+        lines.append("Order: the Storyteller's, this round only (+combat/order).")
     if order.declare:
         lines.append("Declare (low to high): " + escape(", ".join(order.declare)))
     if (encounter.scene or {}).get("duel"):

@@ -49,6 +49,7 @@ FIELDS: dict[str, Callable[[], Any]] = {
     "next_attack_id": lambda: 1, "shields": dict, "idle": list, "dropped": list, "scene": dict,
     "declarations": dict, "sides": dict, "parties": dict, "segment": lambda: 0,
     "segment_actions": list, "segment_initiative": dict, "turn_moved": lambda: None,
+    "order": lambda: None,
 }
 
 

@@ -16,12 +16,15 @@ the game's default system)::
 ``Fray.Combat`` (the fight in the character's room, as ``+combat`` shows it to them)::
 
     {"active": true, "fight": 3, "system": "storyteller", "round": 2,
-     "now": "Round 2, Bob's turn", "turn": ["Bob"], "storyteller": "Stella",
+     "now": "Round 2, Bob's turn", "turn": ["Bob"], "order": [["Bob"], ["Guard"]],
+     "storyteller": "Stella",
      "fighters": [{"name": "Guard", "npc": true, "initiative": 12, "hp": 6, "maxhp": 7,
                    "health": "Bruised", "down": false, "dead": false, "idle": false}],
      "defense": {"id": 4, "attacker": "Guard", "attack": "punch", "successes": 3,
                  "choices": ["dodge", "block", "parry", "none"]}}
 
+``order`` is this round's acting order, a list per place (those tied act together; the
+Storyteller's ``+combat/order`` if set; empty in elethril, whose HUD shows the segments).
 ``defense`` is the oldest attack waiting on this character's answer (``defend <choice>``),
 or null. With no fight in the room: ``{"active": false}``. ``hp``/``maxhp`` are the meter of
 ``rules.systems.base.Health`` (health levels left, Life Points, hit points).
@@ -77,7 +80,14 @@ def vitals(obj, encounter=None) -> dict:
 
 def combat(encounter, viewer) -> dict:
     """``Fray.Combat`` for ``viewer``: the fight ``encounter`` (None: no fight here)."""
-    from world.encounters import initiatives, now_text, pending_attacks, whose_turn
+    from world.encounters import (
+        declared,
+        initiatives,
+        now_text,
+        pending_attacks,
+        schedule,
+        whose_turn,
+    )
 
     if encounter is None or encounter.pk is None:
         return {"active": False}
@@ -100,6 +110,7 @@ def combat(encounter, viewer) -> dict:
     return {"active": True, "fight": fights.load(encounter).row.pk, "system": system.key,
             "round": int(encounter.round or 0), "now": now_text(encounter),
             "turn": [obj.key for obj in whose_turn(encounter)],
+            "order": [] if declared(encounter) else [list(slot.names) for slot in schedule(encounter).slots],
             "storyteller": storyteller.key if storyteller else None, "fighters": roster, "defense": defense}
 
 
