@@ -23,6 +23,8 @@ def test_scene_log_keeps_poses_says_and_fight_narration_in_order(fray_server, fr
     bob.command("say Quiet, someone is coming.", r'You say, "Quiet, someone is coming\."')
     alice.expect(rf'{b} says, "Quiet, someone is coming\."')
 
+    st.command("@remit Thunder rolls over the harbour.", r"Emitted to Arena\w+ and contents")
+    alice.expect(r"Thunder rolls over the harbour\.")
     guard_fight(st, alice, bob)
     # The Guard (14) punches Alice: Dex 3 + Brawl 2 = 5 dice vs 6: 9 8 7 3 2 -> 3 successes.
     force(st, [9, 8, 7, 3, 2])
@@ -36,6 +38,7 @@ def test_scene_log_keeps_poses_says_and_fight_narration_in_order(fray_server, fr
     wanted = [
         f"{a} checks the crates.",
         f'{b} says, "Quiet, someone is coming."',
+        "Thunder rolls over the harbour.",
         "<Combat> ",  # the Storyteller starts the fight
         f"<Combat> {a} joins the fight.",
         f"<Combat> {b} joins the fight.",
@@ -54,6 +57,7 @@ def test_scene_log_keeps_poses_says_and_fight_narration_in_order(fray_server, fr
         position = found + len(text)
     assert flat.count(f"Guard attacks {a} with punch.") == 1
     assert flat.count(f"{a} checks the crates.") == 1
+    assert flat.count("Thunder rolls over the harbour.") == 1
     assert flat.count(f"{b} ducks behind a barrel.") == 1
 
     # The scene lives in the database: it goes on recording after a reload and a restart.
@@ -63,7 +67,10 @@ def test_scene_log_keeps_poses_says_and_fight_narration_in_order(fray_server, fr
     fray_server.restart()
     bob = fray_client(b, bob.password, create=False)
     bob.command("say Still here.", r'You say, "Still here\."')
-    log = " ".join(bob.command(f"+scene/log #{scene}", r"Page \d+ of \d+ \(\d+ lines\)\.").split())
+    first = bob.command(f"+scene/log #{scene}=1", r"Page 1 of \d+ \(\d+ lines\)\.")
+    pages = int(re.search(r"Page 1 of (\d+)", first).group(1))
+    log = " ".join((first + "".join(bob.command(f"+scene/log #{scene}={page}", rf"Page {page} of {pages} ")
+                                    for page in range(2, pages + 1))).split())
     assert "Ambush at the docks" in log and ", running." in log
     ducks = log.find(f"{b} ducks behind a barrel.")
     hums = log.find(f"{a} hums after the reload.")

@@ -7,6 +7,7 @@ from evennia.utils.create import create_account
 
 from commands import fray
 from commands.scenes import CmdEmit, CmdScene
+from rules.systems import CombatError
 from tests.game.test_combat_commands import FrayCommandTest
 from world import fights, scenes
 from world.models import Scene, SceneEntry
@@ -188,7 +189,7 @@ class TestSceneCommand(SceneTest):
         self.scene("/start |rRed|n", "<Fray> A scene title takes no colour codes (no '|').")
         self.scene("/start Two|/lines", "<Fray> A scene title is one line: no line breaks.")
         self.assertEqual(Scene.objects.count(), 0)
-        with self.assertRaises(Exception):
+        with self.assertRaisesRegex(CombatError, "one line: no line breaks"):
             scenes.clean_title("one\nline")
         self.scene("/start Caf\u00e9 at night", "Scene #1: Caf\\u00e9 at night is recording")
         self.assertEqual(Scene.objects.get().title, "Caf\u00e9 at night")
