@@ -31,3 +31,8 @@ class Room(ObjectParent, DefaultRoom):
         super().msg_contents(text=text, exclude=exclude, from_obj=from_obj, mapping=mapping,
                              raise_funcparse_errors=raise_funcparse_errors, **kwargs)
         scenes.heard(self, text, from_obj, mapping)
+
+    def at_object_delete(self):
+        """Destroyed: a scene running here stops; its log stays (``world.scenes``)."""
+        scenes.room_deleted(self)
+        return super().at_object_delete()

@@ -135,6 +135,14 @@ def stop(caller) -> Scene:
     return scene
 
 
+def room_deleted(room) -> None:
+    """The room is being destroyed: its running scene stops (the log stays)."""
+    scene = scene_in(room)
+    if scene is not None:
+        Scene.objects.filter(pk=scene.pk).update(stopped=timezone.now(), stopped_by="(room destroyed)")
+    room.ndb.fray_scene = False
+
+
 # ------------------------------------------------------------------------- recording
 @contextmanager
 def emitting() -> Iterator[None]:

@@ -82,6 +82,18 @@ class TestRecording(SceneTest):
         self.assertEqual([n for n in SceneEntry.objects.values_list("number", flat=True)], [1, 2])
 
 
+    def test_destroying_the_room_stops_its_scene_and_keeps_the_log(self):
+        self.scene("/start Doomed")
+        self.call(CmdPose(), "stands on the bridge.", caller=self.char2)
+        self.char1.move_to(self.room2, quiet=True)
+        self.char2.move_to(self.room2, quiet=True)
+        self.room1.delete()
+        scene = Scene.objects.get()
+        self.assertIsNotNone(scene.stopped)
+        self.assertEqual((scene.room_id, scene.room_name, scene.stopped_by), (None, "Room", "(room destroyed)"))
+        self.assertEqual(self.entries(), [("pose", "Char2 stands on the bridge.")])
+
+
 class TestFightNarration(SceneTest):
     def test_narration_recorded_once_in_order_with_poses_and_says(self):
         published = []
