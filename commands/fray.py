@@ -195,8 +195,7 @@ class CmdCombat(Command):
       +combat/start [<system>] [duel]  start a fight here (ST)
       +combat/next                 pass the waiting turn; next round (ST)
       +combat/resolve              resolve attacks left undefended (ST)
-      +combat/diff <name>=<+/-n>   move their next attack's difficulty (ST)
-      +combat/mod <name>=<+/-n>[ keep]  dice on their next roll(s) (ST)
+      +combat/diff <name>=<+/-n>   their next difficulty; /mod: dice (ST)
       +combat/add <name>[,<name>]  bring characters or NPCs in (ST)
       +combat/remove <name>        take a fighter out, attacks cancelled (ST)
       +combat/idle <name>          mark a fighter idle, or back (ST)
@@ -220,9 +219,9 @@ class CmdCombat(Command):
     Tackled, every roll of your next turn is at +1 difficulty.
 
     ## aeon
-    Initiative is Dexterity + Wits + 1d10, highest first; ambushes come
-    before it. Defending uses your action. A bleeding wound is stopped
-    with +combat/treat. See help clinch, ambush, hide, +mount.
+    Initiative: Dexterity + Wits + 1d10, highest first; ambushes come
+    before it. Defending uses an action; +combat/split <n> takes n. Bleeding:
+    +combat/treat. See help clinch, ambush, hide, +mount, +combat/split.
 
     ## eldritch
     Initiative is (Dexterity + Perception)/2 + qualities + 1d10, rolled
@@ -237,6 +236,18 @@ class CmdCombat(Command):
     plays the round segment by segment with +combat/next. No defense:
     Armor Class. Elethril's own switches: /side, /party, /offhand, /delay,
     /forfeit, /init <modifiers>.
+
+    ## split
+    +combat/split <n>   or   +combat/split <npc>=<n>   (aeon; ST for NPCs)
+    Declare n actions this round (2 to 10; 1 takes the split back), before
+    your first action of the round, defenses included. Each action's pool
+    loses dice: the first n, each later one 1 more (3 actions: -3, -4,
+    -5); an action left with no die is refused. Your turn lasts until you
+    have used them (the ST's +combat/next passes the rest); those left
+    over may still dodge, block or parry this round. In a clinch, once
+    you have contested control, the others may attack. A Ride roll is one
+    of them; a rider who declared none is counted as taking 2.
+      +combat/split 2
 
     ## treat
     +combat/treat <name>   (aeon)
@@ -349,6 +360,7 @@ class CmdCombat(Command):
     key = "+combat"
     allowed_switches = ("start", "join", "leave", "init", "next", "resolve", "diff", "mod", "add", "remove",
                         "idle", "transfer", "treat", "log", "list", "end", "space", "order", "verify",
+                        "split",
                         *elethril_commands.SWITCHES)
     syntax = "+combat[/<switch>] -- see help +combat"
 
@@ -371,6 +383,13 @@ class CmdCombat(Command):
                 self.fail(f"Usage: +combat/{switch} <name>")
                 return
             with_name[switch](caller, self.args)
+            return
+        if switch == "split":
+            count = self.rhs if self.rhs is not None else self.args
+            if not count.strip() or (self.rhs is not None and not self.lhs.strip()):
+                self.fail("Usage: +combat/split <n>  or  +combat/split <npc>=<n>")
+                return
+            aeon.declare_actions(caller, self.lhs.strip() if self.rhs is not None else None, count)
             return
         if switch == "log":
             caller.msg(encounters.render_log(caller, self.args))

@@ -10,8 +10,7 @@ raises ``CombatError`` (one player-facing line) and changes nothing when it refu
 from __future__ import annotations
 
 from rules.systems import CombatError
-from rules.systems.aeon_tactics import Mount
-from world import dice, fights
+from world import dice, fights, split_actions
 from world.encounters import (
     actor_for,
     add_log,
@@ -24,6 +23,7 @@ from world.encounters import (
     dropped_weapons,
     fighters,
     find_combatant,
+    has_acted,
     has_initiative,
     health_of,
     is_storyteller,
@@ -61,28 +61,47 @@ def _turn_action(encounter, actor) -> None:
 
 def _ride_check(encounter, actor, what: str) -> tuple[bool, tuple[str, ...]]:
     """The Ride roll a mount whose Control Rating is above the rider's Ride needs every turn
-    before the rider acts, whatever it does (seed: Mounted Combat); attacks make theirs in the
-    rules' ``attack``. Returns (kept control, lines). Losing control spends the action and
-    tells the room; the caller then does nothing more."""
-    record = conditions_of(encounter, actor).get("mount")
-    if not record:
-        return True, ()
-    tactics = tactics_of(encounter, "mounts")
+    before the rider acts, whatever it does (seed: Mounted Combat): once a round, the first
+    action of the rider's turn, spending a dice action (``world.split_actions.ride``).
+    Returns (the rider goes on, lines). Losing control loses the rest of the turn and tells
+    the room; the caller then does nothing more."""
+    going, lines = split_actions.ride(encounter, actor, what, current_slot(encounter)[0])
+    if not going:
+        split_actions.lost_turn(encounter, actor, what, lines)
+        announce_turn(encounter)
+    return going, lines
+
+
+# ------------------------------------------------------------------ multiple actions
+def declare_actions(caller, actor_name: str | None, text: str) -> int:
+    """``+combat/split [<npc>=]<n>``: ``n`` actions this round (Trinity's multiple actions; the
+    seed: "actions may be split as normal"), before the fighter's first action of the
+    round; 1 takes back a split. The first action loses n dice, each later one 1 more
+    (``rules.systems.aeon_actions``). Raises CombatError."""
+    encounter = require_encounter(caller)
     system = system_of(encounter)
-    ridden = Mount.from_record(record)
-    rider = combatant(encounter, actor, system)
-    if not tactics.needs_control_roll(rider, ridden):
-        return True, ()
-    with dice.roller(encounter) as roller:
-        kept, lines = tactics.control_roll(rider, ridden, roller)
-    if kept:
-        return True, lines
-    _turn_action(encounter, actor)
-    lines = (*lines, f"{actor.key} has no {what} this turn.")
-    add_log(encounter, actor.key, f"ride ({what})", lines)
-    announce(encounter, "{actor} fights for control of the mount.", mapping={"actor": actor}, lines=lines)
-    announce_turn(encounter)
-    return False, lines
+    rules = split_actions.rules_of(system)
+    if rules is None:
+        raise CombatError(f"The {system.key} rules have no split actions.")
+    actor = actor_for(caller, encounter, actor_name)
+    digits = text.strip()
+    if not digits.isascii() or not digits.isdigit() or len(digits) > 3:
+        raise CombatError(f"Give the number of actions, 1 to {rules.max_actions}: +combat/split 2")
+    count = rules.check_declared(int(digits))
+    system.require_able(combatant(encounter, actor, system))
+    state = conditions_of(encounter, actor)
+    if state.get("actions_used") or state.get("ridden") or has_acted(encounter, actor):
+        raise CombatError(f"{actor.key} has already acted this round: actions are split before the first.")
+    if count == 1 and not state.get("split"):
+        raise CombatError(f"{actor.key} has one action already: there is no split to take back.")
+    if count == split_actions.declared(encounter, actor):
+        raise CombatError(f"{actor.key} has already declared {count} actions.")
+    update_conditions(encounter, actor, split=count if count > 1 else None)
+    line = (f"{actor.key} declares {rules.describe(count)}." if count > 1
+            else f"{actor.key} takes back the split: one action, no penalty.")
+    add_log(encounter, actor.key, "split actions", [line])
+    announce(encounter, "{actor} splits the round's actions.", mapping={"actor": actor}, lines=[line])
+    return count
 
 
 # ------------------------------------------------------------------------ surprise, hiding
@@ -112,12 +131,17 @@ def ambush(caller, actor_name: str | None, target_name: str, option: str, *, pla
     if health_of(encounter, target, system).dead:
         raise CombatError(f"{target.key} is already dead.")
     system.difficulty_adjustable(option, combatant(encounter, actor, system))  # an unknown option fails here
+    if not opening:
+        going, ride = _ride_check(encounter, actor, "ambush")
+        if not going:
+            return
     readiness = modifiers_for(encounter, target, adjustable=False).dice
     # Invisibility, camouflage and the like: the ST's +combat/mod dice on the ambusher go to
     # its Stealth roll (seed: Surprise Attacks), used up there unless kept.
     cover = modifiers_for(encounter, actor, adjustable=False).dice
     with dice.roller(encounter) as roller:
-        result = tactics.surprise(combatant(encounter, actor, system), combatant(encounter, target, system),
+        result = tactics.surprise(split_actions.acting(encounter, actor, system) if not opening
+                                  else combatant(encounter, actor, system), combatant(encounter, target, system),
                                   roller, target_dice=readiness, plain_sight=plain_sight, attacker_dice=cover)
     if readiness:
         use_modifiers(encounter, target, adjustable=False, difficulty=False)
@@ -125,9 +149,10 @@ def ambush(caller, actor_name: str | None, target_name: str, option: str, *, pla
         use_modifiers(encounter, actor, adjustable=False, difficulty=False)
     if opening:
         update_conditions(encounter, actor, ambushed=True)
-    add_log(encounter, actor.key, f"surprise on {target.key}", result.lines)
+    told = (*ride, *result.lines) if not opening else result.lines
+    add_log(encounter, actor.key, f"surprise on {target.key}", told)
     strike(encounter, actor, target, option, use_turn=not opening, defendable=not result.attacker_wins,
-           notes=result.lines)
+           notes=told)
 
 
 def hide(caller, actor_name: str | None, *, obscured: bool) -> None:
@@ -147,7 +172,7 @@ def hide(caller, actor_name: str | None, *, obscured: bool) -> None:
         return
     mods = modifiers_for(encounter, actor, adjustable=False)
     with dice.roller(encounter) as roller:
-        result = tactics.hide(combatant(encounter, actor, system),
+        result = tactics.hide(split_actions.acting(encounter, actor, system),
                               [combatant(encounter, obj, system) for obj in witnesses], roller, obscured=obscured,
                               dice_modifier=mods.dice)
     use_modifiers(encounter, actor, adjustable=False, difficulty=False)
@@ -216,12 +241,15 @@ def clinch(caller, actor_name: str | None, text: str) -> None:
     if not kept:
         return
     plan, plan_throw = parse_clinch_choice(conditions_of(encounter, partner).get("clinch_plan") or DEFAULT_CLINCH_PLAN)
-    partner_declines = plan == "decline" or not open_actions(encounter, partner)
+    partner_left = split_actions.left(encounter, partner)
+    partner_declines = plan == "decline" or (not open_actions(encounter, partner) if partner_left is None
+                                             else not partner_left)
     system = system_of(encounter)
     actor_dice = modifiers_for(encounter, actor, adjustable=False).dice if choice != "decline" else 0
     partner_dice = modifiers_for(encounter, partner, adjustable=False).dice if not partner_declines else 0
     with dice.roller(encounter) as roller:
-        contest = tactics.contest(combatant(encounter, actor, system), combatant(encounter, partner, system), roller,
+        contest = tactics.contest(split_actions.acting(encounter, actor, system),
+                                  split_actions.acting(encounter, partner, system, strict=False), roller,
                                   first_declines=choice == "decline", second_declines=partner_declines,
                                   first_dice=actor_dice, second_dice=partner_dice)
         _turn_action(encounter, actor)
@@ -233,6 +261,10 @@ def clinch(caller, actor_name: str | None, text: str) -> None:
         lines = [*ride, *contest.lines]
         for obj in (actor, partner):
             update_conditions(encounter, obj, held_by=None)
+        # Having contested control this round, split actions left may do other things.
+        update_conditions(encounter, actor, contested=True)
+        if not partner_declines:
+            update_conditions(encounter, partner, contested=True)
         if contest.ended:
             release(encounter, actor)
         elif contest.controller:
@@ -311,7 +343,8 @@ def pick_up(caller, actor_name: str | None, text: str) -> None:
         return
     mods = modifiers_for(encounter, actor, adjustable=False)
     with dice.roller(encounter) as roller:
-        success, lines = system.pick_up(combatant(encounter, actor, system), item["weapon"], roller, mods.dice)
+        success, lines = system.pick_up(split_actions.acting(encounter, actor, system), item["weapon"], roller,
+                                        mods.dice)
     lines = (*ride, *lines)
     use_modifiers(encounter, actor, adjustable=False, difficulty=False)
     _turn_action(encounter, actor)

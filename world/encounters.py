@@ -19,7 +19,7 @@ from evennia.utils.create import create_object, create_script
 
 from rules.systems import CombatError, RuleSystem, acting_order, get_system
 from rules.systems.base import ActionSchedule, Combatant, InitiativeRoll, plural
-from world import dice, elethril, fights, verify
+from world import dice, elethril, fights, split_actions, verify
 from world.access import NARRATOR, STAFF, has_perm, require_perm
 from world.fight import (  # noqa: F401 (the services below and other modules use them from here too)
     ENCOUNTER_KEY,
@@ -154,6 +154,11 @@ def use_action(encounter, obj, at: int | None = None, *, counts: bool = True) ->
     remaining = open_actions(encounter, obj)
     if at is None:
         at = remaining[0] if remaining else None
+    if counts and split_actions.left(encounter, obj) is not None:
+        # aeon multiple actions: each one counts, and the turn lasts until none is left
+        if not split_actions.spend(encounter, obj) and at in remaining:
+            split_actions.end_turn(encounter, obj, at)
+        return
     if at is not None and at in remaining:
         encounter.acted = list(encounter.acted or []) + [[at, obj.id]]
         system = system_of(encounter)
@@ -448,7 +453,8 @@ def next_turn(caller, sent_at: float | None = None) -> None:
         encounter.acted = []
         encounter.order = None   # the ST's order was for that round only
         for obj in fighters(encounter):
-            update_conditions(encounter, obj, actions_used=None, defenses_used=None)
+            update_conditions(encounter, obj, actions_used=None, defenses_used=None,
+                              split=None, ridden=None, contested=None)   # aeon: split actions
         if getattr(system_of(encounter), "reroll_each_round", False):
             encounter.initiative = {}
         announce(encounter, f"Round {encounter.round} begins.")
@@ -636,7 +642,14 @@ def deliver(encounter, actor, target, rolled, *, defendable: bool = True, notes:
 def can_defend(encounter, target) -> bool:
     system = system_of(encounter)
     able = not health_of(encounter, target, system).incapacitated
-    return able and (system.defend_after_acting or not has_acted(encounter, target))
+    return able and (system.defend_after_acting or not out_of_actions(encounter, target))
+
+
+def out_of_actions(encounter, obj) -> bool:
+    """No action left this round to defend with: the slot used (one action a round), or,
+    with aeon multiple actions declared, every declared action used."""
+    left = split_actions.left(encounter, obj)
+    return has_acted(encounter, obj) if left is None else left == 0
 
 
 def attack(caller, actor_name: str | None, target_name: str, option: str) -> None:
@@ -665,7 +678,8 @@ def attack(caller, actor_name: str | None, target_name: str, option: str) -> Non
 def require_free(encounter, actor) -> None:
     """Raises CombatError when a clinch or a hold leaves ``actor`` only its way out."""
     state = conditions_of(encounter, actor)
-    if state.get("clinch_with"):
+    if state.get("clinch_with") and not (state.get("contested") and split_actions.left(encounter, actor)):
+        # aeon: having contested control this round, split actions left may do other things
         raise CombatError(f"{actor.key} is in a clinch: contest control with "
                           "clinch <hold|crush|break|decline>.")
     if state.get("held_by"):
@@ -685,9 +699,19 @@ def strike(encounter, actor, target, option: str, *, use_turn: bool = True, defe
     if system.health(target_snapshot.health, target_snapshot).dead:
         raise CombatError(f"{target.key} is already dead.")
     adjustable = system.difficulty_adjustable(option, combatant(encounter, actor, system))  # raises before any roll
+    if use_turn:   # aeon: a mount's Ride roll is the turn's first action (the attack checked first)
+        if hasattr(system, "check_attack"):
+            system.check_attack(combatant(encounter, actor, system), target_snapshot, option,
+                                modifier=modifiers_for(encounter, actor, adjustable).difficulty)
+        going, ride = split_actions.ride(encounter, actor, "attack", current_slot(encounter)[0])
+        if not going:
+            split_actions.lost_turn(encounter, actor, "attack", ride)
+            return announce_turn(encounter)
+        notes = [*ride, *notes]
     mods = modifiers_for(encounter, actor, adjustable)
     with dice.roller(encounter) as roller:
-        rolled = system.attack(combatant(encounter, actor, system), target_snapshot, option, roller,
+        rolled = system.attack(split_actions.acting(encounter, actor, system) if use_turn
+                               else combatant(encounter, actor, system), target_snapshot, option, roller,
                                modifier=mods.difficulty, dice_modifier=mods.dice)
     use_modifiers(encounter, actor, adjustable)
     if use_turn:
@@ -695,7 +719,7 @@ def strike(encounter, actor, target, option: str, *, use_turn: bool = True, defe
     update_conditions(encounter, actor, hidden_from=None)  # attacking shows where you are
     # The roll, once (``notes``, e.g. a surprise contest, are logged by whoever rolled them).
     add_log(encounter, actor.key, f"{rolled.label} at {target.key}",
-            [*getattr(rolled, "preface", ()), rolled.describe(), *mods.notes])
+            [*(notes if use_turn else ()), *getattr(rolled, "preface", ()), rolled.describe(), *mods.notes])
     shield_zaps(encounter, actor, target)
     # eldritch Whirling Sword: "Anybody who steps into range of the whirling sword is attacked"
     step_in = getattr(system, "step_in", None)
@@ -750,12 +774,12 @@ def defend(caller, actor_name: str | None, kind: str) -> None:
     defense = None
     notes: list[str] = []
     if choice != "none":
-        if not system.defend_after_acting and has_acted(encounter, actor):
+        if not system.defend_after_acting and out_of_actions(encounter, actor):
             raise CombatError(f"{actor.key} has already acted this round: only 'defend none' is left.")
         adjustable = system.defense_adjustable(choice)   # storyteller: "vs 6*"
         mods = modifiers_for(encounter, actor, adjustable=adjustable)
         with dice.roller(encounter) as roller:
-            defense = system.defend(rolled, combatant(encounter, actor, system), choice, roller,
+            defense = system.defend(rolled, split_actions.acting(encounter, actor, system), choice, roller,
                                     modifier=mods.difficulty, dice_modifier=mods.dice)
         use_modifiers(encounter, actor, adjustable=adjustable)
         update_conditions(encounter, actor, defenses_used=int(conditions_of(encounter, actor).get("defenses_used", 0)) + 1)
@@ -863,6 +887,7 @@ def render_hud(encounter, viewer=None) -> str:
         lines.append("Order: the Storyteller's, this round only (+combat/order).")
     if order.declare:
         lines.append("Declare (low to high): " + escape(", ".join(order.declare)))
+    lines.extend(escape(line) for line in split_actions.hud_lines(encounter))
     if (encounter.scene or {}).get("duel"):
         lines.append("Formal duel: brawl attacks are disallowed.")
     scene = system.scene_text(encounter.scene or {})

@@ -95,9 +95,10 @@ HELP_ENTRY_DICTS = [
 
             ## turn
             Initiative is Dexterity + Wits + 1d10, rolled once a fight, wound
-            penalty included. One action a round. Ambushes (ambush) strike
-            before initiative; a hidden fighter (hide) is found again when
-            they attack. A Baseline's lethal wounds bleed each round until
+            penalty included. One action a round, or n with +combat/split n
+            (the first at -n dice, each later -1 more). Ambushes (ambush)
+            strike before initiative; a hidden fighter (hide) is found again
+            when they attack. A Baseline's lethal wounds bleed each round until
             treated (+combat/treat).
 
             ## defenses
@@ -117,8 +118,8 @@ HELP_ENTRY_DICTS = [
 
             ## commands
             ambush, hide, clinch, defend accept, +mount, +dismount, pickup,
-            +combat/treat, called shots (attack Guard/pistol+showoff 3),
-            +stat <name>/kind= (Baseline or Zeta).
+            +combat/treat, +combat/split, called shots (attack
+            Guard/pistol+showoff 3), +stat <name>/kind= (Baseline or Zeta).
         """,
     },
     {

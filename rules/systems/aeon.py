@@ -27,6 +27,7 @@ from typing import Any
 from rules.data import RulesDataError, load_system_data, require, require_choice
 from rules.dice import DEFAULT_LIMITS, DiceSyntaxError, PoolExpression, Roller
 from rules.dice.odds import pool_outcomes
+from rules.systems.aeon_actions import MultipleActions
 from rules.systems.aeon_dice import AeonRoll, Harm, roll_aeon  # noqa: F401 (re-exported)
 from rules.systems.aeon_tactics import (
     BREAK_CHOICES,
@@ -349,6 +350,7 @@ class AeonSystem(RuleSystem):
         actions = require(data, "actions", dict, "aeon")
         self.defense_uses_action = require(actions, "defense_uses_action", bool, "actions")
         self.defend_after_acting = require(actions, "defend_after_acting", bool, "actions")
+        self.multiple_actions = MultipleActions.from_data(data)
         initiative = require(data, "initiative", dict, "aeon")
         self.initiative_traits = tuple(require(initiative, "traits", list, "initiative"))
         self.initiative_wounds = require(initiative, "wound_penalty", bool, "initiative")
@@ -439,6 +441,14 @@ class AeonSystem(RuleSystem):
     def wound_parts(self, actor: Combatant) -> tuple[tuple[str, int], ...]:
         penalty = self.health(actor.health, actor).penalty
         return (("wounds", penalty),) if penalty else ()
+
+    def action_pool(self, actor: Combatant, parts: Sequence[tuple[str, int]], what: str) -> Pool:
+        """``parts`` + the wound penalty + the penalty of the action being taken when the
+        fighter split its actions (``conditions["action_penalty"]``, set by the game for the
+        acting fighter only; ``rules.systems.aeon_actions``). Raises CombatError when that
+        penalty leaves a refused action below the minimum pool (1 die)."""
+        pool = Pool(tuple(parts) + self.wound_parts(actor) + MultipleActions.parts(actor.conditions))
+        return self.multiple_actions.require_pool(pool, actor.conditions, what, actor.name)
 
     def check_difficulty(self, difficulty: int) -> int:
         """``difficulty`` (successes needed) if within the data's range. Raises DiceSyntaxError."""
@@ -683,6 +693,33 @@ class AeonSystem(RuleSystem):
         roll first when the mount's Control Rating is above Ride (failing it spends the action),
         and the mounted difficulty and automatic successes. Raises CombatError."""
         self.require_able(attacker)
+        weapon, shots, clinch_choice, difficulty, automatic, notes = self.check_attack(
+            attacker, target, option, modifier=modifier)
+        mount = self.mount_of(attacker)
+        preface = tuple(notes)
+        fighting = self.as_fighting(attacker)
+        # The game makes the turn's Ride roll as an action of its own first (``ridden``).
+        if mount and not attacker.conditions.get("ridden") and self.tactics.needs_control_roll(attacker, mount):
+            controlled, lines = self.tactics.control_roll(attacker, mount, roller)
+            preface = tuple(lines) + preface
+            if not controlled:
+                return AeonAttack(attacker.name, target.name, weapon, shots, Pool(()),
+                                  AeonRoll((), self.target_number, difficulty), tuple(lines), lost_control=True,
+                                  clinch_choice=clinch_choice)
+        if weapon.clinch:
+            pool = self.tactics.control_pool(fighting, dice_modifier)
+        else:
+            pool = self.action_pool(attacker, self.fighting_pool(attacker, weapon.to_hit).parts
+                                    + modifier_parts(dice_modifier), "attack")
+        roll = roll_aeon(pool.size, roller, target_number=self.target_number, difficulty=difficulty,
+                         automatic=automatic)
+        return AeonAttack(attacker.name, target.name, weapon, shots, pool, roll, preface, clinch_choice=clinch_choice)
+
+    def check_attack(self, attacker: Combatant, target: Combatant, option: str, *,
+                     modifier: int = 0) -> tuple[Weapon, tuple[tuple[CalledShot, int], ...], str, int, int, tuple[str, ...]]:
+        """Everything :meth:`attack` checks before any die: (weapon, called shots, clinch choice,
+        successes needed, automatic successes, mounted notes). The game calls it before the
+        turn's Ride roll, so a refused attack rolls nothing. Raises CombatError."""
         option, clinch_choice = self.split_clinch_choice(option)
         weapon, shots = self.parse_option(option, attacker)
         if any(shot.no_damage for shot, _ in shots) and not target.weapon:
@@ -700,23 +737,7 @@ class AeonSystem(RuleSystem):
         if not self.min_difficulty <= difficulty <= self.max_difficulty:
             raise CombatError(f"That would need {difficulty} successes; it must stay within "
                               f"{self.min_difficulty} to {self.max_difficulty}.")
-        preface = tuple(notes)
-        fighting = self.as_fighting(attacker)
-        if mount and self.tactics.needs_control_roll(attacker, mount):
-            controlled, lines = self.tactics.control_roll(attacker, mount, roller)
-            preface = tuple(lines) + preface
-            if not controlled:
-                return AeonAttack(attacker.name, target.name, weapon, shots, Pool(()),
-                                  AeonRoll((), self.target_number, difficulty), tuple(lines), lost_control=True,
-                                  clinch_choice=clinch_choice)
-        if weapon.clinch:
-            pool = self.tactics.control_pool(fighting, dice_modifier)
-        else:
-            pool = Pool(self.fighting_pool(attacker, weapon.to_hit).parts + modifier_parts(dice_modifier)
-                        + self.wound_parts(attacker))
-        roll = roll_aeon(pool.size, roller, target_number=self.target_number, difficulty=difficulty,
-                         automatic=automatic)
-        return AeonAttack(attacker.name, target.name, weapon, shots, pool, roll, preface, clinch_choice=clinch_choice)
+        return weapon, shots, clinch_choice, difficulty, automatic, notes
 
     def split_clinch_choice(self, option: str) -> tuple[str, str]:
         """``"clinch crush"`` → ("clinch", "crush"); ``"clinch break throw"`` → ("clinch",
@@ -804,8 +825,8 @@ class AeonSystem(RuleSystem):
             raise CombatError(f"You need a weapon in hand to {defense}.")
         if modifier < 0:
             raise CombatError("A defense's difficulty can only be raised.")
-        pool = Pool(self.fighting_pool(defender, table["traits"]).parts + modifier_parts(dice_modifier)
-                    + self.wound_parts(defender))
+        pool = self.action_pool(defender, self.fighting_pool(defender, table["traits"]).parts
+                                + modifier_parts(dice_modifier), defense)
         roll = roll_aeon(pool.size, roller, target_number=self.target_number, difficulty=0)
         return AeonDefense(defense, defender.name, pool, roll, modifier)
 
@@ -920,7 +941,7 @@ class AeonSystem(RuleSystem):
         self.require_able(actor)
         weapon = self.weapons.get(weapon_key)
         traits = list(self.disarm.get("pick_up", ["Dexterity"])) + ([weapon.ability] if weapon else [])
-        pool = Pool(trait_pool(actor, traits).parts + modifier_parts(dice_modifier) + self.wound_parts(actor))
+        pool = self.action_pool(actor, trait_pool(actor, traits).parts + modifier_parts(dice_modifier), "pick-up")
         roll = roll_aeon(pool.size, roller, target_number=self.target_number,
                          difficulty=int(self.disarm.get("pick_up_difficulty", 1)))
         label = weapon.label if weapon else weapon_key

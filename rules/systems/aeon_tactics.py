@@ -236,7 +236,7 @@ class AeonTactics:
     def _roll(self, actor: Combatant, label: str, parts: tuple[tuple[str, int], ...],
               difficulty: int, roller: Roller) -> ContestRoll:
         """``parts`` + the wound penalty, rolled at the system's TN needing ``difficulty``."""
-        pool = Pool(parts + self.system.wound_parts(actor))
+        pool = self.system.action_pool(actor, parts, label)
         roll = roll_aeon(pool.size, roller, target_number=self.system.target_number,
                          difficulty=difficulty)
         return ContestRoll(actor.name, pool, roll, label)
@@ -260,8 +260,9 @@ class AeonTactics:
         (cross-matched) + the higher of Brawl / Martial Arts (ties: the first listed in
         ``[grappling]``) + ``dice_modifier`` + the wound penalty. E.g. ``Dexterity 3 + Brawl
         2 = 5``."""
-        return Pool((self._best(actor, self.control_attributes), self._best(actor, self.control_abilities))
-                    + modifier_parts(dice_modifier) + self.system.wound_parts(actor))
+        return self.system.action_pool(actor, (self._best(actor, self.control_attributes),
+                                               self._best(actor, self.control_abilities))
+                                       + modifier_parts(dice_modifier), "control roll")
 
     def contest(self, first: Combatant, second: Combatant, roller: Roller, *,
                 first_declines: bool = False, second_declines: bool = False,

@@ -123,7 +123,7 @@ class Pool:
         """``"Dexterity 3 + Brawl 2 - 1 (wounds) = 4"``; a literal number has the label ""."""
         signed = []
         for label, value in self.parts:
-            if label in ANNOTATED_PARTS:
+            if label in ANNOTATED_PARTS or label.startswith("action "):  # aeon: "action 2 of 3"
                 signed.append((value < 0, f"{abs(value)} ({label})"))
             elif label:
                 signed.append((False, f"{label} {value}"))

@@ -198,9 +198,10 @@ class TestAeonMounted(AeonFightTest):
         self.assertIn("+ 1 automatic", out)
 
     def test_control_roll_failure_loses_the_action(self):
-        # Ride 1 < Control Rating 2: Dexterity 3 + Ride 1 needs 2: 9 2 2 2 -> 1: control lost.
+        # Ride 1 < Control Rating 2: Dexterity 3 + Ride 1 needs 2, -2 for the Ride roll's dice
+        # action (issue 17 item 24): 2 dice: 9 2 -> 1: control lost.
         self.player(aeon.CmdMount(), "horse")
-        self.force(9, 2, 2, 2)
+        self.force(9, 2)
         out = self.player(fray.CmdAttack(), "Thug")
         self.assertIn("Char2 loses control of the Horse!", out)
         self.assertIn("Char2 has no attack this turn.", out)
@@ -435,9 +436,10 @@ class TestAeonRideEveryTurn(AeonFightTest):
     "Failure results in loss of control": whatever the rider does, not only an attack."""
 
     def test_hiding_on_a_horse_needs_the_ride_roll_first(self):
-        # Ride 1 < Horse 2: Dexterity 3 + Ride 1 needs 2: 9 2 2 2 -> 1: control lost, no hiding.
+        # Ride 1 < Horse 2: Dexterity 3 + Ride 1 - 2 (the Ride roll is a dice action, issue 17
+        # item 24) needs 2: 9 2 -> 1: control lost, no hiding.
         self.player(aeon.CmdMount(), "horse")
-        self.force(9, 2, 2, 2)
+        self.force(9, 2)
         out = self.player(aeon.CmdHide(), "")
         self.assertIn("Char2 loses control of the Horse!", out)
         self.assertIn("Char2 has no hiding this turn.", out)
@@ -445,9 +447,13 @@ class TestAeonRideEveryTurn(AeonFightTest):
         self.assertEqual(encounters.open_actions(self.encounter, self.char2), [])
 
     def test_a_kept_ride_roll_comes_before_the_hiding_roll(self):
-        # Ride: 9 9 2 2 -> 2 of 2: kept. Hiding: 9 9 8 8 1 -> 4 of 3; the Thug 6 2 2 loses track.
+        # The Ride roll spends a dice action (issue 17 item 24): Char2, who declared no split, is
+        # counted as taking 2 actions. Ride: Dexterity 3 + Ride 1 - 2 = 2 dice: 9 9 -> 2 of 2:
+        # kept. Hiding: Dexterity 3 + Stealth 4 - 3 = 4 dice: 9 9 8 1 -> 3 of 3; the Thug 6 2 2
+        # loses track.
+        self.char2.sheet = dict(self.char2.sheet, Stealth=4)
         self.player(aeon.CmdMount(), "horse")
-        self.force(9, 9, 2, 2, 9, 9, 8, 8, 1, 6, 2, 2)
+        self.force(9, 9, 9, 9, 8, 1, 6, 2, 2)
         out = self.player(aeon.CmdHide(), "")
         self.assertIn("Char2 keeps the Horse under control.", out)
         self.assertLess(out.index("keeps the Horse"), out.index("Char2 hiding:"))
@@ -456,7 +462,7 @@ class TestAeonRideEveryTurn(AeonFightTest):
     def test_picking_up_on_a_horse_after_losing_control_does_nothing(self):
         self.encounter.dropped = [{"weapon": "knife", "owner": "Thug", "feet": 1}]
         self.player(aeon.CmdMount(), "horse")
-        self.force(2, 2, 2, 2)
+        self.force(2, 2)   # the Ride roll at -2 (a dice action): 2 dice
         out = self.player(aeon.CmdPickup(), "knife")
         self.assertIn("Char2 has no pick-up this turn.", out)
         self.assertEqual(self.char2.weapon, "")
