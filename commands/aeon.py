@@ -151,11 +151,13 @@ class CmdMount(Command):
 
     Mounts: horse (Control Rating 2), warhorse (4), elephant (4, large).
     Mounted, your combat Abilities count no higher than your Ride. When the
-    Control Rating is above your Ride, each time you act you first roll
-    Dexterity + Ride needing that many successes; failing loses control and
-    the action. Foes on foot are at +1 difficulty to hit you hand-to-hand and
-    you get +1 automatic success against them (+2 and +2 on a large mount,
-    where hand-to-hand needs a reach weapon such as a spear).
+    Control Rating is above your Ride, the first action of your turn each
+    round is a Ride roll, Dexterity + Ride needing that many successes (one
+    of your split actions; with no split you take 2: help +combat/split);
+    failing loses control and the rest of the turn. Foes on foot are at +1
+    difficulty to hit you hand-to-hand and you get +1 automatic success
+    against them (+2 and +2 on a large mount, where hand-to-hand needs a
+    reach weapon such as a spear).
 
     Examples:
       +mount horse
