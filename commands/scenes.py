@@ -8,7 +8,7 @@ from evennia.commands.default.admin import CmdEmit as EvenniaEmit
 
 from commands.command import Command
 from world import scenes
-from world.text import escape
+from world.text import escape, literal
 
 
 class CmdScene(Command):
@@ -59,10 +59,10 @@ class CmdScene(Command):
         if switch == "start":
             scene = scenes.start(caller, self.args)
             title = f": {scene.title}" if scene.title else ""
-            caller.msg(f"Scene #{scene.id}{escape(title)} is recording this room. +scene/stop ends it.")
+            caller.msg(f"Scene #{scene.id}{literal(title)} is recording this room. +scene/stop ends it.")
             others = [obj for obj in caller.location.contents if obj != caller]
             for obj in others:
-                obj.msg(f"{escape(caller.key)} starts scene #{scene.id}{escape(title)}: "
+                obj.msg(f"{escape(caller.key)} starts scene #{scene.id}{literal(title)}: "
                         "this room is being recorded (+scene/log).")
         elif switch == "stop":
             if self.args.strip():
@@ -76,7 +76,7 @@ class CmdScene(Command):
             if self.args.strip():
                 self.fail("Usage: +scene/list")
                 return
-            caller.msg("\n".join(escape(line) for line in scenes.list_view()))
+            caller.msg("\n".join(literal(line) for line in scenes.list_view()))
         else:
             self.show_log()
 
@@ -95,7 +95,7 @@ class CmdScene(Command):
                 return
             page = args
         number = scenes.parse_page(page, scenes.pages_of(scene))
-        self.caller.msg("\n".join(escape(line) for line in scenes.log_view(scene, number)))
+        self.caller.msg("\n".join(literal(line) for line in scenes.log_view(scene, number)))
 
 
 class CmdEmit(EvenniaEmit):

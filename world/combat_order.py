@@ -34,6 +34,7 @@ from world.encounters import (
     find_combatant,
     has_initiative,
     initiatives,
+    require_able,
     require_encounter,
     require_storyteller,
     schedule,
@@ -78,6 +79,7 @@ def set_order(caller, name: str, where_text: str) -> None:
     obj = find_combatant(encounter, name)
     if not has_initiative(encounter, obj):
         raise CombatError(f"{obj.key} has no initiative yet, so no place in the order.")
+    require_able(encounter, obj)  # one who cannot act has no turn to move
     order = places(encounter)
     used = used_actions(encounter)
     ids = {o.key: o.id for o in fighters(encounter)}
@@ -91,7 +93,9 @@ def set_order(caller, name: str, where_text: str) -> None:
         raise CombatError(f"{obj.key} has already acted this round; the next round goes by initiative.")
     entry = waiting[0]
     rest = acting_order.move(order, entry, 0)[1:]    # the order without the entry moved
-    first = next((i for i, place in enumerate(rest) if any(map(open_entry, place))), len(rest))
+    # the current turn: the first place with an action to come (the mover's own included);
+    # the places before it are unchanged in ``rest``
+    first = next(i for i, place in enumerate(order) if any(map(open_entry, place)))
     last = len(rest)
     if len(waiting) > 1:   # not past their own following action
         last = next(i for i, place in enumerate(rest) if waiting[1] in place)

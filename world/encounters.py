@@ -216,16 +216,22 @@ def adjust_difficulty(caller, name: str, amount_text: str) -> None:
              actor=caller, mapping={"target": obj})
 
 
-def require_turn(encounter, actor) -> None:
-    """Raises CombatError unless it is ``actor``'s turn and they have an action left. One who
-    cannot act is told why first, in their system's words (incapacitated, knocked out, down,
-    out cold), not that they have acted or that it is not their turn."""
+def require_able(encounter, actor) -> None:
+    """Raises CombatError, in the system's words (incapacitated, knocked out, down, out cold),
+    when ``actor`` cannot act."""
     system = system_of(encounter)
     fighter = combatant(encounter, actor, system)
     if not system.can_act(fighter):
         system.require_able(fighter)
         if conditions_of(encounter, actor).get("passed_out"):   # eldritch: out cold
             system.require_awake(fighter)
+
+
+def require_turn(encounter, actor) -> None:
+    """Raises CombatError unless it is ``actor``'s turn and they have an action left. One who
+    cannot act is told why first, in their system's words (incapacitated, knocked out, down,
+    out cold), not that they have acted or that it is not their turn."""
+    require_able(encounter, actor)
     if not has_initiative(encounter, actor):
         raise CombatError(f"{actor.key} has no initiative yet (+combat/init, or +npc/init for NPCs).")
     if has_acted(encounter, actor):
@@ -316,6 +322,10 @@ def remove_combatant(encounter, obj) -> list[str]:
             keep.append(pending)
     encounter.pending = keep
     fights.emit(encounter, "roster", data={"left": obj.key})
+    if split_actions.declared(encounter, obj) >= 2 and split_actions.used(encounter, obj):
+        # aeon: a split already begun ends with leaving; the actions it had left are spent, so
+        # rejoining cannot declare them again nor take them without the split's penalty
+        encounter.acted = list(encounter.acted or []) + [[at, obj.id] for at in open_actions(encounter, obj)]
     # Initiative and used actions stay stored: rejoining in the same fight resumes them.
     release(encounter, obj)  # a hold or clinch partner is free again
     encounter.combatants = [o for o in fighters(encounter) if o != obj]

@@ -35,7 +35,7 @@ from evennia.utils.funcparser import ACTOR_STANCE_CALLABLES, FuncParser
 from rules.systems import CombatError
 from world import fights
 from world.models import Scene, SceneEntry
-from world.text import printable, quote
+from world.text import quote, visible
 
 MAX_TITLE = 60
 PAGE_SIZE = 20
@@ -95,8 +95,8 @@ def find(ident: str) -> Scene:
 def clean_title(title: str) -> str:
     """A title as given, or one clear refusal: at most 60 printable characters, no colour
     codes (``|``) and no line breaks."""
-    title = " ".join(str(title or "").split(" ")).strip()
-    if any(ch in title for ch in "\r\n\t") or "|/" in title:
+    title = " ".join(str(title or "").replace("\t", " ").split(" ")).strip()
+    if any(ch in title for ch in "\r\n") or "|/" in title:
         raise CombatError("A scene title is one line: no line breaks.")
     if "|" in title:
         raise CombatError("A scene title takes no colour codes (no '|').")
@@ -186,7 +186,8 @@ def record(room, kind: str, speaker: str, text: str) -> SceneEntry | None:
     scene = scene_in(room)
     if scene is None:
         return None
-    text = str(text).replace("\r", "").rstrip()
+    # control characters (a NUL, a bell) are never kept: what a say or pose carried raw
+    text = "".join(ch for ch in str(text).replace("\t", " ") if ch == "\n" or ch.isprintable()).rstrip()
     if not text.strip():
         return None
     with transaction.atomic():
@@ -286,7 +287,7 @@ def wrap(text: str, width: int = WIDTH) -> list[str]:
 
 
 def printable_lines(text: str) -> list[str]:
-    return [printable(line) for line in str(text).split("\n")]
+    return [visible(line) for line in str(text).split("\n")]
 
 
 def log_view(scene: Scene, page: int | None = None) -> list[str]:
@@ -316,7 +317,7 @@ def list_view(limit: int = RECENT) -> list[str]:
         state = "" if scene.stopped else " (running)"
         title = (scene.title or "untitled") + state
         line = (f"{scene.id:>5}  {scene.started:%Y-%m-%d %H:%M}  {scene.entry_count:>5}  "
-                f"{printable(scene.room_name)[:16]:<16}  {printable(title)}")
+                f"{visible(scene.room_name)[:16]:<16}  {visible(title)}")
         lines.append(line[:WIDTH])
     lines.append("+scene/log #<id> reads one.")
     return lines

@@ -18,11 +18,26 @@ FRAY = "|r<Fray>|n"
 MAX_QUOTED = 60
 
 
+def _coded(ch: str) -> str:
+    return f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08x}"
+
+
 def printable(text: str) -> str:
     """``text`` with every non-printable or non-ASCII character written as ``\\uXXXX`` (beyond
     U+FFFF: ``\\UXXXXXXXX``)."""
-    return "".join(ch if " " <= ch <= "~" else f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08x}"
-                   for ch in str(text))
+    return "".join(ch if " " <= ch <= "~" else _coded(ch) for ch in str(text))
+
+
+def visible(text: str) -> str:
+    """``text`` with only its non-printable characters (controls, line and paragraph
+    separators) written as :func:`printable` does; letters of every script kept as they are
+    (a player's own words shown back, e.g. a scene log)."""
+    return "".join(ch if ch.isprintable() else _coded(ch) for ch in str(text))
+
+
+def literal(text: str) -> str:
+    """Like :func:`escape`, keeping non-ASCII letters: :func:`visible`, ``|`` doubled."""
+    return visible(text).replace("|", "||")
 
 
 def escape(text: str) -> str:

@@ -81,7 +81,7 @@ class MultipleActions:
         ``min_pool`` dice; a strict action below it is refused. Raises CombatError."""
         carried = conditions.get(PENALTY)
         if carried and carried[2] and pool.size < self.min_pool:
-            raise CombatError(f"{name}'s {what} would have {pool.size} dice after {carried[1]:+d} for "
+            raise CombatError(f"{name}'s {what} would have {max(0, pool.size)} dice after {carried[1]:+d} for "
                               f"{carried[0]}: too many actions for it (at least {self.min_pool} "
                               "die is needed).")
         return pool

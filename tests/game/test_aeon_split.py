@@ -94,6 +94,19 @@ class TestSplitActions(SplitTest):
         self.assertEqual(encounters.current_slot(self.encounter)[1], [self.thug])
         self.player(fray.CmdAttack(), "Thug", "<Fray> Char2 has already acted this round.")
 
+    def test_leaving_and_rejoining_gains_no_action(self):
+        # Adversary: leave and rejoin wiped the split and the actions used; the fighter split
+        # again, or took the second action with no penalty, round after round.
+        self.player(fray.CmdCombat(), "/split 2")
+        self.force(2, 2, 2)   # the punch at -2: a miss
+        self.player(fray.CmdAttack(), "Thug")
+        self.player(fray.CmdCombat(), "/leave")
+        self.player(fray.CmdCombat(), "/join")
+        self.player(fray.CmdCombat(), "/split 2",
+                    "<Fray> Char2 has already acted this round: actions are split before the first.")
+        self.player(fray.CmdAttack(), "Thug", "<Fray> Char2 has already acted this round.")
+        self.assertEqual(encounters.current_slot(self.encounter)[1], [self.thug])
+
     def test_attack_then_dodge_in_the_same_round(self):
         self.player(fray.CmdCombat(), "/split 2")
         self.force(2, 2, 2)   # the punch at -2: 3 dice, no success: a miss

@@ -183,6 +183,35 @@ class TestRefusals(OrderTest):
         self.assertEqual(self.names(), [["Char2"], ["Gus"], ["Guard"]])
         self.assertEqual(encounters.current_slot(self.encounter)[1], [self.gus])
 
+    def test_the_current_place_stays_open_after_someone_who_acted(self):
+        # Adversary: with one who acted after the current turn, the current place was refused.
+        self.fight()
+        self.order("Gus=2", "<Combat> You put Gus at place 2 of this round's order.")
+        self.st(fray.CmdCombat(), "/next", "<Combat> Char2 passes.")
+        self.st(fray.CmdCombat(), "/next", "<Combat> Gus passes.")
+        self.refused("Guard=3", "<Fray> Guard is already at place 3.")
+        self.refused("Guard=2", "<Fray> Give Guard a place from 3 to 3 (the places before are past).")
+
+    def test_the_current_place_is_open_with_one_who_acted_after_it(self):
+        self.fight()
+        self.order("Gus=1", "<Combat> You put Gus at place 1 of this round's order.")
+        self.force(9, 9, 9, 2, 2, 2, 2, 2, 2, 2, 2, 2)
+        self.st(fray.CmdAttack(), "Gus=Guard")
+        self.st(fray.CmdDefend(), "Guard=dodge")   # the Guard's action, used out of turn
+        from world import dice
+
+        dice.clear()
+        self.assertEqual(encounters.current_slot(self.encounter)[1], [self.char2])
+        self.assertIn(" 3. Guard (init 6, acted)", self.st(fray.CmdCombat(), "/order"))
+        self.refused("Char2=2", "<Fray> Char2 is already at place 2.")
+        self.refused("Char2=1", "<Fray> Give Char2 a place from 2 to 3 (the places before are past).")
+
+    def test_one_who_cannot_act_is_not_moved(self):
+        # Adversary: a knocked-out fighter was moved before the one to act.
+        self.fight()
+        self.st(fray.CmdDamage(), "Gus=7 bashing")
+        self.refused("Gus=1", "<Fray> Gus is incapacitated and cannot act.")
+
     def test_no_initiative_yet(self):
         self.fight()
         self.st(npcs.CmdNpc(), "/create Orc")

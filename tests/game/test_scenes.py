@@ -203,8 +203,18 @@ class TestSceneCommand(SceneTest):
         self.assertEqual(Scene.objects.count(), 0)
         with self.assertRaisesRegex(CombatError, "one line: no line breaks"):
             scenes.clean_title("one\nline")
-        self.scene("/start Caf\u00e9 at night", "Scene #1: Caf\\u00e9 at night is recording")
-        self.assertEqual(Scene.objects.get().title, "Caf\u00e9 at night")
+        # Adversary: non-ASCII titles were shown as \\uXXXX; a tab was called a line break.
+        self.scene("/start Caf\u00e9\tat night \u6226", "Scene #1: Caf\u00e9 at night \u6226 is recording")
+        self.assertEqual(Scene.objects.get().title, "Caf\u00e9 at night \u6226")
+        self.assertIn("Caf\u00e9 at night \u6226 (running)", self.scene("/list"))
+
+    def test_letters_of_every_script_kept_controls_never(self):
+        self.scene("/start")
+        self.call(CmdSay(), "caf\u00e9 \u6226 \u201cquoted\u201d", caller=self.char1)
+        self.call(CmdSay(), "\x00\x07\x08hi", caller=self.char1)
+        self.assertEqual(self.entries(), [("say", 'Char says, "caf\u00e9 \u6226 \u201cquoted\u201d"'),
+                                          ("say", 'Char says, "hi"')])
+        self.assertIn('Char says, "caf\u00e9 \u6226 \u201cquoted\u201d"', self.scene("/log"))
 
     def test_player_text_in_the_log_stays_literal(self):
         self.scene("/start")

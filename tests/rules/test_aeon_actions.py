@@ -74,7 +74,7 @@ def test_each_attack_of_three_loses_more_dice():
 def test_an_action_left_with_no_die_is_refused_before_rolling():
     ann, bob = fighter(Dexterity=2, Brawl=1), fighter()
     roller = dice()  # no die may be rolled
-    with pytest.raises(CombatError, match=r"Ann's attack would have -1 dice after -4 for action 2 of 3"):
+    with pytest.raises(CombatError, match=r"Ann's attack would have 0 dice after -4 for action 2 of 3"):
         AE.attack(acting(ann, 3, 1), bob, "punch", roller)
     done(roller)
 
