@@ -636,8 +636,10 @@ def deliver(encounter, actor, target, rolled, *, defendable: bool = True, notes:
         notify_controller(encounter, target,
                           f"{escape(actor.key)}'s {escape(rolled.label)} is coming at {escape(target.key)} "
                           f"with {plural(rolled.successes, system.successes_name)}. Answer: {answers + ' or ' if answers else ''}"
-                          f"{escape(prefix)}none" + ("; a defense uses up this round's action."
-                                                    if system.defense_uses_action else "."))
+                          f"{escape(prefix)}none" + ("." if not system.defense_uses_action
+                                                    else "; a defense uses one of your actions left."
+                                                    if split_actions.left(encounter, target) is not None
+                                                    else "; a defense uses up this round's action."))
         return
     why = []
     if rolled.needs_defense and not defendable:
