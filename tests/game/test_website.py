@@ -3,10 +3,10 @@ and the help; a command's help page on the web shows every rule system's part un
 heading, escaped, without the subtopic markers."""
 
 from django.test import Client
-from evennia.utils.test_resources import BaseEvenniaTest
+from evennia.utils.test_resources import EvenniaTest
 
 
-class TestWebsite(BaseEvenniaTest):
+class TestWebsite(EvenniaTest):
     def setUp(self):
         super().setUp()
         # the web help lists the commands of the account's characters (Evennia's test
