@@ -67,12 +67,15 @@ def _port_free(port: int) -> bool:
 
 def find_free_ports(attempts: int = 200) -> tuple[int, int]:
     """Return ``(telnet_port, web_port)`` such that telnet, web, web+1, web+4
-    and web+5 are all currently free (Fray's settings derive those from web)."""
+    and web+5 are all currently free (Fray's settings derive those from web).
+    Below Linux's ephemeral range (32768-60999): a port picked there can be taken by an
+    outgoing connection (a PostgreSQL client) before the server binds it, which failed a
+    restart in .ci/run's PostgreSQL pass ("Couldn't listen on ...: Address already in use")."""
     import random
 
     rng = random.Random()
     for _ in range(attempts):
-        web = rng.randrange(20000, 60000)
+        web = rng.randrange(20000, 32700)
         telnet = web - 1
         wanted = (telnet, web, web + 1, web + 4, web + 5)
         if all(_port_free(p) for p in wanted):
