@@ -110,3 +110,57 @@ class SceneEntry(models.Model):
 
     def __str__(self):
         return f"#{self.number} {self.kind} {self.speaker}"
+
+
+class FightNarration(models.Model):
+    """One narration event of a fight as a bystander read it (the web tracker's record,
+    ``web/website/views/fights.py``): its head line and its lines of dice, plain text."""
+
+    fight = models.ForeignKey(Fight, on_delete=models.CASCADE, related_name="narration")
+    #: The event's sequence number in its fight (``world.fights.FightEvent.seq``).
+    seq = models.PositiveBigIntegerField()
+    round = models.PositiveIntegerField()
+    text = models.TextField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["fight", "seq"]
+        constraints = [models.UniqueConstraint(fields=["fight", "seq"], name="fray_narration_seq")]
+
+    def __str__(self):
+        return f"#{self.seq} R{self.round}"
+
+
+class ArmorRequest(models.Model):
+    """A player's request for an armor note (``world.armor``): open until staff approve or
+    deny it or its requester withdraws it; an approved one may later be revoked. The id is the
+    request's number (``+request/view <#>``), never reused."""
+
+    OPEN, APPROVED, DENIED, WITHDRAWN, REVOKED = "open", "approved", "denied", "withdrawn", "revoked"
+    STATUSES = (OPEN, APPROVED, DENIED, WITHDRAWN, REVOKED)
+
+    requester = models.ForeignKey("objects.ObjectDB", null=True, blank=True, on_delete=models.SET_NULL,
+                                  related_name="+")
+    requester_name = models.CharField(max_length=80)
+    system_key = models.CharField(max_length=32)
+    #: The armor table's key, or blank for a custom armor.
+    armor = models.CharField(max_length=40, blank=True, default="")
+    #: What was asked for: the table armor's name, or the player's words.
+    name = models.CharField(max_length=80)
+    why = models.TextField()
+    status = models.CharField(max_length=16, choices=[(s, s) for s in STATUSES], default=OPEN, db_index=True)
+    created_at = models.DateTimeField()
+    handled_by = models.CharField(max_length=80, blank=True, default="")
+    handled_at = models.DateTimeField(null=True, blank=True)
+    comment = models.TextField(blank=True, default="")
+    #: The soak approved, ``{"bashing": 2, "lethal": 1}`` (None until approved).
+    soak = models.JSONField(null=True, blank=True)
+    revoked_by = models.CharField(max_length=80, blank=True, default="")
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    revoke_reason = models.TextField(blank=True, default="")
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self):
+        return f"Request #{self.id} ({self.requester_name}: {self.name}, {self.status})"
