@@ -1,8 +1,8 @@
-"""The request store: one persistent global script holding every staff request.
+"""The request store of an earlier Fray: one global script holding every armor request.
 
-Only storage lives here; the flow is in ``world.armor``. Created on first use
-(``world.armor.request_store``) and found again by its key, so requests survive reloads,
-restarts and a killed server.
+Requests are rows now (``world.models.ArmorRequest``). This typeclass stays only so an old
+store can still be loaded: ``world.armor.adopt_request_store`` moves its requests to rows at
+server start and deletes it.
 """
 
 from evennia.scripts.scripts import DefaultScript

@@ -1,11 +1,13 @@
 """Armor notes: players request armor, staff approve or deny, approved armor is a note.
 
-Requests live in one persistent global script (``typeclasses.requests.RequestStore``, key
-``fray_requests``); an approved request becomes an armor note appended to the character's
+Requests are rows of Fray's table ``fray_armorrequest`` (``world.models.ArmorRequest``; the
+row's id is the request's number, never reused); the services here hand them out as plain
+dicts (``as_dict``). An approved request becomes an armor note appended to the character's
 ``armor_notes`` Attribute (shape documented on ``typeclasses.characters.Character``). Only
 this module writes notes, and only for staff (``approve``, ``revoke``); players can list, wear,
 take off and show the notes they were given. Soak reads the worn note through
-``world.sheets.worn_armor``.
+``world.sheets.worn_armor``. The game's commands and the Django admin (``world/admin.py``)
+both go through these functions.
 
 Every function validates everything before it writes anything, and raises ``CombatError``
 with one player-facing line. Player text (the armor asked for, the reason) is stored as typed
@@ -16,18 +18,21 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
+from django.db import connection
+from django.utils import timezone as django_time
 from evennia.scripts.models import ScriptDB
-from evennia.utils.create import create_script
 from evennia.utils.dbserialize import deserialize
 from evennia.utils.utils import inherits_from
 
 from rules.systems import CombatError, RuleSystem, get_system
 from world.access import STAFF, has_perm, require_perm
+from world.models import ArmorRequest
 from world.sheets import default_system
 from world.text import escape, quote, table
 
+#: Where an earlier Fray kept the requests (a global script's Attribute): moved to rows at
+#: server start (``adopt_request_store``).
 REQUESTS_KEY = "fray_requests"
-STORE_TYPECLASS = "typeclasses.requests.RequestStore"
 CHARACTER_TYPECLASS = "typeclasses.characters.Character"
 ARMOR = "|g<Armor>|n"
 WIDTH = 78
@@ -45,23 +50,75 @@ APPROVE_EXAMPLE = "+request/approve <#>=bashing:1,lethal:1 <comment>"
 
 # --- storage -------------------------------------------------------------------------------
 
-def request_store(create: bool = True):
-    """The global request script, created on first use (None if absent and not ``create``)."""
-    found = ScriptDB.objects.filter(db_key=REQUESTS_KEY, db_typeclass_path=STORE_TYPECLASS).first()
-    if found is None and create:
-        found = create_script(STORE_TYPECLASS, key=REQUESTS_KEY, persistent=True, autostart=False)
-    return found
+def _iso(moment: datetime | None) -> str | None:
+    return moment.astimezone(timezone.utc).isoformat(timespec="seconds") if moment else None
+
+
+def _moment(iso: str | None) -> datetime | None:
+    """An ISO text (as ``now_iso`` gives) as an aware datetime; None for none or bad text."""
+    try:
+        moment = datetime.fromisoformat(str(iso)) if iso else None
+    except ValueError:
+        return None
+    return moment.replace(tzinfo=timezone.utc) if moment and moment.tzinfo is None else moment
+
+
+def as_dict(row: ArmorRequest) -> dict:
+    """A request row as the dict the services and commands use: ``{"id", "kind" ("armor"),
+    "requester" (the Character, None once deleted), "requester_name", "system", "armor" (the
+    armor table key, None for a custom armor), "name", "why", "status", "created_at",
+    "handled_by" (None until handled), "handled_at", "comment", "soak" (approved values or
+    None), "revoked_by", "revoked_at", "revoke_reason"}``; times are ISO texts (UTC)."""
+    return {"id": row.id, "kind": "armor", "requester": row.requester, "requester_name": row.requester_name,
+            "system": row.system_key, "armor": row.armor or None, "name": row.name, "why": row.why,
+            "status": row.status, "created_at": _iso(row.created_at), "handled_by": row.handled_by or None,
+            "handled_at": _iso(row.handled_at), "comment": row.comment, "soak": row.soak,
+            "revoked_by": row.revoked_by or None, "revoked_at": _iso(row.revoked_at),
+            "revoke_reason": row.revoke_reason}
 
 
 def all_requests() -> list[dict]:
-    """Every request, oldest first, as plain dicts (copies: change them through ``_save``)."""
-    store = request_store(create=False)
-    return [dict(req) for req in deserialize(store.requests or [])] if store else []
+    """Every request, oldest first, as plain dicts (copies: change rows through ``_update``)."""
+    return [as_dict(row) for row in ArmorRequest.objects.select_related("requester")]
 
 
-def _save(requests: list[dict]) -> None:
-    """Rewrite the whole request list (a fresh list, so the Attribute is saved)."""
-    request_store().requests = [dict(req) for req in requests]
+def _update(number: int, **fields) -> dict:
+    """Write ``fields`` (dict keys of ``as_dict``) to request ``number``; returns it anew."""
+    columns = {"handled_at": _moment, "revoked_at": _moment}
+    values = {key: columns[key](value) if key in columns else ("" if value is None else value)
+              for key, value in fields.items()}
+    ArmorRequest.objects.filter(id=number).update(**values)
+    return get_request(number)
+
+
+def adopt_request_store() -> int:
+    """Move the requests an earlier Fray kept on the ``fray_requests`` script to rows, their
+    numbers kept (new numbers continue after the highest), then delete the script. Run at
+    server start; returns how many requests moved (0 when there is no such script)."""
+    from django.core.management.color import no_style
+    from django.db import transaction
+
+    moved = 0
+    for store in ScriptDB.objects.filter(db_key=REQUESTS_KEY):
+        with transaction.atomic():
+            for old in deserialize(store.attributes.get("requests") or []):
+                requester = old.get("requester")
+                ArmorRequest.objects.update_or_create(id=int(old["id"]), defaults=dict(
+                    requester_id=getattr(requester, "id", None),
+                    requester_name=str(old.get("requester_name") or "?")[:80],
+                    system_key=str(old.get("system") or ""), armor=str(old.get("armor") or ""),
+                    name=str(old.get("name") or "?")[:80], why=str(old.get("why") or ""),
+                    status=str(old.get("status") or OPEN), created_at=_moment(old.get("created_at")) or django_time.now(),
+                    handled_by=str(old.get("handled_by") or ""), handled_at=_moment(old.get("handled_at")),
+                    comment=str(old.get("comment") or ""), soak=old.get("soak"),
+                    revoked_by=str(old.get("revoked_by") or ""), revoked_at=_moment(old.get("revoked_at")),
+                    revoke_reason=str(old.get("revoke_reason") or "")))
+                moved += 1
+            with connection.cursor() as cursor:
+                for sql in connection.ops.sequence_reset_sql(no_style(), [ArmorRequest]):
+                    cursor.execute(sql)
+            store.delete()
+    return moved
 
 
 def now_iso() -> str:
@@ -157,23 +214,16 @@ def file_armor_request(caller, armor_text: str, why: str, system: RuleSystem) ->
         raise CombatError(f"Name the armor in at most {MAX_ARMOR_TEXT} characters.")
     if len(why) > MAX_WHY:
         raise CombatError(f"Give your reason in at most {MAX_WHY} characters.")
-    requests = all_requests()
-    mine = [req for req in requests if req["status"] == OPEN and req.get("requester") == caller]
-    if len(mine) >= MAX_OPEN:
+    mine = ArmorRequest.objects.filter(status=OPEN, requester_id=caller.id).count()
+    if mine >= MAX_OPEN:
         raise CombatError(f"You already have {MAX_OPEN} open requests; wait for staff, or "
                           f"+request/withdraw one.")
     key = match_armor(system, armor_text)
-    store = request_store()
-    number = int(store.next_id or 1)
-    request = {
-        "id": number, "kind": "armor", "requester": caller, "requester_name": caller.key,
-        "system": system.key, "armor": key,
-        "name": system.armor_table[key]["name"] if key else armor_text,
-        "why": why, "status": OPEN, "created_at": now_iso(),
-        "handled_by": None, "handled_at": None, "comment": "", "soak": None,
-    }
-    store.next_id = number + 1
-    _save([*requests, request])
+    row = ArmorRequest.objects.create(
+        requester=caller, requester_name=caller.key, system_key=system.key, armor=key or "",
+        name=system.armor_table[key]["name"] if key else armor_text, why=why, status=OPEN,
+        created_at=django_time.now().replace(microsecond=0))
+    request, number = as_dict(row), row.id
     tell_online_staff(f"{ARMOR} {escape(caller.key)} files armor request #{number} "
                       f"({escape(request['name'])}): +request/view {number}")
     return request
@@ -189,18 +239,18 @@ def tell_online_staff(text: str) -> None:
 
 
 def get_request(number: int) -> dict:
-    for req in all_requests():
-        if req["id"] == number:
-            return req
-    raise CombatError(f"No request #{number}.")
+    row = ArmorRequest.objects.select_related("requester").filter(id=number).first()
+    if row is None:
+        raise CombatError(f"No request #{number}.")
+    return as_dict(row)
 
 
 def open_requests() -> list[dict]:
-    return [req for req in all_requests() if req["status"] == OPEN]
+    return [as_dict(row) for row in ArmorRequest.objects.select_related("requester").filter(status=OPEN)]
 
 
 def requests_of(character) -> list[dict]:
-    return [req for req in all_requests() if req.get("requester") == character]
+    return [as_dict(row) for row in ArmorRequest.objects.select_related("requester").filter(requester_id=character.id)]
 
 
 def view_request(caller, number: int) -> dict:
@@ -287,12 +337,7 @@ def approve(staff, number: int, text: str = "") -> tuple[dict, dict]:
     note = {"id": number, "system": system.key, "armor": request.get("armor"), "name": request["name"],
             "soak": soak, "approved_by": staff.key, "approved_at": stamp, "comment": comment,
             "request": number}
-    requests = all_requests()
-    for req in requests:
-        if req["id"] == number:
-            req.update(status=APPROVED, handled_by=staff.key, handled_at=stamp, comment=comment, soak=soak)
-            request = req
-    _save(requests)
+    request = _update(number, status=APPROVED, handled_by=staff.key, handled_at=stamp, comment=comment, soak=soak)
     requester.armor_notes = [*notes_of(requester), note]
     line = f"{ARMOR} Your armor request #{number} is approved by {escape(staff.key)}: {note_line(note)}"
     notify(requester, f"{line}. Wear it with +armor/wear {number}."
@@ -310,12 +355,7 @@ def deny(staff, number: int, why: str) -> dict:
         raise CombatError(f"Keep the reason to {MAX_COMMENT} characters.")
     request = get_request(number)
     _require_open(request, "denied")
-    requests = all_requests()
-    for req in requests:
-        if req["id"] == number:
-            req.update(status=DENIED, handled_by=staff.key, handled_at=now_iso(), comment=why)
-            request = req
-    _save(requests)
+    request = _update(number, status=DENIED, handled_by=staff.key, handled_at=now_iso(), comment=why)
     notify(request.get("requester"), f"{ARMOR} Your armor request #{number} ({escape(request['name'])}) "
                                      f"is denied by {escape(staff.key)}: {escape(why)}")
     return request
@@ -327,12 +367,7 @@ def withdraw(caller, number: int) -> dict:
     if request.get("requester") != caller:
         raise CombatError(f"Request #{number} is not yours.")
     _require_open(request, "withdrawn")
-    requests = all_requests()
-    for req in requests:
-        if req["id"] == number:
-            req.update(status=WITHDRAWN, handled_by=caller.key, handled_at=now_iso())
-            request = req
-    _save(requests)
+    request = _update(number, status=WITHDRAWN, handled_by=caller.key, handled_at=now_iso())
     return request
 
 
@@ -450,14 +485,8 @@ def revoke(staff, target, number: int, why: str = "") -> dict:
     if note is None:
         raise CombatError(f"{target.key} has no armor note #{number}.")
     stamp = now_iso()
-    requests = all_requests()
-    changed = False
-    for req in requests:
-        if req["id"] == note.get("request") and req["status"] == APPROVED:
-            req.update(status=REVOKED, revoked_by=staff.key, revoked_at=stamp, revoke_reason=why)
-            changed = True
-    if changed:
-        _save(requests)
+    ArmorRequest.objects.filter(id=note.get("request") or 0, status=APPROVED).update(
+        status=REVOKED, revoked_by=staff.key, revoked_at=_moment(stamp), revoke_reason=why)
     target.armor_notes = [n for n in notes if n.get("id") != number]
     if getattr(target, "worn_armor", None) == number:
         target.worn_armor = None

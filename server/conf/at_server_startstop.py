@@ -38,6 +38,9 @@ def at_server_start():
     import gc
 
     import world.gmcp  # noqa: F401 - subscribes GMCP to the fights' event stream
+    from world.armor import adopt_request_store
+
+    adopt_request_store()  # requests an earlier Fray kept on a script become rows
 
     if os.environ.get("FRAY_BENCH_GC") == "1":
         _log_gc_pauses()
