@@ -8,6 +8,7 @@ from commands import elethril as elethril_commands
 from commands.command import Command
 from rules.systems import CombatError
 from world import aeon, combat_order, dice, eldritch, encounters, fights, gmcp, magic, rolls, sheets
+from world import ai as npc_ai
 from world.access import NARRATOR, STAFF, require_perm
 from world.text import COMBAT, escape, quote, table
 from world.verify import verify as verify_dice
@@ -234,8 +235,8 @@ class CmdCombat(Command):
     Each round everyone declares (attack, cast), then initiative is rolled,
     lowest first: d10 + speed factor (none for a spell) - Reaction. The ST
     plays the round segment by segment with +combat/next. No defense:
-    Armor Class. Elethril's own switches: /side, /party, /offhand, /delay,
-    /forfeit, /init <modifiers>.
+    Armor Class. Elethril's own switches: /party, /offhand, /delay,
+    /forfeit, /init <modifiers>; /side sets its round-1 groups.
 
     ## split
     +combat/split <n>   or   +combat/split <npc>=<n>   (aeon; ST for NPCs)
@@ -261,11 +262,26 @@ class CmdCombat(Command):
       +combat/space 3 wall
 
     ## side
-    +combat/side <names>=<side>   (elethril; Storytellers)
-    Round 1 rolls one d10 per side: the lowest becomes 1, the others the
-    difference + 1 (surprised, that difference behind). An empty side
-    clears.
-      +combat/side Alice,Bob=party
+    +combat/side <names>=<side>   (Storytellers)
+    Puts fighters on a side; an empty side clears. NPCs run by the AI
+    attack only fighters of another side; with no sides set, player
+    characters and NPCs are the two sides. Elethril: round 1 rolls one
+    d10 per side: the lowest becomes 1, the others the difference + 1
+    (surprised, that difference behind).
+      +combat/side Alice,Guard=town
+
+    ## ai
+    +combat/ai <npc>[,<npc>...]|all[=on|off]   (Storytellers)
+    Hands NPCs to the AI (on, the default) or takes them back (off). On
+    its turn an AI NPC attacks a fighter of another side (+combat/side)
+    with its best attack (most dice plus damage, e.g. a kick over a
+    punch), and it answers each attack on it with its largest defense
+    pool, or none when it has no defense left. With no enemy it passes.
+    Elethril: it declares an attack with the weapon in hand. It never
+    starts the next round, and never casts. You may still act for it
+    first, or switch it off at any time. The HUD marks it (AI).
+      +combat/ai Guard,Thug=on
+      +combat/ai all=off
 
     ## party
     +combat/party <names>=<party>[/slowest]   (elethril; Storytellers)
@@ -360,7 +376,7 @@ class CmdCombat(Command):
     key = "+combat"
     allowed_switches = ("start", "join", "leave", "init", "next", "resolve", "diff", "mod", "add", "remove",
                         "idle", "transfer", "treat", "log", "list", "end", "space", "order", "verify",
-                        "split",
+                        "split", "ai",
                         *elethril_commands.SWITCHES)
     syntax = "+combat[/<switch>] -- see help +combat"
 
@@ -390,6 +406,12 @@ class CmdCombat(Command):
                 self.fail("Usage: +combat/split <n>  or  +combat/split <npc>=<n>")
                 return
             aeon.declare_actions(caller, self.lhs.strip() if self.rhs is not None else None, count)
+            return
+        if switch == "ai":
+            if not self.lhs.strip() or (self.rhs is not None and not self.rhs.strip()):
+                self.fail(npc_ai.USAGE)
+                return
+            npc_ai.set_ai(caller, self.lhs, self.rhs)
             return
         if switch == "log":
             caller.msg(encounters.render_log(caller, self.args))

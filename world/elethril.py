@@ -484,9 +484,10 @@ def _names_and_group(encounter, names_text: str, group_text: str, what: str) -> 
 
 
 def set_side(caller, names_text: str, side_text: str) -> None:
-    """ST: ``+combat/side <names>=<side>`` — round 1 rolls one d10 per side (seed 1a); an
-    empty side takes them off theirs (each is then a side of their own)."""
-    encounter, _ = _fight(caller, "Sides (round-1 group initiative)")
+    """ST: ``+combat/side <names>=<side>``, in every system — whom the AI's NPCs fight
+    (``world.ai``); in elethril round 1 also rolls one d10 per side (seed 1a). An empty side
+    takes them off theirs (each is then a side of their own in elethril's round 1)."""
+    encounter = require_encounter(caller)
     require_storyteller(caller, encounter, "set sides")
     objs, side = _names_and_group(encounter, names_text, side_text, "side")
     sides = {int(key): value for key, value in fights.copied(encounter.sides or {}).items()}
@@ -497,8 +498,11 @@ def set_side(caller, names_text: str, side_text: str) -> None:
             sides.pop(obj.id, None)
     encounter.sides = sides
     who = ", ".join(obj.key for obj in objs)
-    text = f"{who}: side {side}." if side else f"{who}: no side (a side of their own in round 1)."
-    if side and _round(encounter) > 1:
+    if not is_elethril(encounter):
+        text = f"{who}: side {side}." if side else f"{who}: no side (players against NPCs)."
+    else:
+        text = f"{who}: side {side}." if side else f"{who}: no side (a side of their own in round 1)."
+    if side and is_elethril(encounter) and _round(encounter) > 1:
         text += " Sides roll together in round 1 only (+combat/party coordinates later rounds)."
     announce(encounter, escape_for_room(text))
 
@@ -1037,6 +1041,7 @@ def render_hud(encounter, viewer=None) -> str:
     declared = _declarations(encounter)
     initiative = initiatives(encounter)
     sides = {int(key): value for key, value in fights.copied(encounter.sides or {}).items()}
+    ai = {int(obj_id) for obj_id in encounter.ai or []}
     waiting = to_declare(encounter, system)
     sees_all = viewer is not None and is_storyteller(viewer, encounter)
     rows, modifiers, off_hands = [], [], []
@@ -1068,7 +1073,7 @@ def render_hud(encounter, viewer=None) -> str:
         init = str(initiative[obj.key]) if obj.key in initiative else "-"
         if action is not None and action.delayed_to and tick_of(r, 1) <= action.delayed_to <= tick_of(r, 10):
             init = f"{'' if init == '-' else init}>{action.delayed_to - tick_of(r, 0)}"   # held: 6>8
-        name = obj.key + (" (NPC)" if is_npc(obj) else "")
+        name = obj.key + (" (AI)" if obj.id in ai else " (NPC)" if is_npc(obj) else "")
         rows.append((name, sides.get(obj.id, "-"), init, shown, hud_health(health), ", ".join(status)))
         state = conditions_of(encounter, obj)
         keys = state.get("initiative_modifiers") or ()

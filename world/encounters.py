@@ -858,6 +858,7 @@ def render_hud(encounter, viewer=None) -> str:
     conditions = encounter.conditions or {}
     idle = {int(i) for i in encounter.idle or []}
     names = {obj.id: obj.key for obj in present}
+    ai = {int(i) for i in encounter.ai or []}  # NPCs run by the AI (world.ai)
     with_actions = {objects[name].id for slot in order.slots for name in slot.names
                     if name in objects and (slot.at, objects[name].id) not in used}
     listed = [(str(position), objects[name], slot.at) for position, slot in enumerate(order.slots, start=1)
@@ -887,7 +888,7 @@ def render_hud(encounter, viewer=None) -> str:
             status.append(f"ST{state['adjust']:+d}")
         if state.get("mod"):
             status.append(f"{state['mod']:+d}d")
-        rows.append((position, obj.key + (" (NPC)" if is_npc(obj) else ""), str(at) if at is not None else "-",
+        rows.append((position, obj.key + (" (AI)" if obj.id in ai else " (NPC)" if is_npc(obj) else ""), str(at) if at is not None else "-",
                      health.describe(), ", ".join(status)))
     storyteller = encounter.storyteller.key if encounter.storyteller else "nobody"
     lines = [f"|w{COMBAT} {system.title}|n",

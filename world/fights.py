@@ -49,7 +49,7 @@ FIELDS: dict[str, Callable[[], Any]] = {
     "next_attack_id": lambda: 1, "shields": dict, "idle": list, "dropped": list, "scene": dict,
     "declarations": dict, "sides": dict, "parties": dict, "segment": lambda: 0,
     "segment_actions": list, "segment_initiative": dict, "turn_moved": lambda: None,
-    "order": lambda: None,
+    "order": lambda: None, "ai": list,
 }
 
 
@@ -157,12 +157,21 @@ class FightEvent:
 
 
 _subscribers: list[Callable[[FightEvent], None]] = []
+_settled: list[Callable[[], None]] = []
 
 
 def subscribe(callback: Callable[[FightEvent], None]) -> None:
     """Call ``callback(event)`` for every committed event of every fight, in order."""
     if callback not in _subscribers:
         _subscribers.append(callback)
+
+
+def when_settled(callback: Callable[[], None]) -> None:
+    """Call ``callback()`` after every command's unit has committed, published its events and
+    run its ``afterwards``, with no unit open: for work that takes units of its own (the NPC
+    AI, ``world.ai``)."""
+    if callback not in _settled:
+        _settled.append(callback)
 
 
 def _publish(events: list[FightEvent]) -> None:
@@ -281,6 +290,8 @@ def _run_unit():
         with unit():
             for callback in work.afterwards:
                 callback()
+    for callback in list(_settled):
+        callback()
 
 
 def afterwards(callback: Callable[[], None]) -> None:
@@ -355,6 +366,15 @@ def _commit_now(loaded: Loaded) -> None:
         raise
     events, loaded.events = loaded.events, []
     _publish(events)
+
+
+def stored(script, name: str) -> Any:
+    """The JSON of field ``name`` as last saved (None when unset), read without decoding the
+    state: a cheap look for a field of plain data."""
+    row = script.ndb.fray_fight_row
+    if row is None:
+        return load(script).saved.get(name)
+    return (row.state or {}).get(name)
 
 
 def set_field(script, name: str, value: Any) -> None:
