@@ -284,3 +284,12 @@ class TestSceneWeb(SceneTest):
         for url in ("/scenes/", f"/scenes/{self.scene_id}/", f"/scenes/{self.scene_id}/text"):
             self.assertEqual(self.web.post(url).status_code, 405, url)
         self.assertEqual(SceneEntry.objects.count(), 2)
+
+    def test_one_pager_on_a_long_list(self):
+        # Evennia's base template draws the pager for the page's ``page_obj``: only that one
+        self.login()
+        Scene.objects.bulk_create(Scene(room_name="Room", started_by="Char2", title=f"Scene {n}") for n in range(60))
+        listing = self.web.get("/scenes/")
+        self.assertEqual(listing.content.decode().count('class="pagination'), 1)
+        self.assertContains(listing, 'href="?page=2"')
+        self.assertContains(self.web.get("/scenes/?page=2"), "Scene 0<")
