@@ -1,0 +1,159 @@
+"""+combat/ai and +combat/side (NPCs that act): the AI takes an NPC's turn and answers the
+attacks on it through the same services as the Storyteller, with forced dice."""
+
+from unittest import mock
+
+from commands import fray, npcs
+from tests.game.test_combat_commands import FrayCommandTest
+from world import dice, encounters, fights
+
+
+class AiTest(FrayCommandTest):
+    def guard_first(self, **sheet):
+        """A storyteller fight: Guard (initiative 15) acts before Char2 (9)."""
+        self.st(fray.CmdCombat(), "/start")
+        self.encounter = encounters.encounter_in(self.room1)
+        self.player(fray.CmdCombat(), "/join")
+        self.force(4)
+        self.player(fray.CmdCombat(), "/init")
+        self.force(10)
+        self.st(npcs.CmdNpc(), "/init Guard=2+3")
+        guard = encounters.find_combatant(self.encounter, "Guard")
+        guard.sheet = dict(guard.sheet, Stamina=2, Dodge=2, Strength=2, Brawl=1, **sheet)
+        return guard
+
+    def state(self):
+        return (list(self.encounter.ai or []), dict(self.encounter.sides or {}), list(self.encounter.acted or []),
+                list(self.encounter.pending or []), fights.seq(self.encounter))
+
+    def told(self, obj):
+        """Collect the text ``obj`` is sent from now on; returns the list."""
+        seen = []
+        patcher = mock.patch.object(obj, "msg", side_effect=lambda text=None, *a, **k: seen.append(
+            text[0] if isinstance(text, tuple) else text))
+        patcher.start()
+        self.addCleanup(patcher.stop)
+        return seen
+
+
+class TestAiActs(AiTest):
+    def test_the_ai_guard_kicks_on_its_turn_and_the_player_is_asked_to_defend(self):
+        guard = self.guard_first()
+        heard = self.told(self.char2)
+        self.force(9, 8, 7, 2)
+        out = self.st(fray.CmdCombat(), "/ai Guard")
+        self.assertEqual(out, "<Combat> Guard: run by the AI now (+combat/ai Guard=off hands it back).\n"
+                              "<Combat> Guard attacks Char2 with kick.\n"
+                              "  Guard kick to hit: Dexterity 3 + Brawl 1 = 4 dice vs 7: 9 8 7 2 -> 3 successes"
+                              " = 3 successes\n  Char2 may defend.")
+        self.assertEqual(heard[-1], "|y<Combat>|n Guard's kick is coming at Char2 with 3 successes. Answer: defend "
+                                    "dodge, defend block, defend parry or defend none; a defense uses up this "
+                                    "round's action.")
+        self.assertEqual(dice.forced_faces(), [])
+        self.assertEqual(self.encounter.ai, [guard.id])
+        self.force(6, 6, 2, 2, 2, 6, 6, 6, 5, 2)
+        out = self.player(fray.CmdDefend(), "dodge")
+        self.assertIn("Char2 takes 2 levels of bashing: Hurt (-1) [BB.....]", out)
+        self.assertIn(" 1   Guard (AI)          15    Healthy [.......]        acted",
+                      self.st(fray.CmdCombat(), ""))
+
+    def test_the_ai_guard_answers_an_attack_with_its_largest_defense_pool(self):
+        # Guard acts second here (initiative 6 against 9): dodge 5 dice beats block 4.
+        self.storyteller_fight("Guard", Stamina=2, Dodge=2, Strength=2, Brawl=1)
+        self.encounter = encounters.encounter_in(self.room1)
+        self.st(fray.CmdCombat(), "/ai Guard")
+        self.force(9, 8, 7, 2, 2, 6, 6, 2, 2, 2, 6, 6, 5, 2)
+        out = self.player(fray.CmdAttack(), "Guard")
+        self.assertIn("<Combat> Char2's punch at Guard:", out)
+        self.assertIn("  Guard dodge: Dexterity 3 + Dodge 2 = 5 dice vs 6: 6 6 2 2 2 -> 2 successes = 2 successes", out)
+        self.assertIn("Guard's 2 successes cancel 2 of 3: 1 success left.", out)
+        # the dodge used the Guard's action (storyteller), so its turn is gone: the round is over
+        self.assertIn("<Combat> Round 1: everyone has acted; the ST moves on with +combat/next.", out)
+        self.assertEqual(dice.forced_faces(), [])
+
+    def test_with_no_enemy_the_ai_passes_and_two_such_npcs_end_the_round(self):
+        self.guard_first()
+        self.force(1)
+        self.st(npcs.CmdNpc(), "/init Thug=2+3")
+        self.st(fray.CmdCombat(), "/side Guard,Thug,Char2=town", "<Combat> Guard, Thug, Char2: side town.")
+        out = self.st(fray.CmdCombat(), "/ai all")
+        self.assertEqual(out, "<Combat> Guard, Thug: run by the AI now (+combat/ai Guard=off hands them back).\n"
+                              "<Combat> Guard (AI) passes: no enemy in the fight.\n"
+                              "<Combat> Round 1: Char2 to act.")
+        self.st(fray.CmdCombat(), "/next", "<Combat> Char2 passes.")
+        # Thug (6) passes after Char2; the round ends there, and the next round only on /next
+        self.assertEqual(self.encounter.round, 1)
+        self.assertIn("Turn: round over (+combat/next)", self.st(fray.CmdCombat(), ""))
+
+    def test_everyone_ai_never_runs_more_than_the_round(self):
+        self.guard_first()
+        self.force(1)
+        self.st(npcs.CmdNpc(), "/init Thug=2+3")
+        thug = encounters.find_combatant(self.encounter, "Thug")
+        thug.sheet = dict(thug.sheet, Stamina=2, Strength=2, Brawl=1)
+        self.st(fray.CmdCombat(), "/side Guard=red")
+        self.st(fray.CmdCombat(), "/side Thug=blue")
+        self.st(fray.CmdCombat(), "/remove Char2")
+        # Guard kicks Thug; Thug (not acted yet) dodges/blocks; then the round is over
+        self.force(*[2] * 40)
+        self.st(fray.CmdCombat(), "/ai Guard,Thug")
+        self.assertEqual(self.encounter.round, 1)
+        self.assertEqual(self.encounter.pending, [])
+        self.assertIn("Turn: round over (+combat/next)", self.st(fray.CmdCombat(), ""))
+
+    def test_switched_off_the_st_acts_for_it_again(self):
+        guard = self.guard_first()
+        self.st(fray.CmdCombat(), "/ai Guard=off", "<Combat> Guard: run by the Storyteller again.")
+        self.assertEqual(self.encounter.ai, [])
+        self.assertNotIn("(AI)", self.st(fray.CmdCombat(), ""))
+        self.force(9, 8, 7, 2, 2)
+        self.st(fray.CmdAttack(), "Guard=Char2", "<Combat> Guard attacks Char2 with punch.")
+        self.assertEqual(encounters.pending_attacks(self.encounter)[0]["attacker"], guard)
+
+    def test_the_ai_survives_a_reload_in_the_fights_row(self):
+        guard = self.guard_first()
+        self.force(9, 8, 7, 2)
+        self.st(fray.CmdCombat(), "/ai Guard")
+        self.encounter.ndb.fray_fight_row = None   # read the row afresh, as after a reload
+        self.assertEqual(self.encounter.ai, [guard.id])
+
+
+class TestAiRefusals(AiTest):
+    def refused(self, args, message):
+        before = self.state()
+        self.st(fray.CmdCombat(), args, message)
+        self.assertEqual(self.state(), before)
+
+    def test_bad_input_changes_nothing(self):
+        self.storyteller_fight("Guard")
+        self.encounter = encounters.encounter_in(self.room1)
+        self.refused("/ai Nobody", "<Fray> No combatant 'Nobody' in this fight.")
+        self.refused("/ai Char2", "<Fray> Char2 is a player character: the AI runs only NPCs.")
+        self.refused("/ai Guard,Char2", "<Fray> Char2 is a player character: the AI runs only NPCs.")
+        self.refused("/ai all=maybe", "<Fray> Usage: +combat/ai <npc>[,<npc>...]|all[=on|off]")
+        self.refused("/ai Guard=", "<Fray> Usage: +combat/ai <npc>[,<npc>...]|all[=on|off]")
+        self.refused("/ai", "<Fray> Usage: +combat/ai <npc>[,<npc>...]|all[=on|off]")
+        self.refused("/ai Guard,,", "<Fray> Usage: +combat/ai <npc>[,<npc>...]|all[=on|off]")
+        self.refused("/ai |rGuard", "<Fray> No combatant '|rGuard' in this fight.")
+        self.refused("/ai " + ",".join(["Guard"] * 21), "<Fray> Name at most 20 NPCs at once (or all).")
+        self.refused("/ai Gu\nard", "<Fray> No combatant 'Gu\\u000aard' in this fight.")
+        self.refused("/side Guard=|rred", "<Fray> A side is named with 1-20 letters, digits, spaces, hyphens or "
+                                          "apostrophes, not '|rred'.")
+        self.refused("/side Nobody=red", "<Fray> No combatant 'Nobody' in this fight.")
+
+    def test_only_the_storyteller_or_staff(self):
+        self.storyteller_fight("Guard")
+        self.encounter = encounters.encounter_in(self.room1)
+        before = self.state()
+        self.player(fray.CmdCombat(), "/ai Guard", "<Fray> Only this scene's Storyteller or staff can hand NPCs to the AI.")
+        self.player(fray.CmdCombat(), "/side Guard=red", "<Fray> Only this scene's Storyteller or staff can set sides.")
+        self.assertEqual(self.state(), before)
+
+    def test_all_with_no_npc(self):
+        self.st(fray.CmdCombat(), "/start")
+        self.encounter = encounters.encounter_in(self.room1)
+        self.player(fray.CmdCombat(), "/join")
+        self.refused("/ai all", "<Fray> No NPC is in this fight.")
+
+    def test_no_fight(self):
+        self.st(fray.CmdCombat(), "/ai Guard", "<Fray> There is no fight here")
