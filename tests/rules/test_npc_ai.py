@@ -1,6 +1,16 @@
 """The NPC AI's pure choices (rules/npc_ai.py): exact picks for exact inputs."""
 
-from rules.npc_ai import NPCS, PLAYERS, Fighter, Option, choose_attack, choose_defense, choose_target, enemies, sides
+from rules.npc_ai import (
+    NPCS,
+    PLAYERS,
+    Fighter,
+    Option,
+    choose_attack,
+    choose_defense,
+    choose_target,
+    enemies,
+    sides,
+)
 
 ANN, BOB = Fighter("Ann", npc=False), Fighter("Bob", npc=False)
 GUARD, THUG = Fighter("Guard", npc=True), Fighter("Thug", npc=True)
