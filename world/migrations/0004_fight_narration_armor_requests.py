@@ -8,7 +8,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ("fray", "0003_scenes"),
-        ("objects", "0014_fight_narration_armor_requests"),
+        ("objects", "0013_defaultobject_alter_objectdb_id_defaultcharacter_and_more"),
     ]
 
     operations = [
