@@ -31,3 +31,406 @@ class SceneAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None):
         return False
+
+
+# --- Fray's game screens: armor requests, sheets, NPCs, armor notes ------------------------
+#
+# Every change goes through the same service function as the matching command
+# (``world.armor``, ``world.sheets``), run in the reactor thread by ``world.reactor.call``, so
+# it is validated the same way and the player is told as in the game. Forms check each field
+# with the same functions first, so an error is shown beside its field and nothing is saved.
+# Any Django staff account (Evennia gives it to superusers) may use them; others are sent to
+# the admin's login page by the admin site itself.
+
+from copy import copy  # noqa: E402
+
+from django import forms  # noqa: E402
+from django.conf import settings  # noqa: E402
+from django.contrib import messages  # noqa: E402
+from django.core.exceptions import ValidationError  # noqa: E402
+from django.http import HttpResponseNotAllowed  # noqa: E402
+from django.shortcuts import get_object_or_404, redirect  # noqa: E402
+from django.urls import path, reverse  # noqa: E402
+
+from rules.dice import TraitError  # noqa: E402
+from rules.systems import CombatError, get_system  # noqa: E402
+from world import armor, reactor, sheets  # noqa: E402
+from world.models import ArmorNotes, ArmorRequest, FrayNpc, FraySheet  # noqa: E402
+
+NPC_TYPECLASS = "typeclasses.npcs.NPC"
+
+
+class StaffOnly:
+    """A screen for every Django staff account, whatever its Django model permissions."""
+
+    def has_module_permission(self, request):
+        return request.user.is_active and request.user.is_staff
+
+    def has_view_permission(self, request, obj=None):
+        return self.has_module_permission(request)
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+def _refused(error: Exception) -> str:
+    """A service's refusal as the admin shows it: its one player-facing line (autoescaped)."""
+    return str(error)
+
+
+# --- armor requests ------------------------------------------------------------------------
+
+def _number(text) -> int | None:
+    """A request number from a URL: ASCII digits, as many as a request number may have
+    (``world.armor.MAX_ID_DIGITS``; a bigger one would overflow PostgreSQL's bigint)."""
+    text = str(text)
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= armor.MAX_ID_DIGITS else None
+
+
+class ApproveForm(forms.Form):
+    """``+request/approve``'s soak values and comment, checked by ``world.armor.parse_soak``."""
+
+    soak = forms.CharField(required=False, max_length=80, label="Soak values",
+                           help_text="<column>:<n> joined by commas, e.g. bashing:1,lethal:1; leave empty "
+                                     "for a table armor's own values.")
+    comment = forms.CharField(required=False, max_length=armor.MAX_COMMENT, widget=forms.Textarea(attrs={"rows": 2}))
+
+    def __init__(self, *args, system_key: str = "", **kwargs):
+        super().__init__(*args, **kwargs)
+        self.system_key = system_key
+
+    def clean_soak(self):
+        spec = self.cleaned_data["soak"].strip()
+        if spec:
+            try:
+                armor.parse_soak(get_system(self.system_key), spec)
+            except CombatError as error:
+                raise ValidationError(_refused(error)) from None
+        return spec
+
+
+class DenyForm(forms.Form):
+    reason = forms.CharField(max_length=armor.MAX_COMMENT, widget=forms.Textarea(attrs={"rows": 2}),
+                             error_messages={"required": "Give a reason: the player is told it."})
+
+
+@admin.register(ArmorRequest)
+class ArmorRequestAdmin(StaffOnly, admin.ModelAdmin):
+    """Armor requests: read-only rows; the change page approves or denies an open one."""
+
+    list_display = ("id", "status", "requester_name", "system_key", "name", "created_at", "handled_by")
+    list_display_links = ("id", "name")
+    list_filter = ("status", "system_key")
+    search_fields = ("requester_name", "name", "why", "comment")
+    readonly_fields = ("requester", "requester_name", "system_key", "armor", "name", "why", "status", "created_at",
+                       "handled_by", "handled_at", "comment", "soak", "revoked_by", "revoked_at", "revoke_reason")
+    change_form_template = "admin/fray/armorrequest/change_form.html"
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def get_urls(self):
+        own = [path("<int:number>/approve/", self.admin_site.admin_view(self.approve_view),
+                    name="fray_armorrequest_approve"),
+               path("<int:number>/deny/", self.admin_site.admin_view(self.deny_view),
+                    name="fray_armorrequest_deny")]
+        return own + super().get_urls()
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        extra = {"approve_form": ApproveForm(), "deny_form": DenyForm(), **(extra_context or {})}
+        number = _number(object_id)
+        row = ArmorRequest.objects.filter(pk=number).first() if number else None
+        extra["request_open"] = row is not None and row.status == ArmorRequest.OPEN or any(
+            extra[name].errors for name in ("approve_form", "deny_form"))
+        return super().change_view(request, object_id, form_url, extra)
+
+    def _page(self, request, row, status: int, **forms_given):
+        """The request's page again, with the forms as posted and their errors."""
+        view = copy(request)
+        view.method = "GET"
+        response = self.change_view(view, str(row.id), extra_context=forms_given)
+        response.status_code = status
+        return response
+
+    def _act(self, request, number: int, form_class, act, form_kwargs=None):
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        if not self.has_view_permission(request):
+            return redirect("admin:login")
+        row = get_object_or_404(ArmorRequest, pk=_number(number) or 0)
+        form = form_class(request.POST, **(form_kwargs(row) if form_kwargs else {}))
+        name = "approve_form" if form_class is ApproveForm else "deny_form"
+        if not form.is_valid():
+            messages.error(request, "Nothing was changed: correct the errors below.")
+            return self._page(request, row, 400, **{name: form})
+        try:
+            line = act(row, form.cleaned_data)
+        except CombatError as error:
+            messages.error(request, _refused(error))
+            return self._page(request, row, 409, **{name: form})
+        messages.success(request, line)
+        return redirect(reverse("admin:fray_armorrequest_change", args=[row.id]))
+
+    def approve_view(self, request, number):
+        def act(row, data):
+            _, note = reactor.call("admin approve", armor.approve, request.user, row.id,
+                                   spec=data["soak"], comment=data["comment"])
+            return (f"Request #{row.id} approved: {note['name']} ({armor.soak_text(note['soak'], note['system'])}). "
+                    f"{row.requester_name} is told.")
+
+        return self._act(request, number, ApproveForm, act, form_kwargs=lambda row: {"system_key": row.system_key})
+
+    def deny_view(self, request, number):
+        def act(row, data):
+            reactor.call("admin deny", armor.deny, request.user, row.id, data["reason"])
+            return f"Request #{row.id} ({row.name}) denied. {row.requester_name} is told."
+
+        return self._act(request, number, DenyForm, act)
+
+
+# --- sheets and NPCs -----------------------------------------------------------------------
+
+#: The sheet fields that are not traits, in the order they are applied.
+SHEET_FIELDS = ("kind", "base_kind", "transformed", "weapon")
+
+
+def _trait_field(index: int) -> str:
+    return f"trait_{index}"
+
+
+class SheetFormBase(forms.ModelForm):
+    """Kind, base kind, transformed, weapon and one box per trait (empty: not set). Each
+    rating is checked by ``world.sheets.parse_rating`` over ``trait_range``, as ``+stat``."""
+
+    TRAITS: tuple[str, ...] = ()
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        values = sheets.stored(self.instance) if self.instance.pk else {}
+        traits = dict(values.get("sheet") or {})
+        self.initial.update(kind=values.get("kind") or "Muggle", base_kind=values.get("base_kind") or "Muggle",
+                            transformed="yes" if values.get("transformed") else "no",
+                            weapon=values.get("weapon") or "")
+        for index, trait in enumerate(self.TRAITS):
+            self.initial[_trait_field(index)] = "" if traits.get(trait) is None else str(traits[trait])
+
+    def clean(self):
+        data = super().clean()
+        for index, trait in enumerate(self.TRAITS):
+            value = (data.get(_trait_field(index)) or "").strip()
+            if value:
+                try:
+                    sheets.parse_rating(value, trait, *sheets.trait_range(trait))
+                except CombatError as error:
+                    self.add_error(_trait_field(index), _refused(error))
+        if data.get("transformed") == "yes" and not sheets.transforms(data.get("kind") or ""):
+            self.add_error("transformed", f"A {data.get('kind')} does not transform; only Werewolves do.")
+        return data
+
+    def changes(self) -> list[tuple[str, str]]:
+        """``(field or trait, value)`` for ``world.sheets.set_stat``, fields first."""
+        changed = set(self.changed_data)
+        done = [(field, self.cleaned_data[field]) for field in SHEET_FIELDS if field in changed]
+        return done + [(trait, self.cleaned_data[_trait_field(index)].strip())
+                       for index, trait in enumerate(self.TRAITS) if _trait_field(index) in changed]
+
+
+def sheet_form(model) -> type[SheetFormBase]:
+    """The sheet form for ``model``: its fields are built from the rule systems' tables."""
+    traits = sheets.all_trait_names()
+    declared = {
+        "kind": forms.ChoiceField(choices=[(k, k) for k in sheets.kinds("kind")]),
+        "base_kind": forms.ChoiceField(choices=[(k, k) for k in sheets.kinds("base_kind")], label="Base kind",
+                                       help_text="What a Werewolf soaks as when not transformed."),
+        "transformed": forms.ChoiceField(choices=[("no", "no"), ("yes", "yes")]),
+        "weapon": forms.ChoiceField(choices=[("", "none"), *sheets.weapons().items()], required=False),
+        **{_trait_field(index): forms.CharField(required=False, max_length=8, label=trait,
+                                                widget=forms.TextInput(attrs={"size": 4}))
+           for index, trait in enumerate(traits)},
+        "TRAITS": traits,
+        "Meta": type("Meta", (), {"model": model, "fields": ()}),
+    }
+    return type(f"{model.__name__}Form", (SheetFormBase,), declared)
+
+
+def apply_sheet(target, changes: list[tuple[str, str]]) -> list[str]:
+    """Each ``(field, value)`` through ``+stat``'s ``world.sheets.set_stat``; the lines it says."""
+    return [sheets.set_stat(target, field, value) for field, value in changes]
+
+
+class SheetAdmin(StaffOnly, admin.ModelAdmin):
+    """A list of characters with their Fray sheets, searchable by name, and a sheet form."""
+
+    typeclass = settings.BASE_CHARACTER_TYPECLASS
+    list_display = ("db_key", "kind", "traits", "weapon", "db_location")
+    list_display_links = ("db_key",)
+    search_fields = ("db_key",)
+    ordering = ("db_key",)
+    readonly_fields = ("db_key",)
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).filter(db_typeclass_path=self.typeclass)
+
+    def has_change_permission(self, request, obj=None):
+        return self.has_module_permission(request)
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        return sheet_form(self.model)
+
+    def get_fieldsets(self, request, obj=None):
+        traits = sheets.all_trait_names()
+        default = sheets.default_system().key
+        sets, shown = [(None, {"fields": ("db_key", *SHEET_FIELDS)})], set()
+        for system in sheets.every_system():
+            fields = [_trait_field(traits.index(t)) for t in system.trait_names if t not in shown]
+            shown.update(system.trait_names)
+            if fields:
+                sets.append((f"{system.key} traits", {"fields": fields,
+                                                      "classes": () if system.key == default else ("collapse",)}))
+        return sets
+
+    @admin.display(description="kind")
+    def kind(self, obj):
+        return sheets.stored(obj).get("kind") or "Muggle"
+
+    @admin.display(description="traits")
+    def traits(self, obj):
+        sheet = sheets.stored(obj).get("sheet") or {}
+        return ", ".join(f"{trait} {value}" for trait, value in sheet.items()) or "(no traits set)"
+
+    @admin.display(description="weapon")
+    def weapon(self, obj):
+        key = sheets.stored(obj).get("weapon") or ""
+        return sheets.weapon_name(sheets.default_system(), key) if key else "none"
+
+    def save_model(self, request, obj, form, change):
+        try:
+            for line in reactor.call("admin sheet", apply_sheet, obj, form.changes()):
+                messages.info(request, line)
+        except (CombatError, TraitError) as error:
+            messages.error(request, _refused(error))
+
+    def save_related(self, request, form, formsets, change):
+        """Nothing related to save (the sheet is saved by ``save_model``)."""
+
+
+@admin.register(FraySheet)
+class FraySheetAdmin(SheetAdmin):
+    pass
+
+
+@admin.register(FrayNpc)
+class FrayNpcAdmin(SheetAdmin):
+    typeclass = NPC_TYPECLASS
+
+
+# --- armor notes ---------------------------------------------------------------------------
+
+def _note_text(note: dict) -> str:
+    return f"#{note.get('id')} {note.get('name')} ({note.get('system')}: " \
+           f"{armor.soak_text(note.get('soak') or {}, note.get('system'))})"
+
+
+def _spec(soak: dict) -> str:
+    return ",".join(f"{column}:{value}" for column, value in soak.items())
+
+
+class NotesFormBase(forms.ModelForm):
+    """Per note: its name, its soak (checked by ``world.armor.parse_soak`` for the note's
+    system, as ``+request/approve``) and a box to revoke it; one reason for the revokes."""
+
+    NOTES: tuple[dict, ...] = ()
+
+    def clean(self):
+        data = super().clean()
+        for note in self.NOTES:
+            number = note["id"]
+            if data.get(f"revoke_{number}"):
+                continue
+            try:
+                armor.parse_soak(get_system(note.get("system")), data.get(f"soak_{number}") or "")
+            except CombatError as error:
+                self.add_error(f"soak_{number}", _refused(error))
+        return data
+
+    def actions(self) -> tuple[list[tuple[int, str, str]], list[int]]:
+        """(notes to change: (number, name, soak spec), notes to revoke)."""
+        changed = set(self.changed_data)
+        revoke = [note["id"] for note in self.NOTES if self.cleaned_data.get(f"revoke_{note['id']}")]
+        edit = [(note["id"], self.cleaned_data[f"name_{note['id']}"], self.cleaned_data[f"soak_{note['id']}"])
+                for note in self.NOTES if note["id"] not in revoke
+                and {f"name_{note['id']}", f"soak_{note['id']}"} & changed]
+        return edit, revoke
+
+
+def notes_form(model, notes: list[dict]) -> type[NotesFormBase]:
+    declared: dict = {"NOTES": tuple(notes), "Meta": type("Meta", (), {"model": model, "fields": ()})}
+    for note in notes:
+        number = note["id"]
+        declared[f"name_{number}"] = forms.CharField(max_length=armor.MAX_ARMOR_TEXT, initial=note.get("name"),
+                                                     label=f"#{number} name")
+        declared[f"soak_{number}"] = forms.CharField(max_length=80, initial=_spec(note.get("soak") or {}),
+                                                     label=f"#{number} soak ({note.get('system')})")
+        declared[f"revoke_{number}"] = forms.BooleanField(required=False, label=f"Revoke #{number}")
+    declared["reason"] = forms.CharField(required=False, max_length=armor.MAX_COMMENT, label="Reason for revoking",
+                                         widget=forms.Textarea(attrs={"rows": 2}))
+    return type(f"{model.__name__}Form", (NotesFormBase,), declared)
+
+
+def apply_notes(staff, target, edit: list[tuple[int, str, str]], revoke: list[int], why: str) -> list[str]:
+    """The admin's note changes through ``world.armor.edit_note`` and ``revoke``."""
+    lines = [f"{target.key}'s note {_note_text(armor.edit_note(staff, target, *change))}." for change in edit]
+    for number in revoke:
+        lines.append(f"Revoked {target.key}'s note {_note_text(armor.revoke(staff, target, number, why))}.")
+    return lines
+
+
+@admin.register(ArmorNotes)
+class ArmorNotesAdmin(StaffOnly, admin.ModelAdmin):
+    """The characters with armor notes, a line per note; the change page edits or revokes."""
+
+    list_display = ("db_key", "notes", "worn")
+    search_fields = ("db_key",)
+    ordering = ("db_key",)
+    readonly_fields = ("db_key",)
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).filter(db_attributes__db_key="armor_notes",
+                                                    db_attributes__db_category="fray").distinct()
+
+    def has_change_permission(self, request, obj=None):
+        return self.has_module_permission(request)
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        return notes_form(self.model, armor.notes_of(obj) if obj else [])
+
+    def get_fieldsets(self, request, obj=None):
+        notes = armor.notes_of(obj) if obj else []
+        sets = [(None, {"fields": ("db_key",)})]
+        sets += [(_note_text(note), {"fields": (f"name_{note['id']}", f"soak_{note['id']}",
+                                                f"revoke_{note['id']}")}) for note in notes]
+        return sets + [("Revoking", {"fields": ("reason",)})]
+
+    @admin.display(description="notes")
+    def notes(self, obj):
+        return "; ".join(_note_text(note) for note in armor.notes_of(obj)) or "(none)"
+
+    @admin.display(description="worn")
+    def worn(self, obj):
+        note = armor.worn_note(obj)
+        return f"#{note['id']}" if note else "nothing"
+
+    def save_model(self, request, obj, form, change):
+        edit, revoke = form.actions()
+        try:
+            for line in reactor.call("admin notes", apply_notes, request.user, obj, edit, revoke,
+                                     form.cleaned_data.get("reason") or ""):
+                messages.info(request, line)
+        except CombatError as error:
+            messages.error(request, _refused(error))
+
+    def save_related(self, request, form, formsets, change):
+        """Nothing related to save (the notes are saved by ``save_model``)."""

@@ -311,8 +311,10 @@ def split_approval(text: str) -> tuple[str, str]:
     return "", text
 
 
-def approve(staff, number: int, text: str = "") -> tuple[dict, dict]:
-    """Approve request ``number``: ``text`` is ``[<col>:<n>[,<col>:<n>...]][ <comment>]``.
+def approve(staff, number: int, text: str = "", *, spec: str | None = None,
+            comment: str | None = None) -> tuple[dict, dict]:
+    """Approve request ``number``: ``text`` is ``[<col>:<n>[,<col>:<n>...]][ <comment>]``
+    (the command's words), or the soak ``spec`` and ``comment`` come apart (the admin's form).
     A table armor takes the table's soak values unless explicit ones are given; a custom armor
     needs them. Appends the note to the requester's ``armor_notes`` and tells them.
     Returns (request, note)."""
@@ -323,7 +325,9 @@ def approve(staff, number: int, text: str = "") -> tuple[dict, dict]:
     if requester is None:
         raise CombatError(f"Request #{number}'s character no longer exists; deny it instead.")
     system = get_system(request["system"])
-    spec, comment = split_approval(text)
+    if spec is None and comment is None:
+        spec, comment = split_approval(text)
+    spec, comment = (spec or "").strip(), (comment or "").strip()
     if len(comment) > MAX_COMMENT:
         raise CombatError(f"Keep the comment to {MAX_COMMENT} characters.")
     if spec:
@@ -493,6 +497,30 @@ def revoke(staff, target, number: int, why: str = "") -> dict:
     if target != staff:
         notify(target, f"{ARMOR} {escape(staff.key)} revoked your armor note {note_line(note)}"
                        + (f": {escape(why)}" if why else "."))
+    return note
+
+
+def edit_note(staff, target, number: int, name: str, spec: str) -> dict:
+    """Staff change the name and soak (``<col>:<n>[,<col>:<n>...]``, as ``+request/approve``
+    takes them, for the note's system) of ``target``'s note ``number``, and tell them.
+    Returns the note as changed. Raises CombatError (nothing changed)."""
+    require_perm(staff, STAFF, "change armor notes")
+    name = " ".join((name or "").split())
+    if not name:
+        raise CombatError("Give the armor a name.")
+    if len(name) > MAX_ARMOR_TEXT:
+        raise CombatError(f"Name the armor in at most {MAX_ARMOR_TEXT} characters.")
+    notes = notes_of(target)
+    note = next((n for n in notes if n.get("id") == number), None)
+    if note is None:
+        raise CombatError(f"{target.key} has no armor note #{number}.")
+    soak = parse_soak(get_system(note.get("system")), spec or "")
+    if (name, soak) == (note.get("name"), note.get("soak")):
+        return note
+    before = note_line(note)
+    note.update(name=name, soak=soak)
+    target.armor_notes = notes
+    notify(target, f"{ARMOR} {escape(staff.key)} changed your armor note {before} to {note_line(note)}.")
     return note
 
 

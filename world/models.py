@@ -164,3 +164,35 @@ class ArmorRequest(models.Model):
 
     def __str__(self):
         return f"Request #{self.id} ({self.requester_name}: {self.name}, {self.status})"
+
+
+# --- the Django admin's screens over game objects (``world/admin.py``): proxies, no tables ---
+
+from evennia.objects.models import ObjectDB  # noqa: E402
+
+
+class FraySheet(ObjectDB):
+    """A player character's Fray sheet, as the admin lists and edits it."""
+
+    class Meta:
+        proxy = True
+        verbose_name = "Fray sheet"
+        verbose_name_plural = "Fray sheets"
+
+
+class FrayNpc(ObjectDB):
+    """An NPC's Fray sheet, as the admin lists and edits it."""
+
+    class Meta:
+        proxy = True
+        verbose_name = "NPC"
+        verbose_name_plural = "NPCs"
+
+
+class ArmorNotes(ObjectDB):
+    """A character's approved armor notes, as the admin lists, edits and revokes them."""
+
+    class Meta:
+        proxy = True
+        verbose_name = "armor notes"
+        verbose_name_plural = "armor notes"

@@ -146,23 +146,40 @@ def every_system() -> list[RuleSystem]:
     return [get_system(key) for key in system_keys()]
 
 
+def kinds(field: str = "kind") -> tuple[str, ...]:
+    """The creature kinds (``field`` "kind") or base kinds ("base_kind") any system knows."""
+    tables = [system.kinds for system in every_system()]
+    if field == "base_kind":
+        return tuple(dict.fromkeys(base for table in tables for kind in table.values()
+                                   for base in kind.get("base_kinds", ())))
+    return tuple(dict.fromkeys(kind for table in tables for kind in table))
+
+
+def transforms(kind: str) -> bool:
+    """Whether a character of ``kind`` may be transformed (a Werewolf)."""
+    return any(system.kinds.get(kind, {}).get("transformed_only") for system in every_system())
+
+
+def weapons() -> dict[str, str]:
+    """``{weapon key: name}`` of every system's weapons (the first system's name wins)."""
+    found: dict[str, str] = {}
+    for system in every_system():
+        found.update({key: name for key, name in system.weapon_names.items() if key not in found})
+    return found
+
+
 def _set_field(target, field: str, value: str) -> str:
     """Kind, base kind, transformed and weapon: what any registered system knows is allowed
     (a Zeta for aeon, a Werewolf for storyteller; each system reads the ones it knows)."""
-    tables = [system.kinds for system in every_system()]
     if field in ("kind", "base_kind"):
-        if field == "base_kind":
-            kinds = tuple(dict.fromkeys(base for table in tables for kind in table.values()
-                                        for base in kind.get("base_kinds", ())))
-        else:
-            kinds = tuple(dict.fromkeys(kind for table in tables for kind in table))
-        found = [kind for kind in kinds if kind.casefold().startswith(value.casefold())] if value else []
+        known = kinds(field)
+        found = [kind for kind in known if kind.casefold().startswith(value.casefold())] if value else []
         if len(found) != 1:
-            raise CombatError(f"{field.replace('_', ' ').capitalize()} must be one of: {', '.join(kinds)}.")
+            raise CombatError(f"{field.replace('_', ' ').capitalize()} must be one of: {', '.join(known)}.")
         setattr(target, field, found[0])
         return f"{target.key}'s {field.replace('_', ' ')} is now {found[0]}."
     if field == "transformed":
-        if not any(table.get(target.kind, {}).get("transformed_only") for table in tables):
+        if not transforms(target.kind):
             raise CombatError(f"{target.key} is a {target.kind}; only Werewolves transform.")
         word = value.casefold()
         if word not in TRUE_WORDS + FALSE_WORDS:
@@ -172,15 +189,13 @@ def _set_field(target, field: str, value: str) -> str:
     if not value:
         target.weapon = ""
         return f"{target.key} now holds no weapon."
-    weapons: dict[str, str] = {}
-    for system in every_system():
-        weapons.update({key: name for key, name in system.weapon_names.items() if key not in weapons})
+    known = weapons()
     wanted = "-".join(value.casefold().split())
-    found = [key for key in weapons if key == wanted] or [key for key in weapons if key.startswith(wanted)]
+    found = [key for key in known if key == wanted] or [key for key in known if key.startswith(wanted)]
     if len(found) != 1:
-        raise CombatError(f"Weapon must be one of: {', '.join(weapons)}.")
+        raise CombatError(f"Weapon must be one of: {', '.join(known)}.")
     target.weapon = found[0]
-    return f"{target.key} now holds a {weapons[found[0]]}."
+    return f"{target.key} now holds a {known[found[0]]}."
 
 
 def weapon_name(system: RuleSystem, key: str) -> str:
