@@ -223,13 +223,18 @@ def on_fight_event(event: fights.FightEvent) -> None:
     if event.kind != "narration" or room is None or room.ndb.fray_scene is False:
         return
     try:
-        from world.text import COMBAT
-
-        head = render(f"{COMBAT} {event.text}", event.actor, dict(event.mapping), room)
-        lines = [head] + [f"  {line}" for line in event.lines]
-        record(room, "narration", getattr(event.actor, "key", ""), "\n".join(lines))
+        record(room, "narration", getattr(event.actor, "key", ""), narration_text(event))
     except Exception:  # noqa: BLE001
         logger.log_trace("scene log: could not record a narration")
+
+
+def narration_text(event: fights.FightEvent) -> str:
+    """A narration event as a bystander read it: the ``<Combat>`` head line, then its lines
+    of dice indented by 2 (plain text; the scene log and the web tracker keep it so)."""
+    from world.text import COMBAT
+
+    head = render(f"{COMBAT} {event.text}", event.actor, dict(event.mapping), event.room)
+    return "\n".join([head] + [f"  {line}" for line in event.lines])
 
 
 fights.subscribe(on_fight_event)

@@ -38,6 +38,7 @@ def at_server_start():
     import gc
 
     import world.gmcp  # noqa: F401 - subscribes GMCP to the fights' event stream
+    import world.tracker  # noqa: F401 - subscribes the web tracker's narration record
     from world.armor import adopt_request_store
 
     adopt_request_store()  # requests an earlier Fray kept on a script become rows

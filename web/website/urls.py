@@ -10,6 +10,7 @@ from django.urls import path
 
 from evennia.web.website.urls import urlpatterns as evennia_website_urlpatterns
 
+from web.website.views import fights
 from web.website.views import help as fray_help
 from web.website.views import scenes
 
@@ -22,7 +23,13 @@ urlpatterns = [
     path("scenes/", scenes.scene_list, name="scene-list"),
     path("scenes/<int:scene_id>/", scenes.scene_detail, name="scene-detail"),
     path("scenes/<int:scene_id>/text", scenes.scene_text, name="scene-text"),
-    # path("url-pattern", imported_python_view),
+    # the live combat tracker (world/tracker.py)
+    path("fights/", fights.fight_list, name="fight-list"),
+    path("fights/<int:fight_id>/", fights.fight_detail, name="fight-detail"),
+    path("fights/<int:fight_id>/state", fights.fight_state, name="fight-state"),
+    path("fights/<int:fight_id>/verify", fights.fight_verify, name="fight-verify"),
+    *(path(f"fights/<int:fight_id>/{action}", fights.fight_action, {"action": action}, name=f"fight-{action}")
+      for action in fights.tracker.ACTIONS),
     # path("url-pattern", imported_python_view),
 ]
 

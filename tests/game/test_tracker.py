@@ -1,0 +1,297 @@
+"""The web combat tracker (world/tracker.py, web/website/views/fights.py): the fights list,
+a fight's page and its JSON state, the Storyteller's buttons through the same services as
+the commands, and every refusal with its HTTP status, changing nothing."""
+
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from evennia.utils.create import create_account, create_object
+
+from commands import fray
+from tests.game.test_combat_commands import FrayCommandTest
+from world import encounters, fights, tracker
+from world.models import Fight, FightNarration
+
+EVIL = "<script>alert(1)</script>"
+
+
+class TrackerTest(FrayCommandTest):
+    """Char (superuser's character) runs a storyteller fight: Char2 (initiative 9) against
+    the NPC Guard (6)."""
+
+    def setUp(self):
+        super().setUp()
+        self.account.characters.add(self.char1)
+        self.account2.characters.add(self.char2)
+        self.guard = self.storyteller_fight("Guard", Stamina=2, Dodge=1, Strength=2, Brawl=1)
+        self.row = fights.load(self.encounter).row
+        self.url = f"/fights/{self.row.pk}/"
+
+    def client_for(self, account, **kw) -> Client:
+        web = Client(**kw)
+        web.force_login(account)
+        return web
+
+    def reader(self) -> Client:
+        """A logged-in account with no character in the fight (and none at all)."""
+        if not hasattr(self, "reader_account"):
+            self.reader_account = create_account("Reader", email="reader@example.com", password="testpassword123")
+        return self.client_for(self.reader_account)
+
+    def state(self, web, after=0, **params):
+        response = web.get(f"{self.url}state", {"after": after, **params})
+        self.assertEqual(response.status_code, 200, response.content)
+        return response.json()
+
+    def seq(self) -> int:
+        return Fight.objects.get(pk=self.row.pk).seq
+
+    def texts(self) -> list[str]:
+        return list(FightNarration.objects.filter(fight_id=self.row.pk).order_by("seq").values_list("text", flat=True))
+
+
+class TestNarrationRecord(TrackerTest):
+    def test_each_narration_event_is_kept_once_as_a_bystander_read_it(self):
+        self.assertEqual(self.texts()[1:], [
+            "<Combat> Char2 joins the fight. Roll initiative with +combat/init.",
+            "<Combat> Char2 rolls initiative: Wits 2 + Dexterity 3 = 5 + 1d10 (4) = 9.",
+            "<Combat> Round 1: Char2 to act.",
+            "<Combat> Guard rolls initiative: Wits 2 + Dexterity 3 = 5 + 1d10 (1) = 6.",
+            "<Combat> Round 1: Char2 to act."])
+        self.assertTrue(self.texts()[0].startswith("<Combat> Char starts a fight (storyteller)."))
+        self.assertIn("\n  Fight #", self.texts()[0])   # its lines, indented as in a scene log
+        seqs = list(FightNarration.objects.filter(fight_id=self.row.pk).values_list("seq", flat=True))
+        self.assertEqual(seqs, sorted(set(seqs)))
+        self.assertTrue(tracker.caught_up(self.row.pk, self.seq()))
+
+    def test_a_failing_store_never_breaks_the_command(self):
+        from unittest import mock
+
+        with mock.patch.object(FightNarration.objects, "bulk_create", side_effect=RuntimeError("db down")):
+            self.force(9, 8, 7, 2, 2)
+            self.player(fray.CmdAttack(), "Guard")
+        self.assertEqual(len(encounters.pending_attacks(self.encounter)), 1)
+
+
+class TestPages(TrackerTest):
+    def test_anonymous_is_sent_to_login(self):
+        web = Client()
+        for url in ("/fights/", self.url, f"{self.url}state", f"{self.url}verify"):
+            response = web.get(url)
+            self.assertEqual(response.status_code, 302, url)
+            self.assertIn("/auth/login", response["Location"])
+        before = self.seq()
+        self.assertEqual(web.post(f"{self.url}next").status_code, 302)
+        self.assertEqual(self.seq(), before)
+
+    def test_list_shows_room_system_round_storyteller_fighters(self):
+        response = self.reader().get("/fights/")
+        self.assertEqual(response.status_code, 200)
+        self.assertContains(response, f'<a href="/fights/{self.row.pk}/">{self.row.pk}</a>')
+        self.assertContains(response, f'<a href="/fights/{self.row.pk}/">Room</a>')
+        self.assertContains(response, "<td>storyteller</td>")
+        self.assertContains(response, "<td>1</td>")
+        self.assertContains(response, "<td>Char</td>")
+        self.assertContains(response, "<td>Char2, Guard</td>")
+
+    def test_a_player_sees_the_hud_and_narration_but_no_log_or_buttons(self):
+        response = self.client_for(self.account2).get(self.url)
+        self.assertEqual(response.status_code, 200)
+        self.assertContains(response, "Round 1, Char2&#x27;s turn")
+        self.assertContains(response, "Healthy (7/7)", count=2)
+        self.assertContains(response, "Char2 rolls initiative: Wits 2 + Dexterity 3 = 5 + 1d10 (4) = 9.")
+        self.assertNotContains(response, 'id="fray-controls"')
+        self.assertNotContains(response, "Roll log")
+        self.assertNotContains(response, "fray-next")
+
+    def test_the_storyteller_sees_the_log_and_the_buttons(self):
+        response = self.client_for(self.account).get(self.url)
+        self.assertContains(response, 'id="fray-next"')
+        self.assertContains(response, "Roll log")
+        self.assertContains(response, "#1 R1 Char2: initiative")
+
+    def test_unknown_fight_wrong_method_bad_cursor(self):
+        web = self.reader()
+        for url in ("/fights/999999/", "/fights/999999/state", "/fights/999999/verify"):
+            self.assertEqual(web.get(url).status_code, 404, url)
+        self.assertEqual(web.get("/fights/abc/").status_code, 404)
+        self.assertEqual(web.get("/fights/99999999999999999999999/").status_code, 404)
+        staff = self.client_for(self.account)
+        self.assertEqual(staff.post("/fights/999999/next").status_code, 404)
+        self.assertEqual(staff.get(f"{self.url}bogus").status_code, 404)
+        for action in tracker.ACTIONS:
+            self.assertEqual(staff.get(f"{self.url}{action}").status_code, 405, action)
+        for url in ("/fights/", self.url, f"{self.url}state", f"{self.url}verify"):
+            self.assertEqual(web.post(url).status_code, 405, url)
+        for bad in ("x", "-1", "1.5", "١٢", "9" * 30):
+            response = web.get(f"{self.url}state", {"after": bad})
+            self.assertEqual(response.status_code, 400, bad)
+            self.assertIn("whole number", response.json()["error"])
+
+
+class TestState(TrackerTest):
+    def test_nothing_changed_is_one_small_answer(self):
+        web = self.reader()
+        seq = self.seq()
+        web.get("/fights/")   # the session and account are loaded once
+        with CaptureQueriesContext(connection) as queries:
+            self.assertEqual(self.state(web, after=seq), {"seq": seq, "ended": False, "changed": False})
+        fray = [query["sql"] for query in queries if "fray_" in query["sql"]]
+        self.assertEqual(len(fray), 1, fray)
+        self.assertIn("fray_fight", fray[0])
+
+    def test_a_change_gives_the_hud_and_only_the_new_narration(self):
+        web = self.client_for(self.account2)
+        first = self.state(web)
+        self.assertTrue(first["changed"])
+        self.assertEqual(first["seq"], self.seq())
+        hud = first["hud"]
+        self.assertEqual(hud["now"], "Round 1, Char2's turn")
+        self.assertEqual(hud["turn"], ["Char2"])
+        self.assertEqual(hud["order"], [["Char2"], ["Guard"]])
+        self.assertEqual([(f["name"], f["initiative"], f["hp"], f["maxhp"], f["health"]) for f in hud["fighters"]],
+                         [("Char2", 9, 7, 7, "Healthy"), ("Guard", 6, 7, 7, "Healthy")])
+        self.assertNotIn("log", first)
+        # Char2 punches: 5 dice vs 6: 9 8 7 2 2 -> 3 successes; the Guard's defense waits.
+        self.force(9, 8, 7, 2, 2)
+        self.player(fray.CmdAttack(), "Guard")
+        second = self.state(web, after=first["seq"])
+        self.assertEqual([entry["text"].splitlines()[0] for entry in second["narration"]],
+                         ["<Combat> Char2 attacks Guard with punch."])
+        self.assertEqual(second["hud"]["waiting"], [{"id": 1, "attacker": "Char2", "target": "Guard"}])
+        self.assertIsNone(second["hud"]["defense"])   # the defense is the Guard's, not Char2's
+        # The Guard's condition shows on the HUD.
+        with fights.unit():
+            encounters.update_conditions(self.encounter, self.guard, prone=True)
+            fights.emit(self.encounter, "health", actor=self.guard, data={})
+        third = self.state(web, after=second["seq"])
+        self.assertEqual([f["conditions"] for f in third["hud"]["fighters"]], [[], ["prone"]])
+        self.assertEqual(third["narration"], [])
+
+    def test_the_storyteller_gets_the_roll_log_after_a_number(self):
+        data = self.state(self.client_for(self.account), log=1)
+        self.assertEqual([(e["number"], e["actor"], e["what"]) for e in data["log"]], [(2, "Guard", "initiative")])
+
+    def test_the_players_own_waiting_defense(self):
+        # The Storyteller puts the Guard first; it punches Char2, who has an action to defend with.
+        self.st(fray.CmdCombat(), "/order Guard=1")
+        self.force(6, 6, 6)
+        self.st(fray.CmdAttack(), "Guard=Char2")
+        hud = self.state(self.client_for(self.account2))["hud"]
+        self.assertEqual(hud["defense"]["attacker"], "Guard")
+        self.assertEqual(hud["defense"]["choices"], ["dodge", "block", "parry", "none"])
+
+
+class TestButtons(TrackerTest):
+    def test_next_turn_calls_the_service_as_the_command_does(self):
+        web = self.client_for(self.account)
+        response = web.post(f"{self.url}next")
+        self.assertEqual(response.status_code, 303)
+        self.assertEqual(response["Location"], self.url)
+        self.assertEqual(encounters.now_text(self.encounter), "Round 1, Guard's turn")
+        self.assertEqual(self.texts()[-2:], ["<Combat> Char2 passes.", "<Combat> Round 1: Guard to act."])
+
+    def test_a_rule_refusal_is_409_with_its_text_and_changes_nothing(self):
+        web = self.client_for(self.account)
+        before = self.seq()
+        response = web.post(f"{self.url}resolve")
+        self.assertEqual(response.status_code, 409)
+        self.assertContains(response, "No attacks are waiting for a defense.", status_code=409)
+        self.assertEqual(self.seq(), before)
+        response = web.post(f"{self.url}add", {"name": "Nobody"})
+        self.assertContains(response, "No single character &#x27;Nobody&#x27; here.", status_code=409)
+        self.assertEqual(self.seq(), before)
+
+    def test_resolve_with_forced_dice_pins_the_health(self):
+        # Char2's punch: 3 successes; undefended: Strength 2 + rollover 2 = 4 dice vs 6:
+        # 10 6 2 2 -> 2; soak Stamina 2 vs 5: 1 1 -> 0. The Guard takes 2 bashing.
+        self.force(9, 8, 7, 2, 2)
+        self.player(fray.CmdAttack(), "Guard")
+        self.force(10, 6, 2, 2, 1, 1)
+        web = self.client_for(self.account)
+        self.assertEqual(web.post(f"{self.url}resolve").status_code, 303)
+        guard = [f for f in self.state(web)["hud"]["fighters"] if f["name"] == "Guard"][0]
+        self.assertEqual((guard["hp"], guard["maxhp"], guard["health"]), (5, 7, "Hurt (-1)"))
+        self.assertEqual(self.guard.health["storyteller"]["bashing"], 2)
+
+    def test_a_player_pressing_a_button_gets_403_and_nothing_changes(self):
+        web = self.client_for(self.account2)
+        before = self.seq()
+        for action in tracker.ACTIONS:
+            response = web.post(f"{self.url}{action}", {"name": "Guard"})
+            self.assertEqual(response.status_code, 403, action)
+            self.assertContains(response, "Only this fight&#x27;s Storyteller or staff can", status_code=403)
+        self.assertEqual(self.seq(), before)
+        self.assertIsNotNone(encounters.encounter_in(self.room1))
+
+    def test_csrf_is_required(self):
+        web = self.client_for(self.account, enforce_csrf_checks=True)
+        before = self.seq()
+        self.assertEqual(web.post(f"{self.url}next").status_code, 403)
+        self.assertEqual(web.post(f"{self.url}next", {"csrfmiddlewaretoken": "forged" * 6}).status_code, 403)
+        self.assertEqual(self.seq(), before)
+        page = web.get(self.url)
+        token = page.cookies["csrftoken"].value
+        self.assertEqual(web.post(f"{self.url}next", {"csrfmiddlewaretoken": token}).status_code, 303)
+        self.assertGreater(self.seq(), before)
+
+    def test_bad_form_input_is_400(self):
+        web = self.client_for(self.account)
+        before = self.seq()
+        for data in ({"name": ""}, {"name": "x" * 81}, {"name": "Guard\nBob"}, {"name": "Orc", "numbers": "1\r2"}):
+            self.assertEqual(web.post(f"{self.url}add", data).status_code, 400, data)
+        self.assertEqual(web.post(f"{self.url}npc", {"name": "Orc", "numbers": "99+99"}).status_code, 409)
+        self.assertEqual(self.seq(), before)
+
+    def test_add_a_character_and_a_new_npc(self):
+        stranger = create_object("typeclasses.characters.Character", key=EVIL, location=self.room1)
+        stranger.sheet = {"Dexterity": 2, "Wits": 2}
+        web = self.client_for(self.account)
+        self.assertEqual(web.post(f"{self.url}add", {"name": EVIL}).status_code, 303)
+        self.assertIn(stranger, encounters.fighters(self.encounter))
+        self.force(5)
+        self.assertEqual(web.post(f"{self.url}npc", {"name": "Orc", "numbers": "2+3"}).status_code, 303)
+        self.assertEqual(self.texts()[-2:], ["<Combat> Orc rolls initiative: Wits 2 + Dexterity 3 = 5 + 1d10 (5) = 10.",
+                                             "<Combat> Round 1: Orc to act."])
+        page = self.reader().get(self.url)
+        self.assertContains(page, "&lt;script&gt;alert(1)&lt;/script&gt; is brought into the fight.")
+        self.assertNotContains(page, EVIL)
+        listing = self.reader().get("/fights/")
+        self.assertContains(listing, "Char2, Guard, &lt;script&gt;alert(1)&lt;/script&gt;, Orc")
+        self.assertNotContains(listing, EVIL)
+        data = self.state(self.reader())   # JSON: the page puts it in as text, never HTML
+        self.assertIn(EVIL, [f["name"] for f in data["hud"]["fighters"]])
+
+    def test_staff_not_in_the_fights_room_act_through_their_character(self):
+        self.char1.location = self.room2
+        web = self.client_for(self.account)
+        self.assertEqual(web.post(f"{self.url}next").status_code, 303)
+        self.assertEqual(encounters.now_text(self.encounter), "Round 1, Guard's turn")
+        self.assertEqual(self.char1.location, self.room2)
+
+    def test_end_then_the_ended_page_and_verify(self):
+        web = self.client_for(self.account)
+        self.assertEqual(web.post(f"{self.url}end").status_code, 303)
+        self.assertIsNone(encounters.encounter_in(self.room1))
+        page = self.reader().get(self.url)
+        self.assertEqual(page.status_code, 200)
+        self.assertContains(page, "This fight has ended")
+        self.assertContains(page, "Char ends the fight after 1 round.")
+        self.assertContains(page, f'href="/fights/{self.row.pk}/verify"')
+        self.assertNotContains(page, 'id="fray-controls"')
+        state = self.state(self.reader())
+        self.assertEqual((state["ended"], state["hud"]), (True, None))
+        verify = self.reader().get(f"{self.url}verify")
+        self.assertEqual(verify.status_code, 200)
+        self.assertContains(verify, f"&lt;Combat&gt; Fight #{self.row.pk} (storyteller): seed matches its commitment.")
+        self.assertContains(verify, "0 dice confirmed; 2 forced (test) dice.")
+        before = self.seq()
+        response = web.post(f"{self.url}next")
+        self.assertContains(response, f"Fight #{self.row.pk} has ended.", status_code=409)
+        self.assertEqual(self.seq(), before)
+        self.assertNotContains(self.reader().get("/fights/"), f'href="/fights/{self.row.pk}/">{self.row.pk}<')
+
+    def test_verify_of_a_running_fight_keeps_the_seed_secret(self):
+        page = self.reader().get(f"{self.url}verify")
+        self.assertContains(page, "is still running: its dice seed")
+        self.assertNotContains(page, self.row.dice_seed)

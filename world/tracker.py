@@ -1,0 +1,234 @@
+"""The web tracker's services (``web/website/views/fights.py``): a fight's narration kept as
+rows, its HUD as data, the running fights, who may run a fight from the web, and the
+Storyteller's buttons.
+
+Narration: this module subscribes to the fight's event stream (``world.fights``) beside the
+telnet narrator, and keeps each ``narration`` event as a bystander read it
+(``world.scenes.narration_text``) in ``world.models.FightNarration``, one bulk INSERT per
+reactor tick. It never breaks the command that caused it (a failure is logged). It also
+notes, per fight, the last event it has written out (:func:`caught_up`), so a web poll that
+sees a new ``Fight.seq`` before the rows are in asks again instead of missing a line.
+
+Everything here that reads or changes a fight's state in memory (``hud``, ``running``,
+``act``) belongs to the reactor thread: the web views call it through ``world.reactor.call``.
+Raises ``CombatError`` (one player-facing line) and changes nothing when it refuses.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from evennia.utils import logger
+
+from rules.systems import CombatError
+from world import encounters, fights, gmcp, scenes
+from world.access import STAFF, has_perm
+from world.fight import ENCOUNTER_KEY, fighters, system_of
+from world.models import Fight, FightNarration
+
+#: The Storyteller's buttons: action -> what it does, for refusals ("Only ... can <doing>").
+ACTIONS = {"next": "advance the fight", "resolve": "resolve attacks", "add": "add combatants",
+           "npc": "roll initiative for NPCs", "end": "end the fight"}
+
+_waiting: list[FightNarration] = []
+_seen: dict[int, int] = {}      # fight id -> last event seq received, not yet written out
+_written: dict[int, int] = {}   # fight id -> last event seq written out (read by web threads)
+_scheduled = False
+
+
+# ------------------------------------------------------------------------------ narration
+def on_event(event: fights.FightEvent) -> None:
+    """The fight-stream subscriber: a narration event waits to be written on the next tick."""
+    global _scheduled
+    try:
+        if event.kind == "narration":
+            _waiting.append(FightNarration(fight_id=event.fight, seq=event.seq, round=event.round,
+                                           text=scenes.narration_text(event)))
+    except Exception:  # noqa: BLE001 - logged; the command and the fight go on
+        logger.log_trace("Fray tracker: could not render a narration")
+    _seen[event.fight] = event.seq
+    if _scheduled:
+        return
+    from twisted.internet import reactor
+
+    if reactor.running:
+        _scheduled = True
+        reactor.callLater(0, flush)
+    else:  # the game-tier tests: no reactor, write at once
+        flush()
+
+
+def flush() -> None:
+    """Write the narration waiting since the last tick (one INSERT)."""
+    global _scheduled
+    _scheduled = False
+    rows, seen = list(_waiting), dict(_seen)
+    _waiting.clear()
+    _seen.clear()
+    try:
+        if rows:
+            FightNarration.objects.bulk_create(rows, ignore_conflicts=True)
+    except Exception:  # noqa: BLE001 - logged; the fight goes on without those lines on the web
+        logger.log_trace("Fray tracker: could not store narration")
+    _written.update(seen)
+
+
+def caught_up(fight_id: int, seq: int) -> bool:
+    """Whether every event of the fight up to ``seq`` has been written out (a fight with no
+    event since the Server started has)."""
+    return fight_id not in _seen and _written.get(fight_id, seq) >= seq
+
+
+fights.subscribe(on_event)
+
+
+def narration(fight_id: int, after: int = 0, limit: int = 500) -> list[dict]:
+    """The fight's narration after event ``after``, oldest first: ``{"seq", "round", "text"}``
+    (at most ``limit``: the newest ones when there are more)."""
+    rows = FightNarration.objects.filter(fight_id=fight_id, seq__gt=after).order_by("-seq")
+    found = list(rows.values("seq", "round", "text")[:limit])
+    return found[::-1]
+
+
+# ----------------------------------------------------------------------------------- HUD
+def encounter_of(row: Fight):
+    """The Encounter script running fight ``row``, or None once it has ended."""
+    from evennia.scripts.models import ScriptDB
+
+    if row.ended is not None or row.script_id is None:
+        return None
+    return ScriptDB.objects.filter(id=row.script_id, db_key=ENCOUNTER_KEY).first()
+
+
+def hud(fight_id: int, viewer=None) -> dict | None:
+    """The HUD of a running fight as data (None when it has ended): ``world.gmcp.combat``'s
+    ``Fray.Combat`` for ``viewer`` (their own waiting defense, or None), each fighter with
+    its ``conditions`` too (the telnet HUD's marks: ``prone``, ``held``, ``clinch:Bob`` …),
+    and ``waiting``, every attack waiting for a defense: ``{"id", "attacker", "target"}``.
+    Reactor thread."""
+    row = Fight.objects.filter(pk=fight_id).first()
+    encounter = encounter_of(row) if row else None
+    if encounter is None:
+        return None
+    data = gmcp.combat(encounter, viewer)
+    system = system_of(encounter)
+    present = fighters(encounter)
+    names = {obj.id: obj.key for obj in present}
+    conditions = encounter.conditions or {}
+    for entry, obj in zip(data["fighters"], present):
+        state = conditions.get(obj.id, {})
+        entry["conditions"] = [*encounters.condition_marks(state, names), *system.condition_marks(state)]
+    data["waiting"] = [{"id": pending["id"], "attacker": pending["attacker"].key, "target": pending["target"].key}
+                       for pending in encounters.pending_attacks(encounter)]
+    return data
+
+
+def running() -> list[dict]:
+    """Every running fight: ``{"id", "room", "system", "round", "storyteller", "fighters"}``
+    (names), newest first. Reactor thread."""
+    from evennia.scripts.models import ScriptDB
+
+    out = []
+    for encounter in ScriptDB.objects.filter(db_key=ENCOUNTER_KEY).order_by("-id"):
+        storyteller = encounter.storyteller
+        out.append({"id": fights.load(encounter).row.pk, "room": encounter.obj.key if encounter.obj else "-",
+                    "system": encounter.system_key, "round": int(encounter.round or 1),
+                    "storyteller": storyteller.key if storyteller else "",
+                    "fighters": [obj.key for obj in fighters(encounter)]})
+    return out
+
+
+# ------------------------------------------------------------------------------ who may
+def storyteller_id(row: Fight) -> int | None:
+    """The id of the fight's Storyteller as last saved (also for an ended fight)."""
+    stored = (row.state or {}).get("storyteller")
+    return int(stored["#obj"]) if isinstance(stored, dict) and "#obj" in stored else None
+
+
+def characters_of(account) -> list:
+    """The account's characters, those it puppets first."""
+    puppets = list(account.get_all_puppets()) if hasattr(account, "get_all_puppets") else []
+    return puppets + [obj for obj in account.characters.all() if obj not in puppets]
+
+
+def may_run(account, row: Fight) -> bool:
+    """Whether ``account`` runs the fight from the web (its buttons, its roll log): one of its
+    characters is the fight's Storyteller, or it is staff (``world.access.STAFF``)."""
+    if account is None or not account.is_authenticated:
+        return False
+    storyteller = storyteller_id(row)
+    return any(obj.id == storyteller for obj in characters_of(account)) or has_perm(account, STAFF)
+
+
+def viewer_in(account, row: Fight):
+    """The account's character fighting in this fight (for its waiting defense), or None."""
+    ids = {int(obj["#obj"]) for obj in (row.state or {}).get("combatants") or []
+           if isinstance(obj, dict) and "#obj" in obj}
+    return next((obj for obj in characters_of(account) if obj.id in ids), None)
+
+
+class StandIn:
+    """An account's character as the Storyteller's web buttons act with it: the character
+    itself in every way (``==``, ``isinstance``, its key, permissions and messages), standing
+    in the fight's room, with the account on the web as its account. The services find the
+    fight, and the names to add, in the caller's room (as for a command typed there)."""
+
+    __class__ = property(lambda self: type(self._character))  # type: ignore[assignment]
+
+    def __init__(self, character, room, account):
+        self.__dict__.update(_character=character, location=room, account=account)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._character, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        setattr(self._character, name, value)
+
+    def __eq__(self, other) -> bool:
+        return self._character == other
+
+    def __hash__(self) -> int:
+        return hash(self._character)
+
+    @property
+    def is_superuser(self) -> bool:
+        return bool(self.account is not None and self.account.is_superuser)
+
+
+def acting_as(account, row: Fight, room):
+    """The character the account's buttons act as: its character that is the fight's
+    Storyteller, else (staff) the one it puppets, else its first. Raises CombatError when it
+    has none."""
+    mine = characters_of(account)
+    storyteller = storyteller_id(row)
+    character = next((obj for obj in mine if obj.id == storyteller), None) or (mine[0] if mine else None)
+    if character is None:
+        raise CombatError("Your account has no character to act with: create one first.")
+    if character.location == room and character.account == account:
+        return character
+    return StandIn(character, room, account)
+
+
+def act(fight_id: int, account, action: str, name: str = "", numbers: str | None = None,
+        sent_at: float | None = None) -> None:
+    """One of the Storyteller's buttons, through the same service as its command:
+    ``next`` (``+combat/next``; ``sent_at``: epoch seconds the request came in), ``resolve``,
+    ``add`` (``+combat/add <name>``), ``npc`` (``+npc/init <name>[=<numbers>]``), ``end``.
+    Reactor thread, inside one unit (``world.reactor.call``). Raises CombatError."""
+    row = Fight.objects.filter(pk=fight_id).first()
+    encounter = encounter_of(row) if row else None
+    if encounter is None:
+        raise CombatError(f"Fight #{fight_id} has ended.")
+    caller = acting_as(account, row, encounter.obj)
+    if action == "next":
+        encounters.next_turn(caller, sent_at=sent_at)
+    elif action == "resolve":
+        encounters.resolve_all(caller)
+    elif action == "add":
+        encounters.add_named(caller, name)
+    elif action == "npc":
+        encounters.npc_init(caller, name, numbers)
+    elif action == "end":
+        encounters.end(caller)
+    else:
+        raise CombatError(f"Unknown action '{action}'.")
