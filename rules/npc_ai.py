@@ -10,6 +10,9 @@ fight's rule system and hands them here; nothing here rolls, reads a sheet or kn
 - :func:`choose_attack` — the attack with the best expected effect: the most to-hit dice
   plus damage; an attack that does no damage only when nothing else does.
 - :func:`choose_defense` — the defense with the largest pool; None when none is left.
+- :func:`choose_spell` — the attack spell a caster casts: one it can cast reliably (the
+  Power successes it needs at most half its Power dice), the worst damage type first, then
+  the highest level; None when it knows none such.
 
 Ties go to the earlier choice in the order given (the weapon in hand comes first).
 """
@@ -46,6 +49,20 @@ class Option:
     dice: int
     damage: int = 0
     spell: bool = False
+
+
+@dataclass(frozen=True)
+class SpellChoice:
+    """An attack spell: its ``key``; ``required``: the Power successes it needs;
+    ``damage_type``: bashing, lethal or aggravated."""
+
+    key: str
+    required: int
+    damage_type: str
+
+
+#: How bad each damage type is, for :func:`choose_spell` (worse is higher).
+DAMAGE_RANK = {"bashing": 1, "lethal": 2, "aggravated": 3}
 
 
 def sides(fighters: Sequence[Fighter], chosen: Mapping[str, str]) -> dict[str, str]:
@@ -89,3 +106,15 @@ def choose_defense(options: Sequence[Option]) -> Option | None:
         return None
     best = max(range(len(options)), key=lambda i: (options[i].dice, -i))
     return options[best]
+
+
+def choose_spell(spells: Sequence[SpellChoice], power: int) -> SpellChoice | None:
+    """The spell a caster with ``power`` Power dice casts: among those needing at most
+    ``power // 2`` successes (the ones it casts more often than not fizzling), the worst
+    damage type, then the most successes needed, then the first; None when none qualifies
+    (no Power, or only harder spells)."""
+    able = [spell for spell in spells if 0 < spell.required * 2 <= power]
+    if not able:
+        return None
+    best = max(range(len(able)), key=lambda i: (DAMAGE_RANK.get(able[i].damage_type, 0), able[i].required, -i))
+    return able[best]

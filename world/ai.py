@@ -22,7 +22,7 @@ from evennia.utils import logger
 
 from rules import npc_ai
 from rules.systems import CombatError
-from world import encounters, fights
+from world import encounters, fights, magic
 from world.fight import (
     announce,
     combatant,
@@ -142,6 +142,23 @@ def defense_options(system, rolled, defender) -> list[npc_ai.Option]:
     return found
 
 
+def spell_option(system, caster) -> tuple[str, npc_ai.Option] | None:
+    """The attack spell ``caster``'s sheet lets it cast (``rules.npc_ai.choose_spell``, from its
+    Power) with its to-hit pool and damage dice (Power), or None: the system has no spells,
+    or the caster no Power for any."""
+    magic = system.magic
+    if magic is None or not hasattr(magic, "spells"):
+        return None
+    spells = [npc_ai.SpellChoice(key, spell.required, spell.damage_type)
+              for key, spell in magic.spells.items() if spell.kind == "attack"]
+    power = caster.trait(magic.power_trait)
+    chosen = npc_ai.choose_spell(spells, power)
+    if chosen is None:
+        return None
+    dice = sum(caster.trait(name) for name in magic.to_hit)
+    return chosen.key, npc_ai.Option(chosen.key, dice, power, spell=True)
+
+
 def _fighters(encounter, system) -> tuple[list[npc_ai.Fighter], dict[str, str]]:
     """The fight's fighters as the AI sees them, and the sides set, by name."""
     seen = []
@@ -169,11 +186,16 @@ def take_turn(encounter, npc) -> None:
         if encounters.declared(encounter):
             best = npc_ai.Option("", 0)   # elethril declares with the weapon in hand
         else:
-            best = npc_ai.choose_attack(attack_options(system, combatant(encounter, npc, system),
-                                                       combatant(encounter, target, system)))
+            me = combatant(encounter, npc, system)
+            options = attack_options(system, me, combatant(encounter, target, system))
+            spell = spell_option(system, me)
+            best = npc_ai.choose_attack(options + ([spell[1]] if spell else []))
         if best is not None:
             try:
-                encounters.attack(npc, None, target.key, best.option)
+                if best.spell:
+                    magic.cast(npc, None, best.option, [target.key])
+                else:
+                    encounters.attack(npc, None, target.key, best.option)
                 return
             except CombatError as refused:
                 why = str(refused)

@@ -57,6 +57,19 @@ class TestAiActs(AiTest):
         self.assertIn(" 1   Guard (AI)          15    Healthy [.......]        acted",
                       self.st(fray.CmdCombat(), ""))
 
+    def test_a_guard_with_power_casts_its_best_attack_spell(self):
+        # Power 4: spells needing 2 successes at most; the lethal ones first, Incendio the
+        # first of them. To hit Dexterity 3 + Dueling 3 = 6 dice, damage Power 4: 10 beats a
+        # kick's 4 dice + 3.
+        self.guard_first(Power=4, Control=2, Dueling=3)
+        self.force(7, 7, 2, 2, 10, 10, 9, 8, 7, 2, 2, 2)
+        out = self.st(fray.CmdCombat(), "/ai Guard")
+        self.assertIn("<Combat> Guard casts Incendio.", out)
+        self.assertIn("<Combat> Guard attacks Char2 with Incendio.", out)
+        self.assertIn("Char2 may defend.", out)
+        self.assertEqual(dice.forced_faces(), [])
+        self.assertEqual(encounters.pending_attacks(self.encounter)[0]["attack"]["magic"], True)
+
     def test_the_ai_guard_answers_an_attack_with_its_largest_defense_pool(self):
         # Guard acts second here (initiative 6 against 9): dodge 5 dice beats block 4.
         self.storyteller_fight("Guard", Stamina=2, Dodge=2, Strength=2, Brawl=1)

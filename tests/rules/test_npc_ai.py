@@ -61,3 +61,16 @@ def test_an_attack_without_damage_only_when_nothing_else():
 def test_best_defense_is_the_largest_pool():
     assert choose_defense([Option("dodge", 3), Option("block", 5), Option("parry", 5)]) == Option("block", 5)
     assert choose_defense([]) is None
+
+
+def test_the_spell_cast_is_the_worst_damage_it_casts_reliably():
+    from rules.npc_ai import SpellChoice, choose_spell
+
+    stun, burn, blast = SpellChoice("stun", 2, "bashing"), SpellChoice("burn", 2, "lethal"), SpellChoice("blast", 3, "lethal")
+    curse = SpellChoice("curse", 5, "aggravated")
+    assert choose_spell([stun, burn, blast, curse], 4) == burn      # blast needs 3 of 4 dice
+    assert choose_spell([stun, burn, blast, curse], 6) == blast     # lethal, the higher level
+    assert choose_spell([stun, burn, blast, curse], 10) == curse
+    assert choose_spell([stun, burn], 3) is None                    # 2 of 3 dice: too risky
+    assert choose_spell([stun], 0) is None
+    assert choose_spell([], 9) is None
