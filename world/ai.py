@@ -198,7 +198,7 @@ def take_turn(encounter, npc) -> None:
                     encounters.attack(npc, None, target.key, best.option)
                 return
             except CombatError as refused:
-                why = str(refused)
+                why = str(refused).rstrip(".")
         else:
             why = "no attack the rules allow"
     else:
@@ -229,10 +229,13 @@ def step(encounter, done: set) -> bool:
     """One AI step in ``encounter``, if it waits on an AI NPC; False when it does not.
     ``done``: the (round, slot, id) already taken in this drain, so none is taken twice."""
     ids = ai_ids(encounter)
-    for pending in encounters.pending_attacks(encounter):
+    waiting = encounters.pending_attacks(encounter)
+    for pending in waiting:
         if pending["target"].id in ids:
             answer(encounter, pending["target"], pending)
             return True
+    if waiting:   # the fight waits for a defense by someone else
+        return False
     system = system_of(encounter)
     if flow := encounters.declared(encounter):
         for obj in flow.to_declare(encounter, system):

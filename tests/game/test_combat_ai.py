@@ -170,3 +170,61 @@ class TestAiRefusals(AiTest):
 
     def test_no_fight(self):
         self.st(fray.CmdCombat(), "/ai Guard", "<Fray> There is no fight here")
+
+
+class TestAiOtherSystems(FrayCommandTest):
+    def test_elethril_the_ai_declares_for_its_npcs(self):
+        self.char2.sheet = {"THAC0": 18, "Armor Class": 5, "Hit Points": 12}
+        self.char2.weapon = "short-sword"
+        self.st(fray.CmdCombat(), "/start elethril")
+        encounter = encounters.encounter_in(self.room1)
+        self.player(fray.CmdCombat(), "/join")
+        self.st(npcs.CmdNpc(), "/create Orc=orc")
+        self.st(npcs.CmdNpc(), "/create Zed=hedge-mage")
+        self.st(fray.CmdCombat(), "/add Orc,Zed")
+        self.st(fray.CmdCombat(), "/side Orc,Zed=foes")
+        out = self.st(fray.CmdCombat(), "/ai Orc,Zed")
+        self.assertEqual(out, "<Combat> Orc, Zed: run by the AI now (+combat/ai Orc=off hands them back).\n"
+                              "<Combat> Orc declares an action for round 1.\n"
+                              "<Combat> Zed declares an action for round 1.")
+        hud = self.st(fray.CmdCombat(), "")
+        self.assertIn(" Orc (AI)      foes   -     short sword > Char2     5/5 hp", hud)
+        self.assertIn(" Zed (AI)      foes   -     dagger > Char2          8/8 hp", hud)
+        self.assertEqual(sorted(record["target"] for record in encounter.declarations.values()), ["Char2", "Char2"])
+
+    def test_eldritch_the_ai_waits_for_the_defense_then_takes_its_next_action(self):
+        self.st(fray.CmdCombat(), "/start eldritch")
+        encounter = encounters.encounter_in(self.room1)
+        self.player(fray.CmdCombat(), "/join")
+        self.force(5)
+        self.player(fray.CmdCombat(), "/init")
+        self.force(10)
+        self.st(npcs.CmdNpc(), "/init Guard=3+3")   # 13: actions at 13, 8 and 3
+        guard = encounters.find_combatant(encounter, "Guard")
+        guard.sheet = dict(guard.sheet, Strength=2, Brawl=2, Dodge=2)
+        self.force(8)
+        out = self.st(fray.CmdCombat(), "/ai Guard")
+        self.assertIn("  Guard grapple: Dexterity 3 + Brawl 2 + 2 (grapple) + d10 [8] = 15: 4 SLs", out)
+        self.assertNotIn("passes", out)   # its action at 8 waits for Char2's defense
+        self.assertEqual(encounters.open_actions(encounter, guard), [8, 3])
+        self.force(2)   # Char2 takes the grapple; Guard's action at 8 follows at once, and misses
+        out = self.player(fray.CmdDefend(), "none")
+        self.assertIn("  Guard grapple: Dexterity 3 + Brawl 2 + 2 (grapple) - 2 (2nd action) + d10 [2] = 7: failure\n"
+                      "  Guard's grapple misses Char2.\n<Combat> Round 1: Char2 to act.", out)
+        self.assertEqual(encounters.open_actions(encounter, guard), [3])
+
+    def test_aeon_the_ai_punches(self):
+        self.st(fray.CmdCombat(), "/start aeon")
+        encounter = encounters.encounter_in(self.room1)
+        self.player(fray.CmdCombat(), "/join")
+        self.force(5)
+        self.player(fray.CmdCombat(), "/init")
+        self.force(10)
+        self.st(npcs.CmdNpc(), "/init Guard=3+3")
+        guard = encounters.find_combatant(encounter, "Guard")
+        guard.sheet = dict(guard.sheet, Strength=2, Brawl=2, Dodge=2)
+        self.force(8, 8, 8, 8, 8)
+        out = self.st(fray.CmdCombat(), "/ai Guard")
+        self.assertIn("<Combat> Guard attacks Char2 with punch.\n  Guard punch to hit: Dexterity 3 + Brawl 2 = 5 "
+                      "dice TN 7, needs 1: 8 8 8 8 8 -> 5 successes = success", out)
+        self.assertEqual(dice.forced_faces(), [])
