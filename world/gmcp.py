@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from evennia.utils import logger
 
-from world import fights
+from world import fights, reactor
 from world.fight import combatant, encounter_in, fighters, is_idle, rebuild_attack, system_of
 from world.sheets import default_system, is_npc, snapshot
 from world.text import TRACK
@@ -44,7 +44,6 @@ COMBAT = "Fray_Combat"
 
 _dirty: dict[int, object] = {}  # id -> character taking OOB data, to be sent on the next tick
 _seen: set[int] = set()  # ids asked about since the last tick
-_scheduled = False
 
 
 def oob_sessions(obj) -> list:
@@ -147,27 +146,16 @@ def refresh(obj, *, force: bool = False) -> None:
 def on_event(event: fights.FightEvent) -> None:
     """The fight-stream subscriber: note who may see the change (everyone in the fight's room,
     and the one it is about), send on the next reactor tick."""
-    global _scheduled
     for obj in (*(event.room.contents if event.room is not None else ()), event.actor, event.to):
         if getattr(obj, "id", None) is not None and obj.id not in _seen:
             _seen.add(obj.id)  # a command's events name the same people: ask each once a tick
             if oob_sessions(obj):
                 _dirty[obj.id] = obj
-    if _scheduled:
-        return
-    from twisted.internet import reactor
-
-    if reactor.running:
-        _scheduled = True
-        reactor.callLater(0, flush)
-    else:  # the game-tier tests: no reactor, send at once
-        flush()
+    reactor.soon(flush)   # the game-tier tests (no reactor): at once
 
 
 def flush() -> None:
     """Send each viewer noted since the last tick what changed for them."""
-    global _scheduled
-    _scheduled = False
     viewers = list(_dirty.values())
     _dirty.clear()
     _seen.clear()

@@ -19,6 +19,8 @@ from world import fights
 
 T = TypeVar("T")
 
+_soon: set[Callable[[], None]] = set()
+
 
 def _in_unit(label: str, fn: Callable[..., T], args, kwargs) -> T:
     with fights.unit(label):
@@ -33,3 +35,22 @@ def call(label: str, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     if reactor.running and not isInIOThread():
         return threads.blockingCallFromThread(reactor, _in_unit, label, fn, args, kwargs)
     return _in_unit(label, fn, args, kwargs)
+
+
+def soon(fn: Callable[[], None]) -> None:
+    """``fn()`` once on the reactor's next tick, however often it is asked for before then:
+    for a fight-stream subscriber that gathers a command's events and handles them together
+    (GMCP, the web tracker's narration). With no reactor running (the game-tier tests) it runs
+    at once. Reactor thread."""
+    if not reactor.running:
+        fn()
+        return
+    if fn in _soon:
+        return
+    _soon.add(fn)
+
+    def run() -> None:
+        _soon.discard(fn)
+        fn()
+
+    reactor.callLater(0, run)

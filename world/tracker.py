@@ -21,7 +21,7 @@ from typing import Any
 from evennia.utils import logger
 
 from rules.systems import CombatError
-from world import encounters, fights, gmcp, scenes
+from world import encounters, fights, gmcp, reactor, scenes
 from world.access import STAFF, has_perm
 from world.fight import ENCOUNTER_KEY, fighters, system_of
 from world.models import Fight, FightNarration
@@ -33,13 +33,11 @@ ACTIONS = {"next": "advance the fight", "resolve": "resolve attacks", "add": "ad
 _waiting: list[FightNarration] = []
 _seen: dict[int, int] = {}      # fight id -> last event seq received, not yet written out
 _written: dict[int, int] = {}   # fight id -> last event seq written out (read by web threads)
-_scheduled = False
 
 
 # ------------------------------------------------------------------------------ narration
 def on_event(event: fights.FightEvent) -> None:
     """The fight-stream subscriber: a narration event waits to be written on the next tick."""
-    global _scheduled
     try:
         if event.kind == "narration":
             _waiting.append(FightNarration(fight_id=event.fight, seq=event.seq, round=event.round,
@@ -47,30 +45,20 @@ def on_event(event: fights.FightEvent) -> None:
     except Exception:  # noqa: BLE001 - logged; the command and the fight go on
         logger.log_trace("Fray tracker: could not render a narration")
     _seen[event.fight] = event.seq
-    if _scheduled:
-        return
-    from twisted.internet import reactor
-
-    if reactor.running:
-        _scheduled = True
-        reactor.callLater(0, flush)
-    else:  # the game-tier tests: no reactor, write at once
-        flush()
+    reactor.soon(flush)   # the game-tier tests (no reactor): at once
 
 
 def flush() -> None:
     """Write the narration waiting since the last tick (one INSERT)."""
-    global _scheduled
-    _scheduled = False
-    rows, seen = list(_waiting), dict(_seen)
+    rows = list(_waiting)
     _waiting.clear()
-    _seen.clear()
     try:
         if rows:
             FightNarration.objects.bulk_create(rows, ignore_conflicts=True)
     except Exception:  # noqa: BLE001 - logged; the fight goes on without those lines on the web
         logger.log_trace("Fray tracker: could not store narration")
-    _written.update(seen)
+    _written.update(_seen)   # first written, then no longer waiting: a web thread never sees a gap
+    _seen.clear()
 
 
 def caught_up(fight_id: int, seq: int) -> bool:

@@ -269,6 +269,26 @@ class TestButtons(TrackerTest):
         self.assertEqual(encounters.now_text(self.encounter), "Round 1, Guard's turn")
         self.assertEqual(self.char1.location, self.room2)
 
+    def test_a_narrator_players_character_runs_the_fight_it_was_handed(self):
+        self.account2.permissions.add("Narrator")
+        with fights.unit():
+            self.encounter.storyteller = self.char2
+        player, reader = self.client_for(self.account2), self.reader()
+        self.assertContains(player.get(self.url), 'id="fray-next"')
+        self.assertNotContains(reader.get(self.url), 'id="fray-next"')
+        before = self.seq()
+        self.assertEqual(reader.post(f"{self.url}next").status_code, 403)
+        self.assertEqual(self.seq(), before)
+        self.char2.location = None   # logged out: the character acts from where it is not
+        self.assertEqual(player.post(f"{self.url}next").status_code, 303)
+        self.assertEqual(encounters.now_text(self.encounter), "Round 1, Guard's turn")
+        self.assertIsNone(self.char2.location)
+        self.assertEqual(player.post(f"{self.url}add", {"name": "Char"}).status_code, 303)
+        self.assertEqual(self.texts()[-1], "<Combat> Char is brought into the fight.")
+        self.assertEqual(player.post(f"{self.url}end").status_code, 303)
+        self.assertEqual(self.texts()[-1].splitlines()[0], "<Combat> Char2 ends the fight after 1 round.")
+        self.assertIsNone(encounters.encounter_in(self.room1))
+
     def test_end_then_the_ended_page_and_verify(self):
         web = self.client_for(self.account)
         self.assertEqual(web.post(f"{self.url}end").status_code, 303)
