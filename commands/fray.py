@@ -271,16 +271,17 @@ class CmdCombat(Command):
       +combat/side Alice,Guard=town
 
     ## ai
-    +combat/ai <npc>[,<npc>...]|all[=on|off]   (Storytellers)
-    Hands NPCs to the AI (on, the default) or takes them back (off). On
-    its turn an AI NPC attacks a fighter of another side (+combat/side),
-    the most hurt first, with its best attack (most dice plus damage:
-    a kick over a punch; storyteller: an attack spell when its Power
-    casts one reliably and that is better). It answers each attack on it
-    with its largest defense pool, or none when it has no defense left.
-    With no enemy it passes. Elethril: it declares an attack with the
-    weapon in hand. It acts as soon as its turn comes and never starts
-    the next round; switch it off to act for it yourself. HUD: (AI).
+    +combat/ai <npc>[,<npc>...][=on or off]   (Storytellers)
+    Hands NPCs (or all: every NPC in the fight) to the AI (on, the
+    default) or takes them back (off). On its turn an AI NPC attacks a
+    fighter of another side (+combat/side), the most hurt first, with
+    its best attack (most dice plus damage: a kick over a punch;
+    storyteller: an attack spell when its Power casts one reliably and
+    that is better). It answers each attack on it with its largest
+    defense pool, or none when it has no defense left. With no enemy it
+    passes. Elethril: it declares an attack with the weapon in hand. It
+    acts as soon as its turn comes and never starts the next round;
+    switch it off to act for it yourself. HUD: (AI).
       +combat/ai Guard,Thug=on
       +combat/ai all=off
 

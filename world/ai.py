@@ -37,7 +37,7 @@ from world.fight import (
 from world.sheets import is_npc
 from world.text import escape_for_room
 
-USAGE = "Usage: +combat/ai <npc>[,<npc>...]|all[=on|off]"
+USAGE = "Usage: +combat/ai <npc>[,<npc>...][=on or off]  (all: every NPC in the fight)"
 MAX_NAMES = 20
 MAX_STEPS = 200
 
@@ -49,7 +49,8 @@ def ai_ids(encounter) -> set[int]:
 
 
 def set_ai(caller, names_text: str, state_text: str | None) -> list:
-    """ST: ``+combat/ai <npc>[,<npc>...]|all[=on|off]`` (on when no state is given). Returns
+    """ST: ``+combat/ai <npc>[,<npc>...][=on or off]`` or ``all`` for every NPC in the fight
+    (on when no state is given). Returns
     the NPCs changed. Raises CombatError, changing nothing: not the Storyteller or staff, a
     bad state, more than ``MAX_NAMES`` names, an unknown name, a player character, ``all``
     with no NPC in the fight."""

@@ -417,8 +417,9 @@ class TestBadInput(ElethrilFightTest):
     def test_elethril_switches_in_another_system_fight(self):
         self.st(fray.CmdCombat(), "/end")
         self.st(fray.CmdCombat(), "/start storyteller")
-        self.st(fray.CmdCombat(), "/side Char2=party",
-                "<Fray> Sides (round-1 group initiative): an elethril rule; this fight uses storyteller.")
+        self.player(fray.CmdCombat(), "/join")
+        # sides are for every system now (whom AI NPCs fight, world.ai); only elethril rolls by them
+        self.st(fray.CmdCombat(), "/side Char2=party", "<Combat> Char2: side party.")
         self.player(fray.CmdCombat(), "/delay 4", "<Fray> Delaying to a segment: an elethril rule; this fight uses")
         self.player(fray.CmdCombat(), "/init hasted", "<Fray> Usage: +combat[/<switch>]")
 
