@@ -63,6 +63,13 @@ NPC_TYPECLASS = "typeclasses.npcs.NPC"
 class StaffOnly:
     """A screen for every Django staff account, whatever its Django model permissions."""
 
+    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
+        """Django's change page without its ``transaction.atomic()``: the change is made by
+        the reactor thread in a transaction of its own (``world.reactor.call``), which a
+        transaction held open by this thread would only get in the way of (SQLite locks the
+        database for the reader until it ends: both threads would wait)."""
+        return self._changeform_view(request, object_id, form_url, extra_context)
+
     def has_module_permission(self, request):
         return request.user.is_active and request.user.is_staff
 
@@ -94,8 +101,8 @@ class ApproveForm(forms.Form):
     """``+request/approve``'s soak values and comment, checked by ``world.armor.parse_soak``."""
 
     soak = forms.CharField(required=False, max_length=80, label="Soak values",
-                           help_text="<column>:<n> joined by commas, e.g. bashing:1,lethal:1; leave empty "
-                                     "for a table armor's own values.")
+                           help_text="column:value pairs joined by commas, e.g. bashing:1,lethal:1; leave "
+                                     "empty for a table armor's own values.")
     comment = forms.CharField(required=False, max_length=armor.MAX_COMMENT, widget=forms.Textarea(attrs={"rows": 2}))
 
     def __init__(self, *args, system_key: str = "", **kwargs):

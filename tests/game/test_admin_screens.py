@@ -102,7 +102,9 @@ class TestArmorRequests(AdminTest):
             with self.subTest(soak=soak):
                 page = self.client.post(self.url(number, "approve"), {"soak": soak, "comment": "x"})
                 self.assertEqual(page.status_code, 400)
-                self.assertContains(page, "Nothing was changed: correct the errors below.", status_code=400)
+                self.assertContains(page, '<li class="danger">Nothing was changed: correct the errors below.</li>',
+                                    status_code=400, html=True)
+                self.assertContains(page, "ul.messagelist li.danger", status_code=400)  # styled as an error
                 self.assertContains(page, error, status_code=400)
                 self.assertEqual(self.state(), before)
         long = self.client.post(self.url(number, "approve"), {"soak": "", "comment": "x" * (armor.MAX_COMMENT + 1)})
