@@ -93,6 +93,9 @@ class TestPages(TrackerTest):
         self.assertContains(response, "<td>1</td>")
         self.assertContains(response, "<td>Char</td>")
         self.assertContains(response, "<td>Char2, Guard</td>")
+        home = self.reader().get("/")
+        self.assertContains(home, '<a class="nav-link" href="/fights/">Fights</a>')   # the menu
+        self.assertContains(home, '<a href="/fights/">Fights</a>')   # the home page's text
 
     def test_a_player_sees_the_hud_and_narration_but_no_log_or_buttons(self):
         response = self.client_for(self.account2).get(self.url)
