@@ -244,6 +244,12 @@ class TestButtons(TrackerTest):
         for data in ({"name": ""}, {"name": "x" * 81}, {"name": "Guard\nBob"}, {"name": "Orc", "numbers": "1\r2"}):
             self.assertEqual(web.post(f"{self.url}add", data).status_code, 400, data)
         self.assertEqual(web.post(f"{self.url}npc", {"name": "Orc", "numbers": "99+99"}).status_code, 409)
+        for name in ("|rRed|n", "Ünïcødé", "<b>x</b>"):
+            response = web.post(f"{self.url}add", {"name": name})
+            self.assertEqual(response.status_code, 409, name)
+            self.assertContains(response, "No single character", status_code=409)
+        self.assertContains(web.post(f"{self.url}add", {"name": "<b>x</b>"}),
+                            "No single character &#x27;&lt;b&gt;x&lt;/b&gt;&#x27; here.", status_code=409)
         self.assertEqual(self.seq(), before)
 
     def test_add_a_character_and_a_new_npc(self):
