@@ -173,6 +173,19 @@ class TestAiRefusals(AiTest):
 
 
 class TestAiOtherSystems(FrayCommandTest):
+    def fast_guard(self, system: str, guard_die: int = 10):
+        """A ``system`` fight: Char2 (initiative die 5) and Guard (3+3, ``guard_die``)."""
+        self.st(fray.CmdCombat(), f"/start {system}")
+        encounter = encounters.encounter_in(self.room1)
+        self.player(fray.CmdCombat(), "/join")
+        self.force(5)
+        self.player(fray.CmdCombat(), "/init")
+        self.force(guard_die)
+        self.st(npcs.CmdNpc(), "/init Guard=3+3")
+        guard = encounters.find_combatant(encounter, "Guard")
+        guard.sheet = dict(guard.sheet, Strength=2, Brawl=2, Dodge=2)
+        return encounter, guard
+
     def test_elethril_the_ai_declares_for_its_npcs(self):
         self.char2.sheet = {"THAC0": 18, "Armor Class": 5, "Hit Points": 12}
         self.char2.weapon = "short-sword"
@@ -193,15 +206,7 @@ class TestAiOtherSystems(FrayCommandTest):
         self.assertEqual(sorted(record["target"] for record in encounter.declarations.values()), ["Char2", "Char2"])
 
     def test_eldritch_the_ai_waits_for_the_defense_then_takes_its_next_action(self):
-        self.st(fray.CmdCombat(), "/start eldritch")
-        encounter = encounters.encounter_in(self.room1)
-        self.player(fray.CmdCombat(), "/join")
-        self.force(5)
-        self.player(fray.CmdCombat(), "/init")
-        self.force(10)
-        self.st(npcs.CmdNpc(), "/init Guard=3+3")   # 13: actions at 13, 8 and 3
-        guard = encounters.find_combatant(encounter, "Guard")
-        guard.sheet = dict(guard.sheet, Strength=2, Brawl=2, Dodge=2)
+        encounter, guard = self.fast_guard("eldritch")   # 13: actions at 13, 8 and 3
         self.force(8)
         out = self.st(fray.CmdCombat(), "/ai Guard")
         self.assertIn("  Guard grapple: Dexterity 3 + Brawl 2 + 2 (grapple) + d10 [8] = 15: 4 SLs", out)
@@ -214,17 +219,23 @@ class TestAiOtherSystems(FrayCommandTest):
         self.assertEqual(encounters.open_actions(encounter, guard), [3])
 
     def test_aeon_the_ai_punches(self):
-        self.st(fray.CmdCombat(), "/start aeon")
-        encounter = encounters.encounter_in(self.room1)
-        self.player(fray.CmdCombat(), "/join")
-        self.force(5)
-        self.player(fray.CmdCombat(), "/init")
-        self.force(10)
-        self.st(npcs.CmdNpc(), "/init Guard=3+3")
-        guard = encounters.find_combatant(encounter, "Guard")
-        guard.sheet = dict(guard.sheet, Strength=2, Brawl=2, Dodge=2)
+        self.fast_guard("aeon")
         self.force(8, 8, 8, 8, 8)
         out = self.st(fray.CmdCombat(), "/ai Guard")
         self.assertIn("<Combat> Guard attacks Char2 with punch.\n  Guard punch to hit: Dexterity 3 + Brawl 2 = 5 "
                       "dice TN 7, needs 1: 8 8 8 8 8 -> 5 successes = success", out)
         self.assertEqual(dice.forced_faces(), [])
+
+    def test_eldritch_the_ai_guard_defends_after_acting(self):
+        encounter, guard = self.fast_guard("eldritch", guard_die=1)   # Guard 4, Char2 6
+        self.st(fray.CmdCombat(), "/ai Guard")
+        self.force(9, 3, 8)
+        out = self.player(fray.CmdAttack(), "Guard")
+        # the AI answers at once (eldritch: a defense is no action), then takes its turn
+        self.assertIn("<Combat> Char2's punch at Guard:\n  Guard dodge: Dexterity 3 + Brawl 2 + d10 [3] = 8: failure\n"
+                      "  Char2's punch hits Guard with 3 net SLs.", out)
+        self.assertIn("<Combat> Round 1: Guard to act.", out)
+        self.assertIn("<Combat> Guard attacks Char2 with grapple.\n"
+                      "  Guard grapple: Dexterity 3 + Brawl 2 + 2 (grapple) + d10 [8] = 15: 4 SLs", out)
+        self.assertEqual(dice.forced_faces(), [])
+        self.assertEqual(encounters.pending_attacks(encounter)[0]["attacker"], guard)
