@@ -478,16 +478,22 @@ def show(caller, target_name: str, note_text: str = "") -> tuple[object, dict]:
     return target, note
 
 
+def _numbered_note(target, number: int) -> tuple[list[dict], dict]:
+    """(all of ``target``'s notes, note ``number`` among them). Raises CombatError."""
+    notes = notes_of(target)
+    note = next((n for n in notes if n.get("id") == number), None)
+    if note is None:
+        raise CombatError(f"{target.key} has no armor note #{number}.")
+    return notes, note
+
+
 def revoke(staff, target, number: int, why: str = "") -> dict:
     """Staff take note ``number`` away from ``target`` (off their back if worn) and tell them."""
     require_perm(staff, STAFF, "revoke armor notes")
     why = why.strip()
     if len(why) > MAX_COMMENT:
         raise CombatError(f"Keep the reason to {MAX_COMMENT} characters.")
-    notes = notes_of(target)
-    note = next((n for n in notes if n.get("id") == number), None)
-    if note is None:
-        raise CombatError(f"{target.key} has no armor note #{number}.")
+    notes, note = _numbered_note(target, number)
     stamp = now_iso()
     ArmorRequest.objects.filter(id=note.get("request") or 0, status=APPROVED).update(
         status=REVOKED, revoked_by=staff.key, revoked_at=_moment(stamp), revoke_reason=why)
@@ -510,10 +516,7 @@ def edit_note(staff, target, number: int, name: str, spec: str) -> dict:
         raise CombatError("Give the armor a name.")
     if len(name) > MAX_ARMOR_TEXT:
         raise CombatError(f"Name the armor in at most {MAX_ARMOR_TEXT} characters.")
-    notes = notes_of(target)
-    note = next((n for n in notes if n.get("id") == number), None)
-    if note is None:
-        raise CombatError(f"{target.key} has no armor note #{number}.")
+    notes, note = _numbered_note(target, number)
     soak = parse_soak(get_system(note.get("system")), spec or "")
     if (name, soak) == (note.get("name"), note.get("soak")):
         return note
