@@ -612,10 +612,11 @@ def roll_round(encounter) -> None:
 
 
 # ------------------------------------------------------------------------------- playing
-def next_step(caller) -> None:
-    """ST ``+combat/next``: roll initiative with whoever has declared, or play the next
-    segment that has something in it (ending the round after the last)."""
-    encounter = require_encounter(caller)
+def next_step(caller, encounter=None) -> None:
+    """ST ``+combat/next`` in ``encounter`` (default: the caller's room's fight): roll
+    initiative with whoever has declared, or play the next segment that has something in it
+    (ending the round after the last)."""
+    encounter = encounter or require_encounter(caller)
     require_storyteller(caller, encounter, "advance the fight")
     system = system_of(encounter)
     if _now(encounter):

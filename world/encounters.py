@@ -404,17 +404,18 @@ def init_numbers(traits: tuple[str, str]) -> str:
     return "+".join(f"<{trait.casefold()}>" for trait in traits)
 
 
-def npc_init(caller, name: str, numbers_text: str | None) -> InitiativeRoll:
+def npc_init(caller, name: str, numbers_text: str | None, encounter=None) -> InitiativeRoll:
     """``+npc/init <name>=<a>+<b>`` (the system's ``npc_initiative_traits``, e.g. Wits and
-    Dexterity) / ``+npc/init <name>``. Raises CombatError."""
-    encounter = require_encounter(caller)
+    Dexterity) / ``+npc/init <name>``, in the fight ``encounter`` (default: the caller's room's).
+    Raises CombatError."""
+    encounter = encounter or require_encounter(caller)
     require_storyteller(caller, encounter, "roll initiative for NPCs")
     if flow := declared(encounter):
         return flow.no_npc_initiative()
     name = validate_npc_name(name)
     traits = system_of(encounter).npc_initiative_traits
     numbers = parse_init_traits(numbers_text, traits) if numbers_text is not None else None
-    room = caller.location
+    room = encounter.obj
     existing = [obj for obj in room.contents if is_npc(obj) and obj.key.casefold() == name.casefold()]
     others = [obj for obj in room.contents if not is_npc(obj) and obj.key.casefold() == name.casefold()]
     if others:
@@ -434,19 +435,20 @@ def pending_attacks(encounter) -> list[dict]:
     return [p for p in fights.copied(encounter.pending or []) if p.get("attacker") and p.get("target")]
 
 
-def next_turn(caller, sent_at: float | None = None) -> None:
+def next_turn(caller, sent_at: float | None = None, encounter=None) -> None:
     """ST: those still to act in the current slot pass; a new round starts after the last.
     ``sent_at`` (epoch seconds: when the Portal received the command) guards a double
     advance: a ``+combat/next`` sent before the turn last moved on meant to pass a turn that
-    is already over, and is refused with whose turn it is now. Raises CombatError."""
-    encounter = require_encounter(caller)
+    is already over, and is refused with whose turn it is now. ``encounter``: the fight
+    (default: the caller's room's). Raises CombatError."""
+    encounter = encounter or require_encounter(caller)
     require_storyteller(caller, encounter, "advance the fight")
     moved = encounter.turn_moved
     if sent_at is not None and moved and float(moved[1]) > float(sent_at):
         raise CombatError(f"The fight moved on as you sent that; nothing passed. Now: {now_text(encounter)}. "
                           "+combat/next again to pass that.")
     if flow := declared(encounter):
-        flow.next_step(caller)
+        flow.next_step(caller, encounter)
         return turn_moved(encounter, ("segment", int(encounter.round), int(encounter.segment)))
     if pending_attacks(encounter):
         raise CombatError("Attacks are waiting for defenses: let them answer or +combat/resolve.")
@@ -556,9 +558,9 @@ def announce_turn(encounter) -> None:
         announce(encounter, f"Round {encounter.round}: everyone has acted; the ST moves on with +combat/next.")
 
 
-def end(caller) -> str:
-    """ST: end the fight; returns the summary shown to the room."""
-    encounter = require_encounter(caller)
+def end(caller, encounter=None) -> str:
+    """ST: end the fight (default: the caller's room's); returns the summary shown to the room."""
+    encounter = encounter or require_encounter(caller)
     require_storyteller(caller, encounter, "end the fight")
     system = system_of(encounter)
     summary = [f"{obj.key}: {health_of(encounter, obj, system).describe()}" for obj in fighters(encounter)]
@@ -802,9 +804,10 @@ def defend(caller, actor_name: str | None, kind: str) -> None:
     finish_attack(encounter, attacker, actor, rolled, defense, notes)
 
 
-def resolve_all(caller) -> int:
-    """ST: resolve every waiting attack with no defense; returns how many."""
-    encounter = require_encounter(caller)
+def resolve_all(caller, encounter=None) -> int:
+    """ST: resolve every waiting attack of the fight (default: the caller's room's) with no
+    defense; returns how many."""
+    encounter = encounter or require_encounter(caller)
     require_storyteller(caller, encounter, "resolve attacks")
     waiting = pending_attacks(encounter)
     if not waiting:
@@ -958,14 +961,15 @@ def reconnect_notice(character) -> str:
 
 
 # --------------------------------------------------------------------- Storyteller control
-def add_named(caller, names_text: str) -> list[str]:
-    """ST: ``+combat/add <name>[,<name>...]`` — characters or NPCs in this room join the fight."""
-    encounter = require_encounter(caller)
+def add_named(caller, names_text: str, encounter=None) -> list[str]:
+    """ST: ``+combat/add <name>[,<name>...]`` — characters or NPCs in the fight's room join the
+    fight (default: the caller's room's)."""
+    encounter = encounter or require_encounter(caller)
     require_storyteller(caller, encounter, "add combatants")
     names = [name.strip() for name in names_text.split(",")]
     if not all(names):
         raise CombatError("Usage: +combat/add <name>[,<name>...]")
-    here = [obj for obj in caller.location.contents if hasattr(obj, "sheet")]
+    here = [obj for obj in encounter.obj.contents if hasattr(obj, "sheet")]
     found = []
     for name in names:
         wanted = name.casefold()

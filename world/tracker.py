@@ -16,8 +16,6 @@ Raises ``CombatError`` (one player-facing line) and changes nothing when it refu
 
 from __future__ import annotations
 
-from typing import Any
-
 from evennia.utils import logger
 
 from rules.systems import CombatError
@@ -155,35 +153,7 @@ def viewer_in(account, row: Fight):
     return next((obj for obj in characters_of(account) if obj.id in ids), None)
 
 
-class StandIn:
-    """An account's character as the Storyteller's web buttons act with it: the character
-    itself in every way (``==``, ``isinstance``, its key, permissions and messages), standing
-    in the fight's room, with the account on the web as its account. The services find the
-    fight, and the names to add, in the caller's room (as for a command typed there)."""
-
-    __class__ = property(lambda self: type(self._character))  # type: ignore[assignment]
-
-    def __init__(self, character, room, account):
-        self.__dict__.update(_character=character, location=room, account=account)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._character, name)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        setattr(self._character, name, value)
-
-    def __eq__(self, other) -> bool:
-        return self._character == other
-
-    def __hash__(self) -> int:
-        return hash(self._character)
-
-    @property
-    def is_superuser(self) -> bool:
-        return bool(self.account is not None and self.account.is_superuser)
-
-
-def acting_as(account, row: Fight, room):
+def acting_as(account, row: Fight):
     """The character the account's buttons act as: its character that is the fight's
     Storyteller, else (staff) the one it puppets, else its first. Raises CombatError when it
     has none."""
@@ -192,9 +162,7 @@ def acting_as(account, row: Fight, room):
     character = next((obj for obj in mine if obj.id == storyteller), None) or (mine[0] if mine else None)
     if character is None:
         raise CombatError("Your account has no character to act with: create one first.")
-    if character.location == room and character.account == account:
-        return character
-    return StandIn(character, room, account)
+    return character
 
 
 def act(fight_id: int, account, action: str, name: str = "", numbers: str | None = None,
@@ -207,16 +175,16 @@ def act(fight_id: int, account, action: str, name: str = "", numbers: str | None
     encounter = encounter_of(row) if row else None
     if encounter is None:
         raise CombatError(f"Fight #{fight_id} has ended.")
-    caller = acting_as(account, row, encounter.obj)
+    caller = acting_as(account, row)
     if action == "next":
-        encounters.next_turn(caller, sent_at=sent_at)
+        encounters.next_turn(caller, sent_at=sent_at, encounter=encounter)
     elif action == "resolve":
-        encounters.resolve_all(caller)
+        encounters.resolve_all(caller, encounter=encounter)
     elif action == "add":
-        encounters.add_named(caller, name)
+        encounters.add_named(caller, name, encounter=encounter)
     elif action == "npc":
-        encounters.npc_init(caller, name, numbers)
+        encounters.npc_init(caller, name, numbers, encounter=encounter)
     elif action == "end":
-        encounters.end(caller)
+        encounters.end(caller, encounter=encounter)
     else:
         raise CombatError(f"Unknown action '{action}'.")
