@@ -83,6 +83,13 @@ class StaffOnly:
         return False
 
 
+def one_line(text: str) -> None:
+    """A form validator: the game shows this text on a line of its own, so no line breaks,
+    tabs or other control characters (a browser's text box sends none; a forged POST might)."""
+    if any(not char.isprintable() for char in text):
+        raise ValidationError("Write it on one line, without control characters.")
+
+
 def _refused(error: Exception) -> str:
     """A service's refusal as the admin shows it: its one player-facing line (autoescaped)."""
     return str(error)
@@ -100,10 +107,11 @@ def _number(text) -> int | None:
 class ApproveForm(forms.Form):
     """``+request/approve``'s soak values and comment, checked by ``world.armor.parse_soak``."""
 
-    soak = forms.CharField(required=False, max_length=80, label="Soak values",
+    soak = forms.CharField(required=False, max_length=80, label="Soak values", validators=[one_line],
                            help_text="column:value pairs joined by commas, e.g. bashing:1,lethal:1; leave "
                                      "empty for a table armor's own values.")
-    comment = forms.CharField(required=False, max_length=armor.MAX_COMMENT, widget=forms.Textarea(attrs={"rows": 2}))
+    comment = forms.CharField(required=False, max_length=armor.MAX_COMMENT, validators=[one_line],
+                              widget=forms.TextInput(attrs={"size": 80}))
 
     def __init__(self, *args, system_key: str = "", **kwargs):
         super().__init__(*args, **kwargs)
@@ -120,7 +128,7 @@ class ApproveForm(forms.Form):
 
 
 class DenyForm(forms.Form):
-    reason = forms.CharField(max_length=armor.MAX_COMMENT, widget=forms.Textarea(attrs={"rows": 2}),
+    reason = forms.CharField(max_length=armor.MAX_COMMENT, validators=[one_line], widget=forms.TextInput(attrs={"size": 80}),
                              error_messages={"required": "Give a reason: the player is told it."})
 
 
@@ -378,12 +386,13 @@ def notes_form(model, notes: list[dict]) -> type[NotesFormBase]:
     for note in notes:
         number = note["id"]
         declared[f"name_{number}"] = forms.CharField(max_length=armor.MAX_ARMOR_TEXT, initial=note.get("name"),
-                                                     label=f"#{number} name")
+                                                     label=f"#{number} name", validators=[one_line])
         declared[f"soak_{number}"] = forms.CharField(max_length=80, initial=_spec(note.get("soak") or {}),
-                                                     label=f"#{number} soak ({note.get('system')})")
+                                                     label=f"#{number} soak ({note.get('system')})",
+                                                     validators=[one_line])
         declared[f"revoke_{number}"] = forms.BooleanField(required=False, label=f"Revoke #{number}")
     declared["reason"] = forms.CharField(required=False, max_length=armor.MAX_COMMENT, label="Reason for revoking",
-                                         widget=forms.Textarea(attrs={"rows": 2}))
+                                         validators=[one_line], widget=forms.TextInput(attrs={"size": 80}))
     return type(f"{model.__name__}Form", (NotesFormBase,), declared)
 
 

@@ -66,7 +66,7 @@ def test_a_request_approved_in_the_admin_reaches_the_telnet_player(fray_server, 
     alice.expect(rf"Request #{number}\|?n?\s+armor, open")
 
     page.fill("#fray-approve input[name=soak]", "bashing:1,lethal:1")
-    page.fill("#fray-approve textarea[name=comment]", "Mind the smell.")
+    page.fill("#fray-approve input[name=comment]", "Mind the smell.")
     page.click("#fray-approve input[type=submit]")
     page.wait_for_selector(".messagelist .success", timeout=30_000)
     assert f"Request #{number} approved: troll-hide cloak (bashing 1, lethal 1)." in page.inner_text(".messagelist")

@@ -108,7 +108,13 @@ class TestArmorRequests(AdminTest):
                 self.assertContains(page, error, status_code=400)
                 self.assertEqual(self.state(), before)
         long = self.client.post(self.url(number, "approve"), {"soak": "", "comment": "x" * (armor.MAX_COMMENT + 1)})
-        self.assertEqual(long.status_code, 400)
+        self.assertContains(long, "Ensure this value has at most 200 characters (it has 201).", status_code=400)
+        self.assertEqual(self.state(), before)
+        for comment in ("two\nlines", "a\tb", "nul\x00"):
+            page = self.client.post(self.url(number, "approve"), {"soak": "", "comment": comment})
+            self.assertContains(page, "Write it on one line, without control characters.", status_code=400)
+            page = self.client.post(self.url(number, "deny"), {"reason": comment})
+            self.assertContains(page, "Write it on one line, without control characters.", status_code=400)
         self.assertEqual(self.state(), before)
 
     def test_deny_needs_a_reason_and_tells_the_player(self):
@@ -266,6 +272,7 @@ class TestArmorNotes(AdminTest):
                 self.assertContains(self.post_notes(**{f"soak_{number}": soak}), error)
                 self.assertEqual(self.state(), before)
         self.assertContains(self.post_notes(**{f"name_{number}": "x" * 41}), "at most 40 characters")
+        self.assertContains(self.post_notes(**{f"name_{number}": "Old\nMail"}), "Write it on one line")
         self.assertEqual(self.state(), before)
         self.assertEqual(self.post_notes(**{f"soak_{number}": "bashing:3", f"name_{number}": "Old <Mail>"}).status_code,
                          302)
