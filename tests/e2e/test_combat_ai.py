@@ -2,6 +2,8 @@
 turn it kicks Alice, who is asked for her defense; switched off and on again it answers
 Alice's punch with its largest defense pool (block). Every die is forced (``@dice/force``)."""
 
+import re
+
 import pytest
 
 from .conftest import force, guard_fight
@@ -38,3 +40,26 @@ def test_the_ai_guard_attacks_on_its_turn_and_blocks(arena):
     assert "Guard block: Dexterity 3 + Brawl 2 = 5 dice vs 6: 6 6 2 2 2 -> 2 successes" in out
     st.command("@dice/clear", r"Forced dice queue: empty")
     st.command("+combat/end", r"You end the fight after 2 rounds\.")
+
+
+def test_elethril_the_ai_orc_declares_for_the_round(arena):
+    st, alice, bob = arena
+    a = alice.account_name
+    st.command("+combat/start elethril", r"You start a fight \(elethril\)")
+    alice.command("+combat/join", r"You join the fight\. Declare an action")
+    st.command("+npc/create Orc=orc", r"Created Orc from the orc template\.")
+    st.command("+combat/add Orc", r"Orc is brought into the fight\.")
+    st.command("+combat/side Orc=foes", r"Orc: side foes\.")
+    st.command(f"+combat/side {a}=party", rf"{a}: side party\.")
+    # The AI declares for the Orc at once: the weapon in hand at Alice, its only enemy.
+    st.send("+combat/ai Orc")
+    st.expect(r"Orc: run by the AI now")
+    alice.expect(r"Orc declares an action for round 1\.")
+    board = " ".join(st.command("+combat", r"Round 1 segments").split())
+    assert re.search(rf"Orc \(AI\) foes - [^>]*> (\S+ hp )?{a} ", board), board   # the target may wrap
+    # Alice declares too (initiative is rolled); the ST takes the Orc back: its declaration stands.
+    force(st, [6, 3])   # with everyone declared, round 1's sides roll: foes 6, party 3
+    alice.command("attack Orc", r"declare")
+    st.command("+combat/ai Orc=off", r"Orc: run by the Storyteller again\.")
+    board = " ".join(st.command("+combat", r"Round 1 segments").split())
+    assert re.search(rf"Orc \(NPC\) foes \d+ [^>]*> (\S+ hp )?{a} ", board), board
