@@ -10,7 +10,7 @@ from evennia.commands.default.muxcommand import MuxCommand
 from commands.help import help_text
 from rules.data import RulesDataError
 from rules.dice import DiceSyntaxError
-from rules.systems import CombatError
+from rules.systems import CombatError, get_system, system_keys
 from world import fights
 from world.fight import system_here
 from world.text import FRAY, escape, views_for
@@ -80,6 +80,13 @@ class Command(MuxCommand):
             self.fail_usage()
             return None
         return name, field
+
+    def sheet_system(self):
+        """The rule system whose sheet the command works on: a ``/<system>`` switch given
+        (``+stat/aeon``), else the system of the fight in the caller's room, else the game's
+        default. Raises CombatError for a fight whose system is gone from the game."""
+        named = [switch for switch in self.switches if switch in system_keys()]
+        return get_system(named[0]) if named else system_here(self.caller)
 
     def func(self):
         if self.switch_error:

@@ -6,7 +6,7 @@ from evennia.utils.utils import inherits_from
 
 from commands import elethril as elethril_commands
 from commands.command import Command
-from rules.systems import CombatError
+from rules.systems import CombatError, system_keys
 from world import aeon, combat_order, dice, eldritch, encounters, fights, gmcp, magic, rolls, sheets
 from world import ai as npc_ai
 from world.access import NARRATOR, STAFF, require_perm
@@ -129,13 +129,37 @@ class CmdSheet(Command):
     Usage:
       +sheet
       +sheet <name>      (Storytellers and staff)
+      +sheet/<system> [<name>]
 
-    Shows traits, creature kind, the weapon in hand and health under the
-    rule system of the fight you are in (or the game's default).
+    A character has one sheet per rule system: its traits, creature kind
+    and the weapon in hand. +sheet shows the sheet of the system of the
+    fight you are in (or the game's default), with its health and the
+    health kept under the other systems; /<system> shows that system's
+    (storyteller, aeon, eldritch or elethril).
+
+    Examples:
+      +sheet
+      +sheet/elethril Alice
+
+    # subtopics
+
+    ## storyteller
+    Kind: Muggle, Wizard, Vampire or Werewolf (with its base kind and
+    whether it is transformed); seven health levels.
+
+    ## aeon
+    Kind: Baseline or Zeta; the aeon health levels.
+
+    ## eldritch
+    No kinds; Life Points.
+
+    ## elethril
+    Kind: Human, Elf, Dwarf ...; hit points.
     """
 
     key = "+sheet"
-    syntax = "+sheet [<name>]"
+    syntax = "+sheet[/<system>] [<name>]"
+    allowed_switches = tuple(system_keys())
 
     def run(self):
         caller = self.caller
@@ -144,7 +168,7 @@ class CmdSheet(Command):
             target = find_character(caller, self.args)
             if target != caller:
                 require_perm(caller, NARRATOR, "see other characters' sheets")
-        caller.msg(sheets.render_sheet(target, encounters.system_here(caller)))
+        caller.msg(sheets.render_sheet(target, self.sheet_system()))
 
 
 class CmdStat(Command):
@@ -152,26 +176,49 @@ class CmdStat(Command):
     Set or clear a sheet trait (staff).
 
     Usage:
-      +stat <name>/<trait>=<value>
+      +stat[/<system>] <name>/<trait>=<value>
       +stat <name>/<trait>=            (clears the trait)
-      +stat <name>/kind=<Muggle, Wizard, Vampire or Werewolf>   (storyteller)
-      +stat <name>/kind=<Baseline or Zeta>   (aeon)
-      +stat <name>/base_kind=<Muggle or Wizard>   (what a Werewolf is otherwise)
-      +stat <name>/transformed=<yes or no>   (Werewolves)
+      +stat <name>/kind=<kind>         (see your system's part below)
       +stat <name>/weapon=<weapon>     (weapon or shield in hand; empty: none)
 
-    Ratings are whole numbers 0-20. Trait names match case-insensitively and
-    by unique prefix; an ambiguous prefix lists the candidates.
+    A character has one sheet per rule system. +stat changes the sheet of
+    the system of the fight in your room (or the game's default); a switch
+    names another: /storyteller, /aeon, /eldritch or /elethril. Only that
+    system's traits, kinds and weapons are taken.
+
+    Ratings are whole numbers in the trait's range (mostly 0-20). Trait
+    names match case-insensitively and by unique prefix; an ambiguous
+    prefix lists the candidates.
 
     Examples:
       +stat Alice/Dexterity=3
-      +stat Alice/brawl=2
       +stat Guard/weapon=sword
+      +stat/elethril Alice/THAC0=17
+
+    # subtopics
+
+    ## storyteller
+    Kinds: Muggle (the default), Wizard, Vampire, Werewolf. A Werewolf
+    also has +stat <name>/base_kind=<Muggle or Wizard> (what it soaks as
+    when not transformed) and +stat <name>/transformed=<yes or no>.
+
+    ## aeon
+    Kinds: Baseline (the default) or Zeta: +stat/aeon Alice/kind=Zeta.
+
+    ## eldritch
+    No kinds. The advanced maneuvers are traits bought on the sheet:
+    +stat/eldritch Alice/Ear Pop=1.
+
+    ## elethril
+    Kinds (their size picks the damage column): Human, Elf, Dwarf,
+    Halfling, Gnome, Goblin, Orc, Ogre, Troll, Horse:
+    +stat/elethril Alice/kind=Elf, +stat/elethril Alice/THAC0=17.
     """
 
     key = "+stat"
     locks = "cmd:all();view:perm(Builder);read:perm(Builder)"
-    syntax = "+stat <name>/<trait>=<value>"
+    syntax = "+stat[/<system>] <name>/<trait>=<value>"
+    allowed_switches = tuple(system_keys())
 
     def run(self):
         require_perm(self.caller, STAFF, "set stats")
@@ -180,7 +227,7 @@ class CmdStat(Command):
             return
         name, field = parsed
         target = find_character(self.caller, name)
-        tell_change(self.caller, target, sheets.set_stat(target, field, self.rhs))
+        tell_change(self.caller, target, sheets.set_stat(target, field, self.rhs, self.sheet_system()))
         fights.afterwards(lambda: gmcp.refresh(target))  # a trait may change the health meter
 
 

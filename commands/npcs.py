@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from commands.command import Command
+from rules.systems import system_keys
 from world import encounters, npcs, sheets
 from world.access import NARRATOR, require_perm
 from world.text import COMBAT, escape
@@ -37,7 +38,8 @@ class CmdNpc(Command):
 
     Act for an NPC with the <npc>= prefix: attack Guard=Alice,
     defend Guard=dodge, +roll Guard=Dex+Dodge. More on a switch:
-    help +npc/<switch>.
+    help +npc/<switch>. A sheet per rule system: the fight's (or the
+    default) system's, or add one: +npc/create/elethril Orc=orc.
 
     Examples:
       +npc/create Guard=guard
@@ -49,6 +51,12 @@ class CmdNpc(Command):
       +npc/remove Thug 2
 
     # subtopics
+
+    ## storyteller
+    Templates: thug, guard, auror, dark-wizard, werewolf, vampire.
+
+    ## aeon
+    Templates: thug, soldier, cavalry, zeta (+npc/create/aeon Z=zeta).
 
     ## eldritch
     +npc/init <name>=<dex>+<per> takes Dexterity and Perception (the
@@ -86,12 +94,17 @@ class CmdNpc(Command):
     """
 
     key = "+npc"
-    allowed_switches = ("init", "create", "set", "sheet", "list", "remove", "templates")
+    allowed_switches = ("init", "create", "set", "sheet", "list", "remove", "templates", *system_keys())
+    max_switches = 2
     syntax = "+npc/create <name>[=<template>], /set, /sheet, /list, /remove, /templates, /init (help +npc)"
 
     def run(self):
         require_perm(self.caller, NARRATOR, "run NPCs")
-        switch = self.switches[0] if self.switches else ""
+        actions = [switch for switch in self.switches if switch not in system_keys()]
+        if len(actions) > 1:
+            self.fail("Use one switch at a time.")
+            return
+        switch = actions[0] if actions else ""
         if not switch:
             self.fail_usage()
             return
@@ -99,7 +112,7 @@ class CmdNpc(Command):
         getattr(self, f"do_{switch}")()
 
     def system(self):
-        return encounters.system_here(self.caller)
+        return self.sheet_system()
 
     def do_init(self):
         if not self.lhs.strip():
@@ -125,7 +138,7 @@ class CmdNpc(Command):
         if parsed is None:
             return
         name, field = parsed
-        npc, line = npcs.set_trait(self.caller, name, field, self.rhs)
+        npc, line = npcs.set_trait(self.caller, name, field, self.rhs, self.system())
         self.msg(f"{COMBAT} {escape(line)}")
 
     def do_sheet(self):

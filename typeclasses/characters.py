@@ -14,12 +14,13 @@ class Character(ObjectParent, DefaultCharacter):
     """A player character.
 
     Attributes (category ``fray``):
-        sheet: {canonical trait name: rating}; staff set it with ``+stat``.
+        sheets: one sheet per rule system, ``{system key: {"traits": {canonical trait name:
+            rating}, "kind": creature kind of that system (storyteller: Muggle, Wizard,
+            Vampire, Werewolf; aeon: Baseline, Zeta; elethril: Elf, Dwarf ...), "base_kind":
+            what a Werewolf soaks as when not transformed, "transformed": bool, "weapon": key
+            of the weapon in hand ("" for none)}}``, each key only once set; a fight reads
+            the sheet of its own system (``world.sheets``); staff set it with ``+stat``.
         health: {system key: health record}; see ``rules.systems.base.Health``.
-        kind: creature type for Storyteller soak (Muggle, Wizard, Vampire, Werewolf).
-        base_kind: what a Werewolf soaks as when not transformed (Muggle or Wizard).
-        transformed: whether a Werewolf is transformed.
-        weapon: key of the weapon in hand ("" for none).
         encounter: the Encounter script this character fights in, or None.
         armor_notes: staff-approved armor notes, each ``{"id", "system", "armor", "name",
             "soak": {column: value}, "approved_by", "approved_at", "comment", "request"}``;
@@ -36,12 +37,8 @@ class Character(ObjectParent, DefaultCharacter):
         magic_item_serial: the highest item number ever given (numbers are not reused).
     """
 
-    sheet = AttributeProperty(dict, category="fray", autocreate=False)
+    sheets = AttributeProperty(dict, category="fray", autocreate=False)
     health = AttributeProperty(dict, category="fray", autocreate=False)
-    kind = AttributeProperty("Muggle", category="fray", autocreate=False)
-    base_kind = AttributeProperty("Muggle", category="fray", autocreate=False)
-    transformed = AttributeProperty(False, category="fray", autocreate=False)
-    weapon = AttributeProperty("", category="fray", autocreate=False)
     encounter = AttributeProperty(None, category="fray", autocreate=False)
     armor_notes = AttributeProperty(list, category="fray", autocreate=False)
     worn_armor = AttributeProperty(None, category="fray", autocreate=False)

@@ -51,9 +51,10 @@ from django.core.exceptions import ValidationError  # noqa: E402
 from django.http import HttpResponseNotAllowed  # noqa: E402
 from django.shortcuts import get_object_or_404, redirect  # noqa: E402
 from django.urls import path, reverse  # noqa: E402
+from django.utils.html import format_html_join  # noqa: E402
 
 from rules.dice import TraitError  # noqa: E402
-from rules.systems import CombatError, get_system  # noqa: E402
+from rules.systems import CombatError, get_system, system_keys  # noqa: E402
 from world import armor, reactor, sheets  # noqa: E402
 from world.models import ArmorNotes, ArmorRequest, FrayNpc, FraySheet  # noqa: E402
 
@@ -216,19 +217,34 @@ def _trait_field(index: int) -> str:
     return f"trait_{index}"
 
 
+def sheet_fields(system) -> tuple[str, ...]:
+    """The fields of ``system``'s sheet form that are not traits: a kind only if the system
+    has kinds, base kind and transformed only if one of its kinds transforms."""
+    has_base = bool(sheets.kinds(system, "base_kind"))
+    return tuple(field for field in SHEET_FIELDS if field == "weapon" or (field == "kind" and system.kinds)
+                 or (field in ("base_kind", "transformed") and has_base))
+
+
 class SheetFormBase(forms.ModelForm):
-    """Kind, base kind, transformed, weapon and one box per trait (empty: not set). Each
-    rating is checked by ``world.sheets.parse_rating`` over ``trait_range``, as ``+stat``."""
+    """One system's sheet (``SYSTEM``): kind, base kind, transformed and weapon where the
+    system has them, and one box per trait of it (empty: not set). Each rating is checked by
+    ``world.sheets.parse_rating`` over the system's ``trait_range``, as ``+stat``."""
 
     TRAITS: tuple[str, ...] = ()
+    SYSTEM = None
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        values = sheets.stored(self.instance) if self.instance.pk else {}
-        traits = dict(values.get("sheet") or {})
-        self.initial.update(kind=values.get("kind") or "Muggle", base_kind=values.get("base_kind") or "Muggle",
-                            transformed="yes" if values.get("transformed") else "no",
-                            weapon=values.get("weapon") or "")
+        sheet = sheets.sheet_of(self.instance, self.SYSTEM) if self.instance.pk else {}
+        traits = sheet.get("traits", {})
+        def unset(field):  # what the form shows for a kind never set: Muggle, or the system's first
+            known = sheets.kinds(self.SYSTEM, field)
+            return "Muggle" if "Muggle" in known or not known else known[0]
+
+        self.initial.update({field: value for field, value in (
+            ("kind", sheet.get("kind") or unset("kind")), ("base_kind", sheet.get("base_kind") or unset("base_kind")),
+            ("transformed", "yes" if sheet.get("transformed") else "no"), ("weapon", sheet.get("weapon") or ""))
+            if field in self.fields})
         for index, trait in enumerate(self.TRAITS):
             self.initial[_trait_field(index)] = "" if traits.get(trait) is None else str(traits[trait])
 
@@ -238,10 +254,10 @@ class SheetFormBase(forms.ModelForm):
             value = (data.get(_trait_field(index)) or "").strip()
             if value:
                 try:
-                    sheets.parse_rating(value, trait, *sheets.trait_range(trait))
+                    sheets.parse_rating(value, trait, *self.SYSTEM.trait_range(trait))
                 except CombatError as error:
                     self.add_error(_trait_field(index), _refused(error))
-        if data.get("transformed") == "yes" and not sheets.transforms(data.get("kind") or ""):
+        if data.get("transformed") == "yes" and not sheets.transforms(self.SYSTEM, data.get("kind") or ""):
             self.add_error("transformed", f"A {data.get('kind')} does not transform; only Werewolves do.")
         return data
 
@@ -253,38 +269,54 @@ class SheetFormBase(forms.ModelForm):
                        for index, trait in enumerate(self.TRAITS) if _trait_field(index) in changed]
 
 
-def sheet_form(model) -> type[SheetFormBase]:
-    """The sheet form for ``model``: its fields are built from the rule systems' tables."""
-    traits = sheets.all_trait_names()
+def sheet_form(model, system=None) -> type[SheetFormBase]:
+    """The form of ``system``'s sheet (default: the game's) for ``model``: its fields are
+    built from that system's tables."""
+    system = system or sheets.default_system()
+    traits = tuple(system.trait_names)
+    fields = sheet_fields(system)
+    choices = {
+        "kind": lambda: forms.ChoiceField(choices=[(k, k) for k in sheets.kinds(system)]),
+        "base_kind": lambda: forms.ChoiceField(choices=[(k, k) for k in sheets.kinds(system, "base_kind")],
+                                               label="Base kind",
+                                               help_text="What a Werewolf soaks as when not transformed."),
+        "transformed": lambda: forms.ChoiceField(choices=[("no", "no"), ("yes", "yes")]),
+        "weapon": lambda: forms.ChoiceField(choices=[("", "none"), *system.weapon_names.items()], required=False),
+    }
     declared = {
-        "kind": forms.ChoiceField(choices=[(k, k) for k in sheets.kinds("kind")]),
-        "base_kind": forms.ChoiceField(choices=[(k, k) for k in sheets.kinds("base_kind")], label="Base kind",
-                                       help_text="What a Werewolf soaks as when not transformed."),
-        "transformed": forms.ChoiceField(choices=[("no", "no"), ("yes", "yes")]),
-        "weapon": forms.ChoiceField(choices=[("", "none"), *sheets.weapons().items()], required=False),
+        **{field: choices[field]() for field in fields},
         **{_trait_field(index): forms.CharField(required=False, max_length=8, label=trait,
                                                 widget=forms.TextInput(attrs={"size": 4}))
            for index, trait in enumerate(traits)},
         "TRAITS": traits,
+        "SYSTEM": system,
         "Meta": type("Meta", (), {"model": model, "fields": ()}),
     }
     return type(f"{model.__name__}Form", (SheetFormBase,), declared)
 
 
-def apply_sheet(target, changes: list[tuple[str, str]]) -> list[str]:
-    """Each ``(field, value)`` through ``+stat``'s ``world.sheets.set_stat``; the lines it says."""
-    return [sheets.set_stat(target, field, value) for field, value in changes]
+def apply_sheet(target, changes: list[tuple[str, str]], system) -> list[str]:
+    """Each ``(field, value)`` through ``+stat``'s ``world.sheets.set_stat`` on ``system``'s
+    sheet; the lines it says."""
+    return [sheets.set_stat(target, field, value, system) for field, value in changes]
+
+
+def _admin_system(request):
+    """The system whose sheet the page edits: ``?system=<key>``, else the game's default."""
+    key = request.GET.get("system", "")
+    return get_system(key) if key in system_keys() else sheets.default_system()
 
 
 class SheetAdmin(StaffOnly, admin.ModelAdmin):
-    """A list of characters with their Fray sheets, searchable by name, and a sheet form."""
+    """A list of characters with their Fray sheets (the default system's), searchable by
+    name, and a form for one system's sheet (``?system=<key>``, links to the others)."""
 
     typeclass = settings.BASE_CHARACTER_TYPECLASS
     list_display = ("db_key", "kind", "traits", "weapon", "db_location")
     list_display_links = ("db_key",)
     search_fields = ("db_key",)
     ordering = ("db_key",)
-    readonly_fields = ("db_key",)
+    readonly_fields = ("db_key", "rule_system")
 
     def get_queryset(self, request):
         return super().get_queryset(request).filter(db_typeclass_path=self.typeclass)
@@ -293,37 +325,35 @@ class SheetAdmin(StaffOnly, admin.ModelAdmin):
         return self.has_module_permission(request)
 
     def get_form(self, request, obj=None, change=False, **kwargs):
-        return sheet_form(self.model)
+        return sheet_form(self.model, _admin_system(request))
 
     def get_fieldsets(self, request, obj=None):
-        traits = sheets.all_trait_names()
-        default = sheets.default_system().key
-        sets, shown = [(None, {"fields": ("db_key", *SHEET_FIELDS)})], set()
-        for system in sheets.every_system():
-            fields = [_trait_field(traits.index(t)) for t in system.trait_names if t not in shown]
-            shown.update(system.trait_names)
-            if fields:
-                sets.append((f"{system.key} traits", {"fields": fields,
-                                                      "classes": () if system.key == default else ("collapse",)}))
-        return sets
+        system = _admin_system(request)
+        return [(None, {"fields": ("db_key", "rule_system", *sheet_fields(system))}),
+                (f"{system.key} traits", {"fields": [_trait_field(i) for i in range(len(system.trait_names))]})]
+
+    @admin.display(description="sheets")
+    def rule_system(self, obj):
+        """Links to each system's sheet (the one edited is named by the traits' heading)."""
+        return format_html_join(" ", '<a href="?system={}">{}</a>', ((key, key) for key in system_keys()))
 
     @admin.display(description="kind")
     def kind(self, obj):
-        return sheets.stored(obj).get("kind") or "Muggle"
+        return sheets.sheet_of(obj, sheets.default_system()).get("kind") or "Muggle"
 
     @admin.display(description="traits")
     def traits(self, obj):
-        sheet = sheets.stored(obj).get("sheet") or {}
+        sheet = sheets.traits_of(obj, sheets.default_system())
         return ", ".join(f"{trait} {value}" for trait, value in sheet.items()) or "(no traits set)"
 
     @admin.display(description="weapon")
     def weapon(self, obj):
-        key = sheets.stored(obj).get("weapon") or ""
+        key = sheets.sheet_of(obj, sheets.default_system()).get("weapon") or ""
         return sheets.weapon_name(sheets.default_system(), key) if key else "none"
 
     def save_model(self, request, obj, form, change):
         try:
-            for line in reactor.call("admin sheet", apply_sheet, obj, form.changes()):
+            for line in reactor.call("admin sheet", apply_sheet, obj, form.changes(), form.SYSTEM):
                 messages.info(request, line)
         except (CombatError, TraitError) as error:
             messages.error(request, _refused(error))

@@ -39,6 +39,7 @@ from world.encounters import (
     use_action,
     use_modifiers,
 )
+from world.sheets import update_sheet, weapon_of
 from world.text import escape, escape_for_room, quote
 
 CLINCH_CHOICES = ("hold", "crush", "break", "decline")
@@ -350,11 +351,12 @@ def pick_up(caller, actor_name: str | None, text: str) -> None:
     _turn_action(encounter, actor)
     if success:
         lying.remove(item)
-        if actor.weapon:
-            lying.append({"weapon": actor.weapon, "owner": actor.key, "feet": 0})
-            lines = (*lines, f"{actor.key} drops the {actor.weapon} to take it.")
+        held = weapon_of(actor, system)
+        if held:
+            lying.append({"weapon": held, "owner": actor.key, "feet": 0})
+            lines = (*lines, f"{actor.key} drops the {held} to take it.")
         encounter.dropped = lying
-        actor.weapon = item["weapon"]
+        update_sheet(actor, system, weapon=item["weapon"])
     add_log(encounter, actor.key, "pick up", lines)
     announce(encounter, "{actor} goes for " + escape_for_room(f"{item['owner']}'s {item['weapon']}") + ".",
              mapping={"actor": actor}, lines=lines)

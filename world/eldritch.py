@@ -53,7 +53,7 @@ from world.encounters import (
     use_action,
     use_modifiers,
 )
-from world.sheets import is_npc, snapshot
+from world.sheets import is_npc, snapshot, update_sheet
 from world.text import COMBAT, escape, escape_for_room, quote
 
 KEY = "eldritch"
@@ -97,7 +97,7 @@ def rules_here(caller, what: str):
 
 def _in_room(caller, name: str):
     """A character or NPC in ``caller``'s room by name (exact, else a unique prefix)."""
-    here = [obj for obj in (caller.location.contents if caller.location else []) if hasattr(obj, "sheet")]
+    here = [obj for obj in (caller.location.contents if caller.location else []) if hasattr(obj, "sheets")]
     return find_named(here, name, "Name someone here.", "No one called '{}' here.")
 
 
@@ -580,7 +580,7 @@ def move(caller, actor_name: str | None, text: str) -> None:
         return
     _turn_action(encounter, actor)
     if weapon is not None:
-        actor.weapon = weapon.key
+        update_sheet(actor, system, weapon=weapon.key)
         stored = dict(deserialize(actor.concealed or {}))
         if stored:
             stored["weapons"] = [item for item in stored.get("weapons", []) if item["weapon"] != weapon.key]

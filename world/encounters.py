@@ -59,7 +59,7 @@ from world.fight import (  # noqa: F401 (the services below and other modules us
     update_conditions,
     use_modifiers,
 )
-from world.sheets import WIDTH, default_system, is_npc
+from world.sheets import WIDTH, default_system, is_npc, update_sheet
 from world.text import COMBAT, columns, escape, escape_for_room, fit, quote, spoken, table
 
 ENCOUNTER_TYPECLASS = "typeclasses.encounters.Encounter"
@@ -426,7 +426,7 @@ def npc_init(caller, name: str, numbers_text: str | None, encounter=None) -> Ini
         raise CombatError(f"No NPC '{quote(name)}' here. Give its numbers: +npc/init {quote(name)}={init_numbers(traits)}")
     else:
         npc = create_object(NPC_TYPECLASS, key=name, location=room)
-        npc.sheet = dict(numbers)
+        update_sheet(npc, system_of(encounter), traits=dict(numbers))
     add_combatant(encounter, npc)
     return roll_initiative(caller, encounter, npc, numbers)
 
@@ -969,7 +969,7 @@ def add_named(caller, names_text: str, encounter=None) -> list[str]:
     names = [name.strip() for name in names_text.split(",")]
     if not all(names):
         raise CombatError("Usage: +combat/add <name>[,<name>...]")
-    here = [obj for obj in encounter.obj.contents if hasattr(obj, "sheet")]
+    here = [obj for obj in encounter.obj.contents if hasattr(obj, "sheets")]
     found = []
     for name in names:
         wanted = name.casefold()

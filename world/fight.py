@@ -17,7 +17,7 @@ from rules.systems import CombatError, RuleSystem, get_system
 from rules.systems.base import Combatant
 from world import fights
 from world.access import STAFF, has_perm
-from world.sheets import default_system, is_npc, snapshot, store_health
+from world.sheets import default_system, is_npc, snapshot, store_health, update_sheet, weapon_of
 from world.text import COMBAT, escape, quote
 
 ENCOUNTER_KEY = "fray_encounter"
@@ -269,15 +269,16 @@ def apply_resolution(encounter, system: RuleSystem, resolution) -> None:
             release(encounter, obj)
             continue
         elif effect == "disarmed":
-            if obj.weapon:
+            held = weapon_of(obj, system)
+            if held:
                 encounter.dropped = dropped_weapons(encounter) + [
-                    {"weapon": obj.weapon, "owner": obj.key, "feet": int(detail)}]
-                obj.weapon = ""
+                    {"weapon": held, "owner": obj.key, "feet": int(detail)}]
+                update_sheet(obj, system, weapon="")
         elif effect == "weapon-taken":
             giver = objects.get(detail.get("from"))
-            if giver is not None and giver.weapon == detail["weapon"]:
-                giver.weapon = ""
-            obj.weapon = detail["weapon"]
+            if giver is not None and weapon_of(giver, system) == detail["weapon"]:
+                update_sheet(giver, system, weapon="")
+            update_sheet(obj, system, weapon=detail["weapon"])
             continue
         else:
             state = system.condition_after(state, effect, detail)

@@ -119,7 +119,8 @@ HELP_ENTRY_DICTS = [
             ## commands
             ambush, hide, clinch, defend accept, +mount, +dismount, pickup,
             +combat/treat, +combat/split, called shots (attack
-            Guard/pistol+showoff 3), +stat <name>/kind= (Baseline or Zeta).
+            Guard/pistol+showoff 3), +stat/aeon <name>/kind= (Baseline or
+            Zeta; each system keeps its own sheet).
         """,
     },
     {

@@ -23,7 +23,7 @@ from rules.data.templates import NpcTemplate, load_templates
 from rules.systems import CombatError, RuleSystem, get_system
 from world import encounters
 from world.access import NARRATOR, require_perm
-from world.sheets import WIDTH, every_system, is_npc, set_stat, snapshot, weapon_name
+from world.sheets import WIDTH, every_system, is_npc, set_stat, snapshot, update_sheet, weapon_name
 from world.text import COMBAT, escape, quote
 from world.text import table as text_table
 
@@ -120,23 +120,23 @@ def find_template(system: RuleSystem, wanted: str) -> NpcTemplate:
     return found[0]
 
 
-def apply_template(npc, template: NpcTemplate) -> None:
-    """Give ``npc`` the template's sheet, kind and weapon (its health is kept)."""
-    npc.sheet = dict(template.traits)
-    if template.kind:
-        npc.kind = template.kind
-    npc.base_kind = template.base_kind or "Muggle"
-    npc.transformed = False
-    npc.weapon = template.weapon
+def apply_template(npc, template: NpcTemplate, system: RuleSystem) -> None:
+    """Give ``npc``'s sheet for ``system`` (the template's system) the template's traits, kind
+    and weapon; its other systems' sheets and its health are kept."""
+    kind = {"kind": template.kind} if template.kind else {}
+    update_sheet(npc, system, traits=dict(template.traits), **kind, base_kind=template.base_kind or "Muggle",
+                 transformed=False, weapon=template.weapon)
 
 
 def is_light(npc) -> bool:
     """An NPC with at most the two initiative traits ``+npc/init <name>=<a>+<b>`` sets on its
     sheet (any system's ``npc_initiative_traits``: Wits and Dexterity, eldritch's Dexterity
-    and Perception) and no kind or weapon set: a template may still be applied to it."""
-    sheet = deserialize(npc.sheet or {})
+    and Perception) and no kind or weapon set, in every system's sheet: a template may still
+    be applied to it."""
     light_traits = {trait for system in every_system() for trait in system.npc_initiative_traits}
-    return set(sheet) <= light_traits and not npc.weapon and (npc.kind or "Muggle") == "Muggle"
+    return all(set(sheet.get("traits", {})) <= light_traits and not sheet.get("weapon")
+               and (sheet.get("kind") or "Muggle") == "Muggle"
+               for sheet in map(deserialize, (npc.sheets or {}).values()))
 
 
 def render_templates(system: RuleSystem) -> str:
@@ -194,7 +194,7 @@ def create(caller, name_text: str, template_text: str | None, system: RuleSystem
         existing = [obj for obj in npcs_in(room) if obj.key.casefold() == name.casefold()]
         if existing and template is not None and is_light(existing[0]):
             _require_scene_control(caller, existing[0], "change NPCs in this fight")
-            apply_template(existing[0], template)
+            apply_template(existing[0], template, system)
             return [f"{existing[0].key} now has the {template.key} template's sheet "
                     f"({describe(existing[0], system)})."]
         if existing and is_light(existing[0]):
@@ -214,7 +214,7 @@ def create(caller, name_text: str, template_text: str | None, system: RuleSystem
     for name in checked:
         npc = create_object(NPC_TYPECLASS, key=name, location=room)
         if template is not None:
-            apply_template(npc, template)
+            apply_template(npc, template, system)
         made.append(npc)
     source = f"from the {template.key} template" if template else "with an empty sheet (+npc/set fills it)"
     mapping = {f"npc{i}": npc for i, npc in enumerate(made)} | {"storyteller": caller}
@@ -235,12 +235,13 @@ def _require_scene_control(caller, npc, doing: str) -> None:
         encounters.require_storyteller(caller, encounter, doing)
 
 
-def set_trait(caller, name: str, field: str, value: str):
-    """``+npc/set <name>/<trait>=<value>``; returns (npc, change line). Raises CombatError."""
+def set_trait(caller, name: str, field: str, value: str, system: RuleSystem):
+    """``+npc/set <name>/<trait>=<value>`` on the NPC's sheet for ``system``; returns (npc,
+    change line). Raises CombatError."""
     require_perm(caller, NARRATOR, "change NPCs")
     npc = find_npc(caller, name)
     _require_scene_control(caller, npc, "change NPCs in this fight")
-    return npc, set_stat(npc, field, value)
+    return npc, set_stat(npc, field, value, system)
 
 
 def remove(caller, name: str) -> None:

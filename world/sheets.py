@@ -8,7 +8,7 @@ from copy import deepcopy
 from django.conf import settings
 from evennia.utils.dbserialize import deserialize, to_pickle
 
-from rules.dice import match_trait
+from rules.dice import TraitError, match_trait
 from rules.systems import CombatError, RuleSystem, get_system, system_keys
 from rules.systems.base import Combatant, Health
 from world.text import columns, escape, quote
@@ -19,20 +19,16 @@ TRUE_WORDS = ("yes", "y", "true", "on", "1")
 FALSE_WORDS = ("no", "n", "false", "off", "0", "")
 #: Sheet fields that are not traits: +stat <name>/<field>=<value>.
 FIELDS = ("kind", "base_kind", "transformed", "weapon")
+#: What one system's sheet holds (``sheets`` Attribute: ``{system key: {field: value}}``).
+SHEET_KEYS = ("traits", *FIELDS)
+#: The Attributes of the single sheet an earlier Fray kept for every system (migrated).
+OLD_ATTRIBUTES = ("sheet", "kind", "base_kind", "transformed", "weapon")
 WIDTH = 78
 
 
 def default_system() -> RuleSystem:
     """The game's default rule system (``settings.FRAY_DEFAULT_SYSTEM``)."""
     return get_system(getattr(settings, "FRAY_DEFAULT_SYSTEM", "storyteller"))
-
-
-def all_trait_names() -> tuple[str, ...]:
-    """Every trait name of every registered system, each once."""
-    names: dict[str, None] = {}
-    for system in every_system():
-        names.update(dict.fromkeys(system.trait_names))
-    return tuple(names)
 
 
 def is_npc(obj) -> bool:
@@ -52,16 +48,58 @@ def stored(obj) -> dict:
 
 
 def snapshot(obj, system: RuleSystem, overrides: Mapping[str, int] | None = None) -> Combatant:
-    """A frozen view of ``obj`` for one rules call (sheet + ``overrides``, health for ``system``)."""
+    """A frozen view of ``obj`` for one rules call: ``system``'s sheet (+ ``overrides``) and
+    health for ``system``."""
     values = stored(obj)
-    traits = dict(values.get("sheet") or {})
+    sheet = (values.get("sheets") or {}).get(system.key) or {}
+    traits = dict(sheet.get("traits") or {})
     traits.update(overrides or {})
     health = deepcopy((values.get("health") or {}).get(system.key, {}))
-    return Combatant(name=obj.key, traits=traits, kind=values.get("kind") or "Muggle",
-                     base_kind=values.get("base_kind") or "Muggle",
-                     transformed=bool(values.get("transformed", False)),
-                     weapon=values.get("weapon") or "", health=health,
+    return Combatant(name=obj.key, traits=traits, kind=sheet.get("kind") or "Muggle",
+                     base_kind=sheet.get("base_kind") or "Muggle",
+                     transformed=bool(sheet.get("transformed", False)),
+                     weapon=sheet.get("weapon") or "", health=health,
                      armor=worn_armor(obj, system, values))
+
+
+def _system(system: RuleSystem | str) -> RuleSystem:
+    return get_system(system) if isinstance(system, str) else system
+
+
+def sheet_of(obj, system: RuleSystem | str) -> dict:
+    """A copy of ``obj``'s sheet for ``system`` (a system or its key): ``{"traits": {name:
+    rating}, "kind", "base_kind", "transformed", "weapon"}``, each key only if set."""
+    sheet = deserialize((getattr(obj, "sheets", None) or {}).get(_system(system).key) or {})
+    return {**sheet, "traits": dict(sheet["traits"])} if "traits" in sheet else dict(sheet)
+
+
+def traits_of(obj, system: RuleSystem | str) -> dict[str, int]:
+    """``{trait: rating}`` of ``obj``'s sheet for ``system`` (a system or its key)."""
+    return sheet_of(obj, system).get("traits", {})
+
+
+def weapon_of(obj, system: RuleSystem | str) -> str:
+    """The key of the weapon ``obj`` holds under ``system`` ("" for none)."""
+    return sheet_of(obj, system).get("weapon") or ""
+
+
+def update_sheet(obj, system: RuleSystem | str, **fields) -> None:
+    """Write ``fields`` (``traits`` = the whole {trait: rating} dict, ``kind``, ``base_kind``,
+    ``transformed``, ``weapon``) to ``obj``'s sheet for ``system``; the other systems' sheets
+    are untouched. No checks: ``set_stat`` is the checked writer. Raises KeyError for an
+    unknown system key, ValueError for an unknown field."""
+    unknown = set(fields) - set(SHEET_KEYS)
+    if unknown:
+        raise ValueError(f"Not a sheet field: {', '.join(sorted(unknown))}")
+    system = _system(system)
+    sheets = dict(deserialize(getattr(obj, "sheets", None) or {}))
+    sheets[system.key] = {**sheet_of(obj, system), **fields}
+    obj.sheets = sheets
+
+
+def add_traits(obj, system: RuleSystem | str, **ratings: int) -> None:
+    """Set some traits of ``obj``'s sheet for ``system``, keeping the others."""
+    update_sheet(obj, system, traits={**traits_of(obj, system), **ratings})
 
 
 def worn_armor(obj, system: RuleSystem, values: Mapping | None = None) -> dict[str, int]:
@@ -115,86 +153,82 @@ def parse_rating(text: str, what: str = "A rating", low: int = 0, high: int = MA
     return int(text)
 
 
-def trait_range(trait: str) -> tuple[int, int]:
-    """The ratings allowed for ``trait``: the widest range of the systems that know it."""
-    ranges = [system.trait_range(trait) for system in every_system() if trait in system.trait_names]
-    return (min(low for low, _ in ranges), max(high for _, high in ranges)) if ranges else (0, MAX_RATING)
+def set_stat(target, field: str, value: str, system: RuleSystem) -> str:
+    """Set (or clear, with an empty value) one trait or field of ``target``'s sheet for
+    ``system``; only what ``system`` knows is allowed (its traits, kinds and weapons).
 
-
-def set_stat(target, field: str, value: str) -> str:
-    """Set (or clear, with an empty value) one sheet trait or field of ``target``.
-
-    Returns the line describing the change. Raises CombatError or TraitError.
+    Returns the line describing the change, e.g. ``"Aeon sheet: Alice's kind is now Zeta."``.
+    Raises CombatError (one line naming the system) for what ``system`` does not know.
     """
     wanted = "_".join(field.strip().casefold().split())
     if wanted in ("base", "base-kind"):
         wanted = "base_kind"
     if wanted in FIELDS:
-        return _set_field(target, wanted, value.strip())
-    trait = match_trait(field.strip(), all_trait_names())
-    sheet = dict(deserialize(target.sheet or {}))
+        return f"{system.key.capitalize()} sheet: {_set_field(target, wanted, value.strip(), system)}"
+    if not system.trait_names:
+        raise CombatError(f"The {system.key} rules have no traits.")
+    try:
+        trait = match_trait(field.strip(), system.trait_names)
+    except TraitError as error:
+        raise CombatError(f"On the {system.key} sheet: {error}") from None
+    sheet = traits_of(target, system)
     if value.strip() == "":
         sheet.pop(trait, None)
-        target.sheet = sheet
-        return f"{target.key}'s {trait} is cleared."
-    sheet[trait] = parse_rating(value, f"{trait}", *trait_range(trait))
-    target.sheet = sheet
-    return f"{target.key}'s {trait} is now {sheet[trait]}."
+        update_sheet(target, system, traits=sheet)
+        return f"{system.key.capitalize()} sheet: {target.key}'s {trait} is cleared."
+    sheet[trait] = parse_rating(value, f"{trait}", *system.trait_range(trait))
+    update_sheet(target, system, traits=sheet)
+    return f"{system.key.capitalize()} sheet: {target.key}'s {trait} is now {sheet[trait]}."
 
 
 def every_system() -> list[RuleSystem]:
     return [get_system(key) for key in system_keys()]
 
 
-def kinds(field: str = "kind") -> tuple[str, ...]:
-    """The creature kinds (``field`` "kind") or base kinds ("base_kind") any system knows."""
-    tables = [system.kinds for system in every_system()]
+def kinds(system: RuleSystem, field: str = "kind") -> tuple[str, ...]:
+    """``system``'s creature kinds (``field`` "kind") or base kinds ("base_kind")."""
     if field == "base_kind":
-        return tuple(dict.fromkeys(base for table in tables for kind in table.values()
-                                   for base in kind.get("base_kinds", ())))
-    return tuple(dict.fromkeys(kind for table in tables for kind in table))
+        return tuple(dict.fromkeys(base for kind in system.kinds.values() for base in kind.get("base_kinds", ())))
+    return tuple(system.kinds)
 
 
-def transforms(kind: str) -> bool:
-    """Whether a character of ``kind`` may be transformed (a Werewolf)."""
-    return any(system.kinds.get(kind, {}).get("transformed_only") for system in every_system())
+def transforms(system: RuleSystem, kind: str) -> bool:
+    """Whether a character of ``kind`` may be transformed (a Werewolf) under ``system``."""
+    return bool(system.kinds.get(kind, {}).get("transformed_only"))
 
 
-def weapons() -> dict[str, str]:
-    """``{weapon key: name}`` of every system's weapons (the first system's name wins)."""
-    found: dict[str, str] = {}
-    for system in every_system():
-        found.update({key: name for key, name in system.weapon_names.items() if key not in found})
-    return found
-
-
-def _set_field(target, field: str, value: str) -> str:
-    """Kind, base kind, transformed and weapon: what any registered system knows is allowed
-    (a Zeta for aeon, a Werewolf for storyteller; each system reads the ones it knows)."""
+def _set_field(target, field: str, value: str, system: RuleSystem) -> str:
+    """Kind, base kind, transformed and weapon of ``target``'s sheet for ``system``: only
+    what ``system`` knows (a Zeta for aeon, a Werewolf for storyteller)."""
+    sheet = sheet_of(target, system)
     if field in ("kind", "base_kind"):
-        known = kinds(field)
+        known = kinds(system, field)
+        label = field.replace("_", " ")
+        if not known:
+            raise CombatError(f"The {system.key} rules have no {label}s.")
         found = [kind for kind in known if kind.casefold().startswith(value.casefold())] if value else []
         if len(found) != 1:
-            raise CombatError(f"{field.replace('_', ' ').capitalize()} must be one of: {', '.join(known)}.")
-        setattr(target, field, found[0])
-        return f"{target.key}'s {field.replace('_', ' ')} is now {found[0]}."
+            raise CombatError(f"{label.capitalize()} ({system.key}) must be one of: {', '.join(known)}.")
+        update_sheet(target, system, **{field: found[0]})
+        return f"{target.key}'s {label} is now {found[0]}."
     if field == "transformed":
-        if not transforms(target.kind):
-            raise CombatError(f"{target.key} is a {target.kind}; only Werewolves transform.")
+        kind = sheet.get("kind") or "Muggle"
+        if not transforms(system, kind):
+            raise CombatError(f"{target.key} is a {kind} ({system.key}); only Werewolves transform.")
         word = value.casefold()
         if word not in TRUE_WORDS + FALSE_WORDS:
             raise CombatError("Transformed must be yes or no.")
-        target.transformed = word in TRUE_WORDS
-        return f"{target.key} is {'now' if target.transformed else 'no longer'} transformed."
+        update_sheet(target, system, transformed=word in TRUE_WORDS)
+        return f"{target.key} is {'now' if word in TRUE_WORDS else 'no longer'} transformed."
     if not value:
-        target.weapon = ""
+        update_sheet(target, system, weapon="")
         return f"{target.key} now holds no weapon."
-    known = weapons()
+    known = system.weapon_names
     wanted = "-".join(value.casefold().split())
     found = [key for key in known if key == wanted] or [key for key in known if key.startswith(wanted)]
     if len(found) != 1:
-        raise CombatError(f"Weapon must be one of: {', '.join(known)}.")
-    target.weapon = found[0]
+        raise CombatError(f"Weapon ({system.key}) must be one of: {', '.join(known)}.")
+    update_sheet(target, system, weapon=found[0])
     return f"{target.key} now holds a {known[found[0]]}."
 
 
@@ -208,14 +242,16 @@ def weapon_name(system: RuleSystem, key: str) -> str:
 
 
 def render_sheet(obj, system: RuleSystem) -> str:
-    """The 78-column ``+sheet`` of ``obj`` under ``system``."""
+    """The 78-column ``+sheet`` of ``obj``: its sheet for ``system`` (the header names the
+    system; its kind only where the system has kinds), then its health under each system."""
     combatant = snapshot(obj, system)
     health = system.health(combatant.health, combatant)
-    header = (f"|w{escape(obj.key)}|n  {'NPC' if is_npc(obj) else 'Character'}  "
-              f"Kind: {escape(combatant.kind)}"
+    header = (f"|w{escape(obj.key)}|n  {'NPC' if is_npc(obj) else 'Character'}  {system.key} sheet"
+              + (f"  Kind: {escape(combatant.kind) if combatant.kind in system.kinds else 'not set'}"
+                 if system.kinds else "")
               + (f" (base {escape(combatant.base_kind)}, "
                  f"{'transformed' if combatant.transformed else 'not transformed'})"
-                 if combatant.kind == "Werewolf" else ""))
+                 if transforms(system, combatant.kind) else ""))
     traits = sorted(combatant.traits.items(), key=lambda item: system.trait_names.index(item[0])
                     if item[0] in system.trait_names else len(system.trait_names))
     cells = [f"{name}: {value}" for name, value in traits] or ["(no traits set)"]
@@ -236,3 +272,47 @@ def systems_with_health(obj) -> list[RuleSystem]:
     """The systems ``obj`` has a health record under (wounds taken in their fights)."""
     records = deserialize(getattr(obj, "health", None) or {})
     return [system for system in every_system() if records.get(system.key)]
+
+
+def split_old_sheet(values: Mapping) -> dict[str, dict]:
+    """``{system key: sheet}`` from the single sheet an earlier Fray kept for every system
+    (``values``: the old Attributes ``sheet``, ``kind``, ``base_kind``, ``transformed``,
+    ``weapon``): each system keeps the traits, kinds and weapon it knows."""
+    traits = dict(values.get("sheet") or {})
+    result = {}
+    for system in every_system():
+        sheet: dict = {"traits": {name: rating for name, rating in traits.items() if name in system.trait_names}}
+        for field in ("kind", "base_kind"):
+            if values.get(field) in kinds(system, field):
+                sheet[field] = values[field]
+        if sheet.get("kind") and transforms(system, sheet["kind"]) and values.get("transformed"):
+            sheet["transformed"] = True
+        if values.get("weapon") in system.weapon_names:
+            sheet["weapon"] = values["weapon"]
+        result[system.key] = sheet
+    return result
+
+
+def migrate_old_sheet(obj) -> bool:
+    """Move ``obj``'s old single-sheet Attributes into ``sheets`` (a system's sheet already
+    there wins) and remove them. Whether anything was moved; running it twice moves nothing."""
+    values = stored(obj)
+    old = {name: deserialize(values[name]) for name in OLD_ATTRIBUTES if name in values}
+    if not old:
+        return False
+    current = deserialize(values.get("sheets") or {})
+    obj.sheets = {**split_old_sheet(old), **current}
+    for name in old:
+        obj.attributes.remove(name, category="fray")
+    return True
+
+
+def migrate_sheets() -> int:
+    """At server start: every object with the old single-sheet Attributes gets a sheet per
+    system (``migrate_old_sheet``). How many objects were moved."""
+    from evennia.objects.models import ObjectDB
+    from evennia.typeclasses.attributes import Attribute
+
+    ids = Attribute.objects.filter(db_category="fray", db_key__in=OLD_ATTRIBUTES,
+                                   objectdb__isnull=False).values_list("objectdb__id", flat=True)
+    return sum(migrate_old_sheet(obj) for obj in ObjectDB.objects.filter(id__in=set(ids)))

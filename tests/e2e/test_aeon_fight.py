@@ -39,8 +39,12 @@ def folded(text: str) -> str:
 
 
 def test_aeon_armor_hardness_clinch_and_reload(fray_server, fray_client, arena):
-    st, alice, _bob = arena  # Alice: Dexterity 3, Wits 2, Strength 2, Brawl 2, Stamina 2
+    st, alice, _bob = arena
     a = alice.account_name
+    # Alice's aeon sheet (one sheet per system; the arena's traits are storyteller's), set
+    # before the fight with /aeon
+    for trait, value in {"Dexterity": 3, "Wits": 2, "Strength": 2, "Brawl": 2, "Stamina": 2}.items():
+        st.command(f"+stat/aeon {a}/{trait}={value}", rf"Aeon sheet: {a}'s {trait} is now {value}\.")
 
     # ---------------------------------------------------------------- start and initiative
     st.command("+combat/start aeon", r"You start a fight \(aeon\)\..*Aeon \(d10 pools at TN 7, successes needed\)")

@@ -22,6 +22,9 @@ def test_aeon_split_actions_through_a_reload(fray_server, fray_client, arena):
     st, alice, _bob = arena
     a = alice.account_name
     st.command("+combat/start aeon", r"You start a fight \(aeon\)")
+    # Alice's aeon sheet: +stat in the aeon fight's room (the arena's traits are storyteller's)
+    for trait, value in {"Dexterity": 3, "Wits": 2, "Strength": 2, "Brawl": 2, "Stamina": 2}.items():
+        st.command(f"+stat {a}/{trait}={value}", rf"Aeon sheet: {a}'s {trait} is now {value}\.")
     alice.command("+combat/join", r"You join the fight")
     force(st, [5])
     alice.command("+combat/init", rf"{a} rolls initiative: .* = 10\.")

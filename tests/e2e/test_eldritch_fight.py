@@ -44,13 +44,14 @@ def folded(text: str) -> str:
 
 
 def test_eldritch_schedule_firearm_ear_pop_armor_and_reload(fray_server, fray_client, arena):
-    st, alice, _bob = arena  # Alice: Dexterity 3, Strength 2, Brawl 2 (arena); more below
+    st, alice, _bob = arena  # Alice's eldritch sheet: Dexterity 3, Strength 2, Brawl 2 and more below
     a = alice.account_name
 
     # ---------------------------------------------------------------- start and sheets
     st.command("+combat/start eldritch", r"You start a fight \(eldritch\)\..*Eldritch \(1d10 \+ traits, Success Levels\)")
     st.command("+combat/space 3", r"You set the space: 3 yards of room\.")
-    for trait, value in {"Perception": 4, "Constitution": 2, "Firearms": 3, "Acrobatics": 2,
+    # +stat in the eldritch fight's room sets her eldritch sheet (the arena's traits are storyteller's)
+    for trait, value in {"Dexterity": 3, "Strength": 2, "Brawl": 2, "Perception": 4, "Constitution": 2, "Firearms": 3, "Acrobatics": 2,
                          "Fast Reaction Time": 1, "Ear Pop": 1}.items():
         st.command(f"+stat {a}/{trait}={value}", rf"{trait} is now {value}\.")
     st.command(f"+stat {a}/weapon=9mm", r"now holds a 9mm\.")

@@ -7,9 +7,11 @@ from django.test import Client
 from evennia.utils import create
 from evennia.utils.test_resources import EvenniaTest
 
+from rules.systems import get_system
 from world import armor, sheets
 from world.admin import notes_form, sheet_form
 from world.models import ArmorNotes, ArmorRequest, FraySheet
+from world.sheets import sheet_of, traits_of, update_sheet, weapon_of
 
 SCRIPT = "<script>alert(1)</script>"
 
@@ -191,16 +193,16 @@ class TestArmorRequests(AdminTest):
 
 
 class TestSheets(AdminTest):
-    def post_sheet(self, obj, model="fraysheet", **changes):
-        form = sheet_form(FraySheet)(instance=obj)
+    def post_sheet(self, obj, model="fraysheet", system="storyteller", **changes):
+        form = sheet_form(FraySheet, get_system(system))(instance=obj)
         data = {name: form.initial.get(name, "") for name in form.fields}
         for trait, value in changes.items():
             name = trait if trait in form.fields else f"trait_{form.TRAITS.index(trait)}"
             data[name] = value
-        return self.client.post(f"/admin/fray/{model}/{obj.id}/change/", data)
+        return self.client.post(f"/admin/fray/{model}/{obj.id}/change/?system={system}", data)
 
     def test_list_and_search(self):
-        self.char2.sheet = {"Dexterity": 3, "Brawl": 2}
+        update_sheet(self.char2, "storyteller", traits={"Dexterity": 3, "Brawl": 2})
         npc = create.create_object("typeclasses.npcs.NPC", key="Guard <b>", location=self.room1)
         self.addCleanup(npc.delete)
         page = self.client.get("/admin/fray/fraysheet/")
@@ -219,31 +221,51 @@ class TestSheets(AdminTest):
         self.assertEqual(self.client.get(f"/admin/fray/fraynpc/{self.char2.id}/change/").status_code, 302)
 
     def test_edit_applies_stat(self):
-        self.char2.sheet = {"Dexterity": 3}
-        page = self.post_sheet(self.char2, Dexterity="4", Brawl="2", weapon="knife")
+        update_sheet(self.char2, "storyteller", traits={"Dexterity": 3})
+        page = self.post_sheet(self.char2, Dexterity="4", Brawl="2", weapon="dagger")
         self.assertEqual(page.status_code, 302)
-        self.assertEqual(dict(self.char2.sheet), {"Dexterity": 4, "Brawl": 2})
-        self.assertEqual(self.char2.weapon, "knife")
+        self.assertEqual(traits_of(self.char2, "storyteller"), {"Dexterity": 4, "Brawl": 2})
+        self.assertEqual(weapon_of(self.char2, "storyteller"), "dagger")
         self.post_sheet(self.char2, Dexterity="")
-        self.assertEqual(dict(self.char2.sheet), {"Brawl": 2})
+        self.assertEqual(traits_of(self.char2, "storyteller"), {"Brawl": 2})
+
+    def test_each_system_has_its_own_form(self):
+        update_sheet(self.char2, "storyteller", traits={"Dexterity": 3}, kind="Vampire")
+        page = self.client.get(f"/admin/fray/fraysheet/{self.char2.id}/change/?system=elethril")
+        self.assertContains(page, "elethril traits")
+        self.assertContains(page, "THAC0")
+        self.assertNotContains(page, "Dexterity")
+        self.assertContains(page, 'href="?system=aeon"')
+        self.assertNotContains(self.client.get(f"/admin/fray/fraysheet/{self.char2.id}/change/?system=eldritch"),
+                               "Base kind")  # eldritch has no kinds
+        page = self.post_sheet(self.char2, system="elethril", THAC0="17", kind="Elf", weapon="long-sword")
+        self.assertEqual(page.status_code, 302)
+        self.assertEqual(sheet_of(self.char2, "elethril"), {"traits": {"THAC0": 17}, "kind": "Elf",
+                                                           "weapon": "long-sword"})
+        self.assertEqual(sheet_of(self.char2, "storyteller"), {"traits": {"Dexterity": 3}, "kind": "Vampire"})
+        page = self.post_sheet(self.char2, system="aeon", kind="Vampire")
+        self.assertContains(page, "Select a valid choice. Vampire is not one of the available choices.")
+        self.assertEqual(sheet_of(self.char2, "aeon"), {})
 
     def test_bad_values_are_shown_per_field_and_nothing_is_saved(self):
-        self.char2.sheet = {"Dexterity": 3}
+        update_sheet(self.char2, "storyteller", traits={"Dexterity": 3})
         for trait, value, error in (("Dexterity", "25", "Dexterity must be a whole number from 0 to 20, not &#x27;25&#x27;."),
                                     ("Dexterity", "\uff13", "Dexterity must be a whole number from 0 to 20"),
                                     ("Dexterity", "|r3", "Dexterity must be a whole number from 0 to 20"),
-                                    ("Armor Class", "11", "Armor Class must be a whole number from -10 to 10"),
                                     ("weapon", "bazooka", "Select a valid choice."),
                                     ("transformed", "yes", "A Muggle does not transform; only Werewolves do.")):
             with self.subTest(trait=trait, value=value):
                 page = self.post_sheet(self.char2, Brawl="2", **{trait: value})
                 self.assertContains(page, error)
                 self.assertContains(page, "errorlist")
-                self.assertEqual(dict(self.char2.sheet), {"Dexterity": 3})
-                self.assertEqual((self.char2.weapon, self.char2.transformed), ("", False))
+                self.assertEqual(traits_of(self.char2, "storyteller"), {"Dexterity": 3})
+                self.assertEqual((weapon_of(self.char2, "storyteller"), sheet_of(self.char2, "storyteller").get("transformed", False)), ("", False))
+        page = self.post_sheet(self.char2, system="elethril", **{"Armor Class": "11"})
+        self.assertContains(page, "Armor Class must be a whole number from -10 to 10")
+        self.assertEqual(sheet_of(self.char2, "elethril"), {})
         page = self.post_sheet(self.char2, kind="Werewolf", transformed="yes")
         self.assertEqual(page.status_code, 302)
-        self.assertEqual((self.char2.kind, self.char2.transformed), ("Werewolf", True))
+        self.assertEqual((sheet_of(self.char2, "storyteller").get("kind"), sheet_of(self.char2, "storyteller").get("transformed")), ("Werewolf", True))
 
 
 class TestArmorNotes(AdminTest):

@@ -3,6 +3,7 @@
 from commands import aeon, fray, npcs
 from tests.game.test_combat_commands import FrayCommandTest
 from world import encounters
+from world.sheets import add_traits, sheet_of, traits_of, update_sheet, weapon_of
 
 
 class AeonFightTest(FrayCommandTest):
@@ -10,8 +11,8 @@ class AeonFightTest(FrayCommandTest):
 
     def setUp(self):
         super().setUp()
-        self.char2.sheet = {"Dexterity": 3, "Brawl": 2, "Strength": 2, "Wits": 2, "Stamina": 2, "Stealth": 2,
-                            "Awareness": 1, "Melee": 2, "Athletics": 1, "Ride": 1}
+        update_sheet(self.char2, "aeon", traits={"Dexterity": 3, "Brawl": 2, "Strength": 2, "Wits": 2, "Stamina": 2, "Stealth": 2,
+                            "Awareness": 1, "Melee": 2, "Athletics": 1, "Ride": 1})
         self.st(fray.CmdCombat(), "/start aeon")
         self.encounter = encounters.encounter_in(self.room1)
         self.player(fray.CmdCombat(), "/join")
@@ -20,8 +21,8 @@ class AeonFightTest(FrayCommandTest):
         self.force(1)
         self.st(npcs.CmdNpc(), "/init Thug=2+2")
         self.thug = encounters.find_combatant(self.encounter, "Thug")
-        self.thug.sheet = {"Wits": 2, "Dexterity": 2, "Stamina": 1, "Strength": 3, "Brawl": 1, "Athletics": 1,
-                           "Awareness": 1}
+        update_sheet(self.thug, "aeon", traits={"Wits": 2, "Dexterity": 2, "Stamina": 1, "Strength": 3, "Brawl": 1, "Athletics": 1,
+                           "Awareness": 1})
 
     def state(self, obj):
         return encounters.conditions_of(self.encounter, obj)
@@ -57,7 +58,7 @@ class TestAeonAttack(AeonFightTest):
         # The Thug wears an approved Hardsuit (5/5): lethal soak 5, hardness 2.
         self.thug.armor_notes = [{"id": 1, "system": "aeon", "soak": {"bashing": 5, "lethal": 5}}]
         self.thug.worn_armor = 1
-        self.char2.weapon = "knife"
+        update_sheet(self.char2, "aeon", weapon="knife")
         # Knife + Showing Off 2: needs 3 successes; Dexterity 3 + Melee 2: 9 9 8 1 1 -> 3.
         self.force(9, 9, 8, 1, 1)
         self.player(fray.CmdAttack(), "Thug/knife+showoff 2")
@@ -79,7 +80,7 @@ class TestAeonAttack(AeonFightTest):
         self.assertEqual(self.health(self.thug).get("bashing", 0), 0)
 
     def test_disarm_and_pick_up(self):
-        self.thug.weapon = "club"
+        update_sheet(self.thug, "aeon", weapon="club")
         # Disarm (+2): needs 3; 9 9 9 8 1 -> 4 successes. The Thug: Wits 2 + Melee 0 vs 4: 7 2 -> 1;
         # 3 short: the club flies 3 feet.
         self.force(9, 9, 9, 8, 1)
@@ -87,14 +88,14 @@ class TestAeonAttack(AeonFightTest):
         self.force(7, 2)
         out = self.st(fray.CmdDefend(), "Thug=none")
         self.assertIn("weapon flies 3 feet away", out)
-        self.assertEqual(self.thug.weapon, "")
+        self.assertEqual(weapon_of(self.thug, "aeon"), "")
         self.assertEqual(encounters.dropped_weapons(self.encounter), [{"weapon": "club", "owner": "Thug", "feet": 3}])
         self.assertIn("On the ground: Thug's club (3 ft)", self.player(fray.CmdCombat(), ""))
         # The Thug's turn: Dexterity 2 + Melee 0, 1 success needed: 8 3 -> in hand.
         self.force(8, 3)
         out = self.st(aeon.CmdPickup(), "Thug=club")
         self.assertIn("Thug has the Club in hand.", out)
-        self.assertEqual(self.thug.weapon, "club")
+        self.assertEqual(weapon_of(self.thug, "aeon"), "club")
         self.assertEqual(encounters.dropped_weapons(self.encounter), [])
 
 
@@ -152,8 +153,8 @@ class TestAeonSurpriseAndHiding(AeonFightTest):
         self.st(npcs.CmdNpc(), "/create Sniper")
         self.st(fray.CmdCombat(), "/add Sniper")
         sniper = encounters.find_combatant(self.encounter, "Sniper")
-        sniper.sheet = {"Dexterity": 3, "Stealth": 3, "Firearms": 2}
-        sniper.weapon = "pistol"
+        update_sheet(sniper, "aeon", traits={"Dexterity": 3, "Stealth": 3, "Firearms": 2})
+        update_sheet(sniper, "aeon", weapon="pistol")
         # Stealth 6 dice: 9 9 8 2 2 2 -> 3; Char2 Wits 2 + Awareness 1: 7 2 2 -> 1. Sniper wins.
         # Pistol: Dexterity 3 + Firearms 2: 9 9 2 2 2 -> 2; no defense: gross 5 + 2 = 7 lethal,
         # no lethal soak: 7 dice 7 7 2 2 2 2 2 -> 2 levels.
@@ -187,10 +188,10 @@ class TestAeonSurpriseAndHiding(AeonFightTest):
 
 class TestAeonMounted(AeonFightTest):
     def test_mount_caps_and_bonus(self):
-        self.char2.sheet = dict(self.char2.sheet, Ride=3, Melee=4)
+        add_traits(self.char2, "aeon", Ride=3, Melee=4)
         self.player(aeon.CmdMount(), "horse", "<Combat> Char2 mounts the Horse.")
         self.assertIn("on horse", self.player(fray.CmdCombat(), ""))
-        self.char2.weapon = "sword"
+        update_sheet(self.char2, "aeon", weapon="sword")
         # Melee 4 capped at Ride 3: Dexterity 3 + Melee 3 = 6 dice, +1 automatic success vs foes on foot.
         self.force(2, 2, 2, 2, 2, 2)
         out = self.player(fray.CmdAttack(), "Thug")
@@ -242,7 +243,7 @@ class TestAeonBleeding(AeonFightTest):
         self.st(fray.CmdCombat(), "/treat Char2", "<Fray> Char2's wounds are already treated.")
 
     def test_zetas_never_bleed(self):
-        self.char2.kind = "Zeta"
+        update_sheet(self.char2, "aeon", kind="Zeta")
         self.char2.health = {"aeon": {"bashing": 0, "lethal": 5, "aggravated": 0}}
         self.st(fray.CmdCombat(), "/next")
         out = self.st(fray.CmdCombat(), "/next")
@@ -271,7 +272,7 @@ class TestAeonAsTheGameDefault(FrayCommandTest):
     def test_default_system_setting_picks_aeon(self):
         from django.test import override_settings
 
-        self.char2.sheet = {"Dexterity": 3, "Firearms": 2}
+        update_sheet(self.char2, "aeon", traits={"Dexterity": 3, "Firearms": 2})
         with override_settings(FRAY_DEFAULT_SYSTEM="aeon"):
             # Outside any fight +roll follows the default: TN 7, successes needed.
             self.force(9, 7, 6, 2, 1)
@@ -321,15 +322,15 @@ class TestAdversaryFindings(AeonFightTest):
         self.assertIn("Strength 3 + Brawl 1 + 2 (modifier) = 6 dice", out)
 
     def test_picking_up_drops_what_was_in_hand(self):
-        self.thug.weapon = "club"
+        update_sheet(self.thug, "aeon", weapon="club")
         self.force(9, 9, 9, 8, 1, 7, 2)
         self.player(fray.CmdAttack(), "Thug/disarm")
         self.st(fray.CmdDefend(), "Thug=none")
-        self.char2.weapon = "knife"
+        update_sheet(self.char2, "aeon", weapon="knife")
         self.st(fray.CmdCombat(), "/next")
         self.force(8, 3, 1, 1, 1)
         self.player(aeon.CmdPickup(), "club")
-        self.assertEqual(self.char2.weapon, "club")
+        self.assertEqual(weapon_of(self.char2, "aeon"), "club")
         self.assertEqual(encounters.dropped_weapons(self.encounter), [{"weapon": "knife", "owner": "Char2", "feet": 0}])
 
 
@@ -347,7 +348,7 @@ class TestHealthAcrossSystems(FrayCommandTest):
 
     def test_stat_ranges_and_big_amounts(self):
         self.st(fray.CmdStat(), "Char2/Strength=-1", "<Fray> Strength must be a whole number from 0 to 20, not '-1'.")
-        self.assertNotIn("Strength", {k: v for k, v in self.char2.sheet.items() if v == -1})
+        self.assertNotIn("Strength", {k: v for k, v in traits_of(self.char2, "aeon").items() if v == -1})
         self.st(fray.CmdDamage(), "Char2=201 lethal", "<Fray> The amount must be a whole number from 0 to 200")
 
 
@@ -361,7 +362,7 @@ class TestAeonNpcTemplates(AeonFightTest):
         self.assertTrue(all(len(line) <= 78 for line in out.splitlines()))
         self.st(npcs.CmdNpc(), "/create Z=zeta", "<Combat> Created Z from the zeta template.")
         zeta = next(obj for obj in self.room1.contents if obj.key == "Z")
-        self.assertEqual((zeta.kind, zeta.weapon, dict(zeta.sheet)["Stamina"]), ("Zeta", "pistol", 4))
+        self.assertEqual((sheet_of(zeta, "aeon").get("kind"), weapon_of(zeta, "aeon"), traits_of(zeta, "aeon")["Stamina"]), ("Zeta", "pistol", 4))
         self.st(npcs.CmdNpc(), "/create Bob=ninja",
                 "<Fray> No NPC template 'ninja'. Templates: thug, soldier, cavalry, zeta.")
 
@@ -385,8 +386,8 @@ class TestAeonAmbushCover(AeonFightTest):
         self.st(npcs.CmdNpc(), "/create Sniper")
         self.st(fray.CmdCombat(), "/add Sniper")
         sniper = encounters.find_combatant(self.encounter, "Sniper")
-        sniper.sheet = {"Dexterity": 3, "Stealth": 1, "Firearms": 2}
-        sniper.weapon = "pistol"
+        update_sheet(sniper, "aeon", traits={"Dexterity": 3, "Stealth": 1, "Firearms": 2})
+        update_sheet(sniper, "aeon", weapon="pistol")
         self.st(fray.CmdCombat(), "/mod Sniper=+2")
         # The pistol then rolls its own 5 dice, without the +2 (used up by the Stealth roll):
         # 2 2 2 2 2 -> a miss.
@@ -451,7 +452,7 @@ class TestAeonRideEveryTurn(AeonFightTest):
         # counted as taking 2 actions. Ride: Dexterity 3 + Ride 1 - 2 = 2 dice: 9 9 -> 2 of 2:
         # kept. Hiding: Dexterity 3 + Stealth 4 - 3 = 4 dice: 9 9 8 1 -> 3 of 3; the Thug 6 2 2
         # loses track.
-        self.char2.sheet = dict(self.char2.sheet, Stealth=4)
+        add_traits(self.char2, "aeon", Stealth=4)
         self.player(aeon.CmdMount(), "horse")
         self.force(9, 9, 9, 9, 8, 1, 6, 2, 2)
         out = self.player(aeon.CmdHide(), "")
@@ -465,5 +466,5 @@ class TestAeonRideEveryTurn(AeonFightTest):
         self.force(2, 2)   # the Ride roll at -2 (a dice action): 2 dice
         out = self.player(aeon.CmdPickup(), "knife")
         self.assertIn("Char2 has no pick-up this turn.", out)
-        self.assertEqual(self.char2.weapon, "")
+        self.assertEqual(weapon_of(self.char2, "aeon"), "")
         self.assertEqual(len(encounters.dropped_weapons(self.encounter)), 1)

@@ -9,6 +9,7 @@ Char2 (Dexterity 3, Brawl 2, Athletics 1, Ride 1; initiative 10) fights the NPC 
 from commands import aeon, fray
 from tests.game.test_aeon_commands import AeonFightTest
 from world import dice, encounters, fights
+from world.sheets import add_traits
 
 
 class SplitTest(AeonFightTest):
@@ -193,7 +194,7 @@ class TestRideRollIsAnAction(SplitTest):
         self.assertEqual(len(ride_lines), 1)
 
     def test_a_declared_split_counts_the_ride_roll_as_its_first_action(self):
-        self.char2.sheet = dict(self.char2.sheet, Dexterity=5)
+        add_traits(self.char2, "aeon", Dexterity=5)
         self.player(fray.CmdCombat(), "/split 3")
         self.player(aeon.CmdMount(), "horse")
         # Ride: Dexterity 5 + Ride 1 - 3 = 3 dice: 9 9 2 -> kept. Punch: 5 + 1 - 4 = 2 dice.

@@ -6,6 +6,7 @@ from unittest import mock
 from commands import fray, npcs
 from tests.game.test_combat_commands import FrayCommandTest
 from world import dice, encounters, fights
+from world.sheets import add_traits, traits_of, update_sheet
 
 
 class AiTest(FrayCommandTest):
@@ -19,7 +20,7 @@ class AiTest(FrayCommandTest):
         self.force(10)
         self.st(npcs.CmdNpc(), "/init Guard=2+3")
         guard = encounters.find_combatant(self.encounter, "Guard")
-        guard.sheet = dict(guard.sheet, Stamina=2, Dodge=2, Strength=2, Brawl=1, **sheet)
+        add_traits(guard, "storyteller", Stamina=2, Dodge=2, Strength=2, Brawl=1, **sheet)
         return guard
 
     def state(self):
@@ -103,7 +104,7 @@ class TestAiActs(AiTest):
         self.force(1)
         self.st(npcs.CmdNpc(), "/init Thug=2+3")
         thug = encounters.find_combatant(self.encounter, "Thug")
-        thug.sheet = dict(thug.sheet, Stamina=2, Strength=2, Brawl=1)
+        add_traits(thug, "storyteller", Stamina=2, Strength=2, Brawl=1)
         self.st(fray.CmdCombat(), "/side Guard=red")
         self.st(fray.CmdCombat(), "/side Thug=blue")
         self.st(fray.CmdCombat(), "/remove Char2")
@@ -174,7 +175,9 @@ class TestAiRefusals(AiTest):
 
 class TestAiOtherSystems(FrayCommandTest):
     def fast_guard(self, system: str, guard_die: int = 10):
-        """A ``system`` fight: Char2 (initiative die 5) and Guard (3+3, ``guard_die``)."""
+        """A ``system`` fight: Char2 (initiative die 5, her storyteller traits on her ``system``
+        sheet) and Guard (3+3, ``guard_die``)."""
+        update_sheet(self.char2, system, traits=traits_of(self.char2, "storyteller"))
         self.st(fray.CmdCombat(), f"/start {system}")
         encounter = encounters.encounter_in(self.room1)
         self.player(fray.CmdCombat(), "/join")
@@ -183,12 +186,12 @@ class TestAiOtherSystems(FrayCommandTest):
         self.force(guard_die)
         self.st(npcs.CmdNpc(), "/init Guard=3+3")
         guard = encounters.find_combatant(encounter, "Guard")
-        guard.sheet = dict(guard.sheet, Strength=2, Brawl=2, Dodge=2)
+        add_traits(guard, system, Strength=2, Brawl=2, Dodge=2)
         return encounter, guard
 
     def test_elethril_the_ai_declares_for_its_npcs(self):
-        self.char2.sheet = {"THAC0": 18, "Armor Class": 5, "Hit Points": 12}
-        self.char2.weapon = "short-sword"
+        update_sheet(self.char2, "elethril", traits={"THAC0": 18, "Armor Class": 5, "Hit Points": 12})
+        update_sheet(self.char2, "elethril", weapon="short-sword")
         self.st(fray.CmdCombat(), "/start elethril")
         encounter = encounters.encounter_in(self.room1)
         self.player(fray.CmdCombat(), "/join")

@@ -6,6 +6,7 @@ from evennia.utils.test_resources import EvenniaCommandTest
 
 from commands import fray, npcs
 from world import dice, encounters
+from world.sheets import add_traits, update_sheet
 
 
 class FrayCommandTest(EvenniaCommandTest):
@@ -17,7 +18,7 @@ class FrayCommandTest(EvenniaCommandTest):
         patcher.start()
         self.addCleanup(patcher.stop)
         dice.clear()
-        self.char2.sheet = {"Dexterity": 3, "Brawl": 2, "Strength": 2, "Wits": 2, "Stamina": 2, "Dodge": 2}
+        update_sheet(self.char2, "storyteller", traits={"Dexterity": 3, "Brawl": 2, "Strength": 2, "Wits": 2, "Stamina": 2, "Dodge": 2})
         self.char2.permissions.add("Player")
         self.account2.permissions.add("Player")
 
@@ -35,7 +36,7 @@ class FrayCommandTest(EvenniaCommandTest):
         self.force(1)
         self.st(npcs.CmdNpc(), f"/init {npc}=2+3")
         foe = encounters.find_combatant(self.encounter, npc)
-        foe.sheet = dict(foe.sheet, **sheet)
+        add_traits(foe, "storyteller", **sheet)
         return foe
 
     def st(self, cmd, args, expected=None, **kw):
@@ -56,7 +57,7 @@ class TestFight(FrayCommandTest):
         self.st(npcs.CmdNpc(), "/init Guard=2+3", "<Combat> Guard rolls initiative: Wits 2 + Dexterity 3 = 5 + 1d10 (1) = 6.")
         encounter = encounters.encounter_in(self.room1)
         guard = encounters.find_combatant(encounter, "Guard")
-        guard.sheet = dict(guard.sheet, Stamina=2, Dodge=1, Strength=2, Brawl=1)
+        add_traits(guard, "storyteller", Stamina=2, Dodge=1, Strength=2, Brawl=1)
         # Char2 acts first (9 vs 6). Punch: 5 dice vs 6: 9 8 7 2 2 -> 3 successes.
         self.force(9, 8, 7, 2, 2)
         self.player(fray.CmdAttack(), "Guard")
@@ -107,7 +108,7 @@ class TestRefusals(FrayCommandTest):
 
     def test_willpower_spend_needs_willpower(self):
         self.player(fray.CmdRoll(), "/wp 3d10", "<Fray> Char2 has no Willpower to spend: roll without /wp.")
-        self.char2.sheet = dict(self.char2.sheet, Willpower=2)
+        add_traits(self.char2, "storyteller", Willpower=2)
         self.force(2, 3, 4)
         self.assertIn("(willpower)", self.player(fray.CmdRoll(), "/wp 3d10"))
 
@@ -248,11 +249,13 @@ class TestAdversaryFindings(FrayCommandTest):
         self.st(fray.CmdHeal(), "Char2=all", "<Combat> Char2: Dead [AAAAAAA] - all -> Healthy [.......]")
 
     def test_kind_fields(self):
-        self.st(fray.CmdStat(), "Char2/base_kind=Vampire", "<Fray> Base kind must be one of: Muggle, Wizard.")
-        self.st(fray.CmdStat(), "Char2/transformed=yes", "<Fray> Char2 is a Muggle; only Werewolves transform.")
-        self.st(fray.CmdStat(), "Char2/weapon=kick", "<Fray> Weapon must be one of: dagger, switchblade,")
-        self.st(fray.CmdStat(), "Char2/kind=were", "<Combat> Char2's kind is now Werewolf.")
-        self.st(fray.CmdStat(), "Char2/transformed=yes", "<Combat> Char2 is now transformed.")
+        self.st(fray.CmdStat(), "Char2/base_kind=Vampire",
+                "<Fray> Base kind (storyteller) must be one of: Muggle, Wizard.")
+        self.st(fray.CmdStat(), "Char2/transformed=yes",
+                "<Fray> Char2 is a Muggle (storyteller); only Werewolves transform.")
+        self.st(fray.CmdStat(), "Char2/weapon=kick", "<Fray> Weapon (storyteller) must be one of: dagger, switchblade,")
+        self.st(fray.CmdStat(), "Char2/kind=were", "<Combat> Storyteller sheet: Char2's kind is now Werewolf.")
+        self.st(fray.CmdStat(), "Char2/transformed=yes", "<Combat> Storyteller sheet: Char2 is now transformed.")
 
     def test_syntax_holes(self):
         self.player(fray.CmdAttack(), "Guard/", "<Fray> Name a maneuver or weapon after '/', e.g. attack Guard/kick.")

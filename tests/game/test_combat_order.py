@@ -9,6 +9,7 @@ from commands import fray, npcs
 from tests.game.test_combat_commands import FrayCommandTest
 from world import encounters, fights, gmcp
 from world.models import Fight
+from world.sheets import add_traits, update_sheet
 
 USAGE = "<Fray> Usage: +combat/order <name>=<place>, or =before <name>, or =after <name>."
 
@@ -232,7 +233,7 @@ class TestRefusals(OrderTest):
 
 class TestOtherSystems(OrderTest):
     def test_aeon(self):
-        self.char2.sheet = dict(self.char2.sheet, Wits=2, Dexterity=3)
+        add_traits(self.char2, "aeon", Wits=2, Dexterity=3)
         self.st(fray.CmdCombat(), "/start aeon")
         self.encounter = encounters.encounter_in(self.room1)
         self.player(fray.CmdCombat(), "/join")
@@ -245,13 +246,13 @@ class TestOtherSystems(OrderTest):
         self.assertEqual(self.names(), [["Thug"], ["Char2"]])
 
     def test_eldritch_moves_the_next_action_never_past_the_following_one(self):
-        self.char2.sheet = {"Dexterity": 3, "Perception": 2, "Brawl": 2, "Strength": 3}
+        update_sheet(self.char2, "eldritch", traits={"Dexterity": 3, "Perception": 2, "Brawl": 2, "Strength": 3})
         self.st(fray.CmdCombat(), "/start eldritch")
         self.encounter = encounters.encounter_in(self.room1)
         self.player(fray.CmdCombat(), "/join")
         self.st(npcs.CmdNpc(), "/create Thug")
         thug = next(obj for obj in self.room1.contents if obj.key == "Thug")
-        thug.sheet = {"Dexterity": 2, "Perception": 2}
+        update_sheet(thug, "eldritch", traits={"Dexterity": 2, "Perception": 2})
         self.st(fray.CmdCombat(), "/add Thug")
         self.force(9)
         self.player(fray.CmdCombat(), "/init")   # 11: acts at 11, 6, 1
@@ -279,7 +280,7 @@ class TestOtherSystems(OrderTest):
         self.assertEqual(self.saved(), before)
 
     def test_elethril_is_refused(self):
-        self.char2.sheet = {"THAC0": 18, "Armor Class": 5, "Hit Points": 12}
+        update_sheet(self.char2, "elethril", traits={"THAC0": 18, "Armor Class": 5, "Hit Points": 12})
         self.st(fray.CmdCombat(), "/start elethril")
         self.encounter = encounters.encounter_in(self.room1)
         self.player(fray.CmdCombat(), "/join")

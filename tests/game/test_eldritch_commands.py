@@ -9,6 +9,7 @@ import re
 from commands import aeon, eldritch, fray, npcs
 from tests.game.test_combat_commands import FrayCommandTest
 from world import dice, encounters
+from world.sheets import traits_of, update_sheet, weapon_of
 
 #: Char2: Life Points (3 + 3) x 4 + 10 = 34; initiative score (3 + 2) / 2 = 2.
 CHAR2 = {"Dexterity": 3, "Perception": 2, "Strength": 3, "Constitution": 3, "Brawl": 2, "Melee": 2,
@@ -27,7 +28,7 @@ class EldritchFightTest(FrayCommandTest):
 
     def setUp(self):
         super().setUp()
-        self.char2.sheet = dict(CHAR2)
+        update_sheet(self.char2, "eldritch", traits=dict(CHAR2))
         self.st(fray.CmdCombat(), "/start eldritch")
         self.encounter = encounters.encounter_in(self.room1)
         self.player(fray.CmdCombat(), "/join")
@@ -36,7 +37,7 @@ class EldritchFightTest(FrayCommandTest):
     def npc(self, name, sheet):
         self.st(npcs.CmdNpc(), f"/create {name}")
         npc = next(obj for obj in self.room1.contents if obj.key == name)
-        npc.sheet = dict(sheet)
+        update_sheet(npc, "eldritch", traits=dict(sheet))
         self.st(fray.CmdCombat(), f"/add {name}")
         return npc
 
@@ -117,8 +118,8 @@ class TestScheduleAndActions(EldritchFightTest):
     def test_five_actions_at_most_and_a_sixth_is_refused(self):
         # Daisy's numbers (seed): Dexterity 9, Perception 4, Acute Senses, Fast Reaction Time,
         # Situational Awareness: 7 + 3 + 1 = 11; + 10 = 21 -> 21, 16, 11, 6, 1.
-        self.char2.sheet = {"Dexterity": 9, "Perception": 4, "Acute Senses": 1, "Fast Reaction Time": 1,
-                            "Situational Awareness": 1}
+        update_sheet(self.char2, "eldritch", traits={"Dexterity": 9, "Perception": 4, "Acute Senses": 1, "Fast Reaction Time": 1,
+                            "Situational Awareness": 1})
         self.initiative(10, 5)
         hud = self.hud()
         self.assertEqual(re.findall(r"Char2\s+(\d+)", hud), ["21", "16", "11", "6", "1"])
@@ -167,8 +168,8 @@ class TestScheduleAndActions(EldritchFightTest):
 class TestWorkedExamples(EldritchFightTest):
     def test_hanks_bat_does_11(self):
         # Human Hank (STR 3, bat STR x 5) rolls 4 SLs; Henry (CON 4, Natural Toughness) dodges 2 SLs.
-        self.char2.sheet = {"Strength": 3, "Dexterity": 4, "Melee": 2}
-        self.char2.weapon = "bat"
+        update_sheet(self.char2, "eldritch", traits={"Strength": 3, "Dexterity": 4, "Melee": 2})
+        update_sheet(self.char2, "eldritch", weapon="bat")
         henry = self.npc("Henry", {"Constitution": 4, "Natural Toughness": 1, "Dexterity": 3, "Acrobatics": 2})
         self.initiative(9)
         self.force(2)
@@ -185,8 +186,8 @@ class TestWorkedExamples(EldritchFightTest):
 
     def test_dinas_9mm_does_18(self):
         # Deadshot Dina (9mm: 10 x net SLs) rolls 7 SLs; Reprax (Protection (Bullets) 2) dodges 4.
-        self.char2.sheet = {"Dexterity": 6, "Firearms": 5, "Perception": 2}
-        self.char2.weapon = "9mm"
+        update_sheet(self.char2, "eldritch", traits={"Dexterity": 6, "Firearms": 5, "Perception": 2})
+        update_sheet(self.char2, "eldritch", weapon="9mm")
         reprax = self.npc("Reprax", {"Protection (Bullets)": 2, "Dexterity": 5, "Acrobatics": 3})
         self.initiative(9)
         self.force(2)
@@ -206,7 +207,7 @@ class TestWorkedExamples(EldritchFightTest):
         # The Thug wears an approved Bulletproof Vest note (bash 8, lethal 5, bullets 12).
         self.thug.armor_notes = [{"id": 1, "system": "eldritch", "soak": {"bash": 8, "lethal": 5, "bullets": 12}}]
         self.thug.worn_armor = 1
-        self.char2.weapon = "9mm"
+        update_sheet(self.char2, "eldritch", weapon="9mm")
         self.initiative(9, 2)
         # Dexterity 3 + Firearms 3 + 9 = 15: 4 SLs; no defense: 10 x 4 = 40 - bullets 12 = 28 lethal.
         self.force(9)
@@ -231,7 +232,7 @@ class TestBadInput(EldritchFightTest):
         enc = self.encounter
         return (list(enc.combatants), dict(enc.initiative), list(enc.pending), list(enc.acted), enc.round,
                 {k: dict(v) for k, v in dict(enc.conditions).items()}, dict(enc.scene), len(enc.log),
-                dict(self.char2.health), dict(self.char2.concealed), self.char2.weapon, dict(self.thug.health))
+                dict(self.char2.health), dict(self.char2.concealed), weapon_of(self.char2, "eldritch"), dict(self.thug.health))
 
     def test_each_refusal_is_one_line_and_changes_nothing(self):
         self.npc("Boss", {"Dexterity": 1})
@@ -269,9 +270,9 @@ class TestBadInput(EldritchFightTest):
 
     def test_maneuvers_weapons_and_space_refused(self):
         self.initiative(9, 2)
-        self.char2.weapon = "warhammer"
+        update_sheet(self.char2, "eldritch", weapon="warhammer")
         before = self.snapshot()
-        self.char2.sheet = dict(CHAR2, Strength=0)
+        update_sheet(self.char2, "eldritch", traits=dict(CHAR2, Strength=0))
         cases = [
             ("Thug/ear pop", "Char2 has not bought the Ear Pop maneuver."),
             ("Thug/laser", "No weapon 'laser' in the Eldritch tables."),
@@ -303,7 +304,7 @@ class TestSpaceAndLimitations(EldritchFightTest):
         self.st(fray.CmdCombat(), "/space 1 wall", "<Combat> You set the space: 1 yard of room, a wall at hand.")
         self.assertEqual(dict(self.encounter.scene), {"space": 1, "wall": True})
         self.assertIn("Space: 1 yard of room, a wall at hand", self.hud())
-        self.char2.weapon = "sword"
+        update_sheet(self.char2, "eldritch", weapon="sword")
         self.initiative(9, 2)
         # The sword (STR x 6): one-handed Strength 4, 3 -> -2; a 4-yard radius, 1 yard -> -6.
         # Dexterity 3 + Melee 2 - 2 - 6 + 9 = 6: a miss.
@@ -319,8 +320,8 @@ class TestSpaceAndLimitations(EldritchFightTest):
     def test_a_weak_fighter_may_still_swing_a_heavy_weapon(self):
         # issue 17 item 2, seed (Limitations): "not to say that it cannot be used by weaker
         # people": Strength 0 with a warhammer (two-handed, Strength 4 needed): -8, no refusal.
-        self.char2.sheet = dict(CHAR2, Strength=0)
-        self.char2.weapon = "warhammer"
+        update_sheet(self.char2, "eldritch", traits=dict(CHAR2, Strength=0))
+        update_sheet(self.char2, "eldritch", weapon="warhammer")
         self.initiative(9, 2)
         self.force(9)
         out = self.player(fray.CmdAttack(), "Thug")
@@ -510,7 +511,7 @@ class TestLastingEffects(EldritchFightTest):
 
     def test_whirling_sword_takes_the_whole_turn_and_tires(self):
         self.buy(self.char2, "Whirling Sword")
-        self.char2.weapon = "short-sword"
+        update_sheet(self.char2, "eldritch", weapon="short-sword")
         self.initiative(9, 5)
         # Dexterity 3 + Melee 2 - 4 + 9 = 10: 1 SL; no defense: (3 x 5) + 2 x 1 = 17 lethal.
         self.force(9)
@@ -559,7 +560,7 @@ class TestLastingEffects(EldritchFightTest):
         # issue 17 item 8, seed (Whirling Sword): "Anybody who steps into range of the whirling
         # sword is attacked".
         self.buy(self.char2, "Whirling Sword")
-        self.char2.weapon = "short-sword"
+        update_sheet(self.char2, "eldritch", weapon="short-sword")
         self.initiative(9, 5)  # Char2 11, 6, 1; Thug 7, 2
         self.force(9)          # 3 + 2 - 4 + 9 = 10: 1 SL, the turn's one roll
         self.player(fray.CmdAttack(), "Thug/whirling sword")
@@ -620,7 +621,7 @@ class TestSacrificeAndDoubleJumpKick(EldritchFightTest):
     def test_sacrifice_parries_for_another(self):
         boss = self.npc("Boss", {"Dexterity": 1})
         self.buy(self.char2, "Sacrifice")
-        self.char2.weapon = "bat"
+        update_sheet(self.char2, "eldritch", weapon="bat")
         self.initiative(9, 5)  # Char2 11; Thug 7
         self.st(fray.CmdCombat(), "/next")  # Char2 passes at 11
         # The Thug punches the Boss: 2 + 1 + 8 = 11: 2 SLs. Char2 throws himself in: Dexterity 3 +
@@ -640,8 +641,8 @@ class TestSacrificeAndDoubleJumpKick(EldritchFightTest):
         # issue 17 item 3, seed: "No character can deflect bullets": not by Sacrifice either.
         self.npc("Boss", {"Dexterity": 1})
         self.buy(self.char2, "Sacrifice")
-        self.thug.weapon = "9mm"
-        self.char2.weapon = "bat"
+        update_sheet(self.thug, "eldritch", weapon="9mm")
+        update_sheet(self.char2, "eldritch", weapon="bat")
         self.initiative(9, 5)
         self.st(fray.CmdCombat(), "/next")  # Char2 passes at 11
         self.force(8)
@@ -654,7 +655,7 @@ class TestSacrificeAndDoubleJumpKick(EldritchFightTest):
     def test_a_failed_sacrifice_leaves_the_target_to_defend(self):
         self.npc("Boss", {"Dexterity": 1})
         self.buy(self.char2, "Sacrifice")
-        self.char2.weapon = "bat"           # a parry (issue 17 item 5) needs a weapon in hand
+        update_sheet(self.char2, "eldritch", weapon="bat")           # a parry (issue 17 item 5) needs a weapon in hand
         self.initiative(9, 5)
         self.st(fray.CmdCombat(), "/next")  # Char2 passes at 11
         self.force(8, 2)                    # the Thug: 11, 2 SLs; Char2: 3 + 2 - 3 + 2 = 4, a failure
@@ -669,7 +670,7 @@ class TestSacrificeAndDoubleJumpKick(EldritchFightTest):
 
     def test_double_jump_kick_hits_two(self):
         self.npc("Boss", {"Dexterity": 1})
-        self.char2.sheet = dict(CHAR2, Dexterity=4)
+        update_sheet(self.char2, "eldritch", traits=dict(CHAR2, Dexterity=4))
         self.buy(self.char2, "Double Jump Kick")
         self.initiative(9, 5)
         self.player(fray.CmdAttack(), "Thug/double jump kick",
@@ -719,7 +720,7 @@ class TestConcealAndSearch(EldritchFightTest):
         self.assertIn("big knife: 8 + 0 (weapon size) = 8 vs concealment 11: not found", out)
         # Another searcher rolls their own: the Storyteller, Perception 2: (10, then 6: 11) + 2 = 13;
         # the knife + 0 = 13 is found, the sword + 2 = 15.
-        self.char1.sheet = {"Perception": 2}
+        update_sheet(self.char1, "eldritch", traits={"Perception": 2})
         self.force(10, 6)
         out = self.st(eldritch.CmdSearch(), "Char2")
         self.assertIn("big knife: 13 + 0 (weapon size) = 13 vs concealment 11: found", out)
@@ -728,7 +729,7 @@ class TestConcealAndSearch(EldritchFightTest):
         # Drawn, a weapon is no longer hidden.
         self.initiative(9, 5)
         self.player(eldritch.CmdMove(), "draw big knife", "<Combat> Char2 moves.|  Char2 spends an action: draw the big knife.")
-        self.assertEqual(self.char2.weapon, "big-knife")
+        self.assertEqual(weapon_of(self.char2, "eldritch"), "big-knife")
         self.assertEqual(self.char2.concealed["weapons"], [{"weapon": "big-sword", "duffel": True}])
         self.player(eldritch.CmdConceal(), "/clear", "<Combat> Char2 no longer hides any weapon.")
         self.assertEqual(self.char2.concealed, {})
@@ -849,7 +850,7 @@ class TestHidingAndSight(EldritchFightTest):
 
 class TestWeaponInHand(EldritchFightTest):
     def test_a_named_weapon_must_be_in_hand_and_draw_puts_it_there(self):
-        self.char2.weapon = "bat"
+        update_sheet(self.char2, "eldritch", weapon="bat")
         self.initiative(2, 9)  # Char2 4; Thug 11, 6, 1
         before = (list(self.encounter.acted), dict(self.encounter.conditions), len(self.encounter.log),
                   list(self.encounter.pending))
@@ -858,7 +859,7 @@ class TestWeaponInHand(EldritchFightTest):
         self.assertEqual((list(self.encounter.acted), dict(self.encounter.conditions), len(self.encounter.log),
                           list(self.encounter.pending)), before)
         self.st(eldritch.CmdMove(), "Thug=draw 9mm", "<Combat> Thug moves.|  Thug spends an action: draw the 9mm.")
-        self.assertEqual(self.thug.weapon, "9mm")
+        self.assertEqual(weapon_of(self.thug, "eldritch"), "9mm")
         before = (list(self.encounter.acted), dict(self.encounter.conditions), len(self.encounter.log))
         self.st(fray.CmdAttack(), "Thug=Char2/9mm 2h",
                 "<Fray> 1h and 2h choose the grip of a hand-to-hand weapon (its minimum Strength), not of the "
@@ -877,7 +878,7 @@ class TestWeaponInHand(EldritchFightTest):
 
     def test_a_caught_thrown_weapon_is_in_the_catchers_hand(self):
         self.buy(self.char2, "Catch Weapon")
-        self.thug.weapon = "small-knife"
+        update_sheet(self.thug, "eldritch", weapon="small-knife")
         self.initiative(2, 9)  # Char2 4; Thug 11, 6, 1
         # Dexterity 2 + Thrown 0 + 8 = 10: 1 SL against Dexterity 3 + Brawl 2 - 5 + 10 = 10.
         self.force(8)
@@ -885,7 +886,7 @@ class TestWeaponInHand(EldritchFightTest):
         self.force(10)
         out = self.player(fray.CmdDefend(), "catch weapon")
         self.assertIn("Char2 catches the small knife and holds it now!", out)
-        self.assertEqual((self.char2.weapon, self.thug.weapon), ("small-knife", ""))
+        self.assertEqual((weapon_of(self.char2, "eldritch"), weapon_of(self.thug, "eldritch")), ("small-knife", ""))
         self.st(fray.CmdAttack(), "Thug=Char2/small knife", "<Fray> Thug holds no small knife (empty-handed).")
 
 
@@ -894,7 +895,7 @@ class TestWhoActs(EldritchFightTest):
         self.st(npcs.CmdNpc(), "/init Mook=2+3")       # Dexterity 2, Perception 3
         self.st(npcs.CmdNpc(), "/create Mook=thug", "<Combat> Mook now has the thug template's sheet")
         mook = next(obj for obj in self.room1.contents if obj.key == "Mook")
-        self.assertEqual((dict(mook.sheet)["Strength"], mook.weapon), (3, "bat"))
+        self.assertEqual((traits_of(mook, "eldritch")["Strength"], weapon_of(mook, "eldritch")), (3, "bat"))
 
     def test_a_late_roll_that_takes_the_turn_is_announced(self):
         self.initiative(9)                       # Char2 11, 6, 1
@@ -994,7 +995,7 @@ class TestAttackedInTheirLastAction(EldritchFightTest):
 
 class TestSpotting(EldritchFightTest):
     def test_spot_a_hider_once_a_turn_against_the_kept_hiding_roll(self):
-        self.thug.sheet = dict(THUG, Notice=2)
+        update_sheet(self.thug, "eldritch", traits=dict(THUG, Notice=2))
         # Before initiative, free: 3 + 1 + 2 + 7 = 13 against 2 + 2 + 5 = 9: hidden from the Thug.
         self.force(7, 5)
         self.player(aeon.CmdHide(), "")
@@ -1045,7 +1046,7 @@ class TestEarPopVerdictAndNpcInit(EldritchFightTest):
         self.st(npcs.CmdNpc(), "/init Goon=4+3",
                 "<Combat> Goon rolls initiative: (Dexterity 4 + Perception 3)/2 = 3 + 1d10 (6) = 9.")
         goon = encounters.find_combatant(self.encounter, "Goon")
-        self.assertEqual(dict(goon.sheet), {"Dexterity": 4, "Perception": 3})
+        self.assertEqual(traits_of(goon, "eldritch"), {"Dexterity": 4, "Perception": 3})
         self.assertRegex(self.hud(), r"Goon \(NPC\)\s+9\s+Life Points 10/10")
 
 
@@ -1063,8 +1064,8 @@ class TestRoll(EldritchFightTest):
 class TestDramaAndWake(EldritchFightTest):
     def test_damaging_block_against_a_weapon_needs_a_drama_point(self):
         self.buy(self.char2, "Damaging Block")
-        self.thug.weapon = "club"
-        self.thug.sheet = dict(THUG, Melee=2)
+        update_sheet(self.thug, "eldritch", weapon="club")
+        update_sheet(self.thug, "eldritch", traits=dict(THUG, Melee=2))
         self.initiative(2, 9)
         # The club: Dexterity 2 + Melee 2 + 5 = 9: 1 SL.
         self.force(5)
@@ -1085,8 +1086,8 @@ class TestOutsideAFight(FrayCommandTest):
     """Concealing, searching and eye contact need no fight: they use the Eldritch rules."""
 
     def test_conceal_search_and_eye_contact_before_any_fight(self):
-        self.char2.sheet = dict(CHAR2)
-        self.char1.sheet = {"Perception": 3, "Notice": 2}
+        update_sheet(self.char2, "eldritch", traits=dict(CHAR2))
+        update_sheet(self.char1, "eldritch", traits={"Perception": 3, "Notice": 2})
         self.force(5)  # Intelligence 2 + Larceny 1 + 5 = 8: a failure, and still the roll that stands
         self.player(eldritch.CmdConceal(), "/duffel shotgun",
                     "<Combat> Char2 hides the shotgun (12-gauge) in a duffel bag: Intelligence 2 + Larceny 1 + d10 [5] = 8")

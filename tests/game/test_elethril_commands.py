@@ -13,6 +13,7 @@ import re
 from commands import fray, items, npcs
 from tests.game.test_combat_commands import FrayCommandTest
 from world import dice, elethril, encounters
+from world.sheets import add_traits, update_sheet
 
 
 def folded(text: str) -> str:
@@ -22,8 +23,8 @@ def folded(text: str) -> str:
 class ElethrilFightTest(FrayCommandTest):
     def setUp(self):
         super().setUp()
-        self.char2.sheet = {"THAC0": 18, "Armor Class": 5, "Hit Points": 12}
-        self.char2.weapon = "short-sword"
+        update_sheet(self.char2, "elethril", traits={"THAC0": 18, "Armor Class": 5, "Hit Points": 12})
+        update_sheet(self.char2, "elethril", weapon="short-sword")
         self.st(fray.CmdCombat(), "/start elethril")
         self.encounter = encounters.encounter_in(self.room1)
         self.player(fray.CmdCombat(), "/join")
@@ -208,8 +209,8 @@ class TestSegments(ElethrilFightTest):
 
 class TestCarriedActionsAndGroups(ElethrilFightTest):
     def test_seed_4d_a_heavy_crossbow_skips_a_round_to_reload(self):
-        self.char2.sheet = dict(self.char2.sheet, Reaction=2)
-        self.char2.weapon = "heavy-crossbow"
+        add_traits(self.char2, "elethril", Reaction=2)
+        update_sheet(self.char2, "elethril", weapon="heavy-crossbow")
         self.later_round()
         self.player(fray.CmdAttack(), "Orc/heavy crossbow")
         self.force(1)      # 1 + 10 (heavy crossbow) - 2 (Reaction) = 9; Orc and Zed declare nothing
@@ -301,7 +302,7 @@ class TestCarriedActionsAndGroups(ElethrilFightTest):
         # issue 17 item 27, seed 4a: magical plusses affect "only the initiative of that weapon":
         # the dagger +2 strikes with the sword at 7 (speed 2 - 2 = 0); the sword's second attack
         # follows the dagger's own speed 2, then its 3: 7 + 2 + 3 = 12, round 3 segment 2.
-        self.char2.sheet = dict(self.char2.sheet, Attacks=2)
+        add_traits(self.char2, "elethril", Attacks=2)
         self.st(fray.CmdCombat(), "/offhand Char2=dagger +2")
         self.later_round()
         self.force(4, 6, 9)    # Char2: a d10 per attack, the best (4) kept; Orc and Zed declare nothing
@@ -316,7 +317,7 @@ class TestCarriedActionsAndGroups(ElethrilFightTest):
     def test_a_damaging_spell_spoils_another_caster(self):
         """Seed 1c: a mage's Cold Bolt interrupts the other's Fireball."""
         self.later_round()
-        self.char2.sheet = dict(self.char2.sheet, **{"Caster Level": 3})   # 2nd-level spells
+        add_traits(self.char2, "elethril", **{"Caster Level": 3})  # 2nd-level spells
         self.player(fray.CmdCast(), "cold bolt=Zed")
         self.st(fray.CmdCast(), "Zed=fireball=Char2")
         self.force(2, 3)   # Char2: casting 2-3, Cold Bolt at 4; Zed: casting from 3, Fireball at 6
@@ -446,7 +447,7 @@ class TestFromTheSheetOrTheStoryteller(ElethrilFightTest):
                 self.player(fray.CmdAttack(), args, f"<Fray> {message}")
         self.player(fray.CmdCast(), "power word kill=Orc",
                     "<Fray> Char2 is no caster: Caster Level is set by staff (+stat Char2/Caster Level=<level>).")
-        self.char2.sheet = dict(self.char2.sheet, **{"Caster Level": 3})
+        add_traits(self.char2, "elethril", **{"Caster Level": 3})
         self.player(fray.CmdCast(), "fireball=Orc",
                     "<Fray> Fireball is a level 3 spell: Char2's Caster Level 3 casts up to level 2.")
         self.assertEqual(self.state(), before)
@@ -454,7 +455,7 @@ class TestFromTheSheetOrTheStoryteller(ElethrilFightTest):
                     "<Combat> Char2 will attack Orc with fist; initiative party base + 1 (fist).")
 
     def test_the_sheet_gives_the_weapon_plus_and_the_attacks(self):
-        self.char2.sheet = dict(self.char2.sheet, **{"Weapon Plus": 1, "Attacks": 2})
+        add_traits(self.char2, "elethril", **{"Weapon Plus": 1, "Attacks": 2})
         self.later_round()
         self.player(fray.CmdAttack(), "Orc", "<Combat> Char2 will attack Orc with short sword +1, 2 attacks; "
                                              "initiative best of 2 d10 + 2 (short sword +1).")
@@ -592,15 +593,17 @@ class TestTheFallenAndOtherFixes(ElethrilFightTest):
                                              "+ the slowest member's modifiers.")
 
     def test_the_dead_fit_the_hud(self):
-        self.char2.sheet = dict(self.char2.sheet, **{"Hit Points": 20})
+        add_traits(self.char2, "elethril", **{"Hit Points": 20})
         self.char2.health = {"elethril": {"damage": 34, "maximum": 20}}
         hud = self.hud(self.char1)
         self.assertRegex(hud, r"Char2\s+party\s+-\s+-\s+Dead -14/20\s*\n")
         self.assertTrue(all(len(re.sub(r"\|.", "", line)) <= 78 for line in hud.splitlines()), hud)
 
     def test_npc_list_shows_weapon_names(self):
-        self.st(fray.CmdCombat(), "/end")     # no fight: the game default (storyteller) lists them
-        out = self.st(npcs.CmdNpc(), "/list")
+        self.st(fray.CmdCombat(), "/end")     # no fight: /elethril lists their elethril sheets
+        self.assertNotIn("short sword", self.st(npcs.CmdNpc(), "/list"))  # the default: storyteller's
+        out = self.st(npcs.CmdNpc(), "/list/elethril")
+        self.assertIn("NPCs here (2, elethril):", out)
         self.assertRegex(out, r"Orc\s+Orc\s+short sword\s")
         self.assertNotIn("short-sword", out)
 

@@ -11,6 +11,7 @@ from commands import fray, npcs
 from tests.game.test_combat_commands import FrayCommandTest
 from world import encounters, fights
 from world.models import Fight, FightLogEntry
+from world.sheets import add_traits
 from world.text import columns, fit, wrap_words
 
 
@@ -36,7 +37,7 @@ class CoreTest(FrayCommandTest):
         self.st(npcs.CmdNpc(), "/init Guard=2+3")
         self.encounter = encounters.encounter_in(self.room1)
         self.guard = encounters.find_combatant(self.encounter, "Guard")
-        self.guard.sheet = dict(self.guard.sheet, Stamina=2, Dodge=1, Strength=2, Brawl=1)
+        add_traits(self.guard, "storyteller", Stamina=2, Dodge=1, Strength=2, Brawl=1)
         return self.encounter
 
 

@@ -9,6 +9,7 @@ from evennia.objects.objects import ObjectSessionHandler
 from commands import fray, npcs
 from tests.game.test_combat_commands import FrayCommandTest
 from world import encounters, gmcp
+from world.sheets import add_traits
 
 
 class FakeSession:
@@ -46,7 +47,7 @@ class GmcpTest(FrayCommandTest):
         self.st(npcs.CmdNpc(), "/init Guard=2+3")
         encounter = encounters.encounter_in(self.room1)
         guard = encounters.find_combatant(encounter, "Guard")
-        guard.sheet = dict(guard.sheet, Strength=2, Brawl=1)
+        add_traits(guard, "storyteller", Strength=2, Brawl=1)
         return encounter
 
     def test_login_sends_both_packages_to_the_gmcp_session_only(self):

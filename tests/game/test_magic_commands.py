@@ -3,6 +3,7 @@
 from commands import fray, npcs
 from tests.game.test_combat_commands import FrayCommandTest
 from world import encounters
+from world.sheets import add_traits, update_sheet
 
 
 class MagicFightTest(FrayCommandTest):
@@ -10,8 +11,8 @@ class MagicFightTest(FrayCommandTest):
 
     def setUp(self):
         super().setUp()
-        self.char2.sheet = dict(self.char2.sheet, Power=4, Control=3, Dueling=2)
-        self.char2.kind = "Wizard"
+        add_traits(self.char2, "storyteller", Power=4, Control=3, Dueling=2)
+        update_sheet(self.char2, "storyteller", kind="Wizard")
         self.call(fray.CmdCombat(), "/start", caller=self.char1)
         self.encounter = encounters.encounter_in(self.room1)
         self.player(fray.CmdCombat(), "/join")
@@ -20,7 +21,7 @@ class MagicFightTest(FrayCommandTest):
         self.force(1)
         self.st(npcs.CmdNpc(), "/init Guard=2+3")
         self.guard = encounters.find_combatant(self.encounter, "Guard")
-        self.guard.sheet = dict(self.guard.sheet, Stamina=2, Power=3, Control=1, Dueling=1)
+        add_traits(self.guard, "storyteller", Stamina=2, Power=3, Control=1, Dueling=1)
 
     def health(self, obj):
         return dict(obj.health.get("storyteller", {}))
@@ -76,7 +77,7 @@ class TestCast(MagicFightTest):
         self.force(10)
         self.st(npcs.CmdNpc(), "/init Mage=5+5")
         mage = encounters.find_combatant(self.encounter, "Mage")
-        mage.sheet = dict(mage.sheet, Power=3, Control=3, Dueling=2)
+        add_traits(mage, "storyteller", Power=3, Control=3, Dueling=2)
         # Power 3: 8 8 8 -> 3; Control 3: 10 10 10 -> 3 (no Overshoot).
         # To hit: Dexterity 5 + Dueling 2 = 7 dice vs 6: 9 9 2 2 2 2 2 -> 2 successes: Char2 may defend.
         self.force(8, 8, 8, 10, 10, 10, 9, 9, 2, 2, 2, 2, 2)
@@ -114,7 +115,7 @@ class TestOvershotShieldContact(MagicFightTest):
     def test_anyone_who_touches_it_even_the_caster_is_zapped(self):
         """Seed, Magical Shield: Overshooting means "anyone who touches it (even the caster)
         will get zapped and need to successfully soak or take 1 Lethal damage"."""
-        self.guard.sheet = dict(self.guard.sheet, Strength=2, Brawl=1)
+        add_traits(self.guard, "storyteller", Strength=2, Brawl=1)
         # Protego: Power 4: 9 9 9 9 -> 4; Control 3: 10 10 10 -> 3 < 4: overshot.
         self.force(9, 9, 9, 9, 10, 10, 10)
         self.player(fray.CmdCast(), "protego")

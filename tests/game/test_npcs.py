@@ -6,6 +6,7 @@ from commands import fray, npcs
 from tests.game.test_combat_commands import FrayCommandTest
 from world import encounters
 from world.npcs import npcs_in, skeleton
+from world.sheets import sheet_of, traits_of, weapon_of
 
 
 class NpcTest(FrayCommandTest):
@@ -23,29 +24,30 @@ class TestCreate(NpcTest):
         guard = self.npc("Guard")
         self.assertEqual(guard.location, self.room1)
         self.assertTrue(guard.tags.has("npc", category="fray"))
-        self.assertEqual(guard.sheet["Alertness"], 3)
-        self.assertEqual((guard.kind, guard.weapon), ("Muggle", "staff"))
+        self.assertEqual(traits_of(guard, "storyteller")["Alertness"], 3)
+        self.assertEqual((sheet_of(guard, "storyteller").get("kind", "Muggle"), weapon_of(guard, "storyteller")), ("Muggle", "staff"))
         sheet = self.st(npcs.CmdNpc(), "/sheet guard")
-        self.assertIn("Guard  NPC  Kind: Muggle", sheet)
+        self.assertIn("Guard  NPC  storyteller sheet  Kind: Muggle", sheet)
         self.assertIn("Alertness: 3", sheet)
         self.assertIn("Weapon in hand: Staff", sheet)
 
     def test_template_prefix_kind_and_base_kind(self):
         self.st(npcs.CmdNpc(), "/create Lupin=were", "<Combat> Created Lupin from the werewolf template.")
         lupin = self.npc("Lupin")
-        self.assertEqual((lupin.kind, lupin.base_kind, lupin.transformed), ("Werewolf", "Muggle", False))
+        self.assertEqual((sheet_of(lupin, "storyteller").get("kind"), sheet_of(lupin, "storyteller").get("base_kind"),
+                          sheet_of(lupin, "storyteller").get("transformed")), ("Werewolf", "Muggle", False))
         self.st(npcs.CmdNpc(), "/create Bellatrix=Dark Wizard", "<Combat> Created Bellatrix from the dark-wizard")
-        self.assertEqual(self.npc("Bellatrix").kind, "Wizard")
+        self.assertEqual(sheet_of(self.npc("Bellatrix"), "storyteller")["kind"], "Wizard")
 
     def test_create_without_template_is_empty(self):
         self.st(npcs.CmdNpc(), "/create Rat", "<Combat> Created Rat with an empty sheet")
-        self.assertEqual(dict(self.npc("Rat").sheet), {})
+        self.assertEqual(traits_of(self.npc("Rat"), "storyteller"), {})
 
     def test_numbered_copies_continue_past_existing(self):
         self.st(npcs.CmdNpc(), "/create Thug*3=thug", "<Combat> Created Thug 1, Thug 2, Thug 3 from the thug template.")
         self.st(npcs.CmdNpc(), "/create Thug * 2=thug", "<Combat> Created Thug 4, Thug 5 from the thug template.")
         self.assertEqual(self.names(), ["Thug 1", "Thug 2", "Thug 3", "Thug 4", "Thug 5"])
-        self.assertEqual(self.npc("Thug 5").sheet["Brawl"], 3)
+        self.assertEqual(traits_of(self.npc("Thug 5"), "storyteller")["Brawl"], 3)
         self.npc("Thug 2").delete()
         self.st(npcs.CmdNpc(), "/create Thug*1", "<Combat> Created Thug 6 with an empty sheet")
 
@@ -60,7 +62,7 @@ class TestCreate(NpcTest):
         self.st(npcs.CmdNpc(), "/create Guard=guard")
         found = search_object("Guard", typeclass="typeclasses.npcs.NPC")
         self.assertEqual(len(found), 1)
-        self.assertEqual(found[0].sheet["Melee"], 3)
+        self.assertEqual(traits_of(found[0], "storyteller")["Melee"], 3)
 
 
 class TestLightNpcGetsASheet(NpcTest):
@@ -73,27 +75,27 @@ class TestLightNpcGetsASheet(NpcTest):
 
     def test_template_applied_to_a_light_npc_keeps_its_initiative(self):
         guard = self.npc("Guard")
-        self.assertEqual(dict(guard.sheet), {"Wits": 2, "Dexterity": 3})
+        self.assertEqual(traits_of(guard, "storyteller"), {"Wits": 2, "Dexterity": 3})
         out = self.st(npcs.CmdNpc(), "/list", "NPCs here (1, storyteller):")
         self.assertIn("Guard*", out)
         self.assertIn("* light NPC", out)
         self.assertTrue(all(len(line) <= 78 for line in out.splitlines()), out)
         self.st(npcs.CmdNpc(), "/create Guard=guard", "<Combat> Guard now has the guard template's sheet (Muggle, 11 traits")
-        self.assertEqual(guard.sheet["Wits"], 3)
-        self.assertEqual(guard.weapon, "staff")
+        self.assertEqual(traits_of(guard, "storyteller")["Wits"], 3)
+        self.assertEqual(weapon_of(guard, "storyteller"), "staff")
         self.assertTrue(encounters.has_initiative(self.encounter, guard))
         self.assertEqual(self.names(), ["Guard"])
         # Now it has a full sheet: a second template is refused.
         self.st(npcs.CmdNpc(), "/create Guard=thug", "<Fray> There is already an NPC named Guard here.")
-        self.assertEqual(guard.weapon, "staff")
+        self.assertEqual(weapon_of(guard, "storyteller"), "staff")
 
     def test_light_npc_filled_with_set(self):
         self.st(npcs.CmdNpc(), "/create Guard", "<Fray> There is already an NPC named Guard here (a light NPC)")
-        self.st(npcs.CmdNpc(), "/set Guard/brawl=3", "<Combat> Guard's Brawl is now 3.")
-        self.st(npcs.CmdNpc(), "/set Guard/weapon=sword", "<Combat> Guard now holds a Sword.")
-        self.st(npcs.CmdNpc(), "/set Guard/kind=vamp", "<Combat> Guard's kind is now Vampire.")
-        self.st(npcs.CmdNpc(), "/set Guard/Wits=", "<Combat> Guard's Wits is cleared.")
-        self.assertEqual(dict(self.npc("Guard").sheet), {"Dexterity": 3, "Brawl": 3})
+        self.st(npcs.CmdNpc(), "/set Guard/brawl=3", "<Combat> Storyteller sheet: Guard's Brawl is now 3.")
+        self.st(npcs.CmdNpc(), "/set Guard/weapon=sword", "<Combat> Storyteller sheet: Guard now holds a Sword.")
+        self.st(npcs.CmdNpc(), "/set Guard/kind=vamp", "<Combat> Storyteller sheet: Guard's kind is now Vampire.")
+        self.st(npcs.CmdNpc(), "/set Guard/Wits=", "<Combat> Storyteller sheet: Guard's Wits is cleared.")
+        self.assertEqual(traits_of(self.npc("Guard"), "storyteller"), {"Dexterity": 3, "Brawl": 3})
 
     def test_init_refuses_a_look_alike_new_light_npc(self):
         before = self.names()
@@ -107,16 +109,16 @@ class TestSetSheetList(NpcTest):
     def test_set_uses_stat_semantics_for_narrators(self):
         self.st(npcs.CmdNpc(), "/create Thug=thug")
         self.account2.permissions.add("Narrator")
-        self.player(npcs.CmdNpc(), "/set Thug/strength=5", "<Combat> Thug's Strength is now 5.")
-        self.player(npcs.CmdNpc(), "/set Thug/Str=5", "<Fray> 'Str' is ambiguous: Streetwise, Strength.")
+        self.player(npcs.CmdNpc(), "/set Thug/strength=5", "<Combat> Storyteller sheet: Thug's Strength is now 5.")
+        self.player(npcs.CmdNpc(), "/set Thug/Str=5", "<Fray> On the storyteller sheet: 'Str' is ambiguous: Streetwise, Strength.")
         self.player(npcs.CmdNpc(), "/set Thug/Strength=21", "<Fray> Strength must be a whole number from 0 to 20")
-        self.player(npcs.CmdNpc(), "/set Thug/Laser=2", "<Fray> Unknown trait 'Laser'.")
-        self.player(npcs.CmdNpc(), "/set Thug/weapon=laser", "<Fray> Weapon must be one of:")
-        self.assertEqual(self.npc("Thug").sheet["Strength"], 5)
+        self.player(npcs.CmdNpc(), "/set Thug/Laser=2", "<Fray> On the storyteller sheet: Unknown trait 'Laser'.")
+        self.player(npcs.CmdNpc(), "/set Thug/weapon=laser", "<Fray> Weapon (storyteller) must be one of:")
+        self.assertEqual(traits_of(self.npc("Thug"), "storyteller")["Strength"], 5)
         # A player character is not an NPC, even for a Narrator.
         self.player(npcs.CmdNpc(), "/set Char2/Strength=5", "<Fray> Char2 is a player character, not an NPC.")
         self.player(npcs.CmdNpc(), "/sheet char", "<Fray> Char is a player character, not an NPC.")
-        self.assertEqual(self.char2.sheet["Strength"], 2)
+        self.assertEqual(traits_of(self.char2, "storyteller")["Strength"], 2)
 
     def test_set_usage(self):
         self.st(npcs.CmdNpc(), "/create Thug=thug")
@@ -124,7 +126,7 @@ class TestSetSheetList(NpcTest):
             with self.subTest(args=args):
                 self.st(npcs.CmdNpc(), args, "<Fray> Usage: +npc/set <name>/<trait>=<value>")
         self.st(npcs.CmdNpc(), "/set Nobody/Strength=3", "<Fray> No NPC 'Nobody' here (+npc/list shows them).")
-        self.assertEqual(self.npc("Thug").sheet["Strength"], 3)
+        self.assertEqual(traits_of(self.npc("Thug"), "storyteller")["Strength"], 3)
 
     def test_list_shows_kind_health_and_fight(self):
         self.st(npcs.CmdNpc(), "/list", "No NPCs here. Make one with +npc/create")
@@ -250,12 +252,12 @@ class TestNames(NpcTest):
 class TestPermissions(NpcTest):
     def test_players_are_refused_every_switch(self):
         self.st(npcs.CmdNpc(), "/create Guard=guard")
-        before = (self.names(), dict(self.npc("Guard").sheet))
+        before = (self.names(), traits_of(self.npc("Guard"), "storyteller"))
         for args in ("/create Bob=thug", "/create Thug*2", "/set Guard/Strength=5", "/sheet Guard", "/list",
                      "/remove Guard", "/templates", "/init Guard=2+3", ""):
             with self.subTest(args=args):
                 self.player(npcs.CmdNpc(), args, "<Fray> Only a Narrator or staff can run NPCs.")
-                self.assertEqual((self.names(), dict(self.npc("Guard").sheet)), before)
+                self.assertEqual((self.names(), traits_of(self.npc("Guard"), "storyteller")), before)
 
     def test_narrator_cannot_change_npcs_in_another_storytellers_fight(self):
         self.st(npcs.CmdNpc(), "/create Guard=guard")
@@ -267,6 +269,6 @@ class TestPermissions(NpcTest):
                     "<Fray> Only this scene's Storyteller or staff can change NPCs in this fight.")
         self.player(npcs.CmdNpc(), "/remove Guard",
                     "<Fray> Only this scene's Storyteller or staff can remove NPCs from this fight.")
-        self.assertEqual(self.npc("Guard").sheet["Strength"], 3)
+        self.assertEqual(traits_of(self.npc("Guard"), "storyteller")["Strength"], 3)
         # Outside the fight a Narrator may: the list and sheets are readable.
         self.player(npcs.CmdNpc(), "/sheet Guard", "Guard  NPC")

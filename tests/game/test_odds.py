@@ -5,6 +5,7 @@ from commands import fray
 from tests.game.test_combat_commands import FrayCommandTest
 from tests.game.test_elethril_commands import ElethrilFightTest
 from world import dice, encounters
+from world.sheets import add_traits, update_sheet
 
 STORYTELLER = """<Roll> Odds for Char2: Dexterity 3 + Brawl 2 = 5 dice vs 6
   Botch                          2.1%
@@ -32,6 +33,7 @@ class TestOdds(FrayCommandTest):
         self.assertEqual(dice.forced_faces(), [9, 9, 9])  # no die was used
 
     def test_aeon_odds_in_a_fight_log_nothing(self):
+        update_sheet(self.char2, "aeon", traits={"Dexterity": 3, "Brawl": 2})
         self.st(fray.CmdCombat(), "/start aeon")
         encounter = encounters.encounter_in(self.room1)
         self.player(fray.CmdCombat(), "/join")
@@ -44,7 +46,7 @@ class TestOdds(FrayCommandTest):
         self.st(fray.CmdCombat(), "/start")
         self.player(fray.CmdCombat(), "/join")
         self.st(fray.CmdCombat(), "/mod Char2=-4 keep")
-        self.char2.sheet = dict(self.char2.sheet, Willpower=2)
+        add_traits(self.char2, "storyteller", Willpower=2)
         out = self.player(fray.CmdRoll(), "/odds/wp Dexterity+Brawl")
         self.assertIn("Odds for Char2: Dexterity 3 + Brawl 2 - 4 (modifier) = 1 die vs 6 + Willpower", out)
         self.assertIn("  Botch                          0.0%", out)

@@ -19,6 +19,7 @@ from tests.game.test_eldritch_commands import EldritchFightTest
 from tests.game.test_elethril_commands import ElethrilFightTest
 from tests.game.test_magic_commands import MagicFightTest
 from world import dice, encounters, fights
+from world.sheets import add_traits, update_sheet
 
 
 class Once:
@@ -149,8 +150,8 @@ class TestAeonOnce(Once, AeonFightTest):
         self.st(npcs.CmdNpc(), "/create Sniper")
         self.st(fray.CmdCombat(), "/add Sniper")
         sniper = encounters.find_combatant(self.encounter, "Sniper")
-        sniper.sheet = {"Dexterity": 3, "Stealth": 3, "Firearms": 2}
-        sniper.weapon = "pistol"
+        update_sheet(sniper, "aeon", traits={"Dexterity": 3, "Stealth": 3, "Firearms": 2})
+        update_sheet(sniper, "aeon", weapon="pistol")
         self.begin()
 
     def test_ambush(self):
@@ -243,7 +244,7 @@ class TestElethrilOnce(Once, ElethrilFightTest):
         pass
 
     def test_spell(self):
-        self.char2.sheet = dict(self.char2.sheet, **{"Caster Level": 3})
+        add_traits(self.char2, "elethril", **{"Caster Level": 3})
         self.later_round()
         self.begin()
         self.act(fray.CmdCast(), "cold bolt=Zed")

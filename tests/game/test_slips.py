@@ -10,6 +10,7 @@ from tests.game.test_combat_commands import FrayCommandTest
 from tests.game.test_eldritch_commands import EldritchFightTest
 from tests.game.test_elethril_commands import ElethrilFightTest
 from world import encounters
+from world.sheets import update_sheet
 
 
 class StorytellerFightTest(FrayCommandTest):
@@ -55,7 +56,7 @@ class TestAttackCountElsewhere(StorytellerFightTest):
 # ---------------------------------------------------------------- 2. aeon mounted dodge
 class TestAeonMountedDodge(FrayCommandTest):
     def test_the_dodge_pool_names_the_ride_cap(self):
-        self.char2.sheet = {"Dexterity": 3, "Wits": 2, "Athletics": 2, "Ride": 1, "Stamina": 2}
+        update_sheet(self.char2, "aeon", traits={"Dexterity": 3, "Wits": 2, "Athletics": 2, "Ride": 1, "Stamina": 2})
         self.st(fray.CmdCombat(), "/start aeon")
         encounter = encounters.encounter_in(self.room1)
         self.player(fray.CmdCombat(), "/join")
@@ -64,7 +65,7 @@ class TestAeonMountedDodge(FrayCommandTest):
         self.force(10)
         self.st(npcs.CmdNpc(), "/init Thug=2+2")   # 4 + 10 = 14: the Thug first
         thug = encounters.find_combatant(encounter, "Thug")
-        thug.sheet = {"Wits": 2, "Dexterity": 2, "Strength": 3, "Brawl": 1}
+        update_sheet(thug, "aeon", traits={"Wits": 2, "Dexterity": 2, "Strength": 3, "Brawl": 1})
         self.player(aeon.CmdMount(), "horse", "<Combat> Char2 mounts the Horse.")
         # Punch: Dexterity 2 + Brawl 1 = 3 dice, +1 difficulty against a rider: 9 9 2 -> 2, needs 2.
         self.force(9, 9, 2)

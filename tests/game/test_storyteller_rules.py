@@ -4,6 +4,7 @@
 from commands import fray, npcs
 from tests.game.test_combat_commands import FrayCommandTest
 from world import encounters
+from world.sheets import add_traits
 
 
 class StorytellerFight(FrayCommandTest):
@@ -114,8 +115,8 @@ class TestFormalDuel(StorytellerFight):
 class TestShield(FrayCommandTest):
     def test_a_held_shield_allows_a_parry(self):
         """Seed, Parry: "Must have shield or weapon in hand"."""
-        self.char2.sheet = dict(self.char2.sheet, Melee=1)
-        self.st(fray.CmdStat(), "Char2/weapon=shield", "<Combat> Char2 now holds a Shield.")
+        add_traits(self.char2, "storyteller", Melee=1)
+        self.st(fray.CmdStat(), "Char2/weapon=shield", "<Combat> Storyteller sheet: Char2 now holds a Shield.")
         self.st(fray.CmdCombat(), "/start")
         encounter = encounters.encounter_in(self.room1)
         self.player(fray.CmdCombat(), "/join")
@@ -124,7 +125,7 @@ class TestShield(FrayCommandTest):
         self.force(9)
         self.st(npcs.CmdNpc(), "/init Guard=2+3")             # 5 + 9 = 14: the Guard first
         guard = encounters.find_combatant(encounter, "Guard")
-        guard.sheet = dict(guard.sheet, Brawl=1)
+        add_traits(guard, "storyteller", Brawl=1)
         # Guard punches: Dex 3 + Brawl 1 vs 6: 8 2 2 2 -> 1.
         self.force(8, 2, 2, 2)
         self.st(fray.CmdAttack(), "Guard=Char2")
