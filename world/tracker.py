@@ -101,9 +101,13 @@ def hud(fight_id: int, viewer=None) -> dict | None:
     present = fighters(encounter)
     names = {obj.id: obj.key for obj in present}
     conditions = encounter.conditions or {}
+    ai = {int(i) for i in encounter.ai or []}
     for entry, obj in zip(data["fighters"], present):
         state = conditions.get(obj.id, {})
         entry["conditions"] = [*encounters.condition_marks(state, names), *system.condition_marks(state)]
+        entry["ai"] = obj.id in ai
+    place = {name: number for number, slot in reversed(list(enumerate(data["order"]))) for name in slot}
+    data["fighters"].sort(key=lambda entry: place.get(entry["name"], len(place)))   # stable: joining order
     data["waiting"] = [{"id": pending["id"], "attacker": pending["attacker"].key, "target": pending["target"].key}
                        for pending in encounters.pending_attacks(encounter)]
     return data
@@ -134,7 +138,9 @@ def storyteller_id(row: Fight) -> int | None:
 def characters_of(account) -> list:
     """The account's characters, those it puppets first."""
     puppets = list(account.get_all_puppets()) if hasattr(account, "get_all_puppets") else []
-    return puppets + [obj for obj in account.characters.all() if obj not in puppets]
+    # read as stored: Evennia's ``account.characters.all()`` rewrites the list on every call
+    playable = account.attributes.get("_playable_characters", default=None) or []
+    return puppets + [obj for obj in playable if obj is not None and obj not in puppets]
 
 
 def may_run(account, row: Fight) -> bool:
@@ -166,18 +172,22 @@ def acting_as(account, row: Fight):
 
 
 def act(fight_id: int, account, action: str, name: str = "", numbers: str | None = None,
-        sent_at: float | None = None) -> None:
+        seen: int | None = None) -> None:
     """One of the Storyteller's buttons, through the same service as its command:
-    ``next`` (``+combat/next``; ``sent_at``: epoch seconds the request came in), ``resolve``,
-    ``add`` (``+combat/add <name>``), ``npc`` (``+npc/init <name>[=<numbers>]``), ``end``.
-    Reactor thread, inside one unit (``world.reactor.call``). Raises CombatError."""
+    ``next`` (``+combat/next``), ``resolve``, ``add`` (``+combat/add <name>``), ``npc``
+    (``+npc/init <name>[=<numbers>]``), ``end``. ``seen``: the fight's event number the page
+    showed; when the fight has moved on since, nothing is done. Reactor thread, inside one unit
+    (``world.reactor.call``). Raises CombatError."""
     row = Fight.objects.filter(pk=fight_id).first()
     encounter = encounter_of(row) if row else None
     if encounter is None:
         raise CombatError(f"Fight #{fight_id} has ended.")
     caller = acting_as(account, row)
+    if seen is not None and fights.seq(encounter) != seen:
+        raise CombatError("The fight moved on since your page showed it; nothing was done. "
+                          f"Now: {encounters.now_text(encounter)}.")
     if action == "next":
-        encounters.next_turn(caller, sent_at=sent_at, encounter=encounter)
+        encounters.next_turn(caller, encounter=encounter)
     elif action == "resolve":
         encounters.resolve_all(caller, encounter=encounter)
     elif action == "add":

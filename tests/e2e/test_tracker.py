@@ -75,7 +75,7 @@ def test_the_tracker_follows_a_telnet_round_live(fray_server, fray_client, arena
             alice.send("dodge")
             bob.expect(rf"Round 1: {b} to act\.")
             text_has(page, f"Round 1, {b}'s turn")
-            text_has(page, "Bruised (0) (6/7)")
+            text_has(page, "Bruised (0) \u00b7 6/7")
             text_has(page, f"Round 1: {b} to act.")
             narration = page.inner_text("#fray-narration")
             assert f"<Combat> Guard attacks {a} with punch." in narration, narration

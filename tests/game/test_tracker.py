@@ -11,7 +11,6 @@ from commands import fray
 from tests.game.test_combat_commands import FrayCommandTest
 from world import encounters, fights, tracker
 from world.models import Fight, FightNarration
-from world.sheets import update_sheet
 
 EVIL = "<script>alert(1)</script>"
 
@@ -46,6 +45,10 @@ class TrackerTest(FrayCommandTest):
 
     def seq(self) -> int:
         return Fight.objects.get(pk=self.row.pk).seq
+
+    def press(self, web, action, data=None, seen=None):
+        """A button's POST, made from a page showing the fight as it is now (``seen``: else)."""
+        return web.post(f"{self.url}{action}", {"seen": self.seq() if seen is None else seen, **(data or {})})
 
     def texts(self) -> list[str]:
         return list(FightNarration.objects.filter(fight_id=self.row.pk).order_by("seq").values_list("text", flat=True))
@@ -82,7 +85,7 @@ class TestPages(TrackerTest):
             self.assertEqual(response.status_code, 302, url)
             self.assertIn("/auth/login", response["Location"])
         before = self.seq()
-        self.assertEqual(web.post(f"{self.url}next").status_code, 302)
+        self.assertEqual(self.press(web, "next").status_code, 302)
         self.assertEqual(self.seq(), before)
 
     def test_list_shows_room_system_round_storyteller_fighters(self):
@@ -102,7 +105,7 @@ class TestPages(TrackerTest):
         response = self.client_for(self.account2).get(self.url)
         self.assertEqual(response.status_code, 200)
         self.assertContains(response, "Round 1, Char2&#x27;s turn")
-        self.assertContains(response, "Healthy (7/7)", count=2)
+        self.assertContains(response, "Healthy &middot; 7/7", count=2)
         self.assertContains(response, "Char2 rolls initiative: Wits 2 + Dexterity 3 = 5 + 1d10 (4) = 9.")
         self.assertNotContains(response, 'id="fray-controls"')
         self.assertNotContains(response, "Roll log")
@@ -155,6 +158,7 @@ class TestState(TrackerTest):
         self.assertEqual(hud["order"], [["Char2"], ["Guard"]])
         self.assertEqual([(f["name"], f["initiative"], f["hp"], f["maxhp"], f["health"]) for f in hud["fighters"]],
                          [("Char2", 9, 7, 7, "Healthy"), ("Guard", 6, 7, 7, "Healthy")])
+        self.assertEqual([f["ai"] for f in hud["fighters"]], [False, False])
         self.assertNotIn("log", first)
         # Char2 punches: 5 dice vs 6: 9 8 7 2 2 -> 3 successes; the Guard's defense waits.
         self.force(9, 8, 7, 2, 2)
@@ -184,25 +188,53 @@ class TestState(TrackerTest):
         hud = self.state(self.client_for(self.account2))["hud"]
         self.assertEqual(hud["defense"]["attacker"], "Guard")
         self.assertEqual(hud["defense"]["choices"], ["dodge", "block", "parry", "none"])
+        self.assertEqual([f["name"] for f in hud["fighters"]], ["Guard", "Char2"])   # this round's order
+
+    def test_an_npc_of_the_ai_is_marked(self):
+        self.st(fray.CmdCombat(), "/ai Guard")   # Char2 acts first: the AI waits for its turn
+        web = self.client_for(self.account2)
+        self.assertEqual([(f["name"], f["ai"]) for f in self.state(web)["hud"]["fighters"]],
+                         [("Char2", False), ("Guard", True)])
+        self.assertContains(web.get(self.url), "<td>Guard (AI)")
 
 
 class TestButtons(TrackerTest):
     def test_next_turn_calls_the_service_as_the_command_does(self):
         web = self.client_for(self.account)
-        response = web.post(f"{self.url}next")
+        response = self.press(web, "next")
         self.assertEqual(response.status_code, 303)
         self.assertEqual(response["Location"], self.url)
         self.assertEqual(encounters.now_text(self.encounter), "Round 1, Guard's turn")
         self.assertEqual(self.texts()[-2:], ["<Combat> Char2 passes.", "<Combat> Round 1: Guard to act."])
 
+    def test_two_presses_of_next_from_one_page_pass_one_turn(self):
+        # the second press (a double click, a resent form) was made on a page showing the
+        # fight before the first: refused, whatever the timing
+        web = self.client_for(self.account)
+        seen = self.seq()
+        self.assertEqual(self.press(web, "next", seen=seen).status_code, 303)
+        after = self.seq()
+        response = self.press(web, "next", seen=seen)
+        self.assertContains(response, "The fight moved on since your page showed it; nothing was done. "
+                                      "Now: Round 1, Guard&#x27;s turn.", status_code=409)
+        self.assertEqual((self.seq(), encounters.now_text(self.encounter)), (after, "Round 1, Guard's turn"))
+
+    def test_a_press_without_the_page_seen_is_400(self):
+        web = self.client_for(self.account)
+        before = self.seq()
+        for data in ({}, {"seen": ""}, {"seen": "-1"}, {"seen": "x"}, {"seen": "9" * 19}):
+            response = web.post(f"{self.url}next", data)
+            self.assertContains(response, "The form is out of date: reload the page.", status_code=400)
+        self.assertEqual(self.seq(), before)
+
     def test_a_rule_refusal_is_409_with_its_text_and_changes_nothing(self):
         web = self.client_for(self.account)
         before = self.seq()
-        response = web.post(f"{self.url}resolve")
+        response = self.press(web, "resolve")
         self.assertEqual(response.status_code, 409)
         self.assertContains(response, "No attacks are waiting for a defense.", status_code=409)
         self.assertEqual(self.seq(), before)
-        response = web.post(f"{self.url}add", {"name": "Nobody"})
+        response = self.press(web, "add", {"name": "Nobody"})
         self.assertContains(response, "No single character &#x27;Nobody&#x27; here.", status_code=409)
         self.assertEqual(self.seq(), before)
 
@@ -213,7 +245,7 @@ class TestButtons(TrackerTest):
         self.player(fray.CmdAttack(), "Guard")
         self.force(10, 6, 2, 2, 1, 1)
         web = self.client_for(self.account)
-        self.assertEqual(web.post(f"{self.url}resolve").status_code, 303)
+        self.assertEqual(self.press(web, "resolve").status_code, 303)
         guard = [f for f in self.state(web)["hud"]["fighters"] if f["name"] == "Guard"][0]
         self.assertEqual((guard["hp"], guard["maxhp"], guard["health"]), (5, 7, "Hurt (-1)"))
         self.assertEqual(self.guard.health["storyteller"]["bashing"], 2)
@@ -231,36 +263,36 @@ class TestButtons(TrackerTest):
     def test_csrf_is_required(self):
         web = self.client_for(self.account, enforce_csrf_checks=True)
         before = self.seq()
-        self.assertEqual(web.post(f"{self.url}next").status_code, 403)
-        self.assertEqual(web.post(f"{self.url}next", {"csrfmiddlewaretoken": "forged" * 6}).status_code, 403)
+        self.assertEqual(self.press(web, "next").status_code, 403)
+        self.assertEqual(self.press(web, "next", {"csrfmiddlewaretoken": "forged" * 6}).status_code, 403)
         self.assertEqual(self.seq(), before)
         page = web.get(self.url)
         token = page.cookies["csrftoken"].value
-        self.assertEqual(web.post(f"{self.url}next", {"csrfmiddlewaretoken": token}).status_code, 303)
+        self.assertEqual(self.press(web, "next", {"csrfmiddlewaretoken": token}).status_code, 303)
         self.assertGreater(self.seq(), before)
 
     def test_bad_form_input_is_400(self):
         web = self.client_for(self.account)
         before = self.seq()
         for data in ({"name": ""}, {"name": "x" * 81}, {"name": "Guard\nBob"}, {"name": "Orc", "numbers": "1\r2"}):
-            self.assertEqual(web.post(f"{self.url}add", data).status_code, 400, data)
-        self.assertEqual(web.post(f"{self.url}npc", {"name": "Orc", "numbers": "99+99"}).status_code, 409)
+            self.assertEqual(self.press(web, "add", data).status_code, 400, data)
+        self.assertEqual(self.press(web, "npc", {"name": "Orc", "numbers": "99+99"}).status_code, 409)
         for name in ("|rRed|n", "Ünïcødé", "<b>x</b>"):
-            response = web.post(f"{self.url}add", {"name": name})
+            response = self.press(web, "add", {"name": name})
             self.assertEqual(response.status_code, 409, name)
             self.assertContains(response, "No single character", status_code=409)
-        self.assertContains(web.post(f"{self.url}add", {"name": "<b>x</b>"}),
+        self.assertContains(self.press(web, "add", {"name": "<b>x</b>"}),
                             "No single character &#x27;&lt;b&gt;x&lt;/b&gt;&#x27; here.", status_code=409)
         self.assertEqual(self.seq(), before)
 
     def test_add_a_character_and_a_new_npc(self):
         stranger = create_object("typeclasses.characters.Character", key=EVIL, location=self.room1)
-        update_sheet(stranger, "storyteller", traits={"Dexterity": 2, "Wits": 2})
+        stranger.sheet = {"Dexterity": 2, "Wits": 2}
         web = self.client_for(self.account)
-        self.assertEqual(web.post(f"{self.url}add", {"name": EVIL}).status_code, 303)
+        self.assertEqual(self.press(web, "add", {"name": EVIL}).status_code, 303)
         self.assertIn(stranger, encounters.fighters(self.encounter))
         self.force(5)
-        self.assertEqual(web.post(f"{self.url}npc", {"name": "Orc", "numbers": "2+3"}).status_code, 303)
+        self.assertEqual(self.press(web, "npc", {"name": "Orc", "numbers": "2+3"}).status_code, 303)
         self.assertEqual(self.texts()[-2:], ["<Combat> Orc rolls initiative: Wits 2 + Dexterity 3 = 5 + 1d10 (5) = 10.",
                                              "<Combat> Round 1: Orc to act."])
         page = self.reader().get(self.url)
@@ -275,7 +307,7 @@ class TestButtons(TrackerTest):
     def test_staff_not_in_the_fights_room_act_through_their_character(self):
         self.char1.location = self.room2
         web = self.client_for(self.account)
-        self.assertEqual(web.post(f"{self.url}next").status_code, 303)
+        self.assertEqual(self.press(web, "next").status_code, 303)
         self.assertEqual(encounters.now_text(self.encounter), "Round 1, Guard's turn")
         self.assertEqual(self.char1.location, self.room2)
 
@@ -287,21 +319,21 @@ class TestButtons(TrackerTest):
         self.assertContains(player.get(self.url), 'id="fray-next"')
         self.assertNotContains(reader.get(self.url), 'id="fray-next"')
         before = self.seq()
-        self.assertEqual(reader.post(f"{self.url}next").status_code, 403)
+        self.assertEqual(self.press(reader, "next").status_code, 403)
         self.assertEqual(self.seq(), before)
         self.char2.location = None   # logged out: the character acts from where it is not
-        self.assertEqual(player.post(f"{self.url}next").status_code, 303)
+        self.assertEqual(self.press(player, "next").status_code, 303)
         self.assertEqual(encounters.now_text(self.encounter), "Round 1, Guard's turn")
         self.assertIsNone(self.char2.location)
-        self.assertEqual(player.post(f"{self.url}add", {"name": "Char"}).status_code, 303)
+        self.assertEqual(self.press(player, "add", {"name": "Char"}).status_code, 303)
         self.assertEqual(self.texts()[-1], "<Combat> Char is brought into the fight.")
-        self.assertEqual(player.post(f"{self.url}end").status_code, 303)
+        self.assertEqual(self.press(player, "end").status_code, 303)
         self.assertEqual(self.texts()[-1].splitlines()[0], "<Combat> Char2 ends the fight after 1 round.")
         self.assertIsNone(encounters.encounter_in(self.room1))
 
     def test_end_then_the_ended_page_and_verify(self):
         web = self.client_for(self.account)
-        self.assertEqual(web.post(f"{self.url}end").status_code, 303)
+        self.assertEqual(self.press(web, "end").status_code, 303)
         self.assertIsNone(encounters.encounter_in(self.room1))
         page = self.reader().get(self.url)
         self.assertEqual(page.status_code, 200)
@@ -316,7 +348,7 @@ class TestButtons(TrackerTest):
         self.assertContains(verify, f"&lt;Combat&gt; Fight #{self.row.pk} (storyteller): seed matches its commitment.")
         self.assertContains(verify, "0 dice confirmed; 2 forced (test) dice.")
         before = self.seq()
-        response = web.post(f"{self.url}next")
+        response = self.press(web, "next")
         self.assertContains(response, f"Fight #{self.row.pk} has ended.", status_code=409)
         self.assertEqual(self.seq(), before)
         self.assertNotContains(self.reader().get("/fights/"), f'href="/fights/{self.row.pk}/">{self.row.pk}<')

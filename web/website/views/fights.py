@@ -16,8 +16,6 @@ escaped by Django's templates and sent as JSON data the page inserts as text.
 
 from __future__ import annotations
 
-import time
-
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
@@ -123,8 +121,10 @@ def fight_verify(request, fight_id: int):
 @require_POST
 @login_required
 def fight_action(request, fight_id: int, action: str):
-    """A Storyteller's button: the same service as the command (``world.tracker.act``)."""
-    received = time.time()
+    """A Storyteller's button: the same service as the command (``world.tracker.act``). The form
+    carries ``seen``, the fight's event number the page showed: a press made on a page that no
+    longer shows the fight as it is (a second click, another Storyteller's press first) is
+    refused, so two presses of Next turn pass one turn."""
     row = _fight(fight_id)
     if row.ended is not None:
         return _detail(request, row, error=f"Fight #{row.pk} has ended.", status=409)
@@ -137,9 +137,11 @@ def fight_action(request, fight_id: int, action: str):
         return _detail(request, row, status=400, error=f"A name or numbers: one line of at most {MAX_FIELD} characters.")
     if action in ("add", "npc") and not name.strip():
         return _detail(request, row, status=400, error="Give a name.")
+    seen = _number(request.POST.get("seen", ""))
+    if seen is None:
+        return _detail(request, row, status=400, error="The form is out of date: reload the page.")
     try:
-        reactor.call(f"web {action}", tracker.act, row.pk, request.user, action, name, numbers,
-                     sent_at=received)
+        reactor.call(f"web {action}", tracker.act, row.pk, request.user, action, name, numbers, seen)
     except CombatError as err:
         row.refresh_from_db()
         return _detail(request, row, status=409, error=str(err).splitlines()[0] if str(err) else "That did not work.")
