@@ -78,6 +78,13 @@ FRAY_DEFAULT_SYSTEM = "storyteller"
 # Fray's own tables (the fight and its roll log): world/models.py
 INSTALLED_APPS += ["world.apps.WorldConfig"]
 
+# The website's pages (the fight tracker's Storyteller buttons, the admin) are not framed by
+# other sites' pages (X-Frame-Options; same-origin frames, such as the webclient's, stay), and
+# every answer says "nosniff" (Django's SecurityMiddleware, first in the list).
+MIDDLEWARE = ["django.middleware.security.SecurityMiddleware", *MIDDLEWARE,
+              "django.middleware.clickjacking.XFrameOptionsMiddleware"]
+X_FRAME_OPTIONS = "SAMEORIGIN"
+
 # Text for a screen reader made plain (server/conf/serversession.py)
 SERVER_SESSION_CLASS = "server.conf.serversession.ServerSession"
 # Typed lines carry the Portal's receive time (a late +combat/next is refused, not applied).

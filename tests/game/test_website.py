@@ -42,3 +42,11 @@ class TestWebsite(EvenniaTest):
         client.force_login(self.account)
         self.assertEqual(client.get("/help/fray/no-such-command/").status_code, 404)
         self.assertEqual(client.get("/help/fray/%3Cscript%3E/").status_code, 404)
+
+    def test_pages_are_not_framed_by_other_sites_and_say_nosniff(self):
+        client = Client()
+        client.force_login(self.account)
+        for url in ("/", "/fights/", "/admin/", "/webclient/"):
+            response = client.get(url)
+            self.assertEqual(response["X-Frame-Options"], "SAMEORIGIN", url)
+            self.assertEqual(response["X-Content-Type-Options"], "nosniff", url)
