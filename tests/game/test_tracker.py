@@ -11,6 +11,7 @@ from commands import fray
 from tests.game.test_combat_commands import FrayCommandTest
 from world import encounters, fights, tracker
 from world.models import Fight, FightNarration
+from world.sheets import update_sheet
 
 EVIL = "<script>alert(1)</script>"
 
@@ -287,7 +288,7 @@ class TestButtons(TrackerTest):
 
     def test_add_a_character_and_a_new_npc(self):
         stranger = create_object("typeclasses.characters.Character", key=EVIL, location=self.room1)
-        stranger.sheet = {"Dexterity": 2, "Wits": 2}
+        update_sheet(stranger, "storyteller", traits={"Dexterity": 2, "Wits": 2})
         web = self.client_for(self.account)
         self.assertEqual(self.press(web, "add", {"name": EVIL}).status_code, 303)
         self.assertIn(stranger, encounters.fighters(self.encounter))
