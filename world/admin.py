@@ -1,8 +1,22 @@
-"""The Django admin's view of Fray's scene logs (``world.scenes``): read only, with search."""
+"""Fray's screens in the Django admin: the scene logs (``world.scenes``), read only, with
+search; armor requests, sheets, NPCs and armor notes (below)."""
 
-from django.contrib import admin
+from copy import copy
 
-from world.models import Scene, SceneEntry
+from django import forms
+from django.conf import settings
+from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
+from django.http import HttpResponseNotAllowed
+from django.shortcuts import get_object_or_404, redirect
+from django.urls import path, reverse
+from django.utils.html import format_html_join
+
+from rules.dice import TraitError
+from rules.systems import CombatError, get_system, system_keys
+from world import armor, reactor, sheets
+from world.access import STAFF, has_perm
+from world.models import ArmorNotes, ArmorRequest, FrayNpc, FraySheet, Scene, SceneEntry
 
 
 class SceneEntryInline(admin.TabularInline):
@@ -39,30 +53,19 @@ class SceneAdmin(admin.ModelAdmin):
 # (``world.armor``, ``world.sheets``), run in the reactor thread by ``world.reactor.call``, so
 # it is validated the same way and the player is told as in the game. Forms check each field
 # with the same functions first, so an error is shown beside its field and nothing is saved.
-# Any Django staff account (Evennia gives it to superusers) may use them; others are sent to
-# the admin's login page by the admin site itself.
+# Any Django staff account (Evennia gives it to superusers) may see them; changing a sheet or
+# armor notes also needs Builder or above in the game, as +stat and +armor/revoke do (else
+# the page is read-only and a forged POST is 403). Others are sent to the admin's login page
+# by the admin site itself.
 
-from copy import copy  # noqa: E402
-
-from django import forms  # noqa: E402
-from django.conf import settings  # noqa: E402
-from django.contrib import messages  # noqa: E402
-from django.core.exceptions import ValidationError  # noqa: E402
-from django.http import HttpResponseNotAllowed  # noqa: E402
-from django.shortcuts import get_object_or_404, redirect  # noqa: E402
-from django.urls import path, reverse  # noqa: E402
-from django.utils.html import format_html_join  # noqa: E402
-
-from rules.dice import TraitError  # noqa: E402
-from rules.systems import CombatError, get_system, system_keys  # noqa: E402
-from world import armor, reactor, sheets  # noqa: E402
-from world.models import ArmorNotes, ArmorRequest, FrayNpc, FraySheet  # noqa: E402
 
 NPC_TYPECLASS = "typeclasses.npcs.NPC"
 
 
 class StaffOnly:
     """A screen for every Django staff account, whatever its Django model permissions."""
+
+    view_on_site = False   # a game object has no page of its own on the website
 
     def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
         """Django's change page without its ``transaction.atomic()``: the change is made by
@@ -322,7 +325,7 @@ class SheetAdmin(StaffOnly, admin.ModelAdmin):
         return super().get_queryset(request).filter(db_typeclass_path=self.typeclass)
 
     def has_change_permission(self, request, obj=None):
-        return self.has_module_permission(request)
+        return self.has_module_permission(request) and has_perm(request.user, STAFF)
 
     def get_form(self, request, obj=None, change=False, **kwargs):
         return sheet_form(self.model, _admin_system(request))
@@ -448,7 +451,7 @@ class ArmorNotesAdmin(StaffOnly, admin.ModelAdmin):
                                                     db_attributes__db_category="fray").distinct()
 
     def has_change_permission(self, request, obj=None):
-        return self.has_module_permission(request)
+        return self.has_module_permission(request) and has_perm(request.user, STAFF)
 
     def get_form(self, request, obj=None, change=False, **kwargs):
         return notes_form(self.model, armor.notes_of(obj) if obj else [])

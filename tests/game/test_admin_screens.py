@@ -311,3 +311,29 @@ class TestArmorNotes(AdminTest):
         self.assertEqual(self.char2.pending_notices,
                          [f"|g<Armor>|n Warden revoked your armor note #{number} Old <Mail> (storyteller: "
                           f"bashing 3): Lost it."])
+
+
+class TestStaffWithoutBuilder(AdminTest):
+    """A Django staff account that is not Builder or above in the game may look, not change:
+    +stat and +armor/revoke refuse it in the game too."""
+
+    def test_sheets_and_notes_are_read_only(self):
+        number = self.file("goblin")
+        armor.approve(self.char1, number, "")
+        update_sheet(self.char2, "storyteller", traits={"Strength": 2})
+        narr = create.create_account("Narr", "narr@example.com", "Fr4y-narr-pw")
+        self.addCleanup(narr.delete)
+        narr.is_staff = True
+        narr.save()
+        web = Client()
+        web.force_login(narr)
+        before = (traits_of(self.char2, "storyteller"), armor.notes_of(self.char2))
+        for model in ("fraysheet", "armornotes"):
+            url = f"/admin/fray/{model}/{self.char2.id}/change/"
+            page = web.get(url)
+            self.assertEqual(page.status_code, 200, model)
+            self.assertNotContains(page, 'name="_save"')
+            self.assertNotContains(page, "View on site")
+            self.assertEqual(web.post(url, {"trait_0": "5", f"soak_{number}": "bashing:3"}).status_code, 403, model)
+        self.assertEqual((traits_of(self.char2, "storyteller"), armor.notes_of(self.char2)), before)
+        self.assertNotContains(self.client.get(f"/admin/fray/fraysheet/{self.char2.id}/change/"), "View on site")
