@@ -81,15 +81,16 @@ def help_text(doc: str, key: str, switches: tuple[str, ...], here: str) -> str:
     return f"{page}\n\n# subtopics\n\n{index}"
 
 
-def web_text(doc: str) -> str:
+def web_text(doc: str, switches: bool = True) -> str:
     """A command's whole help for the website's help page, which has no room and so no system
     here: the shared part, then every system's part and every switch page under its name
-    (``Aeon``, ``+combat/log``), in docstring order. Plain text; the page escapes it."""
+    (``Aeon``, ``/log``), in docstring order; ``switches`` False (a help topic's text): every
+    subtopic under its name (``Dice``). Plain text, dedented; the page escapes it."""
     main, rest = (*SUBTOPICS.split(cleandoc(doc or ""), 1), "")[:2]
     systems = set(system_keys())
     page = [main.rstrip()]
     for name, body in sections(rest).items():
-        title = name.capitalize() if name in systems else f"/{name}"
+        title = name.capitalize() if name in systems or not switches else f"/{name}"
         page.append(f"{title}\n{'-' * len(title)}\n{body}")
     return "\n\n".join(page)
 

@@ -50,3 +50,14 @@ class TestWebsite(EvenniaTest):
             response = client.get(url)
             self.assertEqual(response["X-Frame-Options"], "SAMEORIGIN", url)
             self.assertEqual(response["X-Content-Type-Options"], "nosniff", url)
+
+    def test_a_rule_systems_topic_reads_as_text(self):
+        client = Client()
+        client.force_login(self.account)
+        page = client.get("/help/rule-systems/storyteller/")
+        self.assertEqual(page.status_code, 200)
+        text = page.content.decode()
+        self.assertIn("\nA round: everyone rolls initiative once", text)   # dedented
+        self.assertIn("Dice\n----\nA pool of d10", text)
+        self.assertNotIn("# subtopics", text)
+        self.assertNotIn("## dice", text)

@@ -1,7 +1,8 @@
 """The website's help pages (Evennia's help views): a Fray command's page shows its whole
 help, every rule system's part and every switch page under its own heading
-(``commands.help.web_text``), instead of the raw docstring with its subtopic markers; an
-unknown topic is a 404 (Evennia's view answers 200 with "Failed to find entry.")."""
+(``commands.help.web_text``), instead of the raw docstring with its subtopic markers; a help
+topic's page likewise, dedented, each subtopic under its name. An unknown topic is a 404
+(Evennia's view answers 200 with "Failed to find entry.")."""
 
 from django.http import Http404, HttpResponse
 from evennia.web.website.views.help import HelpDetailView
@@ -22,4 +23,6 @@ class FrayHelpDetailView(HelpDetailView):
         entry = self.get_object()
         if isinstance(entry, Command):
             context["entry_text"] = web_text(entry.__doc__)
+        else:  # a help topic (a rule system's): dedented, its subtopics under their names
+            context["entry_text"] = web_text(context.get("entry_text") or "", switches=False)
         return context
