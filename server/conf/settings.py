@@ -35,6 +35,7 @@ from evennia.settings_default import *  # noqa: F401,F403
 
 # This is the name of your game. Make it catchy!
 SERVERNAME = "Fray"
+GAME_SLOGAN = "A combat server for MUSH roleplay"  # under the name on every web page
 
 # Ports are read from the environment so several servers (dev, tests, CI)
 # can run side by side. With the defaults (4000/4001) this gives Evennia's

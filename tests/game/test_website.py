@@ -24,6 +24,7 @@ class TestWebsite(EvenniaTest):
         self.assertIn('href="/help/"', text)
         self.assertIn('href="/scenes/"', text)
         self.assertNotIn("Welcome to Evennia", text)
+        self.assertNotIn("The Python MUD/MU* creation system", text)   # Fray's own slogan in the header
 
     def test_a_commands_help_shows_every_system(self):
         client = Client()
