@@ -9,16 +9,19 @@ What they choose: ``rules.npc_ai`` (pure), from the options measured here.
 When: after every command's unit has committed and published (``fights.when_settled``),
 :func:`drain` looks at each fight that had events; while one waits on an AI NPC, the AI
 takes one step in a unit of its own — a defense for an attack waiting on it, else its turn
-(elethril: its declaration). The narration goes to the room as for any action. A step never
-advances the round (``+combat/next`` stays the Storyteller's), each NPC takes each action slot
-at most once per drain, and a drain takes at most ``MAX_STEPS``: a chain of AI turns always
-ends, at the latest with the round.
+(elethril: its declaration). The narration goes to the room as for any action. One step a
+reactor tick: the Server takes other players' commands between the steps of a large AI
+fight. A step never advances the round (``+combat/next`` stays the Storyteller's), an NPC
+takes an action slot again only once the fight has changed since (a split fighter's next
+action), and a chain of steps takes at most ``MAX_STEPS``: it always ends, at the latest with
+the round.
 """
 
 from __future__ import annotations
 
 from evennia.objects.models import ObjectDB
 from evennia.utils import logger
+from twisted.internet import reactor
 
 from rules import npc_ai
 from rules.systems import CombatError
@@ -34,6 +37,7 @@ from world.fight import (
     require_storyteller,
     system_of,
 )
+from world.reactor import soon
 from world.sheets import is_npc
 from world.text import escape_for_room
 
@@ -223,12 +227,19 @@ def answer(encounter, npc, pending: dict) -> None:
         best = npc_ai.choose_defense(defense_options(system, rolled, combatant(encounter, npc, system)))
         if best is not None:
             choice = best.option
-    encounters.defend(npc, None, choice)
+    try:
+        encounters.defend(npc, None, choice)
+    except CombatError:   # refused (too few dice left, a rule the measure did not see): none
+        if choice == "none":
+            raise
+        encounters.defend(npc, None, "none")
 
 
 def step(encounter, done: set) -> bool:
     """One AI step in ``encounter``, if it waits on an AI NPC; False when it does not.
-    ``done``: the (round, slot, id) already taken in this drain, so none is taken twice."""
+    ``done``: the turns already taken in this chain, so none is taken twice: a declaration by
+    (round, id), an action slot by (round, slot, id, the fight's event number then), taken
+    again only once an action has changed the fight (a split fighter's next action)."""
     ids = ai_ids(encounter)
     waiting = encounters.pending_attacks(encounter)
     for pending in waiting:
@@ -248,7 +259,7 @@ def step(encounter, done: set) -> bool:
         return False
     at, waiting = encounters.current_slot(encounter)
     for obj in waiting:
-        key = (int(encounter.round), at, obj.id)
+        key = (int(encounter.round), at, obj.id, fights.seq(encounter))
         if obj.id in ids and key not in done and obj.location == encounter.obj:
             done.add(key)
             take_turn(encounter, obj)
@@ -258,6 +269,8 @@ def step(encounter, done: set) -> bool:
 
 # ------------------------------------------------------------------------------- timing
 _due: set[int] = set()
+_done: set = set()
+_steps = 0
 _draining = False
 
 
@@ -268,33 +281,40 @@ def heard(event: fights.FightEvent) -> None:
 
 
 def drain() -> None:
-    """Run the AI's steps in every fight noted since the last drain, each in its own unit
-    (``fights.when_settled`` calls it after each command). A step that fails is logged and
-    ends that fight's steps; the command before it stands."""
-    global _draining
-    if _draining or not _due:
+    """Run the AI's steps in the fights noted since, each in its own unit
+    (``fights.when_settled`` calls it after each command): one step, then the next on the
+    reactor's next tick (with no reactor running, the game-tier tests, all at once). A step
+    that fails is logged and ends that fight's steps; the command before it stands."""
+    global _draining, _steps
+    if _draining:
         return
     _draining = True
-    done: set = set()
     try:
-        for _ in range(MAX_STEPS):
-            if not _due:
-                break
+        while _due and _steps < MAX_STEPS:
             room_id = _due.pop()
             room = ObjectDB.get_cached_instance(room_id) or ObjectDB.objects.filter(id=room_id).first()
             encounter = encounter_in(room)
             if encounter is None or not fights.stored(encounter, "ai"):
                 continue
+            _steps += 1
             try:
                 with fights.unit("ai"):
-                    stepped = step(encounter, done)
+                    stepped = step(encounter, _done)
             except Exception:
                 logger.log_trace(f"Fray: the NPC AI failed in {room}.")
                 continue
             if stepped:
                 _due.add(room_id)
+                if reactor.running:
+                    break   # the next step on the next tick: other commands run between
     finally:
         _draining = False
+    if _due and _steps < MAX_STEPS and reactor.running:
+        soon(drain)
+    else:   # the chain has ended
+        _due.clear()
+        _done.clear()
+        _steps = 0
 
 
 fights.subscribe(heard)

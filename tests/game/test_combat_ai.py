@@ -242,3 +242,25 @@ class TestAiOtherSystems(FrayCommandTest):
                       "  Guard grapple: Dexterity 3 + Brawl 2 + 2 (grapple) + d10 [8] = 15: 4 SLs", out)
         self.assertEqual(dice.forced_faces(), [])
         self.assertEqual(encounters.pending_attacks(encounter)[0]["attacker"], guard)
+
+    def test_aeon_a_split_ai_npc_takes_each_of_its_actions(self):
+        encounter, guard = self.fast_guard("aeon")   # Guard 16 acts first: 5 dice, split in 2
+        self.st(fray.CmdCombat(), "/split Guard=2")
+        # action 1 of 2 (5 - 2 = 3 dice) misses: nothing to defend, so action 2 follows at once
+        self.force(2, 2, 2, 8, 8)
+        out = self.st(fray.CmdCombat(), "/ai Guard")
+        self.assertIn("Guard punch to hit: Dexterity 3 + Brawl 2 - 2 (action 1 of 2) = 3 dice", out)
+        self.assertIn("Guard punch to hit: Dexterity 3 + Brawl 2 - 3 (action 2 of 2) = 2 dice", out)
+        self.assertEqual(dice.forced_faces(), [])
+
+    def test_aeon_a_defense_the_rules_refuse_becomes_none(self):
+        # The AI measures its defenses without the split's penalty: Dodge 1 + Dexterity 1 under
+        # a split of 3 (-3) is refused; it answers with none, and the fight goes on.
+        encounter, guard = self.fast_guard("aeon", guard_die=1)   # Char2 5+5 acts first
+        add_traits(guard, "aeon", Dexterity=1, Dodge=1, Brawl=1)
+        self.st(fray.CmdCombat(), "/split Guard=3")
+        self.st(fray.CmdCombat(), "/ai Guard")
+        self.force(8, 8, 8, 8, 8, 2, 2, 2)
+        self.player(fray.CmdAttack(), "Guard")
+        self.assertEqual(encounters.pending_attacks(encounter), [])
+        self.assertEqual(dice.forced_faces(), [])
