@@ -23,6 +23,9 @@ def test_odds_follow_the_fight_here_and_roll_nothing(arena):
 
     # An aeon fight here: target number 7, two successes needed.
     st.command("+combat/start aeon", r"Round 1")
+    name = alice.account_name   # her aeon sheet: a sheet per system, set in the aeon fight here
+    st.command(f"+stat {name}/Dexterity=3", r"Aeon sheet: .* Dexterity is now 3\.")
+    st.command(f"+stat {name}/Brawl=2", r"Aeon sheet: .* Brawl is now 2\.")
     out = alice.command("+roll/odds dex+brawl vs 2", r"5\+ successes\s+1\.0%")
     assert "5 dice at TN 7, 2 successes needed" in out
     assert "Botch                          4.7%" in out and "2+ successes                  66.3%" in out
