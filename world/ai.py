@@ -27,6 +27,7 @@ from rules import npc_ai
 from rules.systems import CombatError
 from world import encounters, fights, magic
 from world.fight import (
+    ai_ids,
     announce,
     combatant,
     encounter_in,
@@ -47,11 +48,6 @@ MAX_STEPS = 200
 
 
 # ----------------------------------------------------------------------------- the switch
-def ai_ids(encounter) -> set[int]:
-    """The ids of the fight's NPCs run by the AI."""
-    return {int(obj_id) for obj_id in encounter.ai or []}
-
-
 def set_ai(caller, names_text: str, state_text: str | None) -> list:
     """ST: ``+combat/ai <npc>[,<npc>...][=on or off]`` or ``all`` for every NPC in the fight
     (on when no state is given). Returns

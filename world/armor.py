@@ -44,7 +44,7 @@ MAX_OPEN = 5
 MAX_NOTICES = 20
 MAX_ID_DIGITS = 9
 #: Request states; only ``open`` requests can be approved, denied or withdrawn.
-OPEN, APPROVED, DENIED, WITHDRAWN, REVOKED = "open", "approved", "denied", "withdrawn", "revoked"
+OPEN, APPROVED, DENIED, WITHDRAWN, REVOKED = ArmorRequest.STATUSES
 APPROVE_EXAMPLE = "+request/approve <#>=bashing:1,lethal:1 <comment>"
 
 

@@ -87,6 +87,7 @@ from world import dice, fights
 from world.fight import (
     actor_for,
     add_log,
+    ai_ids,
     announce,
     apply_resolution,
     by_name,
@@ -1042,7 +1043,7 @@ def render_hud(encounter, viewer=None) -> str:
     declared = _declarations(encounter)
     initiative = initiatives(encounter)
     sides = {int(key): value for key, value in fights.copied(encounter.sides or {}).items()}
-    ai = {int(obj_id) for obj_id in encounter.ai or []}
+    ai = ai_ids(encounter)
     waiting = to_declare(encounter, system)
     sees_all = viewer is not None and is_storyteller(viewer, encounter)
     rows, modifiers, off_hands = [], [], []

@@ -28,6 +28,7 @@ from world.fight import (  # noqa: F401 (the services below and other modules us
     Modifiers,
     actor_for,
     add_log,
+    ai_ids,
     announce,
     apply_resolution,
     by_name,
@@ -861,7 +862,7 @@ def render_hud(encounter, viewer=None) -> str:
     conditions = encounter.conditions or {}
     idle = {int(i) for i in encounter.idle or []}
     names = {obj.id: obj.key for obj in present}
-    ai = {int(i) for i in encounter.ai or []}  # NPCs run by the AI (world.ai)
+    ai = ai_ids(encounter)
     with_actions = {objects[name].id for slot in order.slots for name in slot.names
                     if name in objects and (slot.at, objects[name].id) not in used}
     listed = [(str(position), objects[name], slot.at) for position, slot in enumerate(order.slots, start=1)

@@ -80,6 +80,11 @@ def find_named(candidates, name: str, unnamed: str, missing: str):
     raise CombatError(missing.format(quote(name)))
 
 
+def ai_ids(encounter) -> set[int]:
+    """The ids of the fight's NPCs run by the AI (``+combat/ai``, ``world.ai``)."""
+    return {int(obj_id) for obj_id in encounter.ai or []}
+
+
 def is_storyteller(caller, encounter) -> bool:
     """The scene's ST (who started it) or staff."""
     return encounter.storyteller == caller or has_perm(caller, STAFF)

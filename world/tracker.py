@@ -21,7 +21,7 @@ from evennia.utils import logger
 from rules.systems import CombatError
 from world import encounters, fights, gmcp, reactor, scenes
 from world.access import STAFF, has_perm
-from world.fight import ENCOUNTER_KEY, fighters, system_of
+from world.fight import ENCOUNTER_KEY, ai_ids, fighters, system_of
 from world.models import Fight, FightNarration
 
 #: The Storyteller's buttons: action -> what it does, for refusals ("Only ... can <doing>").
@@ -101,7 +101,7 @@ def hud(fight_id: int, viewer=None) -> dict | None:
     present = fighters(encounter)
     names = {obj.id: obj.key for obj in present}
     conditions = encounter.conditions or {}
-    ai = {int(i) for i in encounter.ai or []}
+    ai = ai_ids(encounter)
     for entry, obj in zip(data["fighters"], present):
         state = conditions.get(obj.id, {})
         entry["conditions"] = [*encounters.condition_marks(state, names), *system.condition_marks(state)]
