@@ -320,15 +320,17 @@ class CmdCombat(Command):
     ## ai
     +combat/ai <npc>[,<npc>...][=on or off]   (Storytellers)
     Hands NPCs (or all: every NPC in the fight) to the AI (on, the
-    default) or takes them back (off). On its turn an AI NPC attacks a
-    fighter of another side (+combat/side), the most hurt first, with
-    its best attack (most dice plus damage: a kick over a punch;
-    storyteller: an attack spell when its Power casts one reliably and
-    that is better). It answers each attack on it with its largest
-    defense pool, or none when it has no defense left. With no enemy it
-    passes. Elethril: it declares an attack with the weapon in hand. It
-    acts as soon as its turn comes and never starts the next round;
-    switch it off to act for it yourself. HUD: (AI).
+    default) or takes them back (off). Once all have rolled initiative,
+    on its turn an AI NPC attacks a fighter of another side (+combat/side)
+    it can attack, the most hurt first, with the attack of most harm to
+    expect: its exact chance to hit times its damage, lethal twice
+    bashing (storyteller: an attack spell it casts reliably, if better).
+    Held, it tries to escape; in a clinch, it contests to crush. It
+    answers an attack with its largest defense pool; where a defense
+    costs its action (storyteller, aeon), only once half hurt. With no
+    enemy it passes. Elethril: it declares an attack with the weapon in
+    hand. It never starts the next round; switch it off to act for it
+    yourself. Removed from the fight, it is the ST's again. HUD: (AI).
       +combat/ai Guard,Thug=on
       +combat/ai all=off
 

@@ -5,11 +5,14 @@ fight's rule system and hands them here; nothing here rolls, reads a sheet or kn
 
 - :func:`sides` — each fighter's side: the Storyteller's (``+combat/side``), else player
   characters on ``PLAYERS`` and NPCs on ``NPCS``.
-- :func:`choose_target` — the enemy to attack: one able to fight before one who is down, the
-  most hurt first, then the order given; None when no fighter is of another side.
-- :func:`choose_attack` — the attack with the best expected effect: the most to-hit dice
-  plus damage; an attack that does no damage only when nothing else does.
+- :func:`rank_targets` — the enemies to attack, best first: the able before the down, the
+  most hurt first, then the order given; empty when no fighter is of another side.
+- :func:`choose_attack` — the attack with the most harm to expect: its chance to hit times
+  what a hit does, lethal counting twice and aggravated three times as much as bashing; an
+  attack that does no damage only when nothing else does.
 - :func:`choose_defense` — the defense with the largest pool; None when none is left.
+- :func:`worth_defending` — whether to defend at all where a defense costs the NPC its
+  action: only once it is half hurt (the AI keeps its action to attack until then).
 - :func:`choose_spell` — the attack spell a caster casts: one it can cast reliably (the
   Power successes it needs at most half its Power dice), the worst damage type first, then
   the highest level; None when it knows none such.
@@ -42,13 +45,23 @@ class Fighter:
 class Option:
     """An attack or defense the NPC can make: ``option`` as typed after ``attack <target>/``
     (``""``: the weapon in hand) or after ``defend``; ``dice``: its to-hit (or defense) pool,
-    or for a single-die system its bonus; ``damage``: what a hit adds to the damage (0 for a
-    defense, or an attack that does none); ``spell``: a spell cast instead of an attack."""
+    or for a single-die system its bonus; ``damage``: what a hit does (0 for a defense, or an
+    attack that does none); ``chance``: of an attack, its chance to hit, 0.0 to 1.0 (its
+    difficulty in it); ``damage_type``: the system's word for the damage (bashing, lethal …);
+    ``spell``: a spell cast instead of an attack."""
 
     option: str
     dice: int
     damage: int = 0
+    chance: float = 1.0
+    damage_type: str = ""
     spell: bool = False
+
+    @property
+    def harm(self) -> float:
+        """The harm to expect: ``chance * damage``, times the damage type's rank
+        (:func:`damage_rank`)."""
+        return self.chance * self.damage * damage_rank(self.damage_type)
 
 
 @dataclass(frozen=True)
@@ -61,8 +74,16 @@ class SpellChoice:
     damage_type: str
 
 
-#: How bad each damage type is, for :func:`choose_spell` (worse is higher).
+#: How bad each damage type is, for :func:`choose_spell` and :func:`choose_attack` (worse is
+#: higher; by the start of the system's word: "bash" is bashing, "agg" aggravated).
 DAMAGE_RANK = {"bashing": 1, "lethal": 2, "aggravated": 3}
+
+
+def damage_rank(damage_type: str) -> int:
+    """:data:`DAMAGE_RANK` of a system's damage word, read by its start (``"bash"``,
+    ``"Lethal"``, ``"agg"``); 1 for any other (hit points, no damage)."""
+    word = damage_type.casefold()
+    return next((rank for name, rank in DAMAGE_RANK.items() if word and name.startswith(word[:3])), 1)
 
 
 def sides(fighters: Sequence[Fighter], chosen: Mapping[str, str]) -> dict[str, str]:
@@ -79,24 +100,30 @@ def enemies(me: str, fighters: Sequence[Fighter], chosen: Mapping[str, str]) -> 
             if fighter.name != me and side[fighter.name] != mine and not fighter.dead]
 
 
-def choose_target(me: str, fighters: Sequence[Fighter], chosen: Mapping[str, str]) -> str | None:
-    """The name of the enemy ``me`` attacks: the able before the down, then the most hurt,
-    then the first given; None when there is no enemy (the NPC passes)."""
+def rank_targets(me: str, fighters: Sequence[Fighter], chosen: Mapping[str, str]) -> list[str]:
+    """The names of the enemies ``me`` may attack, best first: the able before the down, then
+    the most hurt, then the order given; empty when there is no enemy (the NPC passes). The
+    game tries the next when the rules refuse every attack on one (a hidden fighter)."""
     found = enemies(me, fighters, chosen)
-    if not found:
-        return None
-    best = min(range(len(found)), key=lambda i: (found[i].down, -found[i].hurt, i))
-    return found[best].name
+    order = sorted(range(len(found)), key=lambda i: (found[i].down, -found[i].hurt, i))
+    return [found[i].name for i in order]
+
+
+def choose_target(me: str, fighters: Sequence[Fighter], chosen: Mapping[str, str]) -> str | None:
+    """The first of :func:`rank_targets`, or None."""
+    return next(iter(rank_targets(me, fighters, chosen)), None)
 
 
 def choose_attack(options: Sequence[Option]) -> Option | None:
-    """The attack with the most ``dice + damage`` (ties: the most dice, then the first);
-    one that does no damage only when none does. None when there is none."""
+    """The attack with the most :attr:`Option.harm` (ties: the likelier to hit, then the most
+    dice, then the first); one that does no damage only when none does, then the likeliest
+    to hit. None when there is none."""
     if not options:
         return None
-    damaging = [option for option in options if option.damage > 0] or list(options)
-    best = max(range(len(damaging)), key=lambda i: (damaging[i].dice + damaging[i].damage, damaging[i].dice, -i))
-    return damaging[best]
+    damaging = [option for option in options if option.damage > 0]
+    pool = damaging or list(options)
+    best = max(range(len(pool)), key=lambda i: (pool[i].harm, pool[i].chance, pool[i].dice, -i))
+    return pool[best]
 
 
 def choose_defense(options: Sequence[Option]) -> Option | None:
@@ -116,5 +143,12 @@ def choose_spell(spells: Sequence[SpellChoice], power: int) -> SpellChoice | Non
     able = [spell for spell in spells if 0 < spell.required * 2 <= power]
     if not able:
         return None
-    best = max(range(len(able)), key=lambda i: (DAMAGE_RANK.get(able[i].damage_type, 0), able[i].required, -i))
+    best = max(range(len(able)), key=lambda i: (damage_rank(able[i].damage_type), able[i].required, -i))
     return able[best]
+
+
+def worth_defending(hurt: float, spends_action: bool) -> bool:
+    """Whether an NPC with ``hurt`` of its health gone (0.0 to 1.0) answers an attack with a
+    defense: always where a defense is free, else (it would cost this round's action, as in
+    storyteller) only once half its health is gone."""
+    return not spends_action or hurt >= 0.5

@@ -24,12 +24,14 @@ from evennia.utils import logger
 from twisted.internet import reactor
 
 from rules import npc_ai
+from rules.dice.odds import MiddleRoller
 from rules.systems import CombatError
-from world import encounters, fights, magic
+from world import aeon, encounters, fights, magic
 from world.fight import (
     ai_ids,
     announce,
     combatant,
+    conditions_of,
     encounter_in,
     fighters,
     find_combatant,
@@ -50,10 +52,11 @@ MAX_STEPS = 200
 # ----------------------------------------------------------------------------- the switch
 def set_ai(caller, names_text: str, state_text: str | None) -> list:
     """ST: ``+combat/ai <npc>[,<npc>...][=on or off]`` or ``all`` for every NPC in the fight
-    (on when no state is given). Returns
-    the NPCs changed. Raises CombatError, changing nothing: not the Storyteller or staff, a
-    bad state, more than ``MAX_NAMES`` names, an unknown name, a player character, ``all``
-    with no NPC in the fight."""
+    (on when no state is given); a name given twice counts once. Returns the NPCs changed
+    (those already so are left out of the announcement). Raises CombatError, changing
+    nothing: not the Storyteller or staff, a bad state, more than ``MAX_NAMES`` names, an
+    unknown name, a player character, ``all`` with no NPC in the fight, every NPC named
+    already so."""
     encounter = require_encounter(caller)
     require_storyteller(caller, encounter, "hand NPCs to the AI")
     state = (state_text if state_text is not None else "on").strip().casefold()
@@ -75,6 +78,10 @@ def set_ai(caller, names_text: str, state_text: str | None) -> list:
             if not is_npc(obj):
                 raise CombatError(f"{obj.key} is a player character: the AI runs only NPCs.")
     ids = ai_ids(encounter)
+    objs = [obj for obj in objs if (obj.id in ids) != (state == "on")]
+    if not objs:
+        raise CombatError(("Already run by the AI." if state == "on" else "Not run by the AI: nothing to switch off.")
+                          + " (+combat shows (AI) beside each.)")
     ids = ids | {obj.id for obj in objs} if state == "on" else ids - {obj.id for obj in objs}
     encounter.ai = sorted(ids)
     who = ", ".join(obj.key for obj in objs)
@@ -87,14 +94,6 @@ def set_ai(caller, names_text: str, state_text: str | None) -> list:
 
 
 # ---------------------------------------------------------------------------- measuring
-class _Probe:
-    """A roller that shows every die's middle face: an attack or defense rolled with it
-    tells its pool (or bonus) without drawing a die of the fight."""
-
-    def roll(self, sides: int) -> int:
-        return (sides + 1) // 2
-
-
 def _dice(result) -> int:
     """The pool of a rolled attack or defense (pool systems), or its total with middle dice
     (single-die systems)."""
@@ -105,28 +104,29 @@ def _dice(result) -> int:
     return int(total) if isinstance(total, int) else 0
 
 
-def _damage(result, attacker) -> int:
-    """What a hit of ``result`` adds to the damage: its maneuver's damage trait and bonus,
-    where the system keeps them there (storyteller); else 0."""
-    maneuver = getattr(result, "maneuver", None)
-    trait = getattr(maneuver, "damage_trait", "") or ""
-    bonus = getattr(maneuver, "damage_bonus", 0) or 0
-    return (attacker.trait(trait) if trait else 0) + int(bonus)
+def _at_hand(weapon) -> bool:
+    """A weapon every fighter has without holding it (aeon's punch, kick and clinch)."""
+    return bool(getattr(weapon, "unarmed", False) or getattr(weapon, "clinch", False))
 
 
 def attack_options(system, attacker, target) -> list[npc_ai.Option]:
     """The attacks ``attacker``'s sheet allows on ``target``: the weapon in hand (or the
-    unarmed default), then every maneuver that is not a weapon (a weapon must be in hand);
-    each measured by rolling it with middle dice (one the rules refuse is left out)."""
-    weapons = set(getattr(system, "weapons", None) or ())
-    names = ["", *(option for option in system.attack_options() if option not in weapons)]
+    unarmed default), then every maneuver and every weapon always at hand (another weapon
+    must be in hand); each with its pool (rolled with middle dice), what a hit does
+    (``system.hit_damage``) and its exact chance to hit (``system.attack_chance``). One the
+    rules refuse is left out."""
+    weapons = getattr(system, "weapons", None) or {}
+    names = ["", *(option for option in system.attack_options()
+                   if option not in weapons or _at_hand(weapons[option]))]
     found = []
     for option in names:
         try:
-            rolled = system.attack(attacker, target, option, _Probe())
+            rolled = system.attack(attacker, target, option, MiddleRoller())
         except (CombatError, KeyError, ValueError):
             continue
-        found.append(npc_ai.Option(option, _dice(rolled), _damage(rolled, attacker)))
+        chance = float(system.attack_chance(attacker, target, option))
+        found.append(npc_ai.Option(option, _dice(rolled), system.hit_damage(rolled, attacker), chance,
+                                   str(getattr(rolled, "damage_type", "") or "")))
     return found
 
 
@@ -136,17 +136,17 @@ def defense_options(system, rolled, defender) -> list[npc_ai.Option]:
     found = []
     for choice in system.defense_choices(rolled, defender):
         try:
-            defense = system.defend(rolled, defender, choice, _Probe())
+            defense = system.defend(rolled, defender, choice, MiddleRoller())
         except (CombatError, KeyError, ValueError):
             continue
         found.append(npc_ai.Option(choice, _dice(defense)))
     return found
 
 
-def spell_option(system, caster) -> tuple[str, npc_ai.Option] | None:
+def spell_option(system, caster) -> npc_ai.Option | None:
     """The attack spell ``caster``'s sheet lets it cast (``rules.npc_ai.choose_spell``, from its
-    Power) with its to-hit pool and damage dice (Power), or None: the system has no spells,
-    or the caster no Power for any."""
+    Power), with its to-hit pool, damage dice (Power) and chance to be cast and hit; None: the
+    system has no spells, or the caster no Power for any."""
     magic = system.magic
     if magic is None or not hasattr(magic, "spells"):
         return None
@@ -157,7 +157,14 @@ def spell_option(system, caster) -> tuple[str, npc_ai.Option] | None:
     if chosen is None:
         return None
     dice = sum(caster.trait(name) for name in magic.to_hit)
-    return chosen.key, npc_ai.Option(chosen.key, dice, power, spell=True)
+    chance = float(magic.attack_chance(caster, chosen.key))
+    return npc_ai.Option(chosen.key, dice, power, chance, chosen.damage_type, spell=True)
+
+
+def _hurt(system, fighter, health=None) -> float:
+    """How much of ``fighter``'s health is gone, 0.0 (whole) to 1.0."""
+    current, maximum = (health or system.health(fighter.health, fighter)).meter
+    return 1 - current / maximum if maximum else 0.0
 
 
 def _fighters(encounter, system) -> tuple[list[npc_ai.Fighter], dict[str, str]]:
@@ -166,9 +173,8 @@ def _fighters(encounter, system) -> tuple[list[npc_ai.Fighter], dict[str, str]]:
     for obj in fighters(encounter):
         fighter = combatant(encounter, obj, system)
         health = system.health(fighter.health, fighter)
-        current, maximum = health.meter
-        hurt = 1 - current / maximum if maximum else 0.0
-        seen.append(npc_ai.Fighter(obj.key, is_npc(obj), hurt, bool(health.incapacitated), bool(health.dead)))
+        seen.append(npc_ai.Fighter(obj.key, is_npc(obj), _hurt(system, fighter, health),
+                                   bool(health.incapacitated), bool(health.dead)))
     by_id = {obj.id: obj.key for obj in fighters(encounter)}
     chosen = {by_id[int(obj_id)]: side for obj_id, side in fights.copied(encounter.sides or {}).items()
               if int(obj_id) in by_id}
@@ -177,34 +183,49 @@ def _fighters(encounter, system) -> tuple[list[npc_ai.Fighter], dict[str, str]]:
 
 # ------------------------------------------------------------------------------- acting
 def take_turn(encounter, npc) -> None:
-    """``npc``'s turn (or, elethril, its declaration): attack the enemy ``rules.npc_ai``
-    picks with its best attack; with no enemy (or when the rules refuse every attack), pass."""
+    """``npc``'s turn (or, elethril, its declaration): attack the best enemy
+    ``rules.npc_ai.rank_targets`` gives with the attack ``choose_attack`` picks, else the next
+    enemy (the rules refuse every attack on a hidden one); with none left, pass. Held, it
+    tries to escape; in a clinch (aeon), it contests control to crush."""
     system = system_of(encounter)
     seen, chosen = _fighters(encounter, system)
-    name = npc_ai.choose_target(npc.key, seen, chosen)
-    if name is not None:
+    declaring = encounters.declared(encounter)
+    me = combatant(encounter, npc, system)
+    why = "no enemy in the fight"
+    try:
+        encounters.require_free(encounter, npc)
+        bound = False
+    except CombatError:
+        bound = True
+    if bound and not declaring:
+        try:
+            if conditions_of(encounter, npc).get("clinch_with"):
+                aeon.clinch(npc, None, "crush")
+            else:
+                encounters.escape_hold(npc, None)
+            return
+        except CombatError as refused:
+            why = str(refused).rstrip(".")
+    for name in [] if bound else npc_ai.rank_targets(npc.key, seen, chosen):
         target = find_combatant(encounter, name)
-        if encounters.declared(encounter):
+        if declaring:
             best = npc_ai.Option("", 0)   # elethril declares with the weapon in hand
         else:
-            me = combatant(encounter, npc, system)
-            options = attack_options(system, me, combatant(encounter, target, system))
+            them = combatant(encounter, target, system)
             spell = spell_option(system, me)
-            best = npc_ai.choose_attack(options + ([spell[1]] if spell else []))
-        if best is not None:
-            try:
-                if best.spell:
-                    magic.cast(npc, None, best.option, [target.key])
-                else:
-                    encounters.attack(npc, None, target.key, best.option)
-                return
-            except CombatError as refused:
-                why = str(refused).rstrip(".")
-        else:
+            best = npc_ai.choose_attack(attack_options(system, me, them) + ([spell] if spell else []))
+        if best is None:
             why = "no attack the rules allow"
-    else:
-        why = "no enemy in the fight"
-    if encounters.declared(encounter):
+            continue
+        try:
+            if best.spell:
+                magic.cast(npc, None, best.option, [target.key])
+            else:
+                encounters.attack(npc, None, target.key, best.option)
+            return
+        except CombatError as refused:
+            why = str(refused).rstrip(".")
+    if declaring:
         announce(encounter, "{target} (AI) declares nothing: " + escape_for_room(why) + ".", mapping={"target": npc})
         return
     at, _ = encounters.current_slot(encounter)
@@ -214,13 +235,17 @@ def take_turn(encounter, npc) -> None:
 
 
 def answer(encounter, npc, pending: dict) -> None:
-    """Answer the attack ``pending`` on ``npc`` with its best defense, or none when it has no
-    defense left."""
+    """Answer the attack ``pending`` on ``npc`` with its best defense; none when it has no
+    defense left, or when a defense would cost the action it has not taken yet and it is
+    less than half hurt (``rules.npc_ai.worth_defending``)."""
     system = system_of(encounter)
     choice = "none"
-    if system.defend_after_acting or not encounters.out_of_actions(encounter, npc):
+    me = combatant(encounter, npc, system)
+    spends_action = not system.defend_after_acting
+    if (not spends_action or not encounters.out_of_actions(encounter, npc)) \
+            and npc_ai.worth_defending(_hurt(system, me), spends_action):
         rolled = rebuild_attack(system, pending["attack"])
-        best = npc_ai.choose_defense(defense_options(system, rolled, combatant(encounter, npc, system)))
+        best = npc_ai.choose_defense(defense_options(system, rolled, me))
         if best is not None:
             choice = best.option
     try:
@@ -253,6 +278,8 @@ def step(encounter, done: set) -> bool:
                 take_turn(encounter, obj)
                 return True
         return False
+    if encounters.awaiting_initiative(encounter, system):
+        return False   # the round's order is not known until everyone able has rolled
     at, waiting = encounters.current_slot(encounter)
     for obj in waiting:
         key = (int(encounter.round), at, obj.id, fights.seq(encounter))

@@ -330,6 +330,8 @@ def remove_combatant(encounter, obj) -> list[str]:
     # Initiative and used actions stay stored: rejoining in the same fight resumes them.
     release(encounter, obj)  # a hold or clinch partner is free again
     encounter.combatants = [o for o in fighters(encounter) if o != obj]
+    if obj.id in ai_ids(encounter):   # back in the fight, the Storyteller runs it again
+        encounter.ai = sorted(ai_ids(encounter) - {obj.id})
     set_conditions(encounter, obj, {})
     shields = shields_in(encounter)
     if obj.key in shields:

@@ -94,6 +94,33 @@ def enumerate_outcomes(roll: Callable[[Roller], Hashable], *, max_dice: int = 12
     return outcomes, unexplored
 
 
+class MiddleRoller:
+    """A roller showing every die's middle face (5 on a d10): a roll made with it tells its
+    pool, bonus and difficulty without a random die."""
+
+    def roll(self, sides: int) -> int:
+        return (sides + 1) // 2
+
+
+def chance_of(roll: Callable[[Roller], object], *, d10_pool: tuple[int, int] | None = None,
+              max_dice: int = 12) -> Fraction:
+    """The exact chance that ``roll(roller)`` is true (the NPC AI's chance to hit).
+
+    ``d10_pool``: ``(size, success_at)`` for a roll of a pool of ``size`` d10 judged only by
+    how many faces are 1, succeed or neither (:func:`pool_outcomes`); dice it asks for past the
+    pool (a botch's own roll) show a plain face. Otherwise every sequence of faces is replayed
+    (:func:`enumerate_outcomes`, ``max_dice`` deep; the longer chains count as false). Raises
+    what ``roll`` raises.
+    """
+    if d10_pool is not None:
+        size, success_at = d10_pool
+        plain = (max(success_at - 1, 2),) * 20
+        outcomes = pool_outcomes(size, success_at, lambda faces: bool(roll(_Replay(faces + plain))))
+    else:
+        outcomes, _ = enumerate_outcomes(lambda roller: bool(roll(roller)), max_dice=max_dice)
+    return outcomes.get(True, Fraction(0))
+
+
 def at_least(outcomes: Distribution, value: int) -> Fraction:
     """The probability of an integer outcome of ``value`` or more (other keys are ignored)."""
     return sum((p for key, p in outcomes.items() if isinstance(key, int) and key >= value), Fraction(0))

@@ -26,7 +26,7 @@ from typing import Any
 
 from rules.data import RulesDataError, load_system_data, require, require_choice
 from rules.dice import DEFAULT_LIMITS, DiceSyntaxError, PoolExpression, Roller
-from rules.dice.odds import pool_outcomes
+from rules.dice.odds import MiddleRoller, chance_of, pool_outcomes
 from rules.systems.aeon_actions import MultipleActions
 from rules.systems.aeon_dice import AeonRoll, Harm, roll_aeon  # noqa: F401 (re-exported)
 from rules.systems.aeon_tactics import (
@@ -770,6 +770,20 @@ class AeonSystem(RuleSystem):
             return (("held", victim.name, controller.name),), (), ()
         outcome = self.tactics.control(kind, controller, victim, net, roller, throw=how)
         return outcome.effects, outcome.harm, outcome.lines
+
+    def attack_chance(self, attacker: Combatant, target: Combatant, option: str) -> Fraction:
+        """The chance that the attack's pool reaches the successes it needs at TN 7."""
+        probe = self.attack(attacker, target, option, MiddleRoller())
+        return chance_of(lambda roller: self.attack(attacker, target, option, roller).needs_defense,
+                         d10_pool=(len(probe.roll.faces), probe.roll.target_number))
+
+    def hit_damage(self, attack: AeonAttack, attacker: Combatant) -> int:
+        """The damage pool of a hit: the weapon's damage trait and bonus (seed: Damage); 0 for
+        a clinch, which takes control instead, or a disarm."""
+        weapon = attack.weapon
+        if weapon.clinch or any(shot.no_damage for shot, _ in attack.shots):
+            return 0
+        return max(0, (attacker.trait(weapon.damage_trait) if weapon.damage_trait else 0) + weapon.damage_bonus)
 
     def attack_from_record(self, record: Mapping[str, Any]) -> AeonAttack:
         return AeonAttack(

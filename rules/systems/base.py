@@ -25,6 +25,7 @@ from typing import Any, Protocol
 
 from rules.data import RulesDataError, require
 from rules.dice import PoolExpression, Roller
+from rules.dice.odds import chance_of
 
 
 class CombatError(ValueError):
@@ -364,6 +365,25 @@ class RuleSystem(ABC):
         """Roll an attack; ``modifier`` moves the difficulty, ``dice_modifier`` the pool (the ST's
         ``+combat/mod``). The result has ``needs_defense``, ``successes`` (what the defender must
         beat), ``label``, ``damage_type``, ``describe()`` and ``to_record()``."""
+
+    def hit_damage(self, attack: Any, attacker: Combatant) -> int:
+        """What a hit of ``attack`` (as :meth:`attack` returned it) does before soak at its
+        fewest successes, in the system's own measure (damage dice, or points): how the NPC AI
+        (``+combat/ai``) weighs one attack against another. 0 for an attack that does no damage
+        (a hold, a disarm); 0 by default. Raises nothing."""
+        return 0
+
+    def landed(self, attack: Any) -> bool:
+        """Whether a rolled attack hit: it opens a defense window (by default)."""
+        return bool(attack.needs_defense)
+
+    def attack_chance(self, attacker: Combatant, target: Combatant, option: str) -> Fraction:
+        """The exact chance that :meth:`attack` with these :meth:`landed`, for the NPC AI
+        (``+combat/ai``) to weigh its attacks: by default the roll replayed on every face of
+        its die and of the rerolls it chains, three dice deep (``rules.dice.odds.chance_of``);
+        the pool systems count their pool. Raises CombatError (what :meth:`attack` raises)
+        for an attack the rules refuse."""
+        return chance_of(lambda roller: self.landed(self.attack(attacker, target, option, roller)), max_dice=3)
 
     def trait_range(self, name: str) -> tuple[int, int]:
         """The lowest and highest rating ``+stat`` allows for trait ``name`` (0 to 20, by

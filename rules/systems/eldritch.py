@@ -1237,6 +1237,14 @@ class EldritchSystem(EldritchChecks, RuleSystem):
             parts.append(("armor", armor))
         return Pool(tuple(parts))
 
+    def hit_damage(self, attack: EldritchAttack, attacker: Combatant) -> int:
+        """:meth:`raw_damage` with one net Success Level; 0 for a maneuver that does no damage
+        (a grapple, a disarm) or one resisted instead of defended."""
+        maneuver = attack.maneuver
+        if maneuver.no_damage or maneuver.resisted_by or (maneuver.damage is None and attack.weapon is None):
+            return 0
+        return max(0, self.raw_damage(attack, attacker, 1)[0])
+
     def raw_damage(self, attack: EldritchAttack, attacker: Combatant, net: int, *,
                    extra: int = 0) -> tuple[int, str]:
         """Damage before soak (seed: Damage), with its working: Bash (STR x Y) + net SLs;

@@ -1153,6 +1153,10 @@ class ElethrilSystem(RuleSystem):
         return ElethrilAttack(attacker.name, target.name, weapon, hand, bonus, die, thac0,
                               armor_class, modifier, self.size(target), hit)
 
+    def landed(self, attack: ElethrilAttack) -> bool:
+        """Whether the d20 hit the Armor Class (elethril's attacks open no defense window)."""
+        return attack.hit
+
     def attack_from_record(self, record: Mapping[str, Any]) -> ElethrilAttack:
         return ElethrilAttack(
             attacker=record["attacker"], target=record["target"], weapon=self.wielded(record["weapon"]),

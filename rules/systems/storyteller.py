@@ -16,7 +16,7 @@ from typing import Any
 
 from rules.data import RulesDataError, load_system_data, require, require_choice
 from rules.dice import DEFAULT_LIMITS, DiceSyntaxError, PoolExpression, Roller
-from rules.dice.odds import pool_outcomes
+from rules.dice.odds import MiddleRoller, chance_of, pool_outcomes
 from rules.systems.base import (
     ActionSchedule,
     Combatant,
@@ -482,6 +482,20 @@ class StorytellerSystem(RuleSystem):
                     + self.wound_parts(attacker))
         roll = self.roll(pool.size, self.moved_difficulty(maneuver.difficulty, modifier), roller)
         return StorytellerAttack(attacker.name, target.name, maneuver, pool, roll)
+
+    def attack_chance(self, attacker: Combatant, target: Combatant, option: str) -> Fraction:
+        """The chance that the attack's pool gets a net success at its difficulty."""
+        probe = self.attack(attacker, target, option, MiddleRoller())
+        return chance_of(lambda roller: self.attack(attacker, target, option, roller).needs_defense,
+                         d10_pool=(len(probe.roll.faces), probe.roll.difficulty))
+
+    def hit_damage(self, attack: StorytellerAttack, attacker: Combatant) -> int:
+        """The damage pool of a hit with one net success: the maneuver's damage trait and
+        bonus (no rollover); 0 for a maneuver that rolls no damage."""
+        maneuver = attack.maneuver
+        if not maneuver.damage_trait:
+            return 0
+        return max(0, attacker.trait(maneuver.damage_trait) + maneuver.damage_bonus)
 
     def attack_from_record(self, record: Mapping[str, Any]) -> StorytellerAttack:
         return StorytellerAttack(

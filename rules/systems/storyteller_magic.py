@@ -16,10 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from rules.data import RulesDataError, load_system_data, require
 from rules.dice import Roller
+from rules.dice.odds import pool_outcomes
 from rules.systems.base import Combatant, CombatError, Pool, Resolution, plural
 from rules.systems.storyteller_dice import (
     DAMAGE_TYPES,
@@ -297,6 +299,22 @@ class StorytellerMagic:
                         power_pool=Pool.from_parts(record["power_parts"]), power=PoolRoll.from_record(record["power"]),
                         control_pool=Pool.from_parts(record["control_parts"]),
                         control=PoolRoll.from_record(record["control"]))
+
+    def attack_chance(self, caster: Combatant, spell_name: str) -> Fraction:
+        """The chance that casting attack spell ``spell_name`` does not fizzle and then hits,
+        for the NPC AI: the Power roll's chance to reach the spell's successes times the
+        to-hit roll's chance of a net success without Special Effect successes (so at least
+        this). Raises CombatError: unknown spell."""
+        spell = self.spell(spell_name)
+        wounds = self.system.wound_parts(caster)
+        power = Pool(((self.power_trait, caster.trait(self.power_trait)),) + wounds)
+        power_at = self.system.harder(self.power_difficulty, caster)
+        cast = pool_outcomes(power.size, power_at, lambda faces: not (
+            (rolled := PoolRoll(faces, power_at)).botch or rolled.net < spell.required))
+        to_hit = Pool(tuple((name, caster.trait(name)) for name in self.to_hit) + wounds)
+        hit_at = self.system.moved_difficulty(self.to_hit_difficulty, 0)
+        hit = pool_outcomes(to_hit.size, hit_at, lambda faces: PoolRoll(faces, hit_at).net > 0)
+        return cast.get(True, Fraction(0)) * hit.get(True, Fraction(0))
 
     # ----------------------------------------------------------------------- attacks
     def magical_attack(self, caster: Combatant, target: Combatant, cast: CastRoll, roller: Roller,

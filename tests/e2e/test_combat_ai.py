@@ -1,6 +1,6 @@
 """End to end over telnet: the Storyteller hands the Guard to the AI (``+combat/ai``); on its
-turn it kicks Alice, who is asked for her defense; switched off and on again it answers
-Alice's punch with its largest defense pool (block). Every die is forced (``@dice/force``)."""
+turn it kicks Alice, who is asked for her defense; switched off and on again, and half hurt,
+it answers Alice's punch with its largest defense pool (block). Every die is forced (``@dice/force``)."""
 
 import re
 
@@ -16,7 +16,7 @@ def test_the_ai_guard_attacks_on_its_turn_and_blocks(arena):
     a = alice.account_name
     guard_fight(st, alice, bob)   # Guard 14 (Dexterity 3, Strength 2, Brawl 2, Stamina 2), alice 12, bob 8
 
-    # The Guard's best attack is a kick (5 dice + 3 damage beats a punch's 5 + 2): 9 9 8 2 2 vs 7.
+    # The Guard's best attack is a kick (3 damage at 7 beats a punch's 2 at 6): 9 9 8 2 2 vs 7.
     force(st, [9, 9, 8, 2, 2])
     st.send("+combat/ai Guard")
     st.expect(r"Guard: run by the AI now")
@@ -33,11 +33,13 @@ def test_the_ai_guard_attacks_on_its_turn_and_blocks(arena):
     st.command("+combat/next", r"Round 2 begins\.")
     st.command("+combat/order Guard=3", r"Guard")
     st.command("+combat/ai Guard", r"Guard: run by the AI now")
-    # Alice punches (4 dice with her wound: 3 successes); the AI blocks with Dexterity 3 +
-    # Brawl 2 (its dodge has 3 dice): 2 successes; 1 left: damage 2 dice, soak 2 dice.
-    force(st, [9, 9, 9, 2, 6, 6, 2, 2, 2, 6, 6, 2, 2])
+    # Unhurt, the AI would keep its action and take the punch; half hurt, it defends. Alice
+    # punches (4 dice with her wound: 3 successes); the AI blocks with Dexterity 3 + Brawl 2
+    # - 2 (wounds) (its dodge has 1 die): 2 successes; 1 left: damage 2 dice, soak 2 dice.
+    st.command("+damage Guard=4 bashing", r"Guard: Healthy .*\+ 4 bashing -> Wounded \(-2\)")
+    force(st, [9, 9, 9, 2, 6, 6, 2, 6, 6, 2, 2])
     out = alice.command("attack Guard", r"Guard takes 2 levels of bashing")
-    assert "Guard block: Dexterity 3 + Brawl 2 = 5 dice vs 6: 6 6 2 2 2 -> 2 successes" in out
+    assert "Guard block: Dexterity 3 + Brawl 2 - 2 (wounds) = 3 dice vs 6: 6 6 2 -> 2 successes" in out
     st.command("@dice/clear", r"Forced dice queue: empty")
     st.command("+combat/end", r"You end the fight after 2 rounds\.")
 

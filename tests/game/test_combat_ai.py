@@ -4,6 +4,7 @@ attacks on it through the same services as the Storyteller, with forced dice."""
 from unittest import mock
 
 from commands import fray, npcs
+from tests.game.test_aeon_commands import AeonFightTest
 from tests.game.test_combat_commands import FrayCommandTest
 from world import dice, encounters, fights
 from world.sheets import add_traits, traits_of, update_sheet
@@ -71,15 +72,30 @@ class TestAiActs(AiTest):
         self.assertEqual(dice.forced_faces(), [])
         self.assertEqual(encounters.pending_attacks(self.encounter)[0]["attack"]["magic"], True)
 
-    def test_the_ai_guard_answers_an_attack_with_its_largest_defense_pool(self):
-        # Guard acts second here (initiative 6 against 9): dodge 5 dice beats block 4.
+    def test_unhurt_the_ai_guard_keeps_its_action_to_attack(self):
+        # storyteller: a defense costs the round's action, so a guard not yet half hurt takes
+        # the punch and kicks back on its turn
         self.storyteller_fight("Guard", Stamina=2, Dodge=2, Strength=2, Brawl=1)
-        self.encounter = encounters.encounter_in(self.room1)
         self.st(fray.CmdCombat(), "/ai Guard")
-        self.force(9, 8, 7, 2, 2, 6, 6, 2, 2, 2, 6, 6, 5, 2)
+        self.force(9, 8, 7, 2, 2, 6, 6, 2, 2, 6, 2, 6, 5, 4, 2)
+        out = self.player(fray.CmdAttack(), "Guard")
+        self.assertIn("  Char2's punch hits Guard.\n"
+                      "  damage: Strength 2 + 2 (rollover) = 4 dice vs 6: 6 6 2 2 -> 2 successes = 2 successes"
+                      " bashing", out)
+        self.assertNotIn("Guard dodge", out)
+        self.assertIn("<Combat> Round 1: Guard to act.\n<Combat> Guard's kick at Char2:\n"
+                      "  Guard kick to hit: Dexterity 3 + Brawl 1 = 4 dice vs 7: 6 5 4 2 -> 0 successes", out)
+        self.assertEqual(dice.forced_faces(), [])
+
+    def test_half_hurt_the_ai_guard_answers_with_its_largest_defense_pool(self):
+        # Guard acts second here (initiative 6 against 9): dodge 3 dice beats block 2.
+        self.storyteller_fight("Guard", Stamina=2, Dodge=2, Strength=2, Brawl=1)
+        self.st(fray.CmdDamage(), "Guard=4 bashing")   # 4 of 7 health levels gone
+        self.st(fray.CmdCombat(), "/ai Guard")
+        self.force(9, 8, 7, 2, 2, 6, 6, 2, 2, 2)
         out = self.player(fray.CmdAttack(), "Guard")
         self.assertIn("<Combat> Char2's punch at Guard:", out)
-        self.assertIn("  Guard dodge: Dexterity 3 + Dodge 2 = 5 dice vs 6: 6 6 2 2 2 -> 2 successes = 2 successes", out)
+        self.assertIn("  Guard dodge: Dexterity 3 + Dodge 2 - 2 (wounds) = 3 dice vs 6: 6 6 2 -> 2 successes = 2 successes", out)
         self.assertIn("Guard's 2 successes cancel 2 of 3: 1 success left.", out)
         # the dodge used the Guard's action (storyteller), so its turn is gone: the round is over
         self.assertIn("<Combat> Round 1: everyone has acted; the ST moves on with +combat/next.", out)
@@ -116,13 +132,46 @@ class TestAiActs(AiTest):
         self.assertIn("Turn: round over (+combat/next)", self.st(fray.CmdCombat(), ""))
 
     def test_switched_off_the_st_acts_for_it_again(self):
-        guard = self.guard_first()
+        guard = self.storyteller_fight("Guard")   # Char2 (9) acts before the Guard (6)
+        self.st(fray.CmdCombat(), "/ai Guard")
         self.st(fray.CmdCombat(), "/ai Guard=off", "<Combat> Guard: run by the Storyteller again.")
         self.assertEqual(self.encounter.ai, [])
         self.assertNotIn("(AI)", self.st(fray.CmdCombat(), ""))
-        self.force(9, 8, 7, 2, 2)
-        self.st(fray.CmdAttack(), "Guard=Char2", "<Combat> Guard attacks Char2 with punch.")
-        self.assertEqual(encounters.pending_attacks(self.encounter)[0]["attacker"], guard)
+        self.st(fray.CmdCombat(), "/next")   # Char2 passes: the Guard's turn is the Storyteller's
+        self.assertFalse(encounters.has_acted(self.encounter, guard))
+        self.force(9, 8, 7, 2, 2)   # Char2 has acted: no defense, the punch lands at once
+        self.st(fray.CmdAttack(), "Guard=Char2", "<Combat> Guard's punch at Char2:")
+        self.assertTrue(encounters.has_acted(self.encounter, guard))
+
+    def test_the_ai_waits_until_everyone_has_rolled_initiative(self):
+        self.guard_first()
+        self.st(fray.CmdCombat(), "/join")   # Char1 joins and has not rolled yet
+        out = self.st(fray.CmdCombat(), "/ai Guard")
+        self.assertEqual(out, "<Combat> Guard: run by the AI now (+combat/ai Guard=off hands it back).")
+        self.assertEqual(self.encounter.pending, [])
+        self.force(1, 9, 8, 7, 2)   # Char1's initiative die, then the Guard's kick
+        out = self.st(fray.CmdCombat(), "/init")
+        self.assertIn("<Combat> Guard attacks Char2 with kick.", out)
+        self.assertEqual(dice.forced_faces(), [])
+
+    def test_removed_and_added_back_the_storyteller_runs_it(self):
+        self.storyteller_fight("Guard")
+        self.st(fray.CmdCombat(), "/ai Guard")
+        self.st(fray.CmdCombat(), "/remove Guard")
+        self.assertEqual(self.encounter.ai, [])
+        self.st(fray.CmdCombat(), "/add Guard")
+        self.assertNotIn("(AI)", self.st(fray.CmdCombat(), ""))
+
+    def test_held_the_ai_guard_tries_to_escape(self):
+        guard = self.storyteller_fight("Guard", Stamina=2, Dodge=2, Strength=2, Brawl=1)
+        self.st(fray.CmdCombat(), "/ai Guard")
+        self.force(9, 8, 7, 2, 9, 9, 2, 2, 2, 2, 2)   # the hold; the Guard's 3 dice and Char2's 4
+        out = self.player(fray.CmdAttack(), "Guard/hold")
+        self.assertIn("  Guard is held by Char2 (escape: contested Strength + Brawl).\n<Combat> Round 1: Guard to act.\n"
+                      "<Combat> Guard struggles against Char2's hold.\n", out)
+        self.assertIn("  Guard breaks free.", out)
+        self.assertIsNone(encounters.conditions_of(self.encounter, guard).get("held_by"))
+        self.assertEqual(dice.forced_faces(), [])
 
     def test_the_ai_survives_a_reload_in_the_fights_row(self):
         guard = self.guard_first()
@@ -162,6 +211,13 @@ class TestAiRefusals(AiTest):
         self.player(fray.CmdCombat(), "/ai Guard", "<Fray> Only this scene's Storyteller or staff can hand NPCs to the AI.")
         self.player(fray.CmdCombat(), "/side Guard=red", "<Fray> Only this scene's Storyteller or staff can set sides.")
         self.assertEqual(self.state(), before)
+
+    def test_already_so_changes_nothing(self):
+        self.storyteller_fight("Guard")
+        self.refused("/ai Guard=off", "<Fray> Not run by the AI: nothing to switch off. (+combat shows (AI) beside each.)")
+        self.st(fray.CmdCombat(), "/ai Guard,guard", "<Combat> Guard: run by the AI now (+combat/ai Guard=off hands it back).")
+        self.refused("/ai Guard", "<Fray> Already run by the AI. (+combat shows (AI) beside each.)")
+        self.refused("/ai all=on", "<Fray> Already run by the AI. (+combat shows (AI) beside each.)")
 
     def test_all_with_no_npc(self):
         self.st(fray.CmdCombat(), "/start")
@@ -212,20 +268,22 @@ class TestAiOtherSystems(FrayCommandTest):
         encounter, guard = self.fast_guard("eldritch")   # 13: actions at 13, 8 and 3
         self.force(8)
         out = self.st(fray.CmdCombat(), "/ai Guard")
-        self.assertIn("  Guard grapple: Dexterity 3 + Brawl 2 + 2 (grapple) + d10 [8] = 15: 4 SLs", out)
+        # a kick (Strength 2 + 1, x 2 bash) over a grapple (no damage) or a punch (x 1)
+        self.assertIn("  Guard kick: Dexterity 3 + Brawl 2 - 1 (kick) + d10 [8] = 12: 2 SLs", out)
         self.assertNotIn("passes", out)   # its action at 8 waits for Char2's defense
         self.assertEqual(encounters.open_actions(encounter, guard), [8, 3])
-        self.force(2)   # Char2 takes the grapple; Guard's action at 8 follows at once, and misses
+        self.force(2, 2)   # Char2 takes the kick; Guard's action at 8 follows at once, and misses
         out = self.player(fray.CmdDefend(), "none")
-        self.assertIn("  Guard grapple: Dexterity 3 + Brawl 2 + 2 (grapple) - 2 (2nd action) + d10 [2] = 7: failure\n"
-                      "  Guard's grapple misses Char2.\n<Combat> Round 1: Char2 to act.", out)
+        self.assertIn("  Guard kick: Dexterity 3 + Brawl 2 - 1 (kick) - 2 (2nd action) + d10 [2] = 4: failure\n"
+                      "  Guard's kick misses Char2.\n<Combat> Round 1: Char2 to act.", out)
         self.assertEqual(encounters.open_actions(encounter, guard), [3])
 
-    def test_aeon_the_ai_punches(self):
+    def test_aeon_the_ai_kicks(self):
+        # a kick (Strength + 2) does more than a punch (Strength) with the same to-hit pool
         self.fast_guard("aeon")
         self.force(8, 8, 8, 8, 8)
         out = self.st(fray.CmdCombat(), "/ai Guard")
-        self.assertIn("<Combat> Guard attacks Char2 with punch.\n  Guard punch to hit: Dexterity 3 + Brawl 2 = 5 "
+        self.assertIn("<Combat> Guard attacks Char2 with kick.\n  Guard kick to hit: Dexterity 3 + Brawl 2 = 5 "
                       "dice TN 7, needs 1: 8 8 8 8 8 -> 5 successes = success", out)
         self.assertEqual(dice.forced_faces(), [])
 
@@ -238,8 +296,8 @@ class TestAiOtherSystems(FrayCommandTest):
         self.assertIn("<Combat> Char2's punch at Guard:\n  Guard dodge: Dexterity 3 + Brawl 2 + d10 [3] = 8: failure\n"
                       "  Char2's punch hits Guard with 3 net SLs.", out)
         self.assertIn("<Combat> Round 1: Guard to act.", out)
-        self.assertIn("<Combat> Guard attacks Char2 with grapple.\n"
-                      "  Guard grapple: Dexterity 3 + Brawl 2 + 2 (grapple) + d10 [8] = 15: 4 SLs", out)
+        self.assertIn("<Combat> Guard attacks Char2 with kick.\n"
+                      "  Guard kick: Dexterity 3 + Brawl 2 - 1 (kick) + d10 [8] = 12: 2 SLs", out)
         self.assertEqual(dice.forced_faces(), [])
         self.assertEqual(encounters.pending_attacks(encounter)[0]["attacker"], guard)
 
@@ -249,8 +307,8 @@ class TestAiOtherSystems(FrayCommandTest):
         # action 1 of 2 (5 - 2 = 3 dice) misses: nothing to defend, so action 2 follows at once
         self.force(2, 2, 2, 8, 8)
         out = self.st(fray.CmdCombat(), "/ai Guard")
-        self.assertIn("Guard punch to hit: Dexterity 3 + Brawl 2 - 2 (action 1 of 2) = 3 dice", out)
-        self.assertIn("Guard punch to hit: Dexterity 3 + Brawl 2 - 3 (action 2 of 2) = 2 dice", out)
+        self.assertIn("Guard kick to hit: Dexterity 3 + Brawl 2 - 2 (action 1 of 2) = 3 dice", out)
+        self.assertIn("Guard kick to hit: Dexterity 3 + Brawl 2 - 3 (action 2 of 2) = 2 dice", out)
         self.assertEqual(dice.forced_faces(), [])
 
     def test_aeon_a_defense_the_rules_refuse_becomes_none(self):
@@ -263,4 +321,27 @@ class TestAiOtherSystems(FrayCommandTest):
         self.force(8, 8, 8, 8, 8, 2, 2, 2)
         self.player(fray.CmdAttack(), "Guard")
         self.assertEqual(encounters.pending_attacks(encounter), [])
+        self.assertEqual(dice.forced_faces(), [])
+
+
+class TestAiAeon(AeonFightTest):
+    def test_the_ai_attacks_whom_it_can_see(self):
+        # Char2 (10) hid from the Thug (5); Char (Char1, 1) joins, seen: the Thug kicks Char
+        self.st(fray.CmdCombat(), "/join")
+        self.force(1)
+        self.st(fray.CmdCombat(), "/init")
+        encounters.update_conditions(self.encounter, self.char2, hidden_from=[self.thug.id])
+        self.st(fray.CmdCombat(), "/ai Thug")
+        self.force(8, 8, 2)
+        out = self.st(fray.CmdCombat(), "/next")
+        self.assertIn("<Combat> Thug attacks Char with kick.", out)
+
+    def test_in_a_clinch_the_ai_contests_control_to_crush(self):
+        self.st(fray.CmdCombat(), "/ai Thug")
+        # Char2 (10) clinches the Thug (5), who takes it (unhurt, it keeps its action), then
+        # on its turn contests control and crushes
+        self.force(9, 9, 9, 2, 2, 9, 9, 9, 9, 2, 2, 2, 2, 2, 2, 2)
+        out = self.player(fray.CmdAttack(), "Thug/clinch")
+        self.assertIn("<Combat> Round 1: Thug to act.\n<Combat> Thug and Char2 struggle in the clinch.\n", out)
+        self.assertIn("  Thug crushes Char2: Strength 3 + net successes 4 = 7 bashing", out)
         self.assertEqual(dice.forced_faces(), [])
