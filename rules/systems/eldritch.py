@@ -67,6 +67,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 from rules.data import RulesDataError, load_system_data, require, require_choice
@@ -686,12 +687,25 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         return tuple(key for key, m in self.maneuvers.items() if m.use == "attack" and key != "weapon") \
             + tuple(self.weapons)
 
+    @cached_property
+    def _attack_maneuvers(self) -> dict[str, Maneuver]:
+        """Every maneuver but the plain weapon attack, as ``attack X/<option>`` reads them."""
+        return {k: m for k, m in self.maneuvers.items() if k != "weapon"}
+
     def _spellings(self, table: Mapping[str, Any]) -> dict[str, tuple[str, ...]]:
+        """``{key: every spelling, squashed}`` of a table of the data file (weapons, maneuvers),
+        worked out once per table: the tables never change after loading, and every attack
+        reads them (the NPC AI rolls each option many times)."""
+        cache = self.__dict__.setdefault("_spelled", {})
+        kept = cache.get(id(table))
+        if kept is not None and kept[0] is table:
+            return kept[1]
         spelled = {}
         for key, entry in table.items():
             names = [key, entry.name if isinstance(entry, Weapon) else entry.label]
             names += list(getattr(entry, "aliases", ()))
             spelled[key] = tuple(dict.fromkeys(squash(name) for name in names))
+        cache[id(table)] = (table, spelled)
         return spelled
 
     def _match(self, text: str, table: Mapping[str, Any]) -> tuple[list[str], list[str]]:
@@ -748,7 +762,7 @@ class EldritchSystem(EldritchChecks, RuleSystem):
             else:
                 names.append(word)
         maneuver = None
-        attacks = {k: m for k, m in self.maneuvers.items() if k != "weapon"}
+        attacks = self._attack_maneuvers
         for size in range(len(names), 0, -1):
             exact, prefix = self._match(" ".join(names[:size]), attacks)
             found = exact or prefix
