@@ -164,8 +164,15 @@ class CmdSheet(Command):
     def run(self):
         caller = self.caller
         target = caller
-        if self.args.strip():
-            target = find_character(caller, self.args)
+        name = self.args.strip()
+        if name.startswith("/"):  # +sheet/ : a switch with no name
+            self.fail_usage()
+            return
+        if name:
+            if name.casefold() not in (caller.key.casefold(), "me", "self"):
+                # checked before the search, which would name the characters it matches
+                require_perm(caller, NARRATOR, "see other characters' sheets")
+            target = find_character(caller, name)
             if target != caller:
                 require_perm(caller, NARRATOR, "see other characters' sheets")
         caller.msg(sheets.render_sheet(target, self.sheet_system()))
@@ -201,6 +208,7 @@ class CmdStat(Command):
     Kinds: Muggle (the default), Wizard, Vampire, Werewolf. A Werewolf
     also has +stat <name>/base_kind=<Muggle or Wizard> (what it soaks as
     when not transformed) and +stat <name>/transformed=<yes or no>.
+    A new kind is not transformed.
 
     ## aeon
     Kinds: Baseline (the default) or Zeta: +stat/aeon Alice/kind=Zeta.

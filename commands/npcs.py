@@ -15,6 +15,7 @@ USAGE = {
     "sheet": "+npc/sheet <name>",
     "list": "+npc/list",
     "remove": "+npc/remove <name>",
+    "clear": "+npc/clear[/<system>] <name>",
     "templates": "+npc/templates",
 }
 
@@ -32,6 +33,7 @@ class CmdNpc(Command):
       +npc/sheet <name>                   show an NPC's sheet
       +npc/list                           the NPCs here: kind, sheet, health
       +npc/remove <name>                  take it out of any fight and delete it
+      +npc/clear <name>                   empty its sheet (of one system)
       +npc/templates                      the templates of this game's rules
       +npc/init <name>=<wits>+<dex>       put an NPC into this fight's initiative
       +npc/init <name>                    ... with its own sheet
@@ -39,13 +41,12 @@ class CmdNpc(Command):
     Act for an NPC with the <npc>= prefix: attack Guard=Alice,
     defend Guard=dodge, +roll Guard=Dex+Dodge. More on a switch:
     help +npc/<switch>. A sheet per rule system: the fight's (or the
-    default) system's, or add one: +npc/create/elethril Orc=orc.
+    default) system's, or name one: +npc/create/elethril Orc=orc.
 
     Examples:
       +npc/create Guard=guard
       +npc/create Thug*3=thug
       +npc/set Thug 1/Strength=4
-      +npc/sheet Guard
       +npc/init Guard
       +npc/init Rat=1+3
       +npc/remove Thug 2
@@ -78,6 +79,10 @@ class CmdNpc(Command):
     Guard; Thug l for Thug 1). A light NPC (one made by /init with only
     Wits and Dexterity) takes a template later with
     +npc/create <name>=<template>, keeping its health and initiative.
+    An NPC whose sheet for the system is empty takes the template into
+    that sheet the same way: +npc/create/aeon Guard=soldier fills the
+    aeon sheet of the storyteller Guard. A sheet that is not empty is
+    refused: empty it first with +npc/clear/<system> <name>.
 
     ## init
     +npc/init <name>=<wits>+<dex>
@@ -91,12 +96,19 @@ class CmdNpc(Command):
     +npc/remove <name>
     Takes the NPC out of the fight here (its pending attacks, and those
     on it, are cancelled and announced) and deletes it.
+
+    ## clear
+    +npc/clear[/<system>] <name>
+    Empties the NPC's sheet for the system (the fight's, the default, or
+    the one named): its traits, kind and weapon. Its other sheets and
+    its health are kept. Then +npc/create/<system> <name>=<template>
+    fills it from a template.
     """
 
     key = "+npc"
-    allowed_switches = ("init", "create", "set", "sheet", "list", "remove", "templates", *system_keys())
+    allowed_switches = ("init", "create", "set", "sheet", "list", "remove", "clear", "templates", *system_keys())
     max_switches = 2
-    syntax = "+npc/create <name>[=<template>], /set, /sheet, /list, /remove, /templates, /init (help +npc)"
+    syntax = "+npc/create <name>[=<template>], /set, /sheet, /list, /remove, /templates, /init, /clear (help +npc)"
 
     def run(self):
         require_perm(self.caller, NARRATOR, "run NPCs")
@@ -158,6 +170,12 @@ class CmdNpc(Command):
             self.fail_usage()
             return
         npcs.remove(self.caller, self.args)
+
+    def do_clear(self):
+        if not self.args.strip() or self.rhs is not None:
+            self.fail_usage()
+            return
+        self.msg(f"{COMBAT} {escape(npcs.clear(self.caller, self.args, self.system()))}")
 
     def do_templates(self):
         if self.args.strip():

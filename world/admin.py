@@ -1,7 +1,7 @@
 """Fray's screens in the Django admin: the scene logs (``world.scenes``), read only, with
 search; armor requests, sheets, NPCs and armor notes (below)."""
 
-from copy import copy
+from copy import copy, deepcopy
 
 from django import forms
 from django.conf import settings
@@ -11,6 +11,7 @@ from django.http import HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import path, reverse
 from django.utils.html import format_html_join
+from evennia.utils.dbserialize import deserialize
 
 from rules.dice import TraitError
 from rules.systems import CombatError, get_system, system_keys
@@ -262,11 +263,27 @@ class SheetFormBase(forms.ModelForm):
                     self.add_error(_trait_field(index), _refused(error))
         if data.get("transformed") == "yes" and not sheets.transforms(self.SYSTEM, data.get("kind") or ""):
             self.add_error("transformed", f"A {data.get('kind')} does not transform; only Werewolves do.")
+        if not self.errors:
+            self._try_changes()
         return data
+
+    def _try_changes(self) -> None:
+        """Every change, through ``+stat``'s checks, on a copy of the sheet (nothing saved): the
+        first refusal is shown beside its field, so the form is saved whole or not at all."""
+        scratch = scratch_copy(self.instance)
+        for field, value in self.changes():
+            try:
+                sheets.set_stat(scratch, field, value, self.SYSTEM)
+            except (CombatError, TraitError) as error:
+                name = field if field in self.fields else _trait_field(self.TRAITS.index(field))
+                self.add_error(name, _refused(error))
+                return
 
     def changes(self) -> list[tuple[str, str]]:
         """``(field or trait, value)`` for ``world.sheets.set_stat``, fields first."""
         changed = set(self.changed_data)
+        if "kind" in changed and self.cleaned_data.get("transformed") == "no":
+            changed.discard("transformed")  # a new kind is not transformed (world.sheets.set_stat)
         done = [(field, self.cleaned_data[field]) for field in SHEET_FIELDS if field in changed]
         return done + [(trait, self.cleaned_data[_trait_field(index)].strip())
                        for index, trait in enumerate(self.TRAITS) if _trait_field(index) in changed]
@@ -298,16 +315,38 @@ def sheet_form(model, system=None) -> type[SheetFormBase]:
     return type(f"{model.__name__}Form", (SheetFormBase,), declared)
 
 
+class _Scratch:
+    """A stand-in for a character: its name and a copy of its sheets, for ``set_stat``."""
+
+    def __init__(self, key: str, sheets_value: dict):
+        self.key = key
+        self.sheets = sheets_value
+
+
+def scratch_copy(target) -> _Scratch:
+    """A copy of ``target``'s name and sheets that ``world.sheets.set_stat`` may change."""
+    stored = getattr(target, "sheets", None) if getattr(target, "pk", None) else None
+    return _Scratch(target.db_key, deepcopy(dict(deserialize(stored or {}))))
+
+
 def apply_sheet(target, changes: list[tuple[str, str]], system) -> list[str]:
     """Each ``(field, value)`` through ``+stat``'s ``world.sheets.set_stat`` on ``system``'s
-    sheet; the lines it says."""
-    return [sheets.set_stat(target, field, value, system) for field, value in changes]
+    sheet, all or nothing: made on a copy, then saved at once; the lines it says. Raises
+    CombatError (nothing saved) at the first refusal."""
+    scratch = scratch_copy(target)
+    lines = [sheets.set_stat(scratch, field, value, system) for field, value in changes]
+    if changes:
+        target.sheets = {**deserialize(target.sheets or {}), system.key: scratch.sheets[system.key]}
+    return lines
 
 
 def _admin_system(request):
-    """The system whose sheet the page edits: ``?system=<key>``, else the game's default."""
-    key = request.GET.get("system", "")
-    return get_system(key) if key in system_keys() else sheets.default_system()
+    """The system whose sheet the page edits: ``?system=<key>`` (any case), else the game's
+    default; None for a key that names no system."""
+    key = request.GET.get("system", "").strip().casefold()
+    if not key:
+        return sheets.default_system()
+    return get_system(key) if key in system_keys() else None
 
 
 class SheetAdmin(StaffOnly, admin.ModelAdmin):
@@ -327,11 +366,19 @@ class SheetAdmin(StaffOnly, admin.ModelAdmin):
     def has_change_permission(self, request, obj=None):
         return self.has_module_permission(request) and has_perm(request.user, STAFF)
 
+    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
+        """An unknown ``?system=`` is refused (back to the list), never another system's form."""
+        if _admin_system(request) is None:
+            wanted = request.GET.get("system", "")[:40]
+            messages.error(request, f"No rule system '{wanted}'. Systems: {', '.join(system_keys())}.")
+            return redirect(reverse(f"admin:{self.opts.app_label}_{self.opts.model_name}_changelist"))
+        return super().changeform_view(request, object_id, form_url, extra_context)
+
     def get_form(self, request, obj=None, change=False, **kwargs):
-        return sheet_form(self.model, _admin_system(request))
+        return sheet_form(self.model, _admin_system(request) or sheets.default_system())
 
     def get_fieldsets(self, request, obj=None):
-        system = _admin_system(request)
+        system = _admin_system(request) or sheets.default_system()
         return [(None, {"fields": ("db_key", "rule_system", *sheet_fields(system))}),
                 (f"{system.key} traits", {"fields": [_trait_field(i) for i in range(len(system.trait_names))]})]
 
@@ -342,7 +389,8 @@ class SheetAdmin(StaffOnly, admin.ModelAdmin):
 
     @admin.display(description="kind")
     def kind(self, obj):
-        return sheets.sheet_of(obj, sheets.default_system()).get("kind") or "Muggle"
+        system = sheets.default_system()
+        return sheets.shown_kind(system, sheets.sheet_of(obj, system).get("kind")) or "-"
 
     @admin.display(description="traits")
     def traits(self, obj):

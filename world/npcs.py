@@ -23,7 +23,18 @@ from rules.data.templates import NpcTemplate, load_templates
 from rules.systems import CombatError, RuleSystem, get_system
 from world import encounters
 from world.access import NARRATOR, require_perm
-from world.sheets import WIDTH, every_system, is_npc, set_stat, snapshot, update_sheet, weapon_name
+from world.sheets import (
+    WIDTH,
+    clear_sheet,
+    every_system,
+    is_npc,
+    set_stat,
+    sheet_of,
+    shown_kind,
+    snapshot,
+    update_sheet,
+    weapon_name,
+)
 from world.text import COMBAT, escape, quote
 from world.text import table as text_table
 
@@ -197,13 +208,20 @@ def create(caller, name_text: str, template_text: str | None, system: RuleSystem
             apply_template(existing[0], template, system)
             return [f"{existing[0].key} now has the {template.key} template's sheet "
                     f"({describe(existing[0], system)})."]
+        if existing and template is not None and not filled(existing[0], system):
+            _require_scene_control(caller, existing[0], "change NPCs in this fight")
+            apply_template(existing[0], template, system)
+            return [f"{existing[0].key}'s {system.key} sheet was empty: it now has the {template.key} "
+                    f"template's sheet ({describe(existing[0], system)})."]
         if existing and is_light(existing[0]):
             raise CombatError(f"There is already an NPC named {existing[0].key} here (a light NPC): give it a "
                               f"sheet with +npc/create {existing[0].key}=<template> or +npc/set.")
         if existing:
             copies = f"+npc/create {existing[0].key}*2" + (f"={template.key}" if template else "")
+            refill = (f" Its {system.key} sheet is not empty: +npc/clear/{system.key} {existing[0].key} "
+                      f"clears it for a template." if template else "")
             raise CombatError(f"There is already an NPC named {existing[0].key} here. "
-                              f"For numbered copies: {copies}.")
+                              f"For numbered copies: {copies}.{refill}")
         names = [name]
     else:
         names = numbered_names(room, base, count)
@@ -225,7 +243,27 @@ def create(caller, name_text: str, template_text: str | None, system: RuleSystem
 
 def describe(npc, system: RuleSystem) -> str:
     combatant = snapshot(npc, system)
-    return f"{combatant.kind}, {len(combatant.traits)} traits, weapon {combatant.weapon or 'none'}"
+    kind = shown_kind(system, combatant.kind)
+    return f"{kind + ', ' if kind else ''}{len(combatant.traits)} traits, weapon {combatant.weapon or 'none'}"
+
+
+def filled(npc, system: RuleSystem) -> bool:
+    """Whether ``npc``'s sheet for ``system`` has anything: a trait, kind, weapon or
+    transformation (a base kind alone does not count)."""
+    sheet = sheet_of(npc, system)
+    return any(sheet.get(field) for field in ("traits", "kind", "weapon", "transformed"))
+
+
+def clear(caller, name: str, system: RuleSystem) -> str:
+    """``+npc/clear <name>``: empty the NPC's sheet for ``system`` (its other sheets and its
+    health are kept); the line to show. Raises CombatError."""
+    require_perm(caller, NARRATOR, "change NPCs")
+    npc = find_npc(caller, name)
+    _require_scene_control(caller, npc, "change NPCs in this fight")
+    if not filled(npc, system):
+        raise CombatError(f"{npc.key}'s {system.key} sheet is already empty.")
+    clear_sheet(npc, system)
+    return f"{npc.key}'s {system.key} sheet is cleared (+npc/create/{system.key} {npc.key}=<template> fills it)."
 
 
 def _require_scene_control(caller, npc, doing: str) -> None:
@@ -276,7 +314,7 @@ def render_list(room, system: RuleSystem) -> str:
             fight = "init" if encounters.has_initiative(encounter, npc) else "in"
         weapon = weapon_name(system, combatant.weapon) if combatant.weapon else "-"
         light = light or is_light(npc)
-        rows.append((escape(npc.key) + ("*" if is_light(npc) else ""), escape(combatant.kind),
+        rows.append((escape(npc.key) + ("*" if is_light(npc) else ""), escape(shown_kind(system, combatant.kind) or "-"),
                      escape(weapon), health.describe(), fight))
     lines = [f"NPCs here ({len(npcs)}, {system.key}):",
              text_table(("Name", "Kind", "Weapon", "Health", "Fight"), (23, 10, 13, 25, 7), rows, width=WIDTH)]

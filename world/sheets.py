@@ -97,6 +97,13 @@ def update_sheet(obj, system: RuleSystem | str, **fields) -> None:
     obj.sheets = sheets
 
 
+def clear_sheet(obj, system: RuleSystem | str) -> None:
+    """Remove ``obj``'s sheet for ``system``; the other systems' sheets are untouched."""
+    sheets = dict(deserialize(getattr(obj, "sheets", None) or {}))
+    sheets.pop(_system(system).key, None)
+    obj.sheets = sheets
+
+
 def add_traits(obj, system: RuleSystem | str, **ratings: int) -> None:
     """Set some traits of ``obj``'s sheet for ``system``, keeping the others."""
     update_sheet(obj, system, traits={**traits_of(obj, system), **ratings})
@@ -197,6 +204,28 @@ def transforms(system: RuleSystem, kind: str) -> bool:
     return bool(system.kinds.get(kind, {}).get("transformed_only"))
 
 
+def has_transformation(system: RuleSystem) -> bool:
+    """Whether any of ``system``'s kinds transforms (storyteller's Werewolf)."""
+    return any(transforms(system, kind) for kind in system.kinds)
+
+
+def default_kind(system: RuleSystem) -> str:
+    """The kind ``system``'s rules take for a sheet without one of its kinds: its
+    ``default_kind`` (aeon: Baseline, elethril: Human), storyteller's Muggle; "" for a system
+    without kinds (eldritch)."""
+    if not system.kinds:
+        return ""
+    default = getattr(system, "default_kind", "") or "Muggle"
+    return default if default in system.kinds else next(iter(system.kinds))
+
+
+def shown_kind(system: RuleSystem, kind: str | None) -> str:
+    """The kind ``+sheet`` and ``+npc/list`` show for a sheet of ``system`` whose kind field is
+    ``kind``: that kind if it is one of ``system``'s, else the system's default ("" for a
+    system without kinds): never another system's kind."""
+    return kind if kind in system.kinds else default_kind(system)
+
+
 def _set_field(target, field: str, value: str, system: RuleSystem) -> str:
     """Kind, base kind, transformed and weapon of ``target``'s sheet for ``system``: only
     what ``system`` knows (a Zeta for aeon, a Werewolf for storyteller)."""
@@ -206,18 +235,27 @@ def _set_field(target, field: str, value: str, system: RuleSystem) -> str:
         label = field.replace("_", " ")
         if not known:
             raise CombatError(f"The {system.key} rules have no {label}s.")
-        found = [kind for kind in known if kind.casefold().startswith(value.casefold())] if value else []
+        wanted = value.casefold()
+        found = [kind for kind in known if kind.casefold() == wanted] or (
+            [kind for kind in known if kind.casefold().startswith(wanted)] if wanted else [])
+        if len(found) > 1:
+            raise CombatError(f"'{quote(value)}' could be: {', '.join(sorted(found))}.")
         if len(found) != 1:
             raise CombatError(f"{label.capitalize()} ({system.key}) must be one of: {', '.join(known)}.")
+        if field == "kind" and found[0] != sheet.get("kind") and sheet.get("transformed"):
+            update_sheet(target, system, kind=found[0], transformed=False)  # a new kind is not transformed
+            return f"{target.key}'s kind is now {found[0]} (no longer transformed)."
         update_sheet(target, system, **{field: found[0]})
         return f"{target.key}'s {label} is now {found[0]}."
     if field == "transformed":
-        kind = sheet.get("kind") or "Muggle"
-        if not transforms(system, kind):
-            raise CombatError(f"{target.key} is a {kind} ({system.key}); only Werewolves transform.")
+        if not has_transformation(system):
+            raise CombatError(f"The {system.key} rules have no transformation.")
         word = value.casefold()
         if word not in TRUE_WORDS + FALSE_WORDS:
             raise CombatError("Transformed must be yes or no.")
+        kind = shown_kind(system, sheet.get("kind"))
+        if word in TRUE_WORDS and not transforms(system, kind):
+            raise CombatError(f"{target.key} is a {kind} ({system.key}); only Werewolves transform.")
         update_sheet(target, system, transformed=word in TRUE_WORDS)
         return f"{target.key} is {'now' if word in TRUE_WORDS else 'no longer'} transformed."
     if not value:
@@ -247,8 +285,7 @@ def render_sheet(obj, system: RuleSystem) -> str:
     combatant = snapshot(obj, system)
     health = system.health(combatant.health, combatant)
     header = (f"|w{escape(obj.key)}|n  {'NPC' if is_npc(obj) else 'Character'}  {system.key} sheet"
-              + (f"  Kind: {escape(combatant.kind) if combatant.kind in system.kinds else 'not set'}"
-                 if system.kinds else "")
+              + (f"  Kind: {escape(shown_kind(system, combatant.kind))}" if system.kinds else "")
               + (f" (base {escape(combatant.base_kind)}, "
                  f"{'transformed' if combatant.transformed else 'not transformed'})"
                  if transforms(system, combatant.kind) else ""))
@@ -274,34 +311,63 @@ def systems_with_health(obj) -> list[RuleSystem]:
     return [system for system in every_system() if records.get(system.key)]
 
 
-def split_old_sheet(values: Mapping) -> dict[str, dict]:
+def _whole_number(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def split_old_sheet(values: Mapping, problems: list[str] | None = None) -> dict[str, dict]:
     """``{system key: sheet}`` from the single sheet an earlier Fray kept for every system
     (``values``: the old Attributes ``sheet``, ``kind``, ``base_kind``, ``transformed``,
-    ``weapon``): each system keeps the traits, kinds and weapon it knows."""
-    traits = dict(values.get("sheet") or {})
+    ``weapon``): each system keeps the traits, kinds and weapon it knows, and only the ratings
+    ``+stat`` allows it (a whole number in the trait's range); each rating left out is added
+    to ``problems``. Raises ValueError for an old sheet that is not ``{trait: rating}``."""
+    old = values.get("sheet") or {}
+    if not isinstance(old, Mapping):
+        raise ValueError(f"its old sheet is a {type(old).__name__}, not {{trait: rating}}")
+    traits = dict(old)
+    texts = {field: values.get(field) for field in ("kind", "base_kind", "weapon")
+             if isinstance(values.get(field), str)}
     result = {}
     for system in every_system():
-        sheet: dict = {"traits": {name: rating for name, rating in traits.items() if name in system.trait_names}}
+        sheet: dict = {"traits": {}}
+        for name, rating in traits.items():
+            if not isinstance(name, str) or name not in system.trait_names:
+                continue
+            low, high = system.trait_range(name)
+            if _whole_number(rating) and low <= rating <= high:
+                sheet["traits"][name] = rating
+            elif problems is not None:
+                problems.append(f"{system.key} {name} {rating!r} left out (not a whole number from {low} to {high})")
         for field in ("kind", "base_kind"):
-            if values.get(field) in kinds(system, field):
-                sheet[field] = values[field]
-        if sheet.get("kind") and transforms(system, sheet["kind"]) and values.get("transformed"):
+            if texts.get(field) in kinds(system, field):
+                sheet[field] = texts[field]
+        if sheet.get("kind") and transforms(system, sheet["kind"]) and values.get("transformed") is True:
             sheet["transformed"] = True
-        if values.get("weapon") in system.weapon_names:
-            sheet["weapon"] = values["weapon"]
+        if texts.get("weapon") in system.weapon_names:
+            sheet["weapon"] = texts["weapon"]
         result[system.key] = sheet
     return result
 
 
 def migrate_old_sheet(obj) -> bool:
     """Move ``obj``'s old single-sheet Attributes into ``sheets`` (a system's sheet already
-    there wins) and remove them. Whether anything was moved; running it twice moves nothing."""
+    there wins) and remove them. Whether anything was moved; running it twice moves nothing.
+    A rating left out is logged (``split_old_sheet``); raises ValueError (nothing changed) for
+    an old sheet that cannot be read."""
+    from evennia.utils import logger
+
     values = stored(obj)
     old = {name: deserialize(values[name]) for name in OLD_ATTRIBUTES if name in values}
     if not old:
         return False
     current = deserialize(values.get("sheets") or {})
-    obj.sheets = {**split_old_sheet(old), **current}
+    if not isinstance(current, Mapping):
+        raise ValueError(f"its sheets Attribute is a {type(current).__name__}, not {{system: sheet}}")
+    problems: list[str] = []
+    split = split_old_sheet(old, problems)
+    for problem in problems:
+        logger.log_warn(f"Fray sheets: #{obj.id} ({obj.key}): {problem}.")
+    obj.sheets = {**split, **current}
     for name in old:
         obj.attributes.remove(name, category="fray")
     return True
@@ -309,10 +375,20 @@ def migrate_old_sheet(obj) -> bool:
 
 def migrate_sheets() -> int:
     """At server start: every object with the old single-sheet Attributes gets a sheet per
-    system (``migrate_old_sheet``). How many objects were moved."""
+    system (``migrate_old_sheet``), each on its own: one that fails is logged with its dbref
+    and left as it is, and the others carry on. How many objects were moved."""
+    from django.db import transaction
     from evennia.objects.models import ObjectDB
     from evennia.typeclasses.attributes import Attribute
+    from evennia.utils import logger
 
     ids = Attribute.objects.filter(db_category="fray", db_key__in=OLD_ATTRIBUTES,
                                    objectdb__isnull=False).values_list("objectdb__id", flat=True)
-    return sum(migrate_old_sheet(obj) for obj in ObjectDB.objects.filter(id__in=set(ids)))
+    moved = 0
+    for obj in ObjectDB.objects.filter(id__in=set(ids)).order_by("id"):
+        try:
+            with transaction.atomic():
+                moved += migrate_old_sheet(obj)
+        except Exception as error:  # one bad sheet must not stop the others or the server
+            logger.log_err(f"Fray sheets: #{obj.id} ({obj.key}) not migrated, left as it is: {error}")
+    return moved

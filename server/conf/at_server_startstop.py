@@ -37,13 +37,20 @@ def at_server_start():
     """
     import gc
 
+    from evennia.utils import logger
+
     import world.gmcp  # noqa: F401 - subscribes GMCP to the fights' event stream
     import world.tracker  # noqa: F401 - subscribes the web tracker's narration record
     from world.armor import adopt_request_store
     from world.sheets import migrate_sheets
 
-    adopt_request_store()  # requests an earlier Fray kept on a script become rows
-    migrate_sheets()  # the single sheet an earlier Fray kept for every system: one per system
+    # Data an earlier Fray kept is moved once; a failure is logged and the start goes on.
+    for step in (adopt_request_store,  # requests an earlier Fray kept on a script become rows
+                 migrate_sheets):  # the single sheet an earlier Fray kept for every system: one per system
+        try:
+            step()
+        except Exception:
+            logger.log_trace(f"Fray: {step.__name__} failed at server start; the start goes on.")
 
     if os.environ.get("FRAY_BENCH_GC") == "1":
         _log_gc_pauses()
