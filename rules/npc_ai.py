@@ -117,22 +117,24 @@ def choose_target(me: str, fighters: Sequence[Fighter], chosen: Mapping[str, str
 def choose_attack(options: Sequence[Option]) -> Option | None:
     """The attack with the most :attr:`Option.harm` (ties: the likelier to hit, then the most
     dice, then the first); one that does no damage only when none does, then the likeliest
-    to hit. None when there is none."""
-    if not options:
+    to hit. None when there is none with a chance to hit (the NPC passes)."""
+    able = [option for option in options if option.chance > 0]
+    if not able:
         return None
-    damaging = [option for option in options if option.damage > 0]
-    pool = damaging or list(options)
+    damaging = [option for option in able if option.damage > 0]
+    pool = damaging or able
     best = max(range(len(pool)), key=lambda i: (pool[i].harm, pool[i].chance, pool[i].dice, -i))
     return pool[best]
 
 
 def choose_defense(options: Sequence[Option]) -> Option | None:
-    """The defense with the largest pool (ties: the first); None when there is none (the NPC
-    answers ``none``)."""
-    if not options:
+    """The defense with the largest pool (ties: the first); None when there is none with a
+    die in it (the NPC answers ``none`` and keeps its action)."""
+    able = [option for option in options if option.dice > 0]
+    if not able:
         return None
-    best = max(range(len(options)), key=lambda i: (options[i].dice, -i))
-    return options[best]
+    best = max(range(len(able)), key=lambda i: (able[i].dice, -i))
+    return able[best]
 
 
 def choose_spell(spells: Sequence[SpellChoice], power: int) -> SpellChoice | None:

@@ -168,16 +168,17 @@ def _hurt(system, fighter, health=None) -> float:
 
 
 def _fighters(encounter, system) -> tuple[list[npc_ai.Fighter], dict[str, str]]:
-    """The fight's fighters as the AI sees them, and the sides set, by name."""
+    """The fight's fighters as the AI sees them, and the sides set, each named by its object
+    id (``"#12"``): two fighters never share one."""
     seen = []
     for obj in fighters(encounter):
         fighter = combatant(encounter, obj, system)
         health = system.health(fighter.health, fighter)
-        seen.append(npc_ai.Fighter(obj.key, is_npc(obj), _hurt(system, fighter, health),
+        seen.append(npc_ai.Fighter(f"#{obj.id}", is_npc(obj), _hurt(system, fighter, health),
                                    bool(health.incapacitated), bool(health.dead)))
-    by_id = {obj.id: obj.key for obj in fighters(encounter)}
-    chosen = {by_id[int(obj_id)]: side for obj_id, side in fights.copied(encounter.sides or {}).items()
-              if int(obj_id) in by_id}
+    present = {obj.id for obj in fighters(encounter)}
+    chosen = {f"#{int(obj_id)}": side for obj_id, side in fights.copied(encounter.sides or {}).items()
+              if int(obj_id) in present}
     return seen, chosen
 
 
@@ -206,8 +207,9 @@ def take_turn(encounter, npc) -> None:
             return
         except CombatError as refused:
             why = str(refused).rstrip(".")
-    for name in [] if bound else npc_ai.rank_targets(npc.key, seen, chosen):
-        target = find_combatant(encounter, name)
+    by_id = {f"#{obj.id}": obj for obj in fighters(encounter)}
+    for name in [] if bound else npc_ai.rank_targets(f"#{npc.id}", seen, chosen):
+        target = by_id[name]
         if declaring:
             best = npc_ai.Option("", 0)   # elethril declares with the weapon in hand
         else:
@@ -215,13 +217,15 @@ def take_turn(encounter, npc) -> None:
             spell = spell_option(system, me)
             best = npc_ai.choose_attack(attack_options(system, me, them) + ([spell] if spell else []))
         if best is None:
-            why = "no attack the rules allow"
+            why = "no attack the rules allow with a chance to hit"
             continue
         try:
             if best.spell:
                 magic.cast(npc, None, best.option, [target.key])
-            else:
+            elif declaring:
                 encounters.attack(npc, None, target.key, best.option)
+            else:
+                encounters.attack_in_turn(encounter, npc, target, best.option)
             return
         except CombatError as refused:
             why = str(refused).rstrip(".")

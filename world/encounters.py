@@ -284,13 +284,17 @@ def fight_of(obj):
 
 def add_combatant(encounter, obj) -> bool:
     """Put ``obj`` in the fight; False when it already was. Raises CombatError when ``obj``
-    is fighting elsewhere (one fight at a time)."""
+    is fighting elsewhere (one fight at a time), or another fighter has its name (every name
+    in a fight is one fighter's: the commands, the HUD and the AI find fighters by name)."""
     if obj in fighters(encounter):
         return False
     elsewhere = fight_of(obj)
     if elsewhere is not None:
         room = elsewhere.obj.key if elsewhere.obj else "another room"
         raise CombatError(f"{obj.key} is already in the fight in {room}: +combat/leave there first.")
+    if any(other.key.casefold() == obj.key.casefold() for other in fighters(encounter)):
+        raise CombatError(f"A fighter called {obj.key} is in this fight already: one of them needs "
+                          "another name first.")
     encounter.combatants = fighters(encounter) + [obj]
     obj.encounter = encounter
     return True
@@ -686,7 +690,12 @@ def attack(caller, actor_name: str | None, target_name: str, option: str) -> Non
     if flow is not None:
         return flow.declare_attack(caller, actor_name, target_name, option)
     actor = actor_for(caller, encounter, actor_name)
-    target = find_combatant(encounter, target_name)
+    attack_in_turn(encounter, actor, find_combatant(encounter, target_name), option)
+
+
+def attack_in_turn(encounter, actor, target, option: str) -> None:
+    """``actor``'s attack on ``target`` (objects) on its turn: the turn and that nothing holds
+    ``actor`` checked, then :func:`strike`. Raises CombatError."""
     require_turn(encounter, actor)
     require_free(encounter, actor)
     strike(encounter, actor, target, option)

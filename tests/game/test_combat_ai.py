@@ -173,6 +173,20 @@ class TestAiActs(AiTest):
         self.assertIsNone(encounters.conditions_of(self.encounter, guard).get("held_by"))
         self.assertEqual(dice.forced_faces(), [])
 
+    def test_two_fighters_renamed_alike_the_ai_still_acts(self):
+        # a fight refuses a second fighter of the same name, but @name can make one: the AI
+        # tells fighters by id, so its turn is taken (it once failed on "could be: X, X")
+        guard = self.guard_first()
+        self.force(1)
+        self.st(npcs.CmdNpc(), "/init Thug=2+3")
+        thug = encounters.find_combatant(self.encounter, "Thug")
+        thug.key = "Char2"
+        self.st(fray.CmdCombat(), "/side Guard=red")
+        self.force(9, 8, 7, 2)
+        out = self.st(fray.CmdCombat(), "/ai Guard")
+        self.assertIn("<Combat> Guard attacks Char2 with kick.", out)
+        self.assertEqual(encounters.pending_attacks(self.encounter)[0]["attacker"], guard)
+
     def test_the_ai_survives_a_reload_in_the_fights_row(self):
         guard = self.guard_first()
         self.force(9, 8, 7, 2)
@@ -218,6 +232,13 @@ class TestAiRefusals(AiTest):
         self.st(fray.CmdCombat(), "/ai Guard,guard", "<Combat> Guard: run by the AI now (+combat/ai Guard=off hands it back).")
         self.refused("/ai Guard", "<Fray> Already run by the AI. (+combat shows (AI) beside each.)")
         self.refused("/ai all=on", "<Fray> Already run by the AI. (+combat shows (AI) beside each.)")
+
+    def test_a_second_fighter_of_the_same_name_is_refused(self):
+        self.storyteller_fight("Guard")
+        self.char1.key = "guard"
+        self.st(fray.CmdCombat(), "/join", "<Fray> A fighter called guard is in this fight already: one of them "
+                                           "needs another name first.")
+        self.assertNotIn(self.char1, encounters.fighters(self.encounter))
 
     def test_all_with_no_npc(self):
         self.st(fray.CmdCombat(), "/start")

@@ -108,3 +108,10 @@ def test_lethal_harm_counts_twice_bashing():
     spell = Option("incendio", 6, 4, chance=0.33, damage_type="lethal")   # 1.32, twice: 2.64
     assert choose_attack([kick, spell]) == spell
     assert choose_attack([kick, Option("knife", 4, 2, chance=0.4, damage_type="lethal")]) == kick   # 1.6
+
+
+def test_no_chance_to_hit_no_attack_and_no_die_no_defense():
+    assert choose_attack([Option("", 0, 2, chance=0.0), Option("kick", 0, 3, chance=0.0)]) is None
+    assert choose_attack([Option("", 0, 2, chance=0.0), Option("hold", 2, 0, chance=0.3)]).option == "hold"
+    assert choose_defense([Option("dodge", 0), Option("block", 0)]) is None
+    assert choose_defense([Option("dodge", 0), Option("block", 1)]) == Option("block", 1)
