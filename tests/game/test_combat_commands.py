@@ -2,6 +2,7 @@
 
 from unittest import mock
 
+from evennia.objects.models import ObjectDB
 from evennia.utils.test_resources import EvenniaCommandTest
 
 from commands import fray, npcs
@@ -21,6 +22,14 @@ class FrayCommandTest(EvenniaCommandTest):
         update_sheet(self.char2, "storyteller", traits={"Dexterity": 3, "Brawl": 2, "Strength": 2, "Wits": 2, "Stamina": 2, "Dodge": 2})
         self.char2.permissions.add("Player")
         self.account2.permissions.add("Player")
+
+    def tearDown(self):
+        # Evennia's flush_cache keeps every object that holds an NAttribute (a room's cached
+        # scene or fight), so on PostgreSQL the next test found this test's room as the
+        # default home #2 and failed on its foreign key; cleared, they are flushed.
+        for obj in ObjectDB.get_all_cached_instances():
+            obj.nattributes.clear()
+        super().tearDown()
 
     def force(self, *faces):
         dice.force(list(faces))
