@@ -1,4 +1,33 @@
+import re
+
 from django.apps import AppConfig
+from django.db.models import Field
+from django.db.models.lookups import IRegex, Regex
+
+#: Python's word boundary, not preceded by an escaping backslash.
+_WORD_BOUNDARY = re.compile(r"(?<!\\)((?:\\\\)*)\\b")
+
+
+class _PortableRegex:
+    """``regex``/``iregex`` with Python's word boundary ``\\b`` sent to PostgreSQL as its own
+    ``\\y``: to PostgreSQL ``\\b`` is a backspace, so Evennia 5.0.1's partial-name search (a
+    regex of ``\\b<word>``) found nothing there, and ``+sheet Ali`` by staff answered "No
+    character" (evennia issue #3857, fixed only in Evennia 6, which needs Python 3.12)."""
+
+    def process_rhs(self, compiler, connection):
+        rhs, params = super().process_rhs(compiler, connection)
+        if connection.vendor == "postgresql":
+            params = [_WORD_BOUNDARY.sub(r"\1\\y", param) if isinstance(param, str) else param
+                      for param in params]
+        return rhs, params
+
+
+class PortableRegex(_PortableRegex, Regex):
+    pass
+
+
+class PortableIRegex(_PortableRegex, IRegex):
+    pass
 
 
 class WorldConfig(AppConfig):
@@ -7,3 +36,7 @@ class WorldConfig(AppConfig):
     name = "world"
     label = "fray"
     verbose_name = "Fray"
+
+    def ready(self) -> None:
+        Field.register_lookup(PortableRegex)
+        Field.register_lookup(PortableIRegex)
