@@ -328,17 +328,19 @@ class CmdCombat(Command):
     ## ai
     +combat/ai <npc>[,<npc>...][=on or off]   (Storytellers)
     Hands NPCs (or all: every NPC in the fight) to the AI (on, the
-    default) or takes them back (off). Once all have rolled initiative,
-    on its turn an AI NPC attacks a fighter of another side (+combat/side)
-    it can attack, the most hurt first, with the attack of most harm to
-    expect: its exact chance to hit times its damage, lethal twice
-    bashing (storyteller: an attack spell it casts reliably, if better).
-    Held, it tries to escape; in a clinch, it contests to crush. It
-    answers an attack with its largest defense pool; where a defense
-    costs its action (storyteller, aeon), only once half hurt. With no
-    enemy it passes. Elethril: it declares an attack with the weapon in
-    hand. It never starts the next round; switch it off to act for it
-    yourself. Removed from the fight, it is the ST's again. HUD: (AI).
+    default) or takes them back (off). An AI NPC rolls its own
+    initiative and waits for a player character in the fight (or sides)
+    and for every initiative. On its turn it attacks a fighter of
+    another side (+combat/side) it can attack, the most hurt first,
+    with the attack of most harm to expect: its exact chance to hit
+    times its damage, lethal twice bashing (storyteller: an attack spell
+    it casts reliably, if better). Held, it tries to escape; in a
+    clinch, it contests to crush. It answers an attack with its largest
+    defense pool; where a defense costs its action (storyteller, aeon),
+    only once half hurt. With no enemy it passes. Elethril: it declares
+    an attack with the weapon in hand. It never starts the next round;
+    switch it off to act for it yourself. Removed from the fight, it is
+    the ST's again. HUD: (AI).
       +combat/ai Guard,Thug=on
       +combat/ai all=off
 

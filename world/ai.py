@@ -246,12 +246,14 @@ def answer(encounter, npc, pending: dict) -> None:
     choice = "none"
     me = combatant(encounter, npc, system)
     spends_action = not system.defend_after_acting
-    if (not spends_action or not encounters.out_of_actions(encounter, npc)) \
-            and npc_ai.worth_defending(_hurt(system, me), spends_action):
-        rolled = rebuild_attack(system, pending["attack"])
-        best = npc_ai.choose_defense(defense_options(system, rolled, me))
-        if best is not None:
-            choice = best.option
+    if not spends_action or not encounters.out_of_actions(encounter, npc):
+        if npc_ai.worth_defending(_hurt(system, me), spends_action):
+            rolled = rebuild_attack(system, pending["attack"])
+            best = npc_ai.choose_defense(defense_options(system, rolled, me))
+            if best is not None:
+                choice = best.option
+        else:
+            announce(encounter, "{target} (AI) keeps its action for its turn: no defense.", mapping={"target": npc})
     try:
         encounters.defend(npc, None, choice)
     except CombatError:   # refused (too few dice left, a rule the measure did not see): none
@@ -262,6 +264,9 @@ def answer(encounter, npc, pending: dict) -> None:
 
 def step(encounter, done: set) -> bool:
     """One AI step in ``encounter``, if it waits on an AI NPC; False when it does not.
+    An AI NPC rolls its own initiative when it has none (eldritch: each round); no turn is
+    taken before everyone able to act has rolled, nor while the fight holds only NPCs and no
+    sides are set (the players are still to join).
     ``done``: the turns already taken in this chain, so none is taken twice: a declaration by
     (round, id), an action slot by (round, slot, id, the fight's event number then), taken
     again only once an action has changed the fight (a split fighter's next action)."""
@@ -273,6 +278,8 @@ def step(encounter, done: set) -> bool:
             return True
     if waiting:   # the fight waits for a defense by someone else
         return False
+    if not encounter.sides and all(is_npc(obj) for obj in fighters(encounter)):
+        return False   # NPCs alone, no sides set: the players are still to join
     system = system_of(encounter)
     if flow := encounters.declared(encounter):
         for obj in flow.to_declare(encounter, system):
@@ -282,7 +289,12 @@ def step(encounter, done: set) -> bool:
                 take_turn(encounter, obj)
                 return True
         return False
-    if encounters.awaiting_initiative(encounter, system):
+    awaiting = encounters.awaiting_initiative(encounter, system)
+    for obj in awaiting:
+        if obj.id in ids and obj.location == encounter.obj:   # an AI NPC rolls its own
+            encounters.roll_initiative(obj, encounter, obj)
+            return True
+    if awaiting:
         return False   # the round's order is not known until everyone able has rolled
     at, waiting = encounters.current_slot(encounter)
     for obj in waiting:

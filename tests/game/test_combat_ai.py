@@ -83,6 +83,7 @@ class TestAiActs(AiTest):
                       "  damage: Strength 2 + 2 (rollover) = 4 dice vs 6: 6 6 2 2 -> 2 successes = 2 successes"
                       " bashing", out)
         self.assertNotIn("Guard dodge", out)
+        self.assertIn("<Combat> Guard (AI) keeps its action for its turn: no defense.", out)
         self.assertIn("<Combat> Round 1: Guard to act.\n<Combat> Guard's kick at Char2:\n"
                       "  Guard kick to hit: Dexterity 3 + Brawl 1 = 4 dice vs 7: 6 5 4 2 -> 0 successes", out)
         self.assertEqual(dice.forced_faces(), [])
@@ -151,6 +152,22 @@ class TestAiActs(AiTest):
         self.assertEqual(self.encounter.pending, [])
         self.force(1, 9, 8, 7, 2)   # Char1's initiative die, then the Guard's kick
         out = self.st(fray.CmdCombat(), "/init")
+        self.assertIn("<Combat> Guard attacks Char2 with kick.", out)
+        self.assertEqual(dice.forced_faces(), [])
+
+    def test_npcs_alone_wait_for_the_players(self):
+        # the README's order: the ST sets up the NPCs first; the AI takes no turn (it would
+        # pass: no enemy) until a player is in the fight, then it attacks
+        self.st(fray.CmdCombat(), "/start")
+        self.encounter = encounters.encounter_in(self.room1)
+        self.force(10)
+        self.st(npcs.CmdNpc(), "/init Guard=2+3")
+        add_traits(encounters.find_combatant(self.encounter, "Guard"), "storyteller", Strength=2, Brawl=1)
+        self.st(fray.CmdCombat(), "/ai Guard", "<Combat> Guard: run by the AI now (+combat/ai Guard=off hands it back).")
+        self.assertEqual(self.encounter.acted, [])
+        self.player(fray.CmdCombat(), "/join")
+        self.force(4, 9, 8, 7, 2)   # Char2's initiative die, then the Guard's kick
+        out = self.player(fray.CmdCombat(), "/init")
         self.assertIn("<Combat> Guard attacks Char2 with kick.", out)
         self.assertEqual(dice.forced_faces(), [])
 
@@ -298,6 +315,19 @@ class TestAiOtherSystems(FrayCommandTest):
         self.assertIn("  Guard kick: Dexterity 3 + Brawl 2 - 1 (kick) - 2 (2nd action) + d10 [2] = 4: failure\n"
                       "  Guard's kick misses Char2.\n<Combat> Round 1: Char2 to act.", out)
         self.assertEqual(encounters.open_actions(encounter, guard), [3])
+
+    def test_eldritch_the_ai_rolls_its_npcs_initiative_each_turn(self):
+        encounter, guard = self.fast_guard("eldritch", guard_die=1)   # Guard 4, Char2 6
+        self.st(fray.CmdCombat(), "/ai Guard")
+        self.force(2)
+        self.st(fray.CmdCombat(), "/next")   # Char2 passes; the Guard kicks and misses
+        self.force(5)
+        out = self.st(fray.CmdCombat(), "/next")   # Char2 passes again: round 2
+        self.assertIn("<Combat> Round 2 begins.", out)
+        self.assertIn("<Combat> Guard rolls initiative: (Dexterity 3 + Perception 3)/2 = 3 + 1d10 (5) = 8.", out)
+        self.assertNotIn("Guard attacks", out)   # Char2 has not rolled yet: the AI waits for her
+        self.assertTrue(encounters.has_initiative(encounter, guard))
+        self.assertEqual(dice.forced_faces(), [])
 
     def test_aeon_the_ai_kicks(self):
         # a kick (Strength + 2) does more than a punch (Strength) with the same to-hit pool
