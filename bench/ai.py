@@ -15,17 +15,17 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from odds import median_ms  # noqa: E402  (bench/odds.py, beside this script)
+
 from rules.dice import RandomRoller  # noqa: E402
 from rules.dice.odds import MiddleRoller  # noqa: E402
 from rules.systems import get_system  # noqa: E402
-from rules.systems.base import CombatError, Combatant  # noqa: E402
+from rules.systems.base import Combatant, CombatError  # noqa: E402
 
 TRAITS = {"Dexterity": 3, "Brawl": 3, "Strength": 3, "Stamina": 2, "Dodge": 2, "Melee": 2,
           "Constitution": 3, "Wits": 2}
@@ -52,15 +52,6 @@ def weigh(system, me, them) -> int:
         system.hit_damage(rolled, me)
         weighed += 1
     return weighed
-
-
-def median_ms(work, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        work()
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
 
 
 def main() -> None:
