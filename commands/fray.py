@@ -88,6 +88,15 @@ class CmdRoll(Command):
 
     # subtopics
 
+    ## odds
+    +roll/odds <pool>[ vs <n>] computes (never simulates) the chances of
+    that roll and shows them only to you: storyteller, botch, failure
+    and at least 1, 2, 3 ... net successes (with /wp too); aeon, botch,
+    failure and reaching the successes needed; eldritch, each Success
+    Level band of d10 + the pool; elethril, your weapon's chance to hit
+    each Armor Class (or the one after vs), with the bonus given.
+      +roll/odds/wp Dex+Brawl vs 7
+
     ## storyteller
     A pool of d10s, each succeeding at the difficulty (2-10, default 6);
     each 1 takes a success away, and no success with a 1 is a botch.
