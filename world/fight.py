@@ -66,17 +66,28 @@ def find_combatant(encounter, name: str):
 
 def find_named(candidates, name: str, unnamed: str, missing: str):
     """The one of ``candidates`` called ``name`` (case-insensitive; exact beats a unique
-    prefix). Raises CombatError: ``unnamed`` for a blank name, ``missing`` (``{}``: the name)
-    when none matches, the choices when several do."""
-    wanted = name.strip().casefold()
+    prefix; among names alike but for case, the exact case) or ``#<dbref>``. Raises
+    CombatError: ``unnamed`` for a blank name, ``missing`` (``{}``: the name) when none
+    matches, the choices when several do (with their dbrefs where the names are alike: a
+    rename, ``@name``, can give two fighters one name)."""
+    text = name.strip()
+    wanted = text.casefold()
     if not wanted:
         raise CombatError(unnamed)
+    if wanted[0] == "#" and wanted[1:].isdigit() and len(wanted) < 12:
+        found = [obj for obj in candidates if obj.id == int(wanted[1:])]
+        if found:
+            return found[0]
+        raise CombatError(missing.format(quote(name)))
     exact = [obj for obj in candidates if obj.key.casefold() == wanted]
+    exact = [obj for obj in exact if obj.key == text] if len(exact) > 1 else exact
     found = exact or [obj for obj in candidates if obj.key.casefold().startswith(wanted)]
     if len(found) == 1:
         return found[0]
     if found:
-        raise CombatError(f"'{quote(name)}' could be: {', '.join(o.key for o in found)}.")
+        alike = len({obj.key.casefold() for obj in found}) < len(found)
+        shown = (f"{obj.key} (#{obj.id})" if alike else obj.key for obj in found)
+        raise CombatError(f"'{quote(name)}' could be: {', '.join(shown)}.")
     raise CombatError(missing.format(quote(name)))
 
 

@@ -203,6 +203,13 @@ class TestAiActs(AiTest):
         out = self.st(fray.CmdCombat(), "/ai Guard")
         self.assertIn("<Combat> Guard attacks Char2 with kick.", out)
         self.assertEqual(encounters.pending_attacks(self.encounter)[0]["attacker"], guard)
+        # the Storyteller tells them apart by dbref, or by the exact case of a name
+        self.st(fray.CmdCombat(), "/idle char2", f"<Fray> 'char2' could be: Char2 (#{self.char2.id}), "
+                                                 f"Char2 (#{thug.id}).")
+        self.assertEqual(encounters.find_combatant(self.encounter, f"#{thug.id}"), thug)
+        thug.key = "CHAR2"
+        self.assertEqual(encounters.find_combatant(self.encounter, "CHAR2"), thug)
+        self.assertEqual(encounters.find_combatant(self.encounter, "Char2"), self.char2)
 
     def test_the_ai_survives_a_reload_in_the_fights_row(self):
         guard = self.guard_first()
