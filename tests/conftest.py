@@ -32,6 +32,12 @@ import django  # noqa: E402
 
 django.setup()  # idempotent; pytest-django calls it too
 
+from django.conf import settings as _settings  # noqa: E402
+
+# Every game test creates two accounts; Django's default PBKDF2 costs ~0.3 s a password, most
+# of a test's time. The tests check no password's strength, so they hash the cheap way.
+_settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
 
 @pytest.fixture(scope="session")
 def evennia_initialized(django_db_setup, django_db_blocker):
