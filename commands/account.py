@@ -2,7 +2,7 @@
 
 from evennia.commands.default.account import CmdQuit as EvenniaCmdQuit
 
-from world.encounters import fighters
+from world import fights
 from world.text import COMBAT
 
 
@@ -25,8 +25,7 @@ class CmdQuit(EvenniaCmdQuit):
 
     def func(self):
         puppet = self.session.puppet if self.session else None
-        encounter = getattr(puppet, "encounter", None) if puppet else None
-        if encounter is not None and puppet in fighters(encounter) and not self.session.ndb.fray_quit_warned:
+        if puppet is not None and fights.fight_of(puppet) is not None and not self.session.ndb.fray_quit_warned:
             self.session.ndb.fray_quit_warned = True
             self.msg(f"{COMBAT} You are in a fight here. If you quit you stay in it, marked idle, and the "
                      "Storyteller may resolve attacks on you with no defense. Type quit again to leave.")

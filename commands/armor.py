@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from commands.command import Command
 from commands.fray import find_character
-from world import armor, encounters
+from world import armor, combat
 from world.access import STAFF, require_perm
 from world.text import escape
 
@@ -76,7 +76,7 @@ class CmdRequest(Command):
             if self.rhs is None or not self.lhs.strip() or not self.rhs.strip():
                 self.fail("Usage: +request/armor <armor>=<why>  e.g. +request/armor goblin=From the vault")
                 return
-            request = armor.file_armor_request(caller, self.lhs, self.rhs, encounters.system_here(caller))
+            request = armor.file_armor_request(caller, self.lhs, self.rhs, combat.system_here(caller))
             kind = "" if request["armor"] else " (a custom armor: staff will set its soak values)"
             caller.msg(f"{armor.ARMOR} Request #{request['id']} filed: {escape(request['name'])}{kind}. "
                        f"Staff will answer; +request shows your requests.")
@@ -168,7 +168,7 @@ class CmdArmor(Command):
                 self.fail("Usage: +armor/wear <note # or name>")
                 return
             note = armor.wear(caller, self.args)
-            here = encounters.system_here(caller).key
+            here = combat.system_here(caller).key
             elsewhere = "" if note.get("system") == here else f" It counts only in {escape(note.get('system'))} fights."
             caller.msg(f"{armor.ARMOR} You wear {armor.note_line(note)}.{elsewhere}")
         elif switch == "remove":

@@ -12,7 +12,7 @@ from rules.data import RulesDataError
 from rules.dice import DiceSyntaxError
 from rules.systems import CombatError, get_system, system_keys
 from world import fights
-from world.fight import system_here
+from world.combat import system_here
 from world.text import FRAY, escape, views_for
 
 MAX_ERROR = 200

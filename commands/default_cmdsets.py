@@ -16,14 +16,11 @@ own cmdsets by inheriting from them or directly from `evennia.CmdSet`.
 
 from evennia import default_cmds
 
-from commands import account, aeon, armor, eldritch, fray, helpcmd, items, npcs, scenes
+from commands import account, actions, armor, fray, helpcmd, npcs, scenes
 
 FRAY_COMMANDS = (fray.CmdRoll, fray.CmdSheet, fray.CmdStat, fray.CmdCombat, npcs.CmdNpc, fray.CmdAttack,
                  fray.CmdDefend, fray.CmdEscape, fray.CmdCast, fray.CmdSpells, fray.CmdDamage, fray.CmdHeal, fray.CmdDice,
-                 armor.CmdRequest, armor.CmdArmor, aeon.CmdAmbush, aeon.CmdHide, aeon.CmdClinch, aeon.CmdMount,
-                 aeon.CmdDismount, aeon.CmdPickup, eldritch.CmdConceal, eldritch.CmdSearch, eldritch.CmdSpot,
-                 eldritch.CmdEyeContact, eldritch.CmdLos, eldritch.CmdMove, eldritch.CmdSacrifice,
-                 eldritch.CmdWake, eldritch.CmdDrama, items.CmdItem, items.CmdUse, scenes.CmdScene)
+                 armor.CmdRequest, armor.CmdArmor, scenes.CmdScene)
 
 
 class IndexedNames:
@@ -65,7 +62,7 @@ class CharacterCmdSet(IndexedNames, default_cmds.CharacterCmdSet):
         # any commands you add below will overload the default ones.
         #
         self.add(helpcmd.CmdHelp())
-        for command in FRAY_COMMANDS:
+        for command in (*FRAY_COMMANDS, *actions.commands()):
             self.add(command())
         self.add(scenes.CmdEmit())  # @emit/@remit, kept in a scene log
 

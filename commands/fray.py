@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from evennia.utils.utils import inherits_from
 
-from commands import elethril as elethril_commands
+from commands import systems
 from commands.command import Command
 from rules.systems import CombatError, system_keys
-from world import aeon, combat_order, dice, eldritch, encounters, fights, gmcp, magic, rolls, sheets
 from world import ai as npc_ai
+from world import combat, combat_order, dice, fights, gmcp, rolls, sheets
 from world.access import NARRATOR, STAFF, require_perm
+from world.hud import render_hud
 from world.text import COMBAT, escape, quote, table
 from world.verify import verify as verify_dice
 
@@ -445,46 +446,37 @@ class CmdCombat(Command):
 
     key = "+combat"
     allowed_switches = ("start", "join", "leave", "init", "next", "resolve", "diff", "mod", "add", "remove",
-                        "idle", "transfer", "treat", "log", "list", "end", "space", "order", "verify",
-                        "split", "ai",
-                        *elethril_commands.SWITCHES)
+                        "idle", "transfer", "log", "list", "end", "verify", "order", "ai", *systems.SWITCHES)
     syntax = "+combat[/<switch>] -- see help +combat"
 
     def run(self):
         caller = self.caller
         switch = self.switches[0] if self.switches else ""
-        if elethril_commands.combat_switch(self, switch):
+        if systems.combat_switch(self, switch):
             return
         if switch in ("diff", "mod"):
             if not self.lhs.strip() or not self.rhs:
                 self.fail(f"Usage: +combat/{switch} <name>=<+/-n>")
                 return
-            change = encounters.adjust_difficulty if switch == "diff" else encounters.set_dice_mod
+            change = combat.adjust_difficulty if switch == "diff" else combat.set_dice_mod
             change(caller, self.lhs, self.rhs)
             return
-        with_name = {"add": encounters.add_named, "remove": encounters.remove_named,
-                     "idle": encounters.toggle_idle, "transfer": encounters.transfer, "treat": aeon.treat}
+        with_name = {"add": combat.add_named, "remove": combat.remove_named, "idle": combat.toggle_idle,
+                     "transfer": combat.transfer}
         if switch in with_name:
             if not self.args.strip() or self.rhs is not None:
                 self.fail(f"Usage: +combat/{switch} <name>")
                 return
             with_name[switch](caller, self.args)
             return
-        if switch == "split":
-            count = self.rhs if self.rhs is not None else self.args
-            if not count.strip() or (self.rhs is not None and not self.lhs.strip()):
-                self.fail("Usage: +combat/split <n>  or  +combat/split <npc>=<n>")
-                return
-            aeon.declare_actions(caller, self.lhs.strip() if self.rhs is not None else None, count)
+        if switch == "log":
+            caller.msg(combat.render_log(caller, self.args))
             return
         if switch == "ai":
             if not self.lhs.strip() or (self.rhs is not None and not self.rhs.strip()):
                 self.fail(npc_ai.USAGE)
                 return
             npc_ai.set_ai(caller, self.lhs, self.rhs)
-            return
-        if switch == "log":
-            caller.msg(encounters.render_log(caller, self.args))
             return
         if switch == "order":
             if self.rhs is None and not self.args.strip():
@@ -494,9 +486,6 @@ class CmdCombat(Command):
             else:
                 combat_order.set_order(caller, self.lhs, self.rhs)
             return
-        if switch == "space":
-            eldritch.set_space(caller, self.args)
-            return
         if switch == "verify":
             caller.msg(verify_dice(caller, self.args))
             return
@@ -504,7 +493,7 @@ class CmdCombat(Command):
             self.fail_usage()
             return
         if switch == "list":
-            caller.msg(encounters.render_list(caller))
+            caller.msg(combat.render_list(caller))
             return
         if switch == "start":
             words = self.args.split()
@@ -514,15 +503,15 @@ class CmdCombat(Command):
             if len(words) > 1:
                 self.fail("Usage: +combat/start [<system>] [duel]")
                 return
-            encounter = encounters.start(caller, words[0] if words else None, duel=duel)
-            fights.afterwards(lambda: caller.msg(encounters.render_hud(encounter, caller)))
+            row = combat.start(caller, words[0] if words else None, duel=duel)
+            fights.afterwards(lambda: caller.msg(render_hud(row, caller)))
         elif switch == "next":
-            encounters.next_turn(caller, sent_at=getattr(self, "received", None))
+            combat.next_turn(caller, sent_at=getattr(self, "received", None))
         elif switch:
-            {"join": encounters.join, "leave": encounters.leave, "init": encounters.roll_initiative,
-             "resolve": encounters.resolve_all, "end": encounters.end}[switch](caller)
+            {"join": combat.join, "leave": combat.leave, "init": combat.roll_initiative,
+             "resolve": combat.resolve_all, "end": combat.end}[switch](caller)
         else:
-            caller.msg(encounters.render_hud(encounters.require_encounter(caller), caller))
+            caller.msg(render_hud(combat.require_fight(caller), caller))
 
 
 class CmdAttack(Command):
@@ -613,9 +602,9 @@ class CmdAttack(Command):
             self.fail("Name a maneuver or weapon after '/', e.g. attack Guard/kick.")
             return
         if "," in target:
-            eldritch.attack_many(self.caller, actor, target, option.strip())
+            combat.act(self.caller, "attack_many", actor, target.split(","), option.strip())
             return
-        encounters.attack(self.caller, actor, target, option.strip())
+        combat.attack(self.caller, actor, target, option.strip())
 
 
 class CmdDefend(Command):
@@ -682,7 +671,7 @@ class CmdDefend(Command):
             if not kind or (actor is not None and not actor):
                 self.fail_usage()
                 return
-        encounters.defend(self.caller, actor, kind)
+        combat.defend(self.caller, actor, kind)
 
 
 class CmdCast(Command):
@@ -747,13 +736,13 @@ class CmdCast(Command):
             return
         aimed = split_aimed(self)
         if aimed is None:
-            if not elethril_commands.cast_usage(self):
+            if not systems.cast_usage(self):
                 self.fail_usage()
             return
         actor, spell, names = aimed
-        if elethril_commands.cast(self, actor, spell, names):
+        if systems.cast(self, actor, spell, names):
             return
-        magic.cast(self.caller, actor, spell, names, se_to_damage="damage" in self.switches)
+        combat.cast(self.caller, actor, spell, names, se_to_damage="damage" in self.switches)
 
 
 class CmdSpells(Command):
@@ -780,9 +769,9 @@ class CmdSpells(Command):
     syntax = "+spells"
 
     def run(self):
-        if elethril_commands.spells(self):
+        if systems.spells(self):
             return
-        spellbook = encounters.spells_of(encounters.system_here(self.caller))
+        spellbook = combat.spells_of(combat.system_here(self.caller))
         rows = []
         for spell in spellbook.spells.values():
             damage = (spell.damage_type + ("*" if spell.fire else "")) if spell.kind == "attack" else ""
@@ -806,7 +795,7 @@ class CmdEscape(Command):
     syntax = "escape"
 
     def run(self):
-        encounters.escape_hold(self.caller, self.args.strip() or None)
+        combat.escape_hold(self.caller, self.args.strip() or None)
 
 
 def tell_change(caller, target, line: str) -> None:
@@ -831,17 +820,14 @@ class HealthCommand(Command):
             return
         target = find_character(self.caller, self.lhs)
         amount, damage_type = (None, None) if heal_all else (sheets.parse_rating(parts[0], "The amount", 0, sheets.MAX_AMOUNT), parts[1])
-        systems = [encounters.system_here(target)]
-        if heal_all and encounters.encounter_in(target.location) is None:
-            systems = sheets.systems_with_health(target) or systems  # out of a fight: every system's wounds
-        encounter = encounters.fight_of(target)
-        for system in systems:
+        systems_now = [combat.system_here(target)]
+        if heal_all and combat.fight_here(target) is None:
+            systems_now = sheets.systems_with_health(target) or systems_now  # out of a fight: every system's wounds
+        for system in systems_now:
             line, after = sheets.change_health(target, system, amount, damage_type, heal=self.heal)
-            if encounter is not None and encounters.system_of(encounter).key == system.key:
-                encounters.store_fighter_health(encounter, target, system, after)  # the fight's stream
-            else:
-                sheets.store_health(target, system, after.to_record())
-                fights.afterwards(lambda: gmcp.refresh(target))
+            sheets.store_health(target, system, after.to_record())
+            fights.sync(target)   # the fight it is in (its health event), if any
+            fights.afterwards(lambda: gmcp.refresh(target))
             tell_change(self.caller, target, line)
 
 

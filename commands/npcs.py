@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from commands.command import Command
 from rules.systems import system_keys
-from world import encounters, npcs, sheets
+from world import combat, npcs, sheets
 from world.access import NARRATOR, require_perm
 from world.text import COMBAT, escape
 
@@ -131,12 +131,12 @@ class CmdNpc(Command):
             self.fail_usage()
             return
         room = self.caller.location
-        encounter = encounters.encounter_in(room)
-        if self.rhs is not None and encounter is not None and encounters.is_storyteller(self.caller, encounter):
-            name = encounters.validate_npc_name(self.lhs)
+        row = combat.fight_here(self.caller)
+        if self.rhs is not None and row is not None and combat.is_gm(self.caller, row):
+            name = combat.validate_npc_name(self.lhs)
             if not any(obj.key.casefold() == name.casefold() for obj in npcs.characters_in(room)):
                 npcs.check_new_name(room, name)  # a new light NPC: no look-alikes either
-        encounters.npc_init(self.caller, self.lhs, self.rhs)
+        combat.npc_init(self.caller, self.lhs, self.rhs)
 
     def do_create(self):
         if not self.lhs.strip():

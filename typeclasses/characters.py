@@ -21,7 +21,6 @@ class Character(ObjectParent, DefaultCharacter):
             of the weapon in hand ("" for none)}}``, each key only once set; a fight reads
             the sheet of its own system (``world.sheets``); staff set it with ``+stat``.
         health: {system key: health record}; see ``rules.systems.base.Health``.
-        encounter: the Encounter script this character fights in, or None.
         armor_notes: staff-approved armor notes, each ``{"id", "system", "armor", "name",
             "soak": {column: value}, "approved_by", "approved_at", "comment", "request"}``;
             only staff commands write them (``world.armor``).
@@ -39,7 +38,6 @@ class Character(ObjectParent, DefaultCharacter):
 
     sheets = AttributeProperty(dict, category="fray", autocreate=False)
     health = AttributeProperty(dict, category="fray", autocreate=False)
-    encounter = AttributeProperty(None, category="fray", autocreate=False)
     armor_notes = AttributeProperty(list, category="fray", autocreate=False)
     worn_armor = AttributeProperty(None, category="fray", autocreate=False)
     pending_notices = AttributeProperty(list, category="fray", autocreate=False)
@@ -62,7 +60,7 @@ class Character(ObjectParent, DefaultCharacter):
         """On (re)connect: no longer idle in a fight still going on, shown its HUD, and sent
         the GMCP packages (``world.gmcp``) if the client takes them."""
         super().at_post_puppet(**kwargs)
-        from world.encounters import reconnect_notice
+        from world.combat import reconnect_notice
         from world.text import views_for
 
         with views_for(next(iter(self.sessions.all()), None)):  # the HUD as sentences for a screen reader
@@ -79,7 +77,7 @@ class Character(ObjectParent, DefaultCharacter):
     def at_post_move(self, source_location, move_type="move", **kwargs):
         """Walking out of a fight's room: still in the fight, marked idle."""
         super().at_post_move(source_location, move_type=move_type, **kwargs)
-        from world.encounters import left_the_room
+        from world.combat import left_the_room
 
         left_the_room(self)
         from world import gmcp
@@ -89,7 +87,7 @@ class Character(ObjectParent, DefaultCharacter):
     def at_object_delete(self):
         """Destroyed (``@destroy``) while in a fight: taken out of it, the attacks by or on
         them cancelled and announced, as ``+combat/remove`` does."""
-        from world.encounters import left_by_deletion
+        from world.combat import left_by_deletion
 
         left_by_deletion(self)
         return super().at_object_delete()
@@ -97,6 +95,6 @@ class Character(ObjectParent, DefaultCharacter):
     def at_post_unpuppet(self, account=None, session=None, **kwargs):
         """Quitting or going link-dead: stay in any fight, marked idle."""
         super().at_post_unpuppet(account=account, session=session, **kwargs)
-        from world.encounters import set_idle_on_disconnect
+        from world.combat import set_idle_on_disconnect
 
         set_idle_on_disconnect(self)

@@ -6,6 +6,8 @@ exactly as a ``perm()`` lock does. ``Narrator`` sits between Player and Helper (
 
 from __future__ import annotations
 
+from evennia.locks.lockhandler import check_perm
+
 from rules.systems import CombatError
 
 NARRATOR = "Narrator"
@@ -13,8 +15,9 @@ STAFF = "Builder"
 
 
 def has_perm(caller, permission: str) -> bool:
-    """Whether ``caller`` holds ``permission`` or a higher one (superuser always)."""
-    return bool(caller.locks.check_lockstring(caller, f"fray:perm({permission})"))
+    """Whether ``caller`` holds ``permission`` or a higher one (superuser always): the
+    ``perm()`` lock's own check, without parsing a lockstring on every command."""
+    return bool(check_perm(caller, permission))
 
 
 def require_perm(caller, permission: str, doing: str) -> None:

@@ -2,7 +2,7 @@
 treating a bleeding wound (the aeon seed: Surprise Attacks, Grappling, Mounted Combat, Disarming,
 Baselines' bleeding; ``docs/rules/aeon.md``).
 
-The dice and effects are in ``rules.systems.aeon_tactics``; this module checks whose turn it
+The dice and effects are in ``rules.systems.aeon.tactics``; this module checks whose turn it
 is, stores the states on the encounter (``conditions``) and tells the room. Every function
 raises ``CombatError`` (one player-facing line) and changes nothing when it refuses.
 """
@@ -78,7 +78,7 @@ def declare_actions(caller, actor_name: str | None, text: str) -> int:
     """``+combat/split [<npc>=]<n>``: ``n`` actions this round (Trinity's multiple actions; the
     seed: "actions may be split as normal"), before the fighter's first action of the
     round; 1 takes back a split. The first action loses n dice, each later one 1 more
-    (``rules.systems.aeon_actions``). Raises CombatError."""
+    (``rules.systems.aeon.multiple``). Raises CombatError."""
     encounter = require_encounter(caller)
     system = system_of(encounter)
     rules = split_actions.rules_of(system)

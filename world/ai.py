@@ -19,30 +19,16 @@ the round.
 
 from __future__ import annotations
 
-from evennia.objects.models import ObjectDB
 from evennia.utils import logger
 from twisted.internet import reactor
 
 from rules import npc_ai
 from rules.dice.odds import MiddleRoller
+from rules.engine import Intent, turns
+from rules.engine.attacks import rebuild
 from rules.systems import CombatError
-from world import aeon, encounters, fights, magic
-from world.fight import (
-    ai_ids,
-    announce,
-    combatant,
-    conditions_of,
-    encounter_in,
-    fighters,
-    find_combatant,
-    rebuild_attack,
-    require_encounter,
-    require_storyteller,
-    system_of,
-)
+from world import combat, fights
 from world.reactor import soon
-from world.sheets import is_npc
-from world.text import escape_for_room
 
 USAGE = "Usage: +combat/ai <npc>[,<npc>...][=on or off]  (all: every NPC in the fight)"
 MAX_NAMES = 20
@@ -50,22 +36,21 @@ MAX_STEPS = 200
 
 
 # ----------------------------------------------------------------------------- the switch
-def set_ai(caller, names_text: str, state_text: str | None) -> list:
-    """ST: ``+combat/ai <npc>[,<npc>...][=on or off]`` or ``all`` for every NPC in the fight
-    (on when no state is given); a name given twice counts once. Returns the NPCs changed
-    (those already so are left out of the announcement). Raises CombatError, changing
-    nothing: not the Storyteller or staff, a bad state, more than ``MAX_NAMES`` names, an
-    unknown name, a player character, ``all`` with no NPC in the fight, every NPC named
-    already so."""
-    encounter = require_encounter(caller)
-    require_storyteller(caller, encounter, "hand NPCs to the AI")
+def set_ai(caller, names_text: str, state_text: str | None) -> list[int]:
+    """The game master: ``+combat/ai <npc>[,<npc>...][=on or off]`` or ``all`` for every NPC
+    in the fight (on when no state is given); a name given twice counts once. Returns the ids
+    changed. Raises CombatError, changing nothing: not the game master or staff, a bad state,
+    more than ``MAX_NAMES`` names, an unknown name, a player character, ``all`` with no NPC
+    in the fight, every NPC named already so."""
+    row = combat.require_fight(caller)
+    combat.require_gm(caller, row, "hand NPCs to the AI")
     state = (state_text if state_text is not None else "on").strip().casefold()
     if state not in ("on", "off"):
         raise CombatError(USAGE)
     text = names_text.strip()
     if text.casefold() == "all":
-        objs = [obj for obj in fighters(encounter) if is_npc(obj)]
-        if not objs:
+        ids = [fighter.id for fighter in fights.state(row).fighters if fighter.npc]
+        if not ids:
             raise CombatError("No NPC is in this fight.")
     else:
         names = [name.strip() for name in text.split(",")]
@@ -73,24 +58,8 @@ def set_ai(caller, names_text: str, state_text: str | None) -> list:
             raise CombatError(USAGE)
         if len(names) > MAX_NAMES:
             raise CombatError(f"Name at most {MAX_NAMES} NPCs at once (or all).")
-        objs = list(dict.fromkeys(find_combatant(encounter, name) for name in names))
-        for obj in objs:
-            if not is_npc(obj):
-                raise CombatError(f"{obj.key} is a player character: the AI runs only NPCs.")
-    ids = ai_ids(encounter)
-    objs = [obj for obj in objs if (obj.id in ids) != (state == "on")]
-    if not objs:
-        raise CombatError(("Already run by the AI." if state == "on" else "Not run by the AI: nothing to switch off.")
-                          + " (+combat shows (AI) beside each.)")
-    ids = ids | {obj.id for obj in objs} if state == "on" else ids - {obj.id for obj in objs}
-    encounter.ai = sorted(ids)
-    who = ", ".join(obj.key for obj in objs)
-    if state == "on":
-        text = f"{who}: run by the AI now (+combat/ai {objs[0].key}=off hands {'it' if len(objs) == 1 else 'them'} back)."
-    else:
-        text = f"{who}: run by the Storyteller again."
-    announce(encounter, escape_for_room(text))
-    return objs
+        ids = [combat.find(row, name) for name in names]
+    return combat.perform(caller, row, "ai", targets=tuple(dict.fromkeys(ids)), option=state)
 
 
 # ---------------------------------------------------------------------------- measuring
@@ -115,7 +84,7 @@ def attack_options(system, attacker, target) -> list[npc_ai.Option]:
     must be in hand); each with its pool (rolled with middle dice), what a hit does
     (``system.hit_damage``) and its exact chance to hit (``system.attack_chance``). One the
     rules refuse is left out."""
-    weapons = getattr(system, "weapons", None) or {}
+    weapons = system.weapons
     names = ["", *(option for option in system.attack_options()
                    if option not in weapons or _at_hand(weapons[option]))]
     found = []
@@ -167,141 +136,128 @@ def _hurt(system, fighter, health=None) -> float:
     return 1 - current / maximum if maximum else 0.0
 
 
-def _fighters(encounter, system) -> tuple[list[npc_ai.Fighter], dict[str, str]]:
-    """The fight's fighters as the AI sees them, and the sides set, each named by its object
-    id (``"#12"``): two fighters never share one."""
+def _fighters(d) -> tuple[list[npc_ai.Fighter], dict[str, str]]:
+    """The fight's fighters as the AI sees them, and the sides set, each named by its id
+    (``"#12"``): two fighters never share one."""
     seen = []
-    for obj in fighters(encounter):
-        fighter = combatant(encounter, obj, system)
-        health = system.health(fighter.health, fighter)
-        seen.append(npc_ai.Fighter(f"#{obj.id}", is_npc(obj), _hurt(system, fighter, health),
+    for fighter_id in d.ids():
+        health = d.health(fighter_id)
+        seen.append(npc_ai.Fighter(f"#{fighter_id}", d.is_npc(fighter_id), _hurt(d.system, d.combatant(fighter_id), health),
                                    bool(health.incapacitated), bool(health.dead)))
-    present = {obj.id for obj in fighters(encounter)}
-    chosen = {f"#{int(obj_id)}": side for obj_id, side in fights.copied(encounter.sides or {}).items()
-              if int(obj_id) in present}
+    chosen = {f"#{int(fighter_id)}": side for fighter_id, side in (d.extra.get("sides") or {}).items()
+              if d.has(int(fighter_id))}
     return seen, chosen
 
 
 # ------------------------------------------------------------------------------- acting
-def take_turn(encounter, npc) -> None:
-    """``npc``'s turn (or, elethril, its declaration): attack the best enemy
+def take_turn(row, npc: int) -> None:
+    """The NPC's turn (or, in declared rounds, its declaration): attack the best enemy
     ``rules.npc_ai.rank_targets`` gives with the attack ``choose_attack`` picks, else the next
     enemy (the rules refuse every attack on a hidden one); with none left, pass. Held, it
     tries to escape; in a clinch (aeon), it contests control to crush."""
-    system = system_of(encounter)
-    seen, chosen = _fighters(encounter, system)
-    declaring = encounters.declared(encounter)
-    me = combatant(encounter, npc, system)
+    d = fights.reading(row)
+    system = d.system
+    seen, chosen = _fighters(d)
+    declaring = system.declared_rounds
+    me = d.combatant(npc)
     why = "no enemy in the fight"
     try:
-        encounters.require_free(encounter, npc)
+        turns.require_free(d, npc)
         bound = False
     except CombatError:
         bound = True
     if bound and not declaring:
+        clinched = d.conditions_of(npc).get("clinch_with")
+        intent = Intent("clinch", actor=npc, option="crush") if clinched else Intent("escape", actor=npc)
         try:
-            if conditions_of(encounter, npc).get("clinch_with"):
-                aeon.clinch(npc, None, "crush")
-            else:
-                encounters.escape_hold(npc, None)
+            fights.perform(row, intent)
             return
         except CombatError as refused:
             why = str(refused).rstrip(".")
-    by_id = {f"#{obj.id}": obj for obj in fighters(encounter)}
-    for name in [] if bound else npc_ai.rank_targets(f"#{npc.id}", seen, chosen):
-        target = by_id[name]
+    for name in [] if bound else npc_ai.rank_targets(f"#{npc}", seen, chosen):
+        target = int(name[1:])
         if declaring:
-            best = npc_ai.Option("", 0)   # elethril declares with the weapon in hand
+            best = npc_ai.Option("", 0)   # declared rounds: the weapon in hand
         else:
-            them = combatant(encounter, target, system)
+            them = d.combatant(target)
             spell = spell_option(system, me)
             best = npc_ai.choose_attack(attack_options(system, me, them) + ([spell] if spell else []))
         if best is None:
             why = "no attack the rules allow with a chance to hit"
             continue
+        action = "cast" if best.spell else "attack"
         try:
-            if best.spell:
-                magic.cast(npc, None, best.option, [target.key])
-            elif declaring:
-                encounters.attack(npc, None, target.key, best.option)
-            else:
-                encounters.attack_in_turn(encounter, npc, target, best.option)
+            fights.perform(row, Intent(action, actor=npc, targets=(target,), option=best.option))
             return
         except CombatError as refused:
             why = str(refused).rstrip(".")
-    if declaring:
-        announce(encounter, "{target} (AI) declares nothing: " + escape_for_room(why) + ".", mapping={"target": npc})
-        return
-    at, _ = encounters.current_slot(encounter)
-    encounters.use_action(encounter, npc, at, counts=False)
-    announce(encounter, "{target} (AI) passes: " + escape_for_room(why) + ".", mapping={"target": npc})
-    encounters.announce_turn(encounter)
+    fights.perform(row, Intent("pass", actor=npc, data={"why": why}))
 
 
-def answer(encounter, npc, pending: dict) -> None:
-    """Answer the attack ``pending`` on ``npc`` with its best defense; none when it has no
+def answer(row, npc: int, pending) -> None:
+    """Answer the attack ``pending`` on the NPC with its best defense; none when it has no
     defense left, or when a defense would cost the action it has not taken yet and it is
     less than half hurt (``rules.npc_ai.worth_defending``)."""
-    system = system_of(encounter)
+    d = fights.reading(row)
+    system = d.system
     choice = "none"
-    me = combatant(encounter, npc, system)
+    kept = False
+    me = d.combatant(npc)
     spends_action = not system.defend_after_acting
-    if not spends_action or not encounters.out_of_actions(encounter, npc):
+    if not spends_action or not turns.out_of_actions(d, npc):
         if npc_ai.worth_defending(_hurt(system, me), spends_action):
-            rolled = rebuild_attack(system, pending["attack"])
-            best = npc_ai.choose_defense(defense_options(system, rolled, me))
+            best = npc_ai.choose_defense(defense_options(system, rebuild(d, pending.attack), me))
             if best is not None:
                 choice = best.option
         else:
-            announce(encounter, "{target} (AI) keeps its action for its turn: no defense.", mapping={"target": npc})
+            kept = True
     try:
-        encounters.defend(npc, None, choice)
+        fights.perform(row, Intent("defend", actor=npc, option=choice, data={"kept": True} if kept else {}))
     except CombatError:   # refused (too few dice left, a rule the measure did not see): none
         if choice == "none":
             raise
-        encounters.defend(npc, None, "none")
+        fights.perform(row, Intent("defend", actor=npc, option="none"))
 
 
-def step(encounter, done: set) -> bool:
-    """One AI step in ``encounter``, if it waits on an AI NPC; False when it does not.
-    An AI NPC rolls its own initiative when it has none (eldritch: each round); no turn is
-    taken before everyone able to act has rolled, nor while the fight holds only NPCs and no
-    sides are set (the players are still to join).
-    ``done``: the turns already taken in this chain, so none is taken twice: a declaration by
-    (round, id), an action slot by (round, slot, id, the fight's event number then), taken
-    again only once an action has changed the fight (a split fighter's next action)."""
-    ids = ai_ids(encounter)
-    waiting = encounters.pending_attacks(encounter)
-    for pending in waiting:
-        if pending["target"].id in ids:
-            answer(encounter, pending["target"], pending)
+def step(row, done: set) -> bool:
+    """One AI step in the fight, if it waits on an AI NPC; False when it does not. An AI
+    NPC rolls its own initiative when it has none (eldritch: each round); no turn is taken
+    before everyone able to act has rolled, nor while the fight holds only NPCs and no sides
+    are set (the players are still to join). ``done``: the turns already taken in this chain,
+    so none is taken twice: a declaration by (round, id), an action slot by (round, slot, id,
+    the fight's event number then), taken again only once an action has changed the fight."""
+    d = fights.reading(row)
+    ids = set(d.ai)
+    for pending in d.pending:
+        if pending.target in ids:
+            answer(row, pending.target, pending)
             return True
-    if waiting:   # the fight waits for a defense by someone else
+    if d.pending:   # the fight waits for a defense by someone else
         return False
-    if not encounter.sides and all(is_npc(obj) for obj in fighters(encounter)):
+    if not d.extra.get("sides") and all(d.is_npc(fighter_id) for fighter_id in d.ids()):
         return False   # NPCs alone, no sides set: the players are still to join
-    system = system_of(encounter)
-    if flow := encounters.declared(encounter):
-        for obj in flow.to_declare(encounter, system):
-            key = ("declare", int(encounter.round), obj.id)
-            if obj.id in ids and key not in done:
+    here = {thing.id for thing in (fights.obj(row.room_id).contents if fights.obj(row.room_id) else [])}
+    if d.system.declared_rounds:
+        for fighter_id in d.system.to_declare(d):
+            key = ("declare", int(d.round), fighter_id)
+            if fighter_id in ids and key not in done:
                 done.add(key)
-                take_turn(encounter, obj)
+                take_turn(row, fighter_id)
                 return True
         return False
-    awaiting = encounters.awaiting_initiative(encounter, system)
-    for obj in awaiting:
-        if obj.id in ids and obj.location == encounter.obj:   # an AI NPC rolls its own
-            encounters.roll_initiative(obj, encounter, obj)
+    awaiting = turns.awaiting_initiative(d)
+    for fighter_id in awaiting:
+        if fighter_id in ids and fighter_id in here:   # an AI NPC rolls its own
+            fights.perform(row, Intent("initiative", actor=fighter_id))
             return True
     if awaiting:
         return False   # the round's order is not known until everyone able has rolled
-    at, waiting = encounters.current_slot(encounter)
-    for obj in waiting:
-        key = (int(encounter.round), at, obj.id, fights.seq(encounter))
-        if obj.id in ids and key not in done and obj.location == encounter.obj:
+    at, waiting = turns.current_slot(d)
+    for fighter_id in waiting:
+        key = (int(d.round), at, fighter_id, fights.seq(row))
+        if fighter_id in ids and key not in done and fighter_id in here:
             done.add(key)
-            take_turn(encounter, obj)
+            take_turn(row, fighter_id)
             return True
     return False
 
@@ -314,9 +270,9 @@ _draining = False
 
 
 def heard(event: fights.FightEvent) -> None:
-    """The event stream's subscriber: note the room of a fight that changed."""
-    if event.kind != "ended" and event.room is not None:
-        _due.add(event.room.id)
+    """The event stream's subscriber: note a fight that changed."""
+    if event.kind != "ended":
+        _due.add(event.fight)
 
 
 def drain() -> None:
@@ -330,20 +286,19 @@ def drain() -> None:
     _draining = True
     try:
         while _due and _steps < MAX_STEPS:
-            room_id = _due.pop()
-            room = ObjectDB.get_cached_instance(room_id) or ObjectDB.objects.filter(id=room_id).first()
-            encounter = encounter_in(room)
-            if encounter is None or not fights.stored(encounter, "ai"):
+            fight_id = _due.pop()
+            row = next((row for row in fights.running() if row.pk == fight_id), None)
+            if row is None or not fights.state(row).ai:
                 continue
             _steps += 1
             try:
                 with fights.unit("ai"):
-                    stepped = step(encounter, _done)
+                    stepped = step(row, _done)
             except Exception:
-                logger.log_trace(f"Fray: the NPC AI failed in {room}.")
+                logger.log_trace(f"Fray: the NPC AI failed in fight #{fight_id}.")
                 continue
             if stepped:
-                _due.add(room_id)
+                _due.add(fight_id)
                 if reactor.running:
                     break   # the next step on the next tick: other commands run between
     finally:
@@ -354,7 +309,3 @@ def drain() -> None:
         _due.clear()
         _done.clear()
         _steps = 0
-
-
-fights.subscribe(heard)
-fights.when_settled(drain)

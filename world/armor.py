@@ -18,9 +18,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from django.db import connection
 from django.utils import timezone as django_time
-from evennia.scripts.models import ScriptDB
 from evennia.utils.dbserialize import deserialize
 from evennia.utils.utils import inherits_from
 
@@ -30,9 +28,6 @@ from world.models import ArmorRequest
 from world.sheets import default_system
 from world.text import escape, quote, table
 
-#: Where an earlier Fray kept the requests (a global script's Attribute): moved to rows at
-#: server start (``adopt_request_store``).
-REQUESTS_KEY = "fray_requests"
 CHARACTER_TYPECLASS = "typeclasses.characters.Character"
 ARMOR = "|g<Armor>|n"
 WIDTH = 78
@@ -89,36 +84,6 @@ def _update(number: int, **fields) -> dict:
               for key, value in fields.items()}
     ArmorRequest.objects.filter(id=number).update(**values)
     return get_request(number)
-
-
-def adopt_request_store() -> int:
-    """Move the requests an earlier Fray kept on the ``fray_requests`` script to rows, their
-    numbers kept (new numbers continue after the highest), then delete the script. Run at
-    server start; returns how many requests moved (0 when there is no such script)."""
-    from django.core.management.color import no_style
-    from django.db import transaction
-
-    moved = 0
-    for store in ScriptDB.objects.filter(db_key=REQUESTS_KEY):
-        with transaction.atomic():
-            for old in deserialize(store.attributes.get("requests") or []):
-                requester = old.get("requester")
-                ArmorRequest.objects.update_or_create(id=int(old["id"]), defaults=dict(
-                    requester_id=getattr(requester, "id", None),
-                    requester_name=str(old.get("requester_name") or "?")[:80],
-                    system_key=str(old.get("system") or ""), armor=str(old.get("armor") or ""),
-                    name=str(old.get("name") or "?")[:80], why=str(old.get("why") or ""),
-                    status=str(old.get("status") or OPEN), created_at=_moment(old.get("created_at")) or django_time.now(),
-                    handled_by=str(old.get("handled_by") or ""), handled_at=_moment(old.get("handled_at")),
-                    comment=str(old.get("comment") or ""), soak=old.get("soak"),
-                    revoked_by=str(old.get("revoked_by") or ""), revoked_at=_moment(old.get("revoked_at")),
-                    revoke_reason=str(old.get("revoke_reason") or "")))
-                moved += 1
-            with connection.cursor() as cursor:
-                for sql in connection.ops.sequence_reset_sql(no_style(), [ArmorRequest]):
-                    cursor.execute(sql)
-            store.delete()
-    return moved
 
 
 def now_iso() -> str:

@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from evennia.server.models import ServerConfig
 
 from rules.dice import ForcedFaceError, QueuedRoller, RandomRoller, Roller
+from rules.dice.seeded import SeededRoller
 from rules.systems import CombatError
 
 TEST_DICE_ENABLED = os.environ.get("FRAY_TEST_DICE") == "1"
@@ -85,17 +86,15 @@ def clear() -> None:
 
 
 @contextmanager
-def roller(encounter=None) -> Iterator[Roller]:
-    """A roller for one command: queued faces first (test hook), then the fight's seeded dice
-    when ``encounter`` (the Encounter script) is given and has them (``world.fights``: every
-    die drawn is recorded with the fight's next roll-log entry, a forced face as forced),
+def roller(seeded: SeededRoller | None = None) -> Iterator[Roller]:
+    """A roller for one command: queued faces first (test hook), then ``seeded``, a fight's
+    dice (``world.fights.fight_dice``: each die drawn is recorded, a forced face as forced),
     else real randomness.
 
     The faces consumed are removed from the stored queue when the block ends, even when a
     rule refused the action part-way (those dice were rolled). A forced face that does not
     fit its die raises CombatError.
     """
-    seeded = encounter.fight_dice() if encounter is not None else None
     source = seeded if seeded is not None else _SYSTEM_RANDOM
     if not TEST_DICE_ENABLED:
         yield source

@@ -17,8 +17,8 @@ from evennia.utils.dbserialize import deserialize
 
 from rules.systems import CombatError, get_system
 from rules.systems.base import plural
-from rules.systems.eldritch_checks import Concealment
-from rules.systems.eldritch_dice import EldritchRoll
+from rules.systems.eldritch.checks import Concealment
+from rules.systems.eldritch.dice import EldritchRoll
 from world import dice, fights
 from world.access import NARRATOR, require_perm
 from world.encounters import (

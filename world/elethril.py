@@ -60,7 +60,7 @@ from evennia.utils.dbserialize import deserialize
 
 from rules.systems import CombatError, get_system
 from rules.systems.base import plural
-from rules.systems.elethril import (
+from rules.systems.elethril.system import (
     Action,
     Declaration,
     Event,
@@ -76,7 +76,7 @@ from rules.systems.elethril import (
     signed_parts,
     spoil,
 )
-from rules.systems.elethril_timeline import (
+from rules.systems.elethril.timeline import (
     PHASES,
     SEGMENTS_PER_ROUND,
     cancel,

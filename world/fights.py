@@ -1,33 +1,33 @@
-"""The fight's state, its one transaction per command, its roll log and its event stream.
+"""The fight in the game: one row, one transaction per command, and :func:`perform`.
 
-A fight is one ``world.models.Fight`` row: its whole state is one JSON document, loaded once
-per command and saved once, inside one database transaction, together with the new roll-log
-rows (``FightLogEntry``). Every change a player may see is a frozen :class:`FightEvent` with
-the fight's id and a sequence number; events are handed to the subscribers (the telnet
-narrator first; the web tracker, GMCP and scene logs subscribe the same way) only after the
-transaction has committed, so nobody is told of a change that a crash undid.
+A fight is one ``world.models.Fight`` row. Its state is a frozen
+``rules.engine.FightState`` kept as one JSON document; its roll log and its intent log are
+rows (``FightLogEntry``, ``FightIntent``). Every change is an intent played by the pure
+engine (``rules.engine.step``) through :func:`perform`, which, inside the command's unit of
+work:
 
-The unit of work::
+1. loads the fight once (the row is kept in memory between commands: the Server's reactor
+   thread is its only writer);
+2. brings each fighter's sheet up to date (a ``refresh`` intent, logged, for any that changed
+   outside the fight: ``+stat``, ``+damage``, a worn armor note, a rename);
+3. steps the engine with the fight's dice (``world.dice``);
+4. writes back what changed on the characters (health, the weapon in hand, gear), keeps the
+   new state, the roll-log entries and the intent with the dice it drew.
 
-    with fights.unit():        # the base command wraps every Fray command in one
-        ... services read and change ``encounter.<field>`` in memory ...
-    # one UPDATE per changed fight, one INSERT for the new log rows, COMMIT, then the events
-
-Outside a unit (login and movement hooks, the shell) every change is saved and published at
-once, like an Evennia Attribute. The Evennia reactor runs one command at a time, so two
-commands for the same fight never interleave; anything else that changes a fight (a web
-view) runs its service call in the reactor thread too.
-
-Stored values are plain JSON: game objects become ``{"#obj": id}`` (a deleted object comes
-back as None), tuples ``{"#tuple": [...]}``, and dicts with keys other than strings
-``{"#map": [[key, value], ...]}``, so every value reads back exactly as it was stored.
+At the end of the unit, inside one ``transaction.atomic()``: one ``UPDATE`` of each fight that
+changed, one ``INSERT`` each for its new log and intent rows, the characters' Attributes as
+written; then the commit; only then are the events handed to the subscribers (the telnet
+narrator, GMCP, the web tracker, scene logs: ``subscribe``). A command that fails is rolled
+back whole and publishes nothing. Outside a command (login and movement hooks) a perform is
+its own unit.
 """
 
 from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import Callable, Mapping, MutableSequence
+import time
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,121 +39,50 @@ from evennia.objects.models import ObjectDB
 from evennia.utils import logger
 
 from rules.dice.seeded import SeededRoller, commitment, seed_bytes
+from rules.engine import Event, Fighter, FightState, Intent, Outcome, step, view
+from rules.engine.replay import digest
+from rules.systems import RuleSystem, get_system
 from world import dice
-from world.models import Fight, FightLogEntry
-
-#: The fields of a fight's state and the value each has before it is first set.
-FIELDS: dict[str, Callable[[], Any]] = {
-    "system_key": lambda: "storyteller", "storyteller": lambda: None, "round": lambda: 1,
-    "combatants": list, "initiative": dict, "acted": list, "pending": list, "conditions": dict,
-    "next_attack_id": lambda: 1, "shields": dict, "idle": list, "dropped": list, "scene": dict,
-    "declarations": dict, "sides": dict, "parties": dict, "segment": lambda: 0,
-    "segment_actions": list, "segment_initiative": dict, "turn_moved": lambda: None,
-    "order": lambda: None, "ai": list,
-}
-
-
-# ------------------------------------------------------------------------------- encoding
-def encode(value: Any) -> Any:
-    """A fight value as JSON data (see the module docstring). Raises TypeError for anything
-    else (a fight stores only plain data and game objects)."""
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    if isinstance(value, ObjectDB):
-        return {"#obj": value.id}
-    if isinstance(value, Mapping):
-        if all(isinstance(key, str) and not key.startswith("#") for key in value):
-            return {key: encode(item) for key, item in value.items()}
-        return {"#map": [[encode(key), encode(item)] for key, item in value.items()]}
-    if isinstance(value, tuple):
-        return {"#tuple": [encode(item) for item in value]}
-    if isinstance(value, (list, MutableSequence)):
-        return [encode(item) for item in value]
-    raise TypeError(f"A fight cannot store a {type(value).__name__}.")
-
-
-def copied(value: Any) -> Any:
-    """A copy of a fight value whose dicts, lists and tuples are new (game objects and
-    everything else are shared): change it freely, then assign it back to save it."""
-    if isinstance(value, Mapping):
-        return {key: copied(item) for key, item in value.items()}
-    if isinstance(value, tuple):
-        return tuple(copied(item) for item in value)
-    if isinstance(value, list):
-        return [copied(item) for item in value]
-    return value
-
-
-def _object_ids(data: Any, found: set[int]) -> set[int]:
-    if isinstance(data, dict):
-        if "#obj" in data and len(data) == 1:
-            found.add(int(data["#obj"]))
-        else:
-            for item in data.values():
-                _object_ids(item, found)
-    elif isinstance(data, list):
-        for item in data:
-            _object_ids(item, found)
-    return found
-
-
-def decode(data: Any) -> Any:
-    """The value ``encode`` stored, with game objects looked up (the cache first, one query
-    for the rest); a deleted object is None."""
-    ids = _object_ids(data, set())
-    objects = {}
-    missing = []
-    for obj_id in ids:
-        cached = ObjectDB.get_cached_instance(obj_id)
-        if cached is not None and cached.pk is not None:
-            objects[obj_id] = cached
-        else:
-            missing.append(obj_id)
-    if missing:
-        objects.update((obj.id, obj) for obj in ObjectDB.objects.filter(id__in=missing))
-    return _decode(data, objects)
-
-
-def _decode(data: Any, objects: dict) -> Any:
-    if isinstance(data, list):
-        return [_decode(item, objects) for item in data]
-    if not isinstance(data, dict):
-        return data
-    if len(data) == 1:
-        if "#obj" in data:
-            return objects.get(int(data["#obj"]))
-        if "#tuple" in data:
-            return tuple(_decode(item, objects) for item in data["#tuple"])
-        if "#map" in data:
-            return {_decode(key, objects): _decode(item, objects) for key, item in data["#map"]}
-    return {key: _decode(item, objects) for key, item in data.items()}
+from world.models import Fight, FightIntent, FightLogEntry
 
 
 # --------------------------------------------------------------------------------- events
 @dataclass(frozen=True)
 class FightEvent:
-    """One change to a fight, as its subscribers see it.
-
-    ``kind``: ``"narration"`` (a line to the room: ``text`` is a template with per-viewer
-    ``$You()``/``{key}`` parts filled from ``actor`` and ``mapping``, then the plain
-    ``lines`` of dice and arithmetic), ``"notice"`` (``text`` for ``to`` alone, or the
-    Storyteller for an NPC), ``"turn"`` (``data``: round, whose turn), ``"health"``
-    (``data``: name, current and maximum of the health meter, the health level in words),
-    ``"roster"`` (``data``: ``left``, the name of a fighter taken out), ``"ended"`` (``data``:
-    the dice ``seed``, revealed, and its ``commitment``). ``seq`` counts from 1 in each fight; ``fight`` is the ``Fight`` id.
-    """
+    """One event of a fight as its subscribers get it, after the commit: the engine's
+    ``event`` (kind, message key, values, lines, data) with the fight's id, its sequence
+    number (from 1 in each fight), the round, and the game objects it names: the fight's
+    ``room``, the ``actor`` ($You()), the ``refs`` by placeholder, and ``to`` (a notice's
+    one reader)."""
 
     fight: int
     seq: int
-    kind: str
     round: int
+    event: Event
     room: Any = None
-    text: str = ""
     actor: Any = None
-    mapping: Mapping[str, Any] = field(default_factory=dict)
-    lines: tuple[str, ...] = ()
+    refs: Mapping[str, Any] = field(default_factory=dict)
     to: Any = None
-    data: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def kind(self) -> str:
+        return self.event.kind
+
+    @property
+    def key(self) -> str:
+        return self.event.key
+
+    @property
+    def values(self) -> Mapping[str, Any]:
+        return self.event.values
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        return self.event.lines
+
+    @property
+    def data(self) -> Mapping[str, Any]:
+        return self.event.data
 
 
 _subscribers: list[Callable[[FightEvent], None]] = []
@@ -161,7 +90,8 @@ _settled: list[Callable[[], None]] = []
 
 
 def subscribe(callback: Callable[[FightEvent], None]) -> None:
-    """Call ``callback(event)`` for every committed event of every fight, in order."""
+    """Call ``callback(event)`` for every committed event of every fight, in order
+    (``world.subscribers`` registers the game's subscribers, once, at start)."""
     if callback not in _subscribers:
         _subscribers.append(callback)
 
@@ -174,52 +104,129 @@ def when_settled(callback: Callable[[], None]) -> None:
         _settled.append(callback)
 
 
+def obj(obj_id: int | None):
+    """The game object with ``obj_id`` (the cache first), or None."""
+    if obj_id is None:
+        return None
+    cached = ObjectDB.get_cached_instance(obj_id)
+    if cached is not None and cached.pk is not None:
+        return cached
+    return ObjectDB.objects.filter(id=obj_id).first()
+
+
+def _resolved(event: Event) -> dict:
+    """The game objects an event names, looked up as it happens (an NPC deleted by the same
+    command is still shown by name when the event goes out)."""
+    return {"actor": obj(event.actor), "refs": {name: obj(ref) for name, ref in event.refs.items()},
+            "to": obj(event.to)}
+
+
+def _published(row: Fight, event: Event, seq: int, round_: int, objects: dict) -> FightEvent:
+    return FightEvent(fight=row.pk, seq=seq, round=round_, event=event, room=obj(row.room_id), **objects)
+
+
 def _publish(events: list[FightEvent]) -> None:
     for event in events:
         for callback in list(_subscribers):
             callback(event)
 
 
-# ---------------------------------------------------------------------------- the state
+# ----------------------------------------------------------------------- running fights
+_running: dict[int, Fight] | None = None   # fight id -> row, every running fight
+
+
+def running() -> list[Fight]:
+    """Every running fight (rows kept in memory; loaded once)."""
+    global _running
+    if _running is None:
+        _running = {row.pk: row for row in Fight.objects.filter(ended__isnull=True).order_by("id")}
+    return list(_running.values())
+
+
+def reset() -> None:
+    """Forget every fight kept in memory (read anew): for tests, whose database is new."""
+    global _running
+    _running = None
+    _units.clear()
+
+
+def running_in(room) -> Fight | None:
+    """The fight running in ``room``, or None."""
+    room_id = getattr(room, "id", None)
+    if room_id is None:
+        return None
+    return next((row for row in running() if row.room_id == room_id), None)
+
+
+def fight_of(thing) -> Fight | None:
+    """The running fight ``thing`` (a game object) fights in, anywhere, or None."""
+    thing_id = getattr(thing, "id", None)
+    if thing_id is None:
+        return None
+    return next((row for row in running() if state(row).has(thing_id)), None)
+
+
+def system_of(row: Fight) -> RuleSystem:
+    return get_system(row.system_key)
+
+
+def _forget(row: Fight) -> None:
+    """A fight kept in memory whose changes were rolled back: read anew from its row."""
+    for attr in ("fray_state", "fray_dice"):
+        if hasattr(row, attr):
+            delattr(row, attr)
+    try:
+        row.refresh_from_db()
+    except Fight.DoesNotExist:
+        if _running is not None:
+            _running.pop(row.pk, None)
+
+
+# ----------------------------------------------------------------------- the unit of work
 class Loaded:
-    """One fight as a command sees it: the row, the decoded state, the new log rows and the
-    events waiting for the commit."""
+    """One fight as a unit changes it: the state it was saved with, the state now, the new
+    log, intent and event rows, and the characters to write back."""
 
     def __init__(self, row: Fight):
         self.row = row
-        self.saved = row.state
-        self.state = decode(row.state)
+        self.saved = state(row)
+        self.state = self.saved
+        self.record: dict | None = None   # the state's record, once made
         self.log: list[FightLogEntry] = []
-        self.events: list[FightEvent] = []
-
-    def get(self, name: str) -> Any:
-        if name in self.state:
-            return self.state[name]
-        return FIELDS[name]()
+        self.intents: list[FightIntent] = []
+        self.events: list[tuple[Event, int, dict]] = []   # (event, round, the objects it names)
 
     def save(self) -> None:
-        """Write what changed: the row when its state did, the new log rows in one INSERT."""
-        data = encode(self.state)
         row = self.row
         tape = getattr(row, "fray_dice", None)
         drew = tape is not None and tape.counter != row.dice_counter
         if drew:
             row.dice_counter = tape.counter
-        if data != self.saved or self.events or self.log or row.ended or drew:
-            row.state = data
-            row.round = int(self.state.get("round", 1) or 1)
-            row.system_key = str(self.state.get("system_key", "storyteller"))
-            row.save(update_fields=["state", "round", "system_key", "seq", "log_count", "updated",
-                                    "ended", "script", "dice_counter"])
-            self.saved = data
+        if self.state is not self.saved or self.events or self.log or drew:
+            if self.state.turn != self.saved.turn:
+                row.moved_at = time.time()
+            row.state = self.record if self.record is not None else self.state.to_record()
+            row.round = int(self.state.round)
+            row.system_key = self.state.system
+            if self.state.ended and row.ended is None:
+                row.ended = timezone.now()   # the dice are revealed: anyone may check them now
+                row.seq += 1
+                self.events.append((Event("ended", data={"seed": row.dice_seed, "commitment": row.dice_commitment}),
+                                    int(self.state.round), {}))
+            row.save(update_fields=["state", "round", "system_key", "seq", "log_count", "intent_count", "updated",
+                                    "ended", "dice_counter", "moved_at"])
+            row.fray_state = self.state
+            self.saved = self.state
         if self.log:
             FightLogEntry.objects.bulk_create(self.log)
             self.log = []
+        if self.intents:
+            FightIntent.objects.bulk_create(self.intents)
+            self.intents = []
 
 
 class Unit:
-    """The fights loaded by one command, by their script's id, and what to do once its
-    events are out."""
+    """The fights one command touched, and what to do once its events are out."""
 
     def __init__(self):
         self.fights: dict[int, Loaded] = {}
@@ -228,7 +235,6 @@ class Unit:
 
 _units: list[Unit] = []
 
-
 #: Benchmarks (``bench/``): with ``FRAY_BENCH_SQL=1`` every command's SQL statements and row
 #: writes are counted into ``server/logs/fray-sql.log`` as ``<label>\t<statements>\t<writes>``.
 BENCH_SQL = os.environ.get("FRAY_BENCH_SQL") == "1"
@@ -236,7 +242,7 @@ WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE")
 
 
 @contextmanager
-def unit(label: str = ""):
+def unit(label: str = "") -> Iterator[Unit]:
     """One command's unit of work: every fight it touches is loaded once, saved once, in one
     transaction; the events go out after the commit. Nested units join the outer one. An
     exception rolls everything back and publishes nothing. ``label`` names the command for
@@ -277,15 +283,22 @@ def _run_unit():
             if any(loaded.events for loaded in work.fights.values()):
                 dice.crash_if_armed()
     except BaseException:
-        for script_id, loaded in work.fights.items():
+        for loaded in work.fights.values():
             _keep_drawn(loaded)
-            _forget(script_id)
+            _forget(loaded.row)
         raise
     finally:
         _units.pop()
+    events = []
     for loaded in work.fights.values():
         _drop_unlogged(loaded.row)
-    _publish([event for loaded in work.fights.values() for event in loaded.events])
+        first = loaded.row.seq - len(loaded.events)
+        events += [_published(loaded.row, event, first + number, round_, objects)
+                   for number, (event, round_, objects) in enumerate(loaded.events, start=1)]
+        loaded.events = []
+        if loaded.row.ended is not None and _running is not None:
+            _running.pop(loaded.row.pk, None)
+    _publish(events)
     if work.afterwards:
         with unit():
             for callback in work.afterwards:
@@ -303,92 +316,158 @@ def afterwards(callback: Callable[[], None]) -> None:
         callback()
 
 
-def load(script) -> Loaded:
-    """The fight run by the Encounter ``script``, loaded once per unit (or afresh outside
-    one). A fight stored by an earlier Fray (in the script's Attributes) moves to its row."""
-    work = _units[-1] if _units else None
-    if work is not None and script.id in work.fights:
-        return work.fights[script.id]
-    row = script.ndb.fray_fight_row
-    if row is None:
-        row = Fight.objects.filter(script_id=script.id).first() or _adopt(script)
-        script.ndb.fray_fight_row = row
-    loaded = Loaded(row)
-    if work is not None:
-        work.fights[script.id] = loaded
+def load(row: Fight) -> Loaded:
+    """The fight ``row`` as the open unit sees it (a unit of its own when none is open is
+    the caller's: :func:`perform` opens one)."""
+    work = _units[-1]
+    loaded = work.fights.get(row.pk)
+    if loaded is None:
+        loaded = work.fights[row.pk] = Loaded(row)
     return loaded
 
 
-def _adopt(script) -> Fight:
-    """A new row for ``script``, with what an earlier Fray kept in its Attributes."""
-    state, log = {}, []
-    for name in FIELDS:
-        value = script.attributes.get(name)
-        if value is not None:
-            state[name] = value
-    for entry in script.attributes.get("log") or []:
-        log.append(dict(entry))
-    seed = secrets.token_bytes(32)  # the fight's dice (``fight_dice``), secret until it ends
-    row = Fight(script_id=script.id, room_id=script.db_obj_id, state=encode(state),
-                system_key=str(state.get("system_key", "storyteller")), round=int(state.get("round", 1) or 1),
+def state(row: Fight) -> FightState:
+    """The fight's state as it is now: in the open unit, with the changes made so far."""
+    if _units and row.pk in _units[-1].fights:
+        return _units[-1].fights[row.pk].state
+    kept = getattr(row, "fray_state", None)
+    if kept is None:
+        kept = row.fray_state = FightState.from_record(row.state)
+    return kept
+
+
+def reading(row: Fight):
+    """A read-only draft of the fight (``rules.engine.view``) for views and queries."""
+    return view(state(row), system_of(row))
+
+
+# ------------------------------------------------------------------------------ perform
+def start(room, system: RuleSystem, gm, *, duel: bool = False) -> Fight:
+    """A new fight in ``room`` under ``system``, run by ``gm``: its row (with a secret dice
+    seed, its commitment shown at once) and the ``start`` intent. Raises CombatError."""
+    seed = secrets.token_bytes(32)
+    row = Fight(room_id=room.id, system_key=system.key, state=FightState(system=system.key).to_record(),
                 dice_seed=seed.hex(), dice_commitment=commitment(seed))
-    row.save()
-    if log:
-        FightLogEntry.objects.bulk_create(
-            FightLogEntry(fight=row, number=number, round=int(entry.get("round", 1)), actor=str(entry.get("actor", "")),
-                          what=str(entry.get("what", ""))[:200], lines=[str(line) for line in entry.get("lines", [])])
-            for number, entry in enumerate(log, start=1))
-        row.log_count = len(log)
-        row.save(update_fields=["log_count"])
-    for name in [*state, *(["log"] if log else [])]:
-        script.attributes.remove(name)
+    with unit("start"):
+        row.save()
+        running()
+        _running[row.pk] = row
+        perform(row, Intent("start", by=gm.id, fiat=True, data={
+            "duel": duel, "fight": row.pk, "commitment": row.dice_commitment}))
     return row
 
 
-def _forget(script_id: int) -> None:
-    """Drop a fight's row kept in memory (its changes were rolled back): read it anew."""
-    from evennia.scripts.models import ScriptDB
-
-    script = ScriptDB.get_cached_instance(script_id)
-    if script is not None:
-        script.ndb.fray_fight_row = None
-
-
-def _commit_now(loaded: Loaded) -> None:
-    """Outside a unit: save and publish at once."""
-    if _units:
-        return
-    try:
-        with transaction.atomic():
-            loaded.save()
-    except BaseException:
-        _forget(loaded.row.script_id)
-        raise
-    events, loaded.events = loaded.events, []
-    _publish(events)
+def perform(row: Fight, intent: Intent) -> Outcome:
+    """Play ``intent`` in the fight (see the module docstring). Returns the engine's
+    :class:`~rules.engine.Outcome`. Raises CombatError when the rules refuse it: nothing of
+    it is kept (the dice it drew stay drawn)."""
+    with unit(intent.action):
+        loaded = load(row)
+        system = system_of(row)
+        for fighter in loaded.state.fighters:
+            _refresh(loaded, system, fighter)
+        outcome = _step(loaded, system, intent)
+        return outcome
 
 
-def stored(script, name: str) -> Any:
-    """The JSON of field ``name`` as last saved (None when unset), read without decoding the
-    state: a cheap look for a field of plain data."""
-    row = script.ndb.fray_fight_row
+def sync(thing) -> None:
+    """``thing``'s character changed outside the fight it is in (``+stat``, ``+damage``,
+    armor, a rename): the fight takes its sheet now (a logged ``refresh``)."""
+    row = fight_of(thing)
     if row is None:
-        return load(script).saved.get(name)
-    return (row.state or {}).get(name)
+        return
+    with unit("sync"):
+        loaded = load(row)
+        _refresh(loaded, system_of(row), loaded.state.fighter(thing.id))
 
 
-def set_field(script, name: str, value: Any) -> None:
-    loaded = load(script)
-    loaded.state[name] = value
-    _commit_now(loaded)
+def fighter_record(thing, system: RuleSystem, overrides: Mapping[str, int] | None = None) -> dict:
+    """``thing`` (a character or NPC) as a fighter enters a fight: its sheet and gear now."""
+    return _fighter(thing, system, overrides).to_record()
+
+
+def _fighter(thing, system: RuleSystem, overrides: Mapping[str, int] | None = None) -> Fighter:
+    from world.sheets import is_npc, snapshot
+
+    gear = {name: _plain(thing.attributes.get(name, category="fray")) for name in system.gear
+            if thing.attributes.has(name, category="fray")}
+    return Fighter(id=thing.id, name=thing.key, npc=is_npc(thing), sheet=snapshot(thing, system, overrides),
+                   gear=gear)
+
+
+def _plain(value: Any) -> Any:
+    from evennia.utils.dbserialize import deserialize
+
+    from rules.engine.state import plain
+
+    return plain(deserialize(value))
+
+
+def _refresh(loaded: Loaded, system: RuleSystem, fighter: Fighter) -> None:
+    """The fight takes the fighter's character as it is now, when it changed (logged)."""
+    thing = obj(fighter.id)
+    if thing is None:
+        return
+    now = _fighter(thing, system)
+    if (now.name, now.sheet, dict(now.gear)) != (fighter.name, fighter.sheet, dict(fighter.gear)):
+        _step(loaded, system, Intent("refresh", actor=fighter.id, data={"fighter": now.to_record()}))
+
+
+def _step(loaded: Loaded, system: RuleSystem, intent: Intent) -> Outcome:
+    row = loaded.row
+    tape = fight_dice(row)
+    first = len(tape.draws) if tape is not None else 0
+    with dice.roller(tape) as roller:
+        outcome = step(loaded.state, intent, system, roller)
+    every = [draw.to_record() for draw in tape.draws[first:]] if tape is not None else []
+    if tape is not None:
+        del tape.draws[first:]
+    drawn = list(every)
+    _write_back(loaded.state, outcome.state, system)
+    loaded.state = outcome.state
+    loaded.record = outcome.state.to_record()
+    for entry in outcome.log:
+        row.log_count += 1
+        records, drawn_left = drawn[:len(entry.dice)], drawn[len(entry.dice):]
+        loaded.log.append(FightLogEntry(fight=row, number=row.log_count, round=entry.round, actor=entry.actor[:80],
+                                        what=entry.what[:200], lines=list(entry.lines), dice=records))
+        drawn = drawn_left
+    row.intent_count += 1
+    loaded.intents.append(FightIntent(fight=row, number=row.intent_count, intent=intent.to_record(),
+                                      dice=every, after=digest(loaded.record)))
+    for event in outcome.events:
+        row.seq += 1
+        loaded.events.append((event, int(outcome.state.round), _resolved(event)))
+    return outcome
+
+
+def _write_back(before: FightState, after: FightState, system: RuleSystem) -> None:
+    """What a step changed on the fighters' characters: health, the weapon in hand, gear."""
+    from world.sheets import store_health, update_sheet
+
+    was = {fighter.id: fighter for fighter in before.fighters}
+    for fighter in after.fighters:
+        old = was.get(fighter.id)
+        if old is None or (old.sheet is fighter.sheet and old.gear is fighter.gear):
+            continue
+        thing = obj(fighter.id)
+        if thing is None:
+            continue
+        if dict(old.sheet.health) != dict(fighter.sheet.health):
+            store_health(thing, system, fighter.sheet.health)
+        if old.sheet.weapon != fighter.sheet.weapon:
+            update_sheet(thing, system, weapon=fighter.sheet.weapon)
+        for name in system.gear:
+            if old.gear.get(name) != fighter.gear.get(name):
+                thing.attributes.add(name, fighter.gear.get(name), category="fray")
 
 
 # ------------------------------------------------------------------------------- the dice
-def fight_dice(script) -> SeededRoller | None:
-    """The fight's seeded dice (``world.dice.roller(encounter)`` draws every die of the fight
+def fight_dice(row: Fight) -> SeededRoller | None:
+    """The fight's seeded dice (``world.dice.roller(fight)`` draws every die of the fight
     from them), or None for a fight begun before verifiable dice. They live with the row kept
-    in memory; the dice drawn wait for the fight's next roll-log entry, which records them."""
-    row = load(script).row
+    in memory; ``draws`` holds those drawn by the step being played, which its intent and
+    its roll-log entries record."""
     tape = getattr(row, "fray_dice", None)
     if tape is None:
         seed = seed_bytes(row.dice_seed)
@@ -399,8 +478,6 @@ def fight_dice(script) -> SeededRoller | None:
 
 
 def _drop_unlogged(row: Fight) -> None:
-    """After the commit: dice drawn but logged by no entry stay out of the log (the counter
-    moved on, so ``+combat/verify`` lists them as not in the log)."""
     tape = getattr(row, "fray_dice", None)
     if tape is not None:
         tape.draws.clear()
@@ -418,70 +495,24 @@ def _keep_drawn(loaded: Loaded) -> None:
         logger.log_trace("Fray: could not keep a failed command's dice counter.")
 
 
-def add_log(script, actor: str, what: str, lines) -> None:
-    """Append one roll-log entry (``round``: the fight's current round) with the fight's dice
-    drawn since the last entry."""
-    loaded = load(script)
-    row = loaded.row
-    row.log_count += 1
-    tape = getattr(row, "fray_dice", None)
-    drawn = [draw.to_record() for draw in tape.draws] if tape is not None else []
-    if tape is not None:
-        tape.draws.clear()
-    loaded.log.append(FightLogEntry(fight=row, number=row.log_count, round=int(loaded.get("round")),
-                                    actor=str(actor)[:80], what=str(what)[:200], lines=[str(line) for line in lines],
-                                    dice=drawn))
-    _commit_now(loaded)
+# -------------------------------------------------------------------------- the roll log
+def log_count(row: Fight) -> int:
+    return row.log_count
 
 
-def log_count(script) -> int:
-    return load(script).row.log_count
-
-
-def log_entries(script, first: int = 1, last: int | None = None) -> list[dict]:
+def log_entries(row: Fight, first: int = 1, last: int | None = None) -> list[dict]:
     """Roll-log entries ``first`` to ``last`` (numbers from 1; default: to the newest), as
     ``{"number", "round", "actor", "what", "lines"}``; one query for a page."""
-    loaded = load(script)
-    saved = FightLogEntry.objects.filter(fight_id=loaded.row.pk, number__gte=first)
+    saved = FightLogEntry.objects.filter(fight_id=row.pk, number__gte=first)
     if last is not None:
         saved = saved.filter(number__lte=last)
     entries = list(saved.order_by("number"))
-    entries += [entry for entry in loaded.log if entry.number >= first and (last is None or entry.number <= last)]
+    if _units and row.pk in _units[-1].fights:
+        entries += [entry for entry in _units[-1].fights[row.pk].log
+                    if entry.number >= first and (last is None or entry.number <= last)]
     return [{"number": entry.number, **entry.to_record()} for entry in entries]
 
 
-def latest_log(script, actor: str | None = None):
-    """The roll-log entries newest first (of ``actor`` only, when given), read lazily."""
-    loaded = load(script)
-    for entry in reversed(loaded.log):
-        if actor is None or entry.actor == actor:
-            yield {"number": entry.number, **entry.to_record()}
-    query = FightLogEntry.objects.filter(fight_id=loaded.row.pk)
-    if actor is not None:
-        query = query.filter(actor=actor[:80])
-    for entry in query.order_by("-number").iterator(chunk_size=20):
-        yield {"number": entry.number, **entry.to_record()}
-
-
-def emit(script, kind: str, **fields) -> FightEvent:
-    """Record one event of the fight (published after the commit, or now outside a unit)."""
-    loaded = load(script)
-    loaded.row.seq += 1
-    event = FightEvent(fight=loaded.row.pk, seq=loaded.row.seq, kind=kind, round=int(loaded.get("round")),
-                       room=script.obj, **fields)
-    loaded.events.append(event)
-    _commit_now(loaded)
-    return event
-
-
-def seq(script) -> int:
+def seq(row: Fight) -> int:
     """The number of the fight's last event."""
-    return load(script).row.seq
-
-
-def end(script) -> None:
-    """Mark the fight ended (its row and roll log stay); called as its script is deleted."""
-    loaded = load(script)
-    loaded.row.ended = timezone.now()
-    loaded.row.script = None
-    emit(script, "ended", data={"seed": loaded.row.dice_seed, "commitment": loaded.row.dice_commitment})
+    return row.seq

@@ -34,9 +34,10 @@ from __future__ import annotations
 
 from evennia.utils import logger
 
+from rules.engine import turns
+from rules.engine.attacks import rebuild
 from world import fights, reactor
-from world.fight import combatant, encounter_in, fighters, is_idle, rebuild_attack, system_of
-from world.sheets import default_system, is_npc, snapshot
+from world.sheets import default_system, snapshot
 from world.text import TRACK
 
 VITALS = "Char_Vitals"  # Evennia sends an OOB name "A_B" as the GMCP package "A.B"
@@ -65,52 +66,45 @@ def meter(health) -> dict:
             "down": bool(health.incapacitated), "dead": bool(health.dead)}
 
 
-def vitals(obj, encounter=None) -> dict:
-    """``Char.Vitals`` for ``obj``: under the system of ``encounter`` if ``obj`` fights in it,
-    else the game's default system."""
-    if encounter is not None and obj in fighters(encounter):
-        system = system_of(encounter)
-        fighter = combatant(encounter, obj, system)
-    else:
-        system = default_system()
-        fighter = snapshot(obj, system)
+def vitals(obj, row=None) -> dict:
+    """``Char.Vitals`` for ``obj``: under the system of fight ``row`` if ``obj`` fights in
+    it, else the game's default system."""
+    if row is not None and fights.state(row).has(obj.id):
+        d = fights.reading(row)
+        return {**meter(d.health(obj.id)), "system": d.system.key}
+    system = default_system()
+    fighter = snapshot(obj, system)
     return {**meter(system.health(fighter.health, fighter)), "system": system.key}
 
 
-def combat(encounter, viewer) -> dict:
-    """``Fray.Combat`` for ``viewer``: the fight ``encounter`` (None: no fight here)."""
-    from world.encounters import (
-        declared,
-        initiatives,
-        now_text,
-        pending_attacks,
-        schedule,
-        whose_turn,
-    )
+def combat(row, viewer) -> dict:
+    """``Fray.Combat`` for ``viewer``: the fight ``row`` (None: no fight here)."""
+    from world.combat import now_text
+    from world.segments import initiatives, to_declare
 
-    if encounter is None or encounter.pk is None:
+    if row is None or row.ended is not None:
         return {"active": False}
-    system = system_of(encounter)
-    rolled = initiatives(encounter)
-    roster = []
-    for obj in fighters(encounter):
-        fighter = combatant(encounter, obj, system)
-        roster.append({"name": obj.key, "npc": is_npc(obj), "initiative": rolled.get(obj.key),
-                       **meter(system.health(fighter.health, fighter)), "idle": is_idle(encounter, obj)})
+    d = fights.reading(row)
+    system = d.system
+    declared = system.declared_rounds
+    rolled = initiatives(d) if declared else {roll.name: roll.total for roll in turns.initiative_rolls(d)}
+    roster = [{"name": d.name(fighter_id), "npc": d.is_npc(fighter_id), "initiative": rolled.get(d.name(fighter_id)),
+               **meter(d.health(fighter_id)), "idle": d.is_idle(fighter_id)} for fighter_id in d.ids()]
     defense = None
-    for pending in pending_attacks(encounter):
-        if pending["target"] == viewer:
-            attack = rebuild_attack(system, pending["attack"])
-            choices = system.defense_choices(attack, combatant(encounter, viewer, system))
-            defense = {"id": pending["id"], "attacker": pending["attacker"].key, "attack": attack.label,
+    viewer_id = getattr(viewer, "id", None)
+    for pending in d.pending:
+        if pending.target == viewer_id:
+            attack = rebuild(d, pending.attack)
+            choices = system.defense_choices(attack, d.combatant(viewer_id))
+            defense = {"id": pending.id, "attacker": d.name(pending.attacker), "attack": attack.label,
                        "successes": getattr(attack, "successes", None), "choices": [*choices, "none"]}
             break
-    storyteller = encounter.storyteller
-    return {"active": True, "fight": fights.load(encounter).row.pk, "system": system.key,
-            "round": int(encounter.round or 0), "now": now_text(encounter),
-            "turn": [obj.key for obj in whose_turn(encounter)],
-            "order": [] if declared(encounter) else [list(slot.names) for slot in schedule(encounter).slots],
-            "storyteller": storyteller.key if storyteller else None, "fighters": roster, "defense": defense}
+    gm = fights.obj(d.gm)
+    waiting = to_declare(d) if declared else turns.current_slot(d)[1]
+    return {"active": True, "fight": row.pk, "system": system.key, "round": int(d.round), "now": now_text(row),
+            "turn": [d.name(fighter_id) for fighter_id in waiting],
+            "order": [] if declared else [list(slot.names) for slot in turns.schedule(d).slots],
+            "storyteller": gm.key if gm else None, "fighters": roster, "defense": defense}
 
 
 def send(obj, *, force: bool = False) -> None:
@@ -120,10 +114,8 @@ def send(obj, *, force: bool = False) -> None:
     sessions = oob_sessions(obj)
     if not sessions:
         return
-    from world.encounters import fight_of
-
-    encounter = fight_of(obj) or encounter_in(obj.location)
-    packages = {VITALS: vitals(obj, encounter), COMBAT: combat(encounter, obj)}
+    row = fights.fight_of(obj) or fights.running_in(obj.location)
+    packages = {VITALS: vitals(obj, row), COMBAT: combat(row, obj)}
     for session in sessions:
         sent = session.ndb.fray_gmcp or {}
         changed = {name: payload for name, payload in packages.items() if force or sent.get(name) != payload}
@@ -146,7 +138,8 @@ def refresh(obj, *, force: bool = False) -> None:
 def on_event(event: fights.FightEvent) -> None:
     """The fight-stream subscriber: note who may see the change (everyone in the fight's room,
     and the one it is about), send on the next reactor tick."""
-    for obj in (*(event.room.contents if event.room is not None else ()), event.actor, event.to):
+    for obj in (*(event.room.contents if event.room is not None else ()), event.actor, event.to,
+                *event.refs.values()):
         if getattr(obj, "id", None) is not None and obj.id not in _seen:
             _seen.add(obj.id)  # a command's events name the same people: ask each once a tick
             if oob_sessions(obj):
@@ -169,4 +162,3 @@ def flush() -> None:
         logger.log_trace("Fray GMCP")
 
 
-fights.subscribe(on_event)

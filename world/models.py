@@ -11,11 +11,8 @@ from django.db import models
 
 
 class Fight(models.Model):
-    """One fight, running or ended (``ended`` set, ``script`` gone)."""
+    """One fight, running or ended (``ended`` set), in its room (``world.fights``)."""
 
-    #: The Encounter script that runs it (None once the fight has ended).
-    script = models.OneToOneField("scripts.ScriptDB", null=True, blank=True, on_delete=models.SET_NULL,
-                                  related_name="fray_fight")
     room = models.ForeignKey("objects.ObjectDB", null=True, blank=True, on_delete=models.SET_NULL,
                              related_name="+")
     system_key = models.CharField(max_length=32, db_index=True)
@@ -24,13 +21,18 @@ class Fight(models.Model):
     seq = models.PositiveBigIntegerField(default=0)
     #: The number of roll-log entries written so far.
     log_count = models.PositiveIntegerField(default=0)
+    #: The number of intents played so far (``FightIntent``).
+    intent_count = models.PositiveIntegerField(default=0)
+    #: When the fight last moved on to another turn (epoch seconds): a ``+combat/next``
+    #: sent before then meant a turn already over.
+    moved_at = models.FloatField(default=0)
     #: Verifiable dice (``world.dice``): the fight's secret seed (hex), shown only once the
     #: fight has ended; its SHA-256 (hex), shown from the start; and how many dice the seed
     #: has given so far (each die is drawn from the seed and its counter).
     dice_seed = models.CharField(max_length=64, blank=True, default="")
     dice_commitment = models.CharField(max_length=64, blank=True, default="")
     dice_counter = models.PositiveBigIntegerField(default=0)
-    #: Everything else about the fight (``world.fights.encode``: objects as ``{"#obj": id}``).
+    #: Everything else about the fight: ``rules.engine.FightState.to_record()``.
     state = models.JSONField(default=dict, blank=True)
     started = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
@@ -66,6 +68,27 @@ class FightLogEntry(models.Model):
 
     def to_record(self) -> dict:
         return {"round": self.round, "actor": self.actor, "what": self.what, "lines": list(self.lines)}
+
+
+class FightIntent(models.Model):
+    """One intent played in a fight (``rules.engine.Intent.to_record()``), in order, with the
+    dice it drew (``rules.dice.seeded.Draw`` records): ``+combat/verify`` replays them."""
+
+    fight = models.ForeignKey(Fight, on_delete=models.CASCADE, related_name="intents")
+    #: 1, 2, 3 … within the fight.
+    number = models.PositiveIntegerField()
+    intent = models.JSONField()
+    dice = models.JSONField(default=list, blank=True)
+    #: A digest of the state it left (``rules.engine.replay.digest``).
+    after = models.CharField(max_length=16, blank=True, default="")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["fight", "number"]
+        constraints = [models.UniqueConstraint(fields=["fight", "number"], name="fray_intent_number")]
+
+    def __str__(self):
+        return f"#{self.number} {self.intent.get('action', '?')}"
 
 
 class Scene(models.Model):

@@ -4,7 +4,7 @@ NPCs are ``typeclasses.npcs.NPC`` objects in the Storyteller's room (they persis
 does). Commands call these services; they raise ``CombatError`` (one player-facing line) and
 change nothing when they refuse.
 
-Names: on top of :func:`world.encounters.validate_npc_name` (ASCII letters, digits, spaces,
+Names: on top of :func:`world.combat.validate_npc_name` (ASCII letters, digits, spaces,
 hyphens, apostrophes), a new NPC may not share a name, or a look-alike of one, with a character
 already in the room: both are reduced to a :func:`skeleton` (case, spaces, hyphens and
 apostrophes dropped; confusable digits and letter pairs mapped) and must differ.
@@ -21,7 +21,7 @@ from evennia.utils.utils import inherits_from
 
 from rules.data.templates import NpcTemplate, load_templates
 from rules.systems import CombatError, RuleSystem, get_system
-from world import encounters
+from world import combat, fights, narration
 from world.access import NARRATOR, require_perm
 from world.sheets import (
     WIDTH,
@@ -38,7 +38,7 @@ from world.sheets import (
 from world.text import COMBAT, escape, quote
 from world.text import table as text_table
 
-NPC_TYPECLASS = encounters.NPC_TYPECLASS
+NPC_TYPECLASS = combat.NPC_TYPECLASS
 CHARACTER_TYPECLASS = "typeclasses.characters.Character"
 MAX_COPIES = 20
 #: Confusable single characters (after casefolding). Each digit maps to a different letter, so
@@ -75,7 +75,7 @@ def npcs_in(room) -> list:
 def check_new_name(room, name: str, taken: list[str] = ()) -> str:
     """A valid, free, unmistakable NPC name for ``room`` (``taken``: names about to be created
     with it). Raises CombatError naming the character it clashes with."""
-    name = encounters.validate_npc_name(name)
+    name = combat.validate_npc_name(name)
     wanted = skeleton(name)
     for other_name, obj in [(obj.key, obj) for obj in characters_in(room)] + [(n, None) for n in taken]:
         what = "an NPC" if obj is None or is_npc(obj) else "a player character"
@@ -178,7 +178,7 @@ def parse_copies(text: str) -> tuple[str, int | None]:
 
 def numbered_names(room, base: str, count: int) -> list[str]:
     """``count`` names ``"<base> <n>"`` numbered on from the highest already in ``room``."""
-    base = encounters.validate_npc_name(base)
+    base = combat.validate_npc_name(base)
     pattern = re.compile(rf"^{re.escape(base.casefold())} (\d+)$")
     used = [int(m[1]) for obj in npcs_in(room) if (m := pattern.match(obj.key.casefold()))]
     start = max(used, default=0) + 1
@@ -201,7 +201,7 @@ def create(caller, name_text: str, template_text: str | None, system: RuleSystem
         template = find_template(system, template_text)
     base, count = parse_copies(name_text)
     if count is None:
-        name = encounters.validate_npc_name(base)
+        name = combat.validate_npc_name(base)
         existing = [obj for obj in npcs_in(room) if obj.key.casefold() == name.casefold()]
         if existing and template is not None and is_light(existing[0]):
             _require_scene_control(caller, existing[0], "change NPCs in this fight")
@@ -268,9 +268,9 @@ def clear(caller, name: str, system: RuleSystem) -> str:
 
 def _require_scene_control(caller, npc, doing: str) -> None:
     """An NPC fighting here is the scene Storyteller's (or staff's) to change."""
-    encounter = encounters.encounter_in(npc.location)
-    if encounter is not None and npc in encounters.fighters(encounter):
-        encounters.require_storyteller(caller, encounter, doing)
+    row = combat.fight_here(npc)
+    if row is not None and fights.state(row).has(npc.id):
+        combat.require_gm(caller, row, doing)
 
 
 def set_trait(caller, name: str, field: str, value: str, system: RuleSystem):
@@ -288,12 +288,11 @@ def remove(caller, name: str) -> None:
     require_perm(caller, NARRATOR, "remove NPCs")
     npc = find_npc(caller, name)
     _require_scene_control(caller, npc, "remove NPCs from this fight")
-    notices: list[str] = []
-    for encounter in {encounters.encounter_in(npc.location), getattr(npc, "encounter", None)}:
-        if encounter is not None and npc in encounters.fighters(encounter):
-            notices += encounters.remove_combatant(encounter, npc)
-    encounters.announce(npc.location, "$You() $conj(remove) {npc} from the scene.", actor=caller,
-                        mapping={"npc": npc}, lines=notices)
+    row = fights.fight_of(npc)
+    if row is not None:
+        combat.perform(caller, row, "remove", targets=(npc.id,), option="scene")
+    else:
+        narration.tell_room(npc.location, "control.removed_from_scene", actor=caller, refs={"target": npc})
     npc.delete()
 
 
@@ -302,8 +301,9 @@ def render_list(room, system: RuleSystem) -> str:
     npcs = npcs_in(room)
     if not npcs:
         return "No NPCs here. Make one with +npc/create <name>[=<template>] (+npc/templates lists them)."
-    encounter = encounters.encounter_in(room)
-    fighting = encounters.fighters(encounter) if encounter else []
+    row = fights.running_in(room)
+    state = fights.state(row) if row is not None else None
+    fighting = [npc for npc in npcs if state is not None and state.has(npc.id)]
     rows = []
     light = False
     for npc in npcs:
@@ -311,7 +311,7 @@ def render_list(room, system: RuleSystem) -> str:
         health = system.health(combatant.health, combatant)
         fight = "-"
         if npc in fighting:
-            fight = "init" if encounters.has_initiative(encounter, npc) else "in"
+            fight = "init" if npc.id in state.initiative else "in"
         weapon = weapon_name(system, combatant.weapon) if combatant.weapon else "-"
         light = light or is_light(npc)
         rows.append((escape(npc.key) + ("*" if is_light(npc) else ""), escape(shown_kind(system, combatant.kind) or "-"),

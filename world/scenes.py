@@ -13,7 +13,7 @@ What is recorded, once per message (not once per listener), as the room's bystan
 
 Nothing else: arrivals, OOC and system lines, ``+roll`` lines, pages, whispers and lines
 told to one character are not recorded. When no scene runs in a room the cost of a message
-is one cached check (``room.ndb.fray_scene``, as ``world.fight.encounter_in``).
+is one cached check (``room.ndb.fray_scene``).
 
 Raises ``CombatError`` (one player-facing line) and changes nothing when it refuses.
 """
@@ -220,7 +220,7 @@ def on_fight_event(event: fights.FightEvent) -> None:
     """The fight's event stream: each narration event becomes one entry (its head line and
     its dice lines), once, however many are in the room."""
     room = event.room
-    if event.kind != "narration" or room is None or room.ndb.fray_scene is False:
+    if event.kind != "said" or room is None or room.ndb.fray_scene is False:
         return
     try:
         record(room, "narration", getattr(event.actor, "key", ""), narration_text(event))
@@ -231,13 +231,13 @@ def on_fight_event(event: fights.FightEvent) -> None:
 def narration_text(event: fights.FightEvent) -> str:
     """A narration event as a bystander read it: the ``<Combat>`` head line, then its lines
     of dice indented by 2 (plain text; the scene log and the web tracker keep it so)."""
+    from world.narration import system_key, template
     from world.text import COMBAT
 
-    head = render(f"{COMBAT} {event.text}", event.actor, dict(event.mapping), event.room)
+    head = render(f"{COMBAT} {template(event, system_key(event))}", event.actor, dict(event.refs), event.room)
     return "\n".join([head] + [f"  {line}" for line in event.lines])
 
 
-fights.subscribe(on_fight_event)
 
 
 # ------------------------------------------------------------------------- reading

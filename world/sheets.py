@@ -21,8 +21,6 @@ FALSE_WORDS = ("no", "n", "false", "off", "0", "")
 FIELDS = ("kind", "base_kind", "transformed", "weapon")
 #: What one system's sheet holds (``sheets`` Attribute: ``{system key: {field: value}}``).
 SHEET_KEYS = ("traits", *FIELDS)
-#: The Attributes of the single sheet an earlier Fray kept for every system (migrated).
-OLD_ATTRIBUTES = ("sheet", "kind", "base_kind", "transformed", "weapon")
 WIDTH = 78
 
 
@@ -296,6 +294,8 @@ def render_sheet(obj, system: RuleSystem) -> str:
     rows = [cells[row::per_column] for row in range(per_column)]  # down the first column, then the next
     table = columns(None, (26, 26), [row + [""] * (3 - len(row)) for row in rows], width=WIDTH)
     weapon = weapon_name(system, combatant.weapon) if combatant.weapon else "none"
+    note = system.weapon_note(combatant.weapon) if combatant.weapon else ""
+    weapon += f" ({note})" if note else ""
     lines = [header, str(table), f"Weapon in hand: {escape(weapon)}",
              f"Health ({system.key}): {health.describe()}"]
     for other in systems_with_health(obj):
@@ -309,86 +309,3 @@ def systems_with_health(obj) -> list[RuleSystem]:
     """The systems ``obj`` has a health record under (wounds taken in their fights)."""
     records = deserialize(getattr(obj, "health", None) or {})
     return [system for system in every_system() if records.get(system.key)]
-
-
-def _whole_number(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def split_old_sheet(values: Mapping, problems: list[str] | None = None) -> dict[str, dict]:
-    """``{system key: sheet}`` from the single sheet an earlier Fray kept for every system
-    (``values``: the old Attributes ``sheet``, ``kind``, ``base_kind``, ``transformed``,
-    ``weapon``): each system keeps the traits, kinds and weapon it knows, and only the ratings
-    ``+stat`` allows it (a whole number in the trait's range); each rating left out is added
-    to ``problems``. Raises ValueError for an old sheet that is not ``{trait: rating}``."""
-    old = values.get("sheet") or {}
-    if not isinstance(old, Mapping):
-        raise ValueError(f"its old sheet is a {type(old).__name__}, not {{trait: rating}}")
-    traits = dict(old)
-    texts = {field: values.get(field) for field in ("kind", "base_kind", "weapon")
-             if isinstance(values.get(field), str)}
-    result = {}
-    for system in every_system():
-        sheet: dict = {"traits": {}}
-        for name, rating in traits.items():
-            if not isinstance(name, str) or name not in system.trait_names:
-                continue
-            low, high = system.trait_range(name)
-            if _whole_number(rating) and low <= rating <= high:
-                sheet["traits"][name] = rating
-            elif problems is not None:
-                problems.append(f"{system.key} {name} {rating!r} left out (not a whole number from {low} to {high})")
-        for field in ("kind", "base_kind"):
-            if texts.get(field) in kinds(system, field):
-                sheet[field] = texts[field]
-        if sheet.get("kind") and transforms(system, sheet["kind"]) and values.get("transformed") is True:
-            sheet["transformed"] = True
-        if texts.get("weapon") in system.weapon_names:
-            sheet["weapon"] = texts["weapon"]
-        result[system.key] = sheet
-    return result
-
-
-def migrate_old_sheet(obj) -> bool:
-    """Move ``obj``'s old single-sheet Attributes into ``sheets`` (a system's sheet already
-    there wins) and remove them. Whether anything was moved; running it twice moves nothing.
-    A rating left out is logged (``split_old_sheet``); raises ValueError (nothing changed) for
-    an old sheet that cannot be read."""
-    from evennia.utils import logger
-
-    values = stored(obj)
-    old = {name: deserialize(values[name]) for name in OLD_ATTRIBUTES if name in values}
-    if not old:
-        return False
-    current = deserialize(values.get("sheets") or {})
-    if not isinstance(current, Mapping):
-        raise ValueError(f"its sheets Attribute is a {type(current).__name__}, not {{system: sheet}}")
-    problems: list[str] = []
-    split = split_old_sheet(old, problems)
-    for problem in problems:
-        logger.log_warn(f"Fray sheets: #{obj.id} ({obj.key}): {problem}.")
-    obj.sheets = {**split, **current}
-    for name in old:
-        obj.attributes.remove(name, category="fray")
-    return True
-
-
-def migrate_sheets() -> int:
-    """At server start: every object with the old single-sheet Attributes gets a sheet per
-    system (``migrate_old_sheet``), each on its own: one that fails is logged with its dbref
-    and left as it is, and the others carry on. How many objects were moved."""
-    from django.db import transaction
-    from evennia.objects.models import ObjectDB
-    from evennia.typeclasses.attributes import Attribute
-    from evennia.utils import logger
-
-    ids = Attribute.objects.filter(db_category="fray", db_key__in=OLD_ATTRIBUTES,
-                                   objectdb__isnull=False).values_list("objectdb__id", flat=True)
-    moved = 0
-    for obj in ObjectDB.objects.filter(id__in=set(ids)).order_by("id"):
-        try:
-            with transaction.atomic():
-                moved += migrate_old_sheet(obj)
-        except Exception as error:  # one bad sheet must not stop the others or the server
-            logger.log_err(f"Fray sheets: #{obj.id} ({obj.key}) not migrated, left as it is: {error}")
-    return moved

@@ -19,9 +19,9 @@ from __future__ import annotations
 from evennia.utils import logger
 
 from rules.systems import CombatError
-from world import encounters, fights, gmcp, reactor, scenes
+from world import combat, fights, gmcp, reactor, scenes
 from world.access import STAFF, has_perm
-from world.fight import ENCOUNTER_KEY, ai_ids, fighters, system_of
+from world.hud import marks
 from world.models import Fight, FightNarration
 
 #: The Storyteller's buttons: action -> what it does, for refusals ("Only ... can <doing>").
@@ -37,7 +37,7 @@ _written: dict[int, int] = {}   # fight id -> last event seq written out (read b
 def on_event(event: fights.FightEvent) -> None:
     """The fight-stream subscriber: a narration event waits to be written on the next tick."""
     try:
-        if event.kind == "narration":
+        if event.kind == "said":
             _waiting.append(FightNarration(fight_id=event.fight, seq=event.seq, round=event.round,
                                            text=scenes.narration_text(event)))
     except Exception:  # noqa: BLE001 - logged; the command and the fight go on
@@ -65,7 +65,6 @@ def caught_up(fight_id: int, seq: int) -> bool:
     return fight_id not in _seen and _written.get(fight_id, seq) >= seq
 
 
-fights.subscribe(on_event)
 
 
 def narration(fight_id: int, after: int = 0, limit: int = 500) -> list[dict]:
@@ -77,13 +76,9 @@ def narration(fight_id: int, after: int = 0, limit: int = 500) -> list[dict]:
 
 
 # ----------------------------------------------------------------------------------- HUD
-def encounter_of(row: Fight):
-    """The Encounter script running fight ``row``, or None once it has ended."""
-    from evennia.scripts.models import ScriptDB
-
-    if row.ended is not None or row.script_id is None:
-        return None
-    return ScriptDB.objects.filter(id=row.script_id, db_key=ENCOUNTER_KEY).first()
+def running_row(fight_id: int) -> Fight | None:
+    """The running fight ``fight_id`` (None once it has ended)."""
+    return next((row for row in fights.running() if row.pk == fight_id), None)
 
 
 def hud(fight_id: int, viewer=None) -> dict | None:
@@ -92,47 +87,39 @@ def hud(fight_id: int, viewer=None) -> dict | None:
     its ``conditions`` too (the telnet HUD's marks: ``prone``, ``held``, ``clinch:Bob`` …),
     and ``waiting``, every attack waiting for a defense: ``{"id", "attacker", "target"}``.
     Reactor thread."""
-    row = Fight.objects.filter(pk=fight_id).first()
-    encounter = encounter_of(row) if row else None
-    if encounter is None:
+    row = running_row(fight_id)
+    if row is None:
         return None
-    data = gmcp.combat(encounter, viewer)
-    system = system_of(encounter)
-    present = fighters(encounter)
-    names = {obj.id: obj.key for obj in present}
-    conditions = encounter.conditions or {}
-    ai = ai_ids(encounter)
-    for entry, obj in zip(data["fighters"], present):
-        state = conditions.get(obj.id, {})
-        entry["conditions"] = [*encounters.condition_marks(state, names), *system.condition_marks(state)]
-        entry["ai"] = obj.id in ai
+    data = gmcp.combat(row, viewer)
+    d = fights.reading(row)
+    for entry, fighter_id in zip(data["fighters"], d.ids()):
+        entry["conditions"] = marks(d, fighter_id)
+        entry["ai"] = fighter_id in d.ai
     place = {name: number for number, slot in reversed(list(enumerate(data["order"]))) for name in slot}
     data["fighters"].sort(key=lambda entry: place.get(entry["name"], len(place)))   # stable: joining order
-    data["waiting"] = [{"id": pending["id"], "attacker": pending["attacker"].key, "target": pending["target"].key}
-                       for pending in encounters.pending_attacks(encounter)]
+    data["waiting"] = [{"id": pending.id, "attacker": d.name(pending.attacker), "target": d.name(pending.target)}
+                       for pending in d.pending]
     return data
 
 
 def running() -> list[dict]:
     """Every running fight: ``{"id", "room", "system", "round", "storyteller", "fighters"}``
     (names), newest first. Reactor thread."""
-    from evennia.scripts.models import ScriptDB
-
     out = []
-    for encounter in ScriptDB.objects.filter(db_key=ENCOUNTER_KEY).order_by("-id"):
-        storyteller = encounter.storyteller
-        out.append({"id": fights.load(encounter).row.pk, "room": encounter.obj.key if encounter.obj else "-",
-                    "system": encounter.system_key, "round": int(encounter.round or 1),
-                    "storyteller": storyteller.key if storyteller else "",
-                    "fighters": [obj.key for obj in fighters(encounter)]})
+    for row in reversed(fights.running()):
+        state = fights.state(row)
+        room, gm = fights.obj(row.room_id), fights.obj(state.gm)
+        out.append({"id": row.pk, "room": room.key if room else "-", "system": row.system_key,
+                    "round": int(state.round), "storyteller": gm.key if gm else "",
+                    "fighters": [fighter.name for fighter in state.fighters]})
     return out
 
 
 # ------------------------------------------------------------------------------ who may
 def storyteller_id(row: Fight) -> int | None:
-    """The id of the fight's Storyteller as last saved (also for an ended fight)."""
-    stored = (row.state or {}).get("storyteller")
-    return int(stored["#obj"]) if isinstance(stored, dict) and "#obj" in stored else None
+    """The id of the fight's game master as last saved (also for an ended fight)."""
+    gm = (row.state or {}).get("gm")
+    return int(gm) if gm is not None else None
 
 
 def characters_of(account) -> list:
@@ -145,27 +132,26 @@ def characters_of(account) -> list:
 
 def may_run(account, row: Fight) -> bool:
     """Whether ``account`` runs the fight from the web (its buttons, its roll log): one of its
-    characters is the fight's Storyteller, or it is staff (``world.access.STAFF``)."""
+    characters is the fight's game master, or it is staff (``world.access.STAFF``)."""
     if account is None or not account.is_authenticated:
         return False
-    storyteller = storyteller_id(row)
-    return any(obj.id == storyteller for obj in characters_of(account)) or has_perm(account, STAFF)
+    gm = storyteller_id(row)
+    return any(obj.id == gm for obj in characters_of(account)) or has_perm(account, STAFF)
 
 
 def viewer_in(account, row: Fight):
     """The account's character fighting in this fight (for its waiting defense), or None."""
-    ids = {int(obj["#obj"]) for obj in (row.state or {}).get("combatants") or []
-           if isinstance(obj, dict) and "#obj" in obj}
+    ids = {int(fighter["id"]) for fighter in (row.state or {}).get("fighters") or []}
     return next((obj for obj in characters_of(account) if obj.id in ids), None)
 
 
 def acting_as(account, row: Fight):
-    """The character the account's buttons act as: its character that is the fight's
-    Storyteller, else (staff) the one it puppets, else its first. Raises CombatError when it
-    has none."""
+    """The character the account's buttons act as: its character that is the fight's game
+    master, else (staff) the one it puppets, else its first. Raises CombatError when it has
+    none."""
     mine = characters_of(account)
-    storyteller = storyteller_id(row)
-    character = next((obj for obj in mine if obj.id == storyteller), None) or (mine[0] if mine else None)
+    gm = storyteller_id(row)
+    character = next((obj for obj in mine if obj.id == gm), None) or (mine[0] if mine else None)
     if character is None:
         raise CombatError("Your account has no character to act with: create one first.")
     return character
@@ -173,28 +159,27 @@ def acting_as(account, row: Fight):
 
 def act(fight_id: int, account, action: str, name: str = "", numbers: str | None = None,
         seen: int | None = None) -> None:
-    """One of the Storyteller's buttons, through the same service as its command:
+    """One of the game master's buttons, through the same service as its command:
     ``next`` (``+combat/next``), ``resolve``, ``add`` (``+combat/add <name>``), ``npc``
     (``+npc/init <name>[=<numbers>]``), ``end``. ``seen``: the fight's event number the page
     showed; when the fight has moved on since, nothing is done. Reactor thread, inside one unit
     (``world.reactor.call``). Raises CombatError."""
-    row = Fight.objects.filter(pk=fight_id).first()
-    encounter = encounter_of(row) if row else None
-    if encounter is None:
+    row = running_row(fight_id)
+    if row is None:
         raise CombatError(f"Fight #{fight_id} has ended.")
     caller = acting_as(account, row)
-    if seen is not None and fights.seq(encounter) != seen:
+    if seen is not None and fights.seq(row) != seen:
         raise CombatError("The fight moved on since your page showed it; nothing was done. "
-                          f"Now: {encounters.now_text(encounter)}.")
+                          f"Now: {combat.now_text(row)}.")
     if action == "next":
-        encounters.next_turn(caller, encounter=encounter)
+        combat.next_turn(caller, row=row)
     elif action == "resolve":
-        encounters.resolve_all(caller, encounter=encounter)
+        combat.resolve_all(caller, row=row)
     elif action == "add":
-        encounters.add_named(caller, name, encounter=encounter)
+        combat.add_named(caller, name, row=row)
     elif action == "npc":
-        encounters.npc_init(caller, name, numbers, encounter=encounter)
+        combat.npc_init(caller, name, numbers, row=row)
     elif action == "end":
-        encounters.end(caller, encounter=encounter)
+        combat.end(caller, row=row)
     else:
         raise CombatError(f"Unknown action '{action}'.")

@@ -3,21 +3,26 @@
 
 Every fight commits to a secret seed when it starts (``world.fights``: its SHA-256, the
 commitment, is shown at once); every die its services roll comes from that seed and a
-counter (``world.dice.roller(encounter)``) and is recorded with the roll-log entry it belongs
+counter (``world.fights.fight_dice``) and is recorded with the roll-log entry it belongs
 to; the seed is revealed when the fight ends. ``+combat/verify`` replays every logged die
 from the revealed seed (``rules.dice.seeded.verify``). Anyone may verify any fight: it shows
 the commitment, the seed once revealed, and for a die that does not match its entry's number,
 who rolled and what, never the log's lines.
+
+It also replays the fight: every intent in its log, stepped again through the engine with the
+dice it drew, must reach the state kept after it, and the last the state stored
+(``rules.engine.replay``); the report names the first intent that goes otherwise.
 """
 
 from __future__ import annotations
 
-from rules.dice.seeded import LoggedEntry, Verification
+from rules.dice.seeded import LoggedEntry, Verification, seed_bytes
 from rules.dice.seeded import verify as check_dice
-from rules.systems import CombatError
+from rules.engine import FightState, Intent
+from rules.engine.replay import Logged, replay
+from rules.systems import CombatError, get_system
 from world import fights
-from world.fight import encounter_in
-from world.models import Fight, FightLogEntry
+from world.models import Fight, FightIntent, FightLogEntry
 from world.text import COMBAT, escape, quote
 
 #: Mismatching dice named one by one; the rest are counted.
@@ -26,22 +31,14 @@ MAX_DIGITS = 9
 WIDTH = 78
 
 
-def start_lines(encounter) -> list[str]:
-    """The lines of the start announcement that commit the fight to its dice."""
-    row = fights.load(encounter).row
-    if not row.dice_commitment:
-        return []
-    return [f"Fight #{row.pk}. Dice commitment (SHA-256 of its secret seed):", row.dice_commitment]
-
-
 def _fight(caller, text: str) -> Fight:
     """The fight ``text`` names (its number, ``12`` or ``#12``), else the fight in the caller's
     room, else the last one that ended there. Raises CombatError."""
     text = (text or "").strip()
     if not text:
-        encounter = encounter_in(caller.location)
-        if encounter is not None:
-            return fights.load(encounter).row
+        row = fights.running_in(caller.location)
+        if row is not None:
+            return row
         ended = Fight.objects.filter(room_id=getattr(caller.location, "id", None),
                                      ended__isnull=False).order_by("-ended", "-id").first()
         if ended is None:
@@ -71,13 +68,35 @@ def verify(caller, text: str) -> str:
             f"{COMBAT} {name} is still running: its dice seed",
             "  stays secret until it ends. Its commitment (SHA-256 of the seed):",
             f"  {row.dice_commitment}",
-            f"  Dice drawn so far: {row.dice_counter}."])
+            f"  Dice drawn so far: {row.dice_counter}.", *replayed(row)])
     logged = FightLogEntry.objects.filter(fight_id=row.pk).order_by("number").values_list(
         "number", "actor", "what", "dice")
     result = check_dice(row.dice_seed, row.dice_commitment, row.dice_counter,
                         (LoggedEntry(number, actor, what, dice) for number, actor, what, dice in logged))
-    return "\n".join([*report(name, result), f"  Seed:       {escape(row.dice_seed[:64])}",
+    return "\n".join([*report(name, result), *replayed(row), f"  Seed:       {escape(row.dice_seed[:64])}",
                       f"  Commitment: {escape(row.dice_commitment[:64])}"])
+
+
+def replayed(row: Fight) -> list[str]:
+    """The replay of the fight's intents as report lines (the seed checks the dice once the
+    fight has ended; before, the dice as drawn)."""
+    intents = FightIntent.objects.filter(fight_id=row.pk).order_by("number")
+    logged = (Logged(entry.number, Intent.from_record(entry.intent), entry.dice, entry.after) for entry in intents)
+    try:
+        system = get_system(row.system_key)
+    except CombatError:
+        return [f"  No replay: the {escape(row.system_key[:20])} rules are gone from this game."]
+    seed = seed_bytes(row.dice_seed) if row.ended is not None else None
+    result = replay(system, logged, FightState.from_record(row.state), seed)
+    if result.matches:
+        return [f"  Replayed {_plural(result.played, 'intent')}: the fight's state is as stored",
+                "    (health, conditions, order, round)."]
+    if not result.diverged_at:
+        return [f"  Replayed {_plural(result.played, 'intent')}, but {result.why}."[:WIDTH]]
+    entry = FightIntent.objects.filter(fight_id=row.pk, number=result.diverged_at).first()
+    action = escape(str((entry.intent if entry else {}).get("action", "?"))[:20])
+    return [f"  Replay: intent #{result.diverged_at} ({action}) goes otherwise:",
+            f"    {escape(result.why)}."[:WIDTH]]
 
 
 def _plural(count: int, one: str, many: str | None = None) -> str:

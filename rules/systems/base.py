@@ -335,6 +335,35 @@ class RuleSystem(ABC):
     successes_name: str = "success"
     #: {weapon key: its name}: what ``+stat <name>/weapon`` may put in hand.
     weapon_names: Mapping[str, str] = {}
+    #: {weapon key: the system's weapon}: its weapon table (empty: none).
+    weapons: Mapping[str, Any] = {}
+    #: The creature kind a sheet without one has ("" where kinds play no part).
+    default_kind: str = ""
+    #: Whether a fight may be a formal duel, where brawl attacks are refused (storyteller).
+    formal_duels: bool = False
+    #: What to do once joined, for the start line ("…then roll +combat/init.") and the join line.
+    start_hint: str = "roll +combat/init"
+    join_hint: str = "roll initiative with +combat/init"
+    #: Whether initiative is rolled anew every round (eldritch, by its data).
+    reroll_each_round: bool = False
+    #: Whether a held fighter may ``escape`` (storyteller, eldritch): ``escape_hold``.
+    escapes: bool = False
+    #: The rule for several actions declared in one turn (``+combat/split``; aeon), or None:
+    #: ``condition``, ``check_declared``, ``describe``, ``penalties``, ``max_actions``.
+    multiple_actions: Any = None
+    #: The conditions of a fighter this system keeps (``rules.engine.conditions``), and those
+    #: of them that last only a round (cleared as the next begins).
+    condition_keys: frozenset[str] = frozenset()
+    round_conditions: tuple[str, ...] = ()
+    #: The fields this system keeps on the fight (``FightState.extra``): name -> a function
+    #: making its empty value.
+    fight_fields: Mapping[str, Any] = {}
+    #: The actions a fight under this system plays, by key (``rules.engine.actions``); the
+    #: system's package sets them.
+    actions: Mapping[str, Any] = {}
+    #: The Attributes a character keeps for this system besides the sheet, which a fight
+    #: reads and writes back (``Fighter.gear``: elethril's ``magic_items``).
+    gear: tuple[str, ...] = ()
 
     @abstractmethod
     def roll_check(self, expression: PoolExpression, actor: Combatant, roller: Roller,
@@ -406,6 +435,53 @@ class RuleSystem(ABC):
     def can_act(self, fighter: Combatant) -> bool:
         """Whether ``fighter`` takes its turns (not incapacitated, by default)."""
         return not self.health(fighter.health, fighter).incapacitated
+
+    def require_able(self, actor: Combatant) -> None:
+        """Raises CombatError, in the system's words, when ``actor`` is too hurt to act."""
+        health = self.health(actor.health, actor)
+        if health.incapacitated:
+            raise CombatError(f"{actor.name} is {'dead' if health.dead else 'down'} and cannot act.")
+
+    def refuse_unable(self, actor: Combatant) -> None:
+        """Raises CombatError saying why ``actor``, who cannot act (``can_act``), may not take
+        a turn (down, out cold …); returns when the reason is the turn's to give (the stunned
+        only defend: "not your turn"). By default :meth:`require_able`."""
+        self.require_able(actor)
+
+    def free_in_clinch(self, conditions: Mapping[str, Any]) -> bool:
+        """Whether a fighter in a clinch may do other things with actions left (aeon: having
+        contested control this round). No, by default."""
+        return False
+
+    def check_attack(self, attacker: Combatant, target: Combatant, option: str, *, modifier: int = 0) -> None:
+        """Raises CombatError for an attack the rules refuse before its turn is spent (aeon:
+        a clinch on the mounted). Nothing, by default."""
+
+    def step_in(self, whirler: Combatant, approacher: Combatant, attack: Any = None) -> Any:
+        """The attack ``whirler`` makes on one who steps into its reach (eldritch Whirling
+        Sword), or None (by default)."""
+        return None
+
+    def before_turn(self, draft: Any, fighter_id: int, what: str) -> tuple[bool, tuple[str, ...]]:
+        """What must come before a fighter's action on its turn (an aeon rider's Ride roll),
+        on the fight's draft (``rules.engine.draft.Draft``): (the fighter goes on with
+        ``what``, the lines to add). A lost turn is told here. By default (True, ())."""
+        return True, ()
+
+    def weapon_note(self, key: str) -> str:
+        """What the sheet says of the weapon ``key`` besides its name (storyteller: where it
+        can be hidden); "" for nothing (by default)."""
+        return ""
+
+    def to_declare(self, draft: Any) -> list[int]:
+        """Whom a fight of declared rounds waits on to declare, by id (none, for a system
+        that plays turns)."""
+        return []
+
+    def escape_hold(self, escaper: Combatant, holder: Combatant, roller: Roller) -> tuple[bool, tuple[str, ...]]:
+        """``escaper``'s roll to escape ``holder``'s hold: (escaped, lines). Only for a system
+        with ``escapes``."""
+        raise CombatError(f"The {self.key} rules have no escape: in a clinch, contest control with 'clinch'.")
 
     def condition_after(self, conditions: Mapping[str, Any], effect: str, detail: Any) -> dict[str, Any]:
         """``conditions`` after a lasting effect of this system's (an effect tuple of a

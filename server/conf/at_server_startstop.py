@@ -37,20 +37,12 @@ def at_server_start():
     """
     import gc
 
-    from evennia.utils import logger
+    from world import narration, subscribers
 
-    import world.gmcp  # noqa: F401 - subscribes GMCP to the fights' event stream
-    import world.tracker  # noqa: F401 - subscribes the web tracker's narration record
-    from world.armor import adopt_request_store
-    from world.sheets import migrate_sheets
-
-    # Data an earlier Fray kept is moved once; a failure is logged and the start goes on.
-    for step in (adopt_request_store,  # requests an earlier Fray kept on a script become rows
-                 migrate_sheets):  # the single sheet an earlier Fray kept for every system: one per system
-        try:
-            step()
-        except Exception:
-            logger.log_trace(f"Fray: {step.__name__} failed at server start; the start goes on.")
+    subscribers.register()   # the fights' event stream: telnet, GMCP, the web tracker, scene logs, the AI
+    problems = narration.check()
+    if problems:   # a broken message catalogue: say which entry, and do not start half-worded
+        raise SystemExit("\n".join(problems))
 
     if os.environ.get("FRAY_BENCH_GC") == "1":
         _log_gc_pauses()

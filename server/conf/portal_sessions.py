@@ -4,7 +4,7 @@ The Server runs commands one at a time; two staff sending ``+combat/next`` in th
 instant reach it one after the other, and the second would pass the next fighter's turn too.
 The Portal's receive time (``received``, epoch seconds, set on the command by Evennia's
 cmdhandler) tells the fight that a command was sent before the turn it meant had already
-moved on (``world.encounters.next_turn``). Set as ``PORTAL_SESSION_HANDLER_CLASS``.
+moved on (``world.combat.next_turn``). Set as ``PORTAL_SESSION_HANDLER_CLASS``.
 """
 
 import time

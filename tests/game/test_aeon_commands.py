@@ -1,8 +1,8 @@
 """Command tier: an aeon fight through the real commands, with forced dice (the aeon seed)."""
 
 from commands import aeon, fray, npcs
+from tests.game import fightview as encounters
 from tests.game.test_combat_commands import FrayCommandTest
-from world import encounters
 from world.sheets import add_traits, sheet_of, traits_of, update_sheet, weapon_of
 
 

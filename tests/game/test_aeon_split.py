@@ -7,8 +7,9 @@ Char2 (Dexterity 3, Brawl 2, Athletics 1, Ride 1; initiative 10) fights the NPC 
 """
 
 from commands import aeon, fray
+from tests.game import fightview as encounters
 from tests.game.test_aeon_commands import AeonFightTest
-from world import dice, encounters, fights
+from world import dice, fights
 from world.sheets import add_traits
 
 

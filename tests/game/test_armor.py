@@ -3,7 +3,6 @@ remove, show, revoke), login notices, and every refusal leaving the state unchan
 
 from unittest import mock
 
-from evennia.scripts.models import ScriptDB
 from evennia.utils import create
 
 from commands.armor import CmdArmor, CmdRequest
@@ -126,40 +125,6 @@ class TestRequestFlow(ArmorTest):
         rows = list(ArmorRequest.objects.filter(id__in=(first, second)).values_list("id", "name", "requester_id"))
         self.assertEqual(rows, [(first, "Goblin-made Mail", self.char2.id), (second, "Leather Coat", self.char2.id)])
         self.assertEqual(len(armor.all_requests()), 2)
-
-
-class TestAdoptOldStore(ArmorTest):
-    """Requests an earlier Fray kept on the ``fray_requests`` script move to rows at server start."""
-
-    def test_old_requests_move_to_rows_with_their_numbers(self):
-        store = create.create_script("typeclasses.requests.RequestStore", key="fray_requests", persistent=True,
-                                     autostart=False)
-        base = (ArmorRequest.objects.order_by("-id").values_list("id", flat=True).first() or 0) + 40
-        store.requests = [
-            {"id": base + 1, "kind": "armor", "requester": self.char2, "requester_name": "Char2",
-             "system": "storyteller", "armor": "goblin-mail", "name": "Goblin-made Mail", "why": "vault",
-             "status": "approved", "created_at": "2024-05-01T12:00:00+00:00", "handled_by": "Char",
-             "handled_at": "2024-05-02T08:30:00+00:00", "comment": "fine", "soak": {"bashing": 2, "lethal": 2}},
-            {"id": base + 3, "kind": "armor", "requester": self.char2, "requester_name": "Char2",
-             "system": "storyteller", "armor": None, "name": "troll-hide <cloak>", "why": "won it",
-             "status": "open", "created_at": "2024-05-03T09:00:00+00:00", "handled_by": None,
-             "handled_at": None, "comment": "", "soak": None},
-        ]
-        store.next_id = base + 4
-        self.assertEqual(armor.adopt_request_store(), 2)
-        self.assertFalse(ScriptDB.objects.filter(db_key="fray_requests").exists())
-        first, second = armor.get_request(base + 1), armor.get_request(base + 3)
-        self.assertEqual((first["status"], first["soak"], first["handled_by"], first["handled_at"], first["armor"]),
-                         ("approved", {"bashing": 2, "lethal": 2}, "Char", "2024-05-02T08:30:00+00:00", "goblin-mail"))
-        self.assertEqual((second["name"], second["armor"], second["requester"], second["created_at"],
-                          second["handled_by"]),
-                         ("troll-hide <cloak>", None, self.char2, "2024-05-03T09:00:00+00:00", None))
-        # New numbers continue after the highest; a second run finds nothing to move.
-        self.assertEqual(self.file("leather"), base + 4)
-        self.assertEqual(armor.adopt_request_store(), 0)
-        # The adopted open request goes through the flow as before.
-        self.st(CmdRequest(), f"/approve {base + 3}=bashing:1 ok",
-                f"<Armor> Request #{base + 3} approved: #{base + 3} troll-hide <cloak>")
 
 
 class TestShowAndRevoke(ArmorTest):

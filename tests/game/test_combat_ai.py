@@ -4,9 +4,10 @@ attacks on it through the same services as the Storyteller, with forced dice."""
 from unittest import mock
 
 from commands import fray, npcs
+from tests.game import fightview as encounters
 from tests.game.test_aeon_commands import AeonFightTest
 from tests.game.test_combat_commands import FrayCommandTest
-from world import dice, encounters, fights
+from world import dice, fights
 from world.sheets import add_traits, traits_of, update_sheet
 
 

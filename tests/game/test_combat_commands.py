@@ -6,7 +6,8 @@ from evennia.objects.models import ObjectDB
 from evennia.utils.test_resources import EvenniaCommandTest
 
 from commands import fray, npcs
-from world import dice, encounters
+from tests.game import fightview as encounters
+from world import dice
 from world.sheets import add_traits, update_sheet
 
 

@@ -6,8 +6,9 @@ order by initiative is Char2, Guard, Gus."""
 import re
 
 from commands import fray, npcs
+from tests.game import fightview as encounters
 from tests.game.test_combat_commands import FrayCommandTest
-from world import encounters, fights, gmcp
+from world import fights, gmcp
 from world.models import Fight
 from world.sheets import add_traits, update_sheet
 
@@ -41,7 +42,7 @@ class OrderTest(FrayCommandTest):
 
     def saved(self):
         """The fight as the database has it: its state, its log size, its events."""
-        row = Fight.objects.get(script_id=self.encounter.id)
+        row = Fight.objects.get(pk=self.encounter.id)
         return row.state, row.log_count, row.seq
 
 
@@ -74,8 +75,8 @@ class TestMoving(OrderTest):
         self.assertEqual(order_events, [{"round": 1, "order": [["Gus"], ["Char2"], ["Guard"]]}])
         turns = [event.data for event in self.events if event.kind == "turn"]
         self.assertEqual(turns, [{"round": 1, "slot": 3, "waiting": ["Gus"]}])
-        self.assertEqual(gmcp.combat(self.encounter, self.char2)["order"], [["Gus"], ["Char2"], ["Guard"]])
-        self.assertEqual(gmcp.combat(self.encounter, self.char2)["turn"], ["Gus"])
+        self.assertEqual(gmcp.combat(self.encounter.row, self.char2)["order"], [["Gus"], ["Char2"], ["Guard"]])
+        self.assertEqual(gmcp.combat(self.encounter.row, self.char2)["turn"], ["Gus"])
         listing = self.st(fray.CmdCombat(), "/order")
         self.assertEqual(listing.splitlines()[:2], ["<Combat> Acting order, round 1 (the Storyteller's)",
                                                     " 1. Gus (init 3, to act)"])
@@ -112,7 +113,7 @@ class TestMoving(OrderTest):
         self.order("Gus=2")
         self.player(fray.CmdCombat(), "")
         self.st(fray.CmdCombat(), "/order")
-        entries = [entry for entry in fights.log_entries(self.encounter) if entry["what"].startswith("order")]
+        entries = [entry for entry in fights.log_entries(self.encounter.row) if entry["what"].startswith("order")]
         self.assertEqual(entries, [{"number": 4, "round": 1, "actor": "Char", "what": "order: Gus to place 2",
                                     "lines": ["Round 1 order: 1. Char2, 2. Gus, 3. Guard"]}])
         self.assertIn("#4 R1 Char: order: Gus to place 2", self.st(fray.CmdCombat(), "/log"))
@@ -120,10 +121,9 @@ class TestMoving(OrderTest):
     def test_the_order_survives_a_reload_of_the_fight_state(self):
         self.fight()
         self.order("Gus=1")
-        row = Fight.objects.get(script_id=self.encounter.id)
+        row = Fight.objects.get(pk=self.encounter.id)
         self.assertEqual(row.state["order"], {"round": 1, "slots": [[[3, "Gus"]], [[9, "Char2"]], [[6, "Guard"]]]})
-        fights._forget(self.encounter.id)   # as after a reload: read the row anew
-        self.assertIsNone(self.encounter.ndb.fray_fight_row)
+        self.encounter.forget()   # as after a reload: read the row anew
         self.assertEqual(self.names(), [["Gus"], ["Char2"], ["Guard"]])
         self.assertEqual(rows(self.player(fray.CmdCombat(), "")), [("1", "Gus"), ("2", "Char2"), ("3", "Guard")])
 
@@ -291,4 +291,4 @@ class TestOtherSystems(OrderTest):
                             "(initiative, weapon speed, phase) decides who acts when.")
         self.order("", "<Fray> Elethril has no acting order: +combat shows the round's segment timeline.")
         self.assertEqual(self.saved(), before)
-        self.assertEqual(gmcp.combat(self.encounter, self.char2)["order"], [])
+        self.assertEqual(gmcp.combat(self.encounter.row, self.char2)["order"], [])

@@ -7,8 +7,9 @@ so the faces below avoid them unless a test says so. Initiative is a plain d10.
 import re
 
 from commands import aeon, eldritch, fray, npcs
+from tests.game import fightview as encounters
 from tests.game.test_combat_commands import FrayCommandTest
-from world import dice, encounters
+from world import dice
 from world.sheets import traits_of, update_sheet, weapon_of
 
 #: Char2: Life Points (3 + 3) x 4 + 10 = 34; initiative score (3 + 2) / 2 = 2.

@@ -11,8 +11,9 @@ and Zed (template hedge-mage: THAC0 20, Armor Class 10, 8 hit points, a dagger) 
 import re
 
 from commands import fray, items, npcs
+from tests.game import fightview as encounters
 from tests.game.test_combat_commands import FrayCommandTest
-from world import dice, elethril, encounters
+from world import dice, elethril
 from world.sheets import add_traits, update_sheet
 
 

@@ -4,8 +4,8 @@ link-dead players and quit."""
 from unittest import mock
 
 from commands import account, fray, npcs
+from tests.game import fightview as encounters
 from tests.game.test_combat_commands import FrayCommandTest
-from world import encounters
 
 
 class ControlTest(FrayCommandTest):

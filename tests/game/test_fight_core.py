@@ -5,11 +5,11 @@ import time
 
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
-from evennia.utils.create import create_script
 
 from commands import fray, npcs
+from tests.game import fightview as encounters
 from tests.game.test_combat_commands import FrayCommandTest
-from world import encounters, fights
+from world import fights
 from world.models import Fight, FightLogEntry
 from world.sheets import add_traits
 from world.text import columns, fit, wrap_words
@@ -44,13 +44,13 @@ class CoreTest(FrayCommandTest):
 class TestOneState(CoreTest):
     def test_a_fight_is_one_row_with_its_state_in_json(self):
         encounter = self.fight()
-        row = Fight.objects.get(script_id=encounter.id)
+        row = Fight.objects.get(pk=encounter.id)
         self.assertEqual((row.system_key, row.round, row.room_id), ("storyteller", 1, self.room1.id))
-        self.assertEqual(row.state["combatants"], [{"#obj": self.char2.id}, {"#obj": self.guard.id}])
-        self.assertEqual(row.state["storyteller"], {"#obj": self.char1.id})
+        self.assertEqual([fighter["id"] for fighter in row.state["fighters"]], [self.char2.id, self.guard.id])
+        self.assertEqual(row.state["gm"], self.char1.id)
         # ids as keys survive the JSON round trip as ints
         self.assertEqual(sorted(encounter.initiative), sorted([self.char2.id, self.guard.id]))
-        self.assertFalse(encounter.attributes.has("combatants"))  # nothing kept in Attributes
+        self.assertFalse(self.room1.scripts.all())  # no script: the row is the fight
 
     def test_an_attack_saves_the_fight_once_and_the_log_in_one_insert(self):
         self.fight()
@@ -88,9 +88,9 @@ class TestOneState(CoreTest):
         self.fight()
         self.force(9, 8, 7, 2, 2)
         self.player(fray.CmdAttack(), "Guard")
-        rows = list(FightLogEntry.objects.filter(fight__script_id=self.encounter.id).values_list("number", "what"))
+        rows = list(FightLogEntry.objects.filter(fight_id=self.encounter.id).values_list("number", "what"))
         self.assertEqual(rows, [(1, "initiative"), (2, "initiative"), (3, "punch at Guard")])
-        self.assertEqual(fights.log_entries(self.encounter, 2, 2)[0]["actor"], "Guard")
+        self.assertEqual(fights.log_entries(self.encounter.row, 2, 2)[0]["actor"], "Guard")
         self.assertEqual(self.encounter.log[-1]["what"], "punch at Guard")
         out = self.st(fray.CmdCombat(), "/log")
         self.assertIn("Roll log, page 1 of 1 (3 entries)", out)
@@ -98,48 +98,31 @@ class TestOneState(CoreTest):
 
     def test_an_ended_fight_keeps_its_row_and_log(self):
         encounter = self.fight()
-        script_id = encounter.id
         self.st(fray.CmdCombat(), "/end")
         row = Fight.objects.get(log_entries__number=1)
-        self.assertIsNone(row.script_id)
+        self.assertEqual(row.pk, encounter.id)
         self.assertIsNotNone(row.ended)
         self.assertEqual(row.log_entries.count(), 2)
-        self.assertFalse(Fight.objects.filter(script_id=script_id).exists())
         self.assertIsNone(encounters.encounter_in(self.room1))
 
-    def test_a_fight_kept_by_an_earlier_fray_in_attributes_moves_to_its_row(self):
-        script = create_script(encounters.ENCOUNTER_TYPECLASS, key=encounters.ENCOUNTER_KEY, obj=self.room1,
-                               persistent=True, autostart=True)
-        Fight.objects.filter(script_id=script.id).delete()
-        script.attributes.add("system_key", "storyteller")
-        script.attributes.add("round", 3)
-        script.attributes.add("combatants", [self.char2])
-        script.attributes.add("conditions", {self.char2.id: {"prone": True}})
-        script.attributes.add("log", [{"round": 1, "actor": "Char2", "what": "initiative", "lines": ["x"]}])
-        self.assertEqual(script.round, 3)
-        self.assertEqual(script.combatants, [self.char2])
-        self.assertEqual(script.conditions, {self.char2.id: {"prone": True}})
-        self.assertEqual(script.log, [{"round": 1, "actor": "Char2", "what": "initiative", "lines": ["x"]}])
-        self.assertFalse(script.attributes.has("round"))
-        self.assertEqual(Fight.objects.get(script_id=script.id).log_count, 1)
+    def test_a_fight_running_when_the_engine_came_is_rewritten_in_its_shape(self):
+        """world/migrations/0006: an old state (objects as {"#obj": id}, conditions by id)
+        becomes a FightState record; the sheets are read at its next command."""
+        import importlib
 
+        from django.apps import apps
 
-class TestCodec(CoreTest):
-    def test_values_read_back_exactly(self):
-        value = {"a": (1, "x", [2, (3,)]), 5: {"#tricky": self.char2}, "objs": [self.char1, None],
-                 "n": 1.5, "b": False}
-        data = fights.encode(value)
-        self.assertEqual(fights.decode(data), value)
-        self.assertEqual(data["#map"][1], [5, {"#map": [["#tricky", {"#obj": self.char2.id}]]}])
-
-    def test_a_deleted_object_reads_back_as_none(self):
-        data = fights.encode([self.obj1])
-        self.obj1.delete()
-        self.assertEqual(fights.decode(data), [None])
-
-    def test_anything_else_is_refused(self):
-        with self.assertRaises(TypeError):
-            fights.encode({"x": {1, 2}})
+        old = Fight.objects.create(room_id=self.room1.id, system_key="storyteller", state={
+            "system_key": "storyteller", "round": 3, "storyteller": {"#obj": self.char1.id},
+            "combatants": [{"#obj": self.char2.id}], "initiative": {"#map": [[self.char2.id, {"name": "Char2"}]]},
+            "conditions": {"#map": [[self.char2.id, {"prone": True}]]}, "acted": [[9, self.char2.id]]})
+        importlib.import_module("world.migrations.0006_fight_engine").forward(apps, None)
+        state = Fight.objects.get(pk=old.pk).state
+        self.assertEqual((state["system"], state["round"], state["gm"]), ("storyteller", 3, self.char1.id))
+        self.assertEqual(state["fighters"], [{"id": self.char2.id, "name": "Char2", "npc": False,
+                                              "conditions": {"prone": True}}])
+        self.assertEqual((state["initiative"], state["acted"]), ({str(self.char2.id): {"name": "Char2"}},
+                                                                 [[9, self.char2.id]]))
 
 
 class TestEvents(CoreTest):
@@ -152,7 +135,7 @@ class TestEvents(CoreTest):
         self.st(fray.CmdDefend(), "Guard=dodge")
         seqs = [event.seq for event in self.events]
         self.assertEqual(seqs, list(range(seqs[0], seqs[0] + len(seqs))))
-        self.assertEqual({event.fight for event in self.events}, {Fight.objects.get(script_id=self.encounter.id).id})
+        self.assertEqual({event.fight for event in self.events}, {self.encounter.id})
         kinds = [event.kind for event in self.events]
         self.assertIn("notice", kinds)  # Guard's prompt, to the ST
         health = [event.data for event in self.events if event.kind == "health"]
@@ -160,11 +143,11 @@ class TestEvents(CoreTest):
                                    "incapacitated": False, "dead": False}])
         turns = [event.data for event in self.events if event.kind == "turn"]
         self.assertEqual(turns[-1], {"round": 1, "slot": None, "waiting": []})
-        self.assertEqual(fights.seq(self.encounter), seqs[-1])
+        self.assertEqual(fights.seq(self.encounter.row), seqs[-1])
 
     def test_a_command_that_fails_midway_changes_nothing_and_says_nothing(self):
         encounter = self.fight()
-        before = (Fight.objects.get(script_id=encounter.id).state, fights.seq(encounter))
+        before = (Fight.objects.get(pk=encounter.id).state, fights.seq(encounter.row))
         self.events.clear()
 
         def broken(*args, **kwargs):
@@ -172,12 +155,14 @@ class TestEvents(CoreTest):
 
         from unittest import mock
         self.force(9, 8, 7, 2, 2)
-        with mock.patch.object(encounters, "deliver", broken), self.assertRaises(RuntimeError):
+        from rules.engine import attacks
+
+        with mock.patch.object(attacks, "deliver", broken), self.assertRaises(RuntimeError):
             with fights.unit():
                 encounters.attack(self.char2, None, "Guard", "")
-        self.assertEqual((Fight.objects.get(script_id=encounter.id).state, fights.seq(encounter)), before)
+        self.assertEqual((Fight.objects.get(pk=encounter.id).state, fights.seq(encounter.row)), before)
         self.assertEqual(self.events, [])
-        self.assertEqual(FightLogEntry.objects.filter(fight__script_id=encounter.id).count(), 2)
+        self.assertEqual(FightLogEntry.objects.filter(fight_id=encounter.id).count(), 2)
 
 
 class TestDoubleAdvance(CoreTest):
@@ -189,10 +174,10 @@ class TestDoubleAdvance(CoreTest):
         self.assertEqual(encounters.current_slot(self.encounter)[1], [self.guard])
         late = fray.CmdCombat()
         late.received = sent
-        state = Fight.objects.get(script_id=self.encounter.id).state
+        state = Fight.objects.get(pk=self.encounter.id).state
         self.st(late, "/next", "<Fray> The fight moved on as you sent that; nothing passed. Now: Round 1, "
                               "Guard's turn. +combat/next again to pass that.")
-        self.assertEqual(Fight.objects.get(script_id=self.encounter.id).state, state)
+        self.assertEqual(Fight.objects.get(pk=self.encounter.id).state, state)
         fresh = fray.CmdCombat()
         fresh.received = time.time()
         self.st(fresh, "/next")

@@ -7,8 +7,9 @@ from unittest import mock
 from evennia.objects.objects import ObjectSessionHandler
 
 from commands import fray, npcs
+from tests.game import fightview as encounters
 from tests.game.test_combat_commands import FrayCommandTest
-from world import encounters, gmcp
+from world import gmcp
 from world.sheets import add_traits
 
 
@@ -92,7 +93,7 @@ class GmcpTest(FrayCommandTest):
         combat = self.mudlet.packages(gmcp.COMBAT)[-1]
         self.assertIsNone(combat["defense"])
         self.assertEqual(combat["fighters"][0]["hp"], vitals["hp"])
-        self.assertEqual(combat["fight"], encounters.fights.load(encounter).row.pk)
+        self.assertEqual(combat["fight"], encounter.id)
         self.st(npcs.CmdNpc(), "/remove Guard")  # out of the fight: its package follows
         self.assertEqual([f["name"] for f in self.mudlet.packages(gmcp.COMBAT)[-1]["fighters"]], ["Char2"])
         self.st(fray.CmdCombat(), "/end")

@@ -57,9 +57,9 @@ class TestHelpBySystem(EvenniaCommandTest):
 
     def test_help_survives_a_fight_whose_system_is_gone(self):
         self.call(fray.CmdCombat(), "/start aeon", caller=self.char1)
-        from world import encounters
+        from world import fights
 
-        encounters.encounter_in(self.room1).system_key = "nosuch"
+        fights.running_in(self.room1).system_key = "nosuch"
         page = self.help("attack")
         self.assertIn("Help for attack", page)
         self.assertIn("Other systems (help attack/<system>): storyteller, aeon, eldritch, elethril.", page)

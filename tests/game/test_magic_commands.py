@@ -1,8 +1,8 @@
 """Command tier: Storyteller magic in a fight (+cast), with forced dice."""
 
 from commands import fray, npcs
+from tests.game import fightview as encounters
 from tests.game.test_combat_commands import FrayCommandTest
-from world import encounters
 from world.sheets import add_traits, update_sheet
 
 

@@ -3,8 +3,8 @@
 from evennia.utils.search import search_object
 
 from commands import fray, npcs
+from tests.game import fightview as encounters
 from tests.game.test_combat_commands import FrayCommandTest
-from world import encounters
 from world.npcs import npcs_in, skeleton
 from world.sheets import sheet_of, traits_of, weapon_of
 
@@ -29,7 +29,7 @@ class TestCreate(NpcTest):
         sheet = self.st(npcs.CmdNpc(), "/sheet guard")
         self.assertIn("Guard  NPC  storyteller sheet  Kind: Muggle", sheet)
         self.assertIn("Alertness: 3", sheet)
-        self.assertIn("Weapon in hand: Staff", sheet)
+        self.assertIn("Weapon in hand: Staff (cannot be hidden)", sheet)   # the chart's Concealed column
 
     def test_template_prefix_kind_and_base_kind(self):
         self.st(npcs.CmdNpc(), "/create Lupin=were", "<Combat> Created Lupin from the werewolf template.")

@@ -2,9 +2,10 @@
 nothing is rolled, logged or used up."""
 
 from commands import fray
+from tests.game import fightview as encounters
 from tests.game.test_combat_commands import FrayCommandTest
 from tests.game.test_elethril_commands import ElethrilFightTest
-from world import dice, encounters
+from world import dice
 from world.sheets import add_traits, update_sheet
 
 STORYTELLER = """<Roll> Odds for Char2: Dexterity 3 + Brawl 2 = 5 dice vs 6

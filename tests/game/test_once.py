@@ -13,12 +13,13 @@ from collections import Counter
 import pytest
 
 from commands import aeon, fray, npcs
+from tests.game import fightview as encounters
 from tests.game.test_aeon_commands import AeonFightTest
 from tests.game.test_combat_commands import FrayCommandTest
 from tests.game.test_eldritch_commands import EldritchFightTest
 from tests.game.test_elethril_commands import ElethrilFightTest
 from tests.game.test_magic_commands import MagicFightTest
-from world import dice, encounters, fights
+from world import dice, fights
 from world.sheets import add_traits, update_sheet
 
 

@@ -12,7 +12,8 @@ from evennia.utils import create
 from evennia.utils.test_resources import EvenniaCommandTest
 
 from commands import armor, fray, items, npcs
-from world import dice, encounters
+from tests.game import fightview as encounters
+from world import dice
 
 ROLES = ("player", "narrator", "storyteller", "builder", "admin")
 EVERYONE = set(ROLES)
@@ -104,7 +105,6 @@ class TestPermissionMatrix(EvenniaCommandTest):
             if obj.tags.has("npc", category="fray"):
                 obj.delete()
         for obj in self.people.values():
-            obj.encounter = None
             obj.health = {}
         dice.clear()
         encounter = encounters.start(self.people["storyteller"], None)

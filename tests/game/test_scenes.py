@@ -109,7 +109,7 @@ class TestFightNarration(SceneTest):
         self.force(9, 8, 7, 2, 2)
         self.player(fray.CmdAttack(), "Guard")
         self.call(CmdPose(), "grins.", caller=self.char2)
-        narrations = [event for event in published if event.kind == "narration"]
+        narrations = [event for event in published if event.kind == "said"]
         rows = self.entries()
         kinds = [kind for kind, _ in rows]
         self.assertEqual(kinds.count("narration"), len(narrations))
@@ -135,8 +135,7 @@ class TestFightNarration(SceneTest):
             "  Guard may defend."])))
         # each narration event of the fight is one entry, whatever the number of listeners
         self.assertEqual([head for head in heads if head.startswith("<Combat>")],
-                         [scenes.render(f"<Combat> {event.text}", event.actor, dict(event.mapping), self.room1)
-                          for event in narrations])
+                         [scenes.narration_text(event).splitlines()[0] for event in narrations])
 
     def test_narration_is_not_recorded_without_a_scene(self):
         self.storyteller_fight("Guard")

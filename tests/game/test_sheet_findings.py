@@ -13,61 +13,13 @@ from tests.game.test_combat_commands import FrayCommandTest
 from world import sheets
 from world.admin import sheet_form
 from world.models import FraySheet
-from world.sheets import migrate_sheets, sheet_of, update_sheet
+from world.sheets import sheet_of, update_sheet
 
 
 def old_style(obj, **values):
     obj.attributes.remove("sheets", category="fray")
     for name, value in values.items():
         obj.attributes.add(name, value, category="fray")
-
-
-class TestMigrationFindings(FrayCommandTest):
-    def test_a_malformed_old_sheet_is_logged_and_the_others_migrate(self):
-        old_style(self.char1, sheet=[1, 2, 3])  # char1 comes first (lower id)
-        old_style(self.char2, sheet={"Dexterity": 3})
-        with mock.patch("evennia.utils.logger.log_err") as log_err:
-            self.assertEqual(migrate_sheets(), 1)
-        self.assertEqual(sheet_of(self.char2, "storyteller"), {"traits": {"Dexterity": 3}})
-        self.assertEqual(self.char1.attributes.get("sheet", category="fray"), [1, 2, 3])  # left as it is
-        log_err.assert_called_once()
-        self.assertEqual(log_err.call_args.args[0],
-                         f"Fray sheets: #{self.char1.id} (Char) not migrated, left as it is: "
-                         "its old sheet is a list, not {trait: rating}")
-
-    def test_server_start_completes(self):
-        from server.conf import at_server_startstop as hooks
-
-        old_style(self.char1, sheet=[1, 2, 3])
-        old_style(self.char2, sheet={"Dexterity": 3})
-        with mock.patch("gc.freeze"), mock.patch("gc.collect"), mock.patch("gc.set_threshold") as threshold, \
-                mock.patch("evennia.utils.logger.log_err"):
-            hooks.at_server_start()
-            threshold.assert_called_once_with(*hooks.GC_THRESHOLDS)
-        self.assertEqual(sheet_of(self.char2, "storyteller"), {"traits": {"Dexterity": 3}})
-        def gone():
-            raise RuntimeError("database gone")
-
-        with mock.patch("world.sheets.migrate_sheets", gone), \
-                mock.patch("gc.freeze"), mock.patch("gc.collect"), mock.patch("gc.set_threshold") as threshold, \
-                mock.patch("evennia.utils.logger.log_trace") as log_trace:
-            hooks.at_server_start()
-            threshold.assert_called_once_with(*hooks.GC_THRESHOLDS)
-        self.assertIn("failed at server start; the start goes on.", log_trace.call_args.args[0])
-
-    def test_ratings_outside_the_range_are_left_out_and_logged(self):
-        old_style(self.char2, sheet={"Dexterity": 999, "Brawl": 2, "Wits": "3", "Strength": True, "THAC0": 17.5})
-        with mock.patch("evennia.utils.logger.log_warn") as log_warn:
-            self.assertEqual(migrate_sheets(), 1)
-        self.assertEqual(sheet_of(self.char2, "storyteller"), {"traits": {"Brawl": 2}})
-        self.assertEqual(sheet_of(self.char2, "aeon"), {"traits": {"Brawl": 2}})
-        self.assertEqual(sheet_of(self.char2, "elethril"), {"traits": {}})
-        logged = [call.args[0] for call in log_warn.call_args_list]
-        self.assertIn(f"Fray sheets: #{self.char2.id} (Char2): storyteller Dexterity 999 left out "
-                      "(not a whole number from 0 to 20).", logged)
-        self.assertIn(f"Fray sheets: #{self.char2.id} (Char2): storyteller Wits '3' left out "
-                      "(not a whole number from 0 to 20).", logged)
-        self.assertTrue(any("elethril THAC0 17.5 left out" in line for line in logged))
 
 
 class TestAdminFindings(AdminTest):

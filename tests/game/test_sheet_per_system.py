@@ -4,12 +4,9 @@ kept for every system is split into one per system."""
 
 from commands import fray, npcs
 from rules.systems import get_system
+from tests.game import fightview as encounters
 from tests.game.test_combat_commands import FrayCommandTest
-from world import encounters
 from world.sheets import (
-    OLD_ATTRIBUTES,
-    migrate_old_sheet,
-    migrate_sheets,
     sheet_of,
     snapshot,
     update_sheet,
@@ -123,34 +120,3 @@ class TestStatPerSystem(SheetTest):
         self.st(fray.CmdSheet(), "/zork Char2", "<Fray> Unknown switch '/zork' for +sheet. Switches: /storyteller, ")
 
 
-class TestMigration(FrayCommandTest):
-    def old_style(self, obj, **values):
-        obj.attributes.remove("sheets", category="fray")
-        for name, value in values.items():
-            obj.attributes.add(name, value, category="fray")
-
-    def test_the_old_single_sheet_is_split_per_system(self):
-        self.old_style(self.char2, sheet={"Dexterity": 3, "THAC0": 17, "Ear Pop": 1}, kind="Elf", base_kind="Muggle",
-                       transformed=False, weapon="long-sword")
-        self.assertEqual(migrate_sheets(), 1)
-        self.assertEqual(dict(self.char2.sheets), {
-            "storyteller": {"traits": {"Dexterity": 3}, "base_kind": "Muggle"},
-            "aeon": {"traits": {"Dexterity": 3}},
-            "eldritch": {"traits": {"Dexterity": 3, "Ear Pop": 1}},
-            "elethril": {"traits": {"THAC0": 17}, "kind": "Elf", "weapon": "long-sword"},
-        })
-        for name in OLD_ATTRIBUTES:
-            self.assertFalse(self.char2.attributes.has(name, category="fray"), name)
-        self.assertEqual(migrate_sheets(), 0)  # twice changes nothing
-        self.assertEqual(sheet_of(self.char2, "elethril")["kind"], "Elf")
-
-    def test_a_werewolf_and_a_shared_weapon(self):
-        self.old_style(self.char2, sheet={"Dexterity": 2}, kind="Werewolf", base_kind="Wizard", transformed=True,
-                       weapon="sword")
-        self.assertTrue(migrate_old_sheet(self.char2))
-        self.assertEqual(sheet_of(self.char2, "storyteller"), {"traits": {"Dexterity": 2}, "kind": "Werewolf",
-                                                              "base_kind": "Wizard", "transformed": True,
-                                                              "weapon": "sword"})
-        self.assertEqual(sheet_of(self.char2, "aeon"), {"traits": {"Dexterity": 2}, "weapon": "sword"})
-        self.assertEqual(sheet_of(self.char2, "elethril"), {"traits": {}})
-        self.assertFalse(migrate_old_sheet(self.char2))

@@ -5,11 +5,11 @@ from unittest import mock
 import evennia.utils.test_resources  # noqa: F401 (Evennia is set up before the game modules load)
 
 from commands import aeon, fray, npcs
+from tests.game import fightview as encounters
 from tests.game.test_aeon_commands import AeonFightTest
 from tests.game.test_combat_commands import FrayCommandTest
 from tests.game.test_eldritch_commands import EldritchFightTest
 from tests.game.test_elethril_commands import ElethrilFightTest
-from world import encounters
 from world.sheets import update_sheet
 
 

@@ -2,8 +2,8 @@
 14 to 20, 29 and 30), with forced dice."""
 
 from commands import fray, npcs
+from tests.game import fightview as encounters
 from tests.game.test_combat_commands import FrayCommandTest
-from world import encounters
 from world.sheets import add_traits
 
 

@@ -8,9 +8,10 @@ import pytest
 
 from commands import fray
 from rules.dice.seeded import Verification, commitment, face
+from tests.game import fightview as encounters
 from tests.game.test_combat_commands import FrayCommandTest
-from world import dice, encounters, fights
-from world.models import Fight, FightLogEntry
+from world import dice, fights
+from world.models import Fight, FightIntent, FightLogEntry
 from world.verify import report
 
 ZERO = bytes(32)   # face(ZERO, 1..8, 10) = 6 6 2 2 9 1 3 3 (tests/rules/test_seeded_dice.py)
@@ -24,11 +25,10 @@ class VerifyTest(FrayCommandTest):
         """Char2 and the Guard in a storyteller fight (initiative forced: two forced dice);
         ``seed`` replaces the fight's secret one before any die of it is drawn."""
         self.storyteller_fight("Guard", Stamina=2, Dodge=1)
-        loaded = fights.load(self.encounter)
-        self.fight_id = loaded.row.pk
+        self.fight_id = self.encounter.id
         if seed is not None:
             Fight.objects.filter(pk=self.fight_id).update(dice_seed=seed.hex(), dice_commitment=commitment(seed))
-            self.encounter.ndb.fray_fight_row = None   # read anew, with the seed set here
+            self.encounter.forget()   # read anew, with the seed set here
 
     def logged_dice(self) -> list[dict]:
         return [die for dice_ in FightLogEntry.objects.filter(fight_id=self.fight_id).order_by("number")
@@ -43,7 +43,7 @@ class VerifyTest(FrayCommandTest):
 class TestVerifiableDice(VerifyTest):
     def test_the_start_commits_to_a_secret_seed_shown_as_its_hash(self):
         out = self.st(fray.CmdCombat(), "/start")
-        row = fights.load(encounters.encounter_in(self.room1)).row
+        row = encounters.encounter_in(self.room1).row
         assert len(row.dice_seed) == 64 and row.dice_counter == 0
         assert row.dice_commitment == hashlib.sha256(bytes.fromhex(row.dice_seed)).hexdigest()
         assert f"Fight #{row.pk}. Dice commitment (SHA-256 of its secret seed):\n  {row.dice_commitment}" in out
@@ -113,7 +113,9 @@ class TestVerifiableDice(VerifyTest):
         assert report.splitlines() == [
             f"<Combat> Fight #{self.fight_id} (storyteller) is still running: its dice seed",
             "  stays secret until it ends. Its commitment (SHA-256 of the seed):", f"  {row.dice_commitment}",
-            "  Dice drawn so far: 3."]
+            "  Dice drawn so far: 3.",
+            "  Replayed 6 intents: the fight's state is as stored",   # the replay tells no die
+            "    (health, conditions, order, round)."]
         assert row.dice_seed not in report
         assert self.verify(str(self.fight_id)) == report
 
@@ -138,7 +140,8 @@ class TestVerifiableDice(VerifyTest):
     def test_dice_of_a_failed_command_are_never_drawn_again(self):
         self.begin(ZERO)
         with pytest.raises(RuntimeError), fights.unit():
-            with dice.roller(self.encounter) as roller:
+            fights.load(self.encounter.row)
+            with dice.roller(fights.fight_dice(self.encounter.row)) as roller:
                 assert roller.roll(10) == 6   # counter 1
             raise RuntimeError("the command failed after its die")
         assert self.row().dice_counter == 1
@@ -171,7 +174,7 @@ class TestVerifiableDice(VerifyTest):
     def test_a_fight_begun_before_verifiable_dice_has_nothing_to_check(self):
         self.begin()
         Fight.objects.filter(pk=self.fight_id).update(dice_seed="", dice_commitment="")
-        self.encounter.ndb.fray_fight_row = None
+        self.encounter.forget()
         assert self.encounter.fight_dice() is None   # its dice: real randomness
         self.player(fray.CmdRoll(), "3d10")
         assert FightLogEntry.objects.get(fight_id=self.fight_id, what="roll").dice == []
@@ -189,3 +192,42 @@ def test_a_long_report_keeps_to_78_columns():
                          "but not in the log:",
                          "    counter 1-99999, 123456-234567, 345678-1000000000000000000 and more."]
     assert max(len(line) for line in lines[1:]) <= 78
+
+
+class TestReplay(VerifyTest):
+    """``+combat/verify`` replays the fight's intents through the engine with the dice each
+    drew (``rules.engine.replay``) and names the first that goes otherwise."""
+
+    def ended_fight(self):
+        self.begin(ZERO)
+        self.player(fray.CmdAttack(), "Guard")
+        self.st(fray.CmdCombat(), "/next")
+        self.st(fray.CmdCombat(), "/end")
+
+    def test_an_ended_fight_replays_to_its_stored_state(self):
+        self.ended_fight()
+        count = FightIntent.objects.filter(fight_id=self.fight_id).count()
+        report = self.verify()
+        assert f"  Replayed {count} intents: the fight's state is as stored" in report.splitlines()
+        assert "    (health, conditions, order, round)." in report.splitlines()
+
+    def test_a_changed_die_names_the_intent_that_drew_it(self):
+        self.ended_fight()
+        attack = FightIntent.objects.get(fight_id=self.fight_id, intent__action="attack")
+        dice_ = [dict(die) for die in attack.dice]
+        dice_[0]["face"] = dice_[0]["face"] % 10 + 1
+        FightIntent.objects.filter(pk=attack.pk).update(dice=dice_)
+        lines = self.verify().splitlines()
+        assert f"  Replay: intent #{attack.number} (attack) goes otherwise:" in lines
+        assert any(line.startswith(f"    die 1 (counter {dice_[0]['counter']}) shows {dice_[0]['face']}, "
+                                   "the seed gives") for line in lines), lines
+
+    def test_a_changed_state_is_found(self):
+        self.ended_fight()
+        row = self.row()
+        state = dict(row.state)
+        state["round"] = 9
+        Fight.objects.filter(pk=row.pk).update(state=state)
+        count = FightIntent.objects.filter(fight_id=self.fight_id).count()
+        assert (f"  Replayed {count} intents, but the stored state is not the one the intents reach."
+                in self.verify().splitlines())

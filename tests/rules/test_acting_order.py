@@ -1,6 +1,6 @@
 """rules/systems/acting_order.py: the Storyteller's order laid over a system's schedule."""
 
-from rules.systems import acting_order
+from rules.engine import order as acting_order
 from rules.systems.base import ActionSchedule, Slot
 
 BASE = ActionSchedule((Slot(14, ("Guard",)), Slot(12, ("Ann", "Cid")), Slot(8, ("Bob",))), ("Bob", "Ann", "Cid", "Guard"))

@@ -17,7 +17,7 @@ import pytest
 from rules.data import RulesDataError, load_system_data
 from rules.dice import DiceSyntaxError, parse_pool
 from rules.systems import system_keys
-from rules.systems.aeon import AeonAttack, AeonHealth, AeonSystem, bleed
+from rules.systems.aeon.system import AeonAttack, AeonHealth, AeonSystem, bleed
 from rules.systems.base import Combatant, CombatError, InitiativeRoll, Pool
 from tests.rules.forced_dice import dice, done
 

@@ -11,8 +11,8 @@ from dataclasses import replace
 import pytest
 
 from rules.data import RulesDataError, load_system_data
-from rules.systems.aeon import AeonSystem
-from rules.systems.aeon_actions import PENALTY, MultipleActions
+from rules.systems.aeon.multiple import PENALTY, MultipleActions
+from rules.systems.aeon.system import AeonSystem
 from rules.systems.base import Combatant, CombatError
 from tests.rules.forced_dice import dice, done
 

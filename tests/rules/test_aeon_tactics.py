@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-import rules.systems.aeon_tactics as tactics_module
+import rules.systems.aeon.tactics as tactics_module
 from rules.data import RulesDataError, load_system_data
-from rules.systems.aeon import AeonSystem
-from rules.systems.aeon_tactics import AeonTactics, ContestRoll, Mount
+from rules.systems.aeon.system import AeonSystem
+from rules.systems.aeon.tactics import AeonTactics, ContestRoll, Mount
 from rules.systems.base import Combatant, CombatError, Pool
 from tests.rules.forced_dice import dice, done
 
@@ -107,7 +107,7 @@ def test_the_module_is_engine_free():
                  if isinstance(node, ast.ImportFrom)}
     assert not imported & {"evennia", "django"}
     # Nothing it imports pulls the engine in either.
-    probe = ("import sys, rules.systems.aeon_tactics; "
+    probe = ("import sys, rules.systems.aeon.tactics; "
              "print(sorted({m.split('.')[0] for m in sys.modules} & {'evennia', 'django'}))")
     root = Path(__file__).resolve().parents[2]
     out = subprocess.run([sys.executable, "-c", probe], cwd=root, capture_output=True, text=True,

@@ -9,7 +9,7 @@ import pytest
 from rules.dice.rollers import QueuedRoller
 from rules.systems import get_system
 from rules.systems.base import Combatant
-from rules.systems.storyteller_dice import PoolRoll
+from rules.systems.storyteller.dice import PoolRoll
 
 
 class _NoMore:

@@ -17,8 +17,8 @@ from rules.data import RulesDataError, load_system_data
 from rules.dice import DiceSyntaxError, parse_pool
 from rules.systems import system_keys
 from rules.systems.base import Combatant, CombatError, InitiativeRoll, Pool
-from rules.systems.eldritch import EldritchSystem, LifePoints, Situation
-from rules.systems.eldritch_dice import DiceRules, roll_die
+from rules.systems.eldritch.dice import DiceRules, roll_die
+from rules.systems.eldritch.system import EldritchSystem, LifePoints, Situation
 from tests.rules.forced_dice import dice, done
 
 EL = EldritchSystem()

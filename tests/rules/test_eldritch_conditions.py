@@ -13,8 +13,8 @@ import pytest
 
 from rules.data import RulesDataError, load_system_data
 from rules.systems.base import Combatant, CombatError
-from rules.systems.eldritch import EldritchSystem, Situation
-from rules.systems.eldritch_checks import Concealment
+from rules.systems.eldritch.checks import Concealment
+from rules.systems.eldritch.system import EldritchSystem, Situation
 from tests.rules.forced_dice import dice, done
 
 EL = EldritchSystem()

@@ -11,7 +11,7 @@ import pytest
 
 from rules.data import load_system_data
 from rules.systems.base import Combatant, CombatError
-from rules.systems.eldritch import EldritchSystem, Situation
+from rules.systems.eldritch.system import EldritchSystem, Situation
 from tests.rules.forced_dice import dice, done
 
 EL = EldritchSystem()

@@ -15,7 +15,7 @@ from rules.data import RulesDataError, load_system_data
 from rules.dice import DiceSyntaxError, parse_pool
 from rules.systems import system_keys
 from rules.systems.base import Combatant, CombatError, InitiativeRoll, Pool
-from rules.systems.elethril import ElethrilAttack, ElethrilSystem, HitPoints
+from rules.systems.elethril.system import ElethrilAttack, ElethrilSystem, HitPoints
 from tests.rules.forced_dice import dice, done
 
 EL = ElethrilSystem()

@@ -13,8 +13,8 @@ import pytest
 
 from rules.data import RulesDataError, load_system_data
 from rules.systems.base import Combatant, CombatError
-from rules.systems.elethril import Declaration, ElethrilSystem, Group, SegmentInitiative
-from rules.systems.elethril_timeline import (
+from rules.systems.elethril.system import Declaration, ElethrilSystem, Group, SegmentInitiative
+from rules.systems.elethril.timeline import (
     PHASES,
     SEGMENTS_PER_ROUND,
     Action,

@@ -7,9 +7,9 @@ from itertools import product
 import pytest
 
 from rules.dice.odds import at_least, enumerate_outcomes, percent, pool_outcomes
-from rules.systems.aeon_dice import AeonRoll
-from rules.systems.eldritch_dice import DiceRules, roll_die
-from rules.systems.storyteller_dice import PoolRoll
+from rules.systems.aeon.dice import AeonRoll
+from rules.systems.eldritch.dice import DiceRules, roll_die
+from rules.systems.storyteller.dice import PoolRoll
 
 
 def brute_force(size, judge):

@@ -17,7 +17,7 @@ from rules.data import RulesDataError, load_system_data
 from rules.dice import DiceSyntaxError, parse_pool
 from rules.systems import get_system
 from rules.systems.base import Combatant, CombatError, InitiativeRoll, Pool
-from rules.systems.storyteller import StorytellerSystem
+from rules.systems.storyteller.system import StorytellerSystem
 from tests.rules.forced_dice import dice, done  # noqa: E402
 
 ST = get_system("storyteller")
@@ -1051,3 +1051,13 @@ def test_brawl_attacks_are_disallowed_in_formal_duels(option):
     roller = dice(2, 2, 2)                           # Dexterity 2 + Melee 1
     assert not ST.attack(duellist, fighter("Bob"), "sword", roller).needs_defense
     done(roller)
+
+
+def test_the_weapon_charts_concealed_column_says_where_a_weapon_hides():
+    """The storyteller seed's weapon chart, Concealed: Dagger "Jacket", Sword "Robes",
+    Greatsword "Nope!", Switchblade blank."""
+    system = StorytellerSystem()
+    assert system.weapon_note("dagger") == "hidden under a jacket"
+    assert system.weapon_note("sword") == "hidden under robes"
+    assert system.weapon_note("greatsword") == "cannot be hidden"
+    assert system.weapon_note("switchblade") == ""

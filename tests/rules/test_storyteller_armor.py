@@ -9,7 +9,7 @@ import pytest
 from rules.data import RulesDataError, load_system_data
 from rules.systems import get_system
 from rules.systems.base import Combatant
-from rules.systems.storyteller import StorytellerSystem
+from rules.systems.storyteller.system import StorytellerSystem
 from tests.rules.forced_dice import dice
 
 ST = get_system("storyteller")

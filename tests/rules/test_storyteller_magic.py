@@ -15,7 +15,7 @@ import pytest
 from rules.data import RulesDataError, load_system_data
 from rules.systems import get_system
 from rules.systems.base import Combatant, CombatError
-from rules.systems.storyteller_magic import CastRoll, MagicalAttack, Shield, StorytellerMagic
+from rules.systems.storyteller.magic import CastRoll, MagicalAttack, Shield, StorytellerMagic
 from tests.rules.forced_dice import dice, done  # noqa: E402
 
 ST = get_system("storyteller")

@@ -1,7 +1,7 @@
 """The admin's proxy models over game objects (Fray sheets, NPCs, armor notes): no tables.
 
 Armor requests an earlier Fray kept on the ``fray_requests`` script move to rows at server
-start (``world.armor.adopt_request_store``), not here: they are pickled Evennia Attributes
+start by the Fray of that time, not here: they are pickled Evennia Attributes
 holding game objects, which a migration's historical models cannot read back.
 """
 

@@ -3,8 +3,8 @@
 Source: the eldritch seed (Eldritch MUSH's combat page: initiative, extra actions,
 attacking, limitations, damage, the 14 advanced maneuvers, the weapon and armor tables)
 with the Unisystem defaults of ``docs/rules/eldritch.md``. Every number lives in
-``rules/data/eldritch.toml``; dice in :mod:`rules.systems.eldritch_dice`; limitations,
-concealment, hiding, eye contact and line of sight in :mod:`rules.systems.eldritch_checks`.
+``rules/data/eldritch.toml``; dice in :mod:`rules.systems.eldritch.dice`; limitations,
+concealment, hiding, eye contact and line of sight in :mod:`rules.systems.eldritch.checks`.
 
 Registered in ``rules.systems.REGISTRY``; the game layer's own actions are in
 ``world/eldritch.py``.
@@ -90,14 +90,14 @@ from rules.systems.base import (
     match_damage_type,
     plural,
 )
-from rules.systems.eldritch_checks import (
+from rules.systems.eldritch.checks import (
     CATEGORIES,
     GRIPS,
     EldritchChecks,
     Limitation,
     Weapon,
 )
-from rules.systems.eldritch_dice import (
+from rules.systems.eldritch.dice import (
     DiceRules,
     EldritchRoll,
     describe_parts,
@@ -105,7 +105,7 @@ from rules.systems.eldritch_dice import (
     trait_parts,
     trait_spec_names,
 )
-from rules.systems.eldritch_situation import Situation
+from rules.systems.eldritch.situation import Situation
 
 DAMAGE_TYPES = ("bash", "lethal")
 ARMOR_COLUMNS = ("bash", "lethal", "bullets")

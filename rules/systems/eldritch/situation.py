@@ -1,6 +1,6 @@
 """What the encounter tracks about one eldritch fighter this turn (``Situation``), read from
 the snapshot's ``conditions`` by the system (``rules.systems.eldritch``) and its checks
-(``rules.systems.eldritch_checks``), which both import it from here."""
+(``rules.systems.eldritch.checks``), which both import it from here."""
 
 from __future__ import annotations
 

@@ -23,7 +23,7 @@ from rules.data import RulesDataError, load_system_data, require
 from rules.dice import Roller
 from rules.dice.odds import pool_outcomes
 from rules.systems.base import Combatant, CombatError, Pool, Resolution, plural
-from rules.systems.storyteller_dice import (
+from rules.systems.storyteller.dice import (
     DAMAGE_TYPES,
     Harm,
     PoolRoll,
@@ -32,7 +32,7 @@ from rules.systems.storyteller_dice import (
 )
 
 if TYPE_CHECKING:
-    from rules.systems.storyteller import StorytellerSystem
+    from rules.systems.storyteller.system import StorytellerSystem
 
 DATA_KEY = "storyteller_spells"
 SPELL_KINDS = ("attack", "shield", "other")
@@ -481,6 +481,11 @@ class StorytellerMagic:
         return Resolution(attack.attacker, attack.target, hit, net, tuple(lines), tuple(harm), ())
 
     # ----------------------------------------------------------------------- shields
+    @staticmethod
+    def shield_from_record(record: Mapping[str, Any]) -> Shield:
+        """A standing shield as the fight keeps it (``Shield.to_record()``)."""
+        return Shield.from_record(record)
+
     def raise_shield(self, cast: CastRoll, protected: Sequence[str] = ()) -> Shield:
         """A shield from a cast shield spell (seed: Magical Shield): one block, the caster
         protected. Special Effect successes pay first for the people named in ``protected``

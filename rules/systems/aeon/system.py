@@ -4,7 +4,7 @@ Source: the aeon seed (Aeon Reborn: damage types, soak, hardness, Armor
 Piercing, the wound chart's rollover, bleeding, called shots) with the Trinity 1st-edition
 defaults described in ``docs/rules/aeon.md``. Every number lives in ``rules/data/aeon.toml``.
 
-Grappling, surprise, hiding and mounted combat are in ``rules.systems.aeon_tactics``.
+Grappling, surprise, hiding and mounted combat are in ``rules.systems.aeon.tactics``.
 
 Choices where the source is silent (each also noted where it is made):
 
@@ -27,9 +27,9 @@ from typing import Any
 from rules.data import RulesDataError, load_system_data, require, require_choice
 from rules.dice import DEFAULT_LIMITS, DiceSyntaxError, PoolExpression, Roller
 from rules.dice.odds import MiddleRoller, chance_of, pool_outcomes
-from rules.systems.aeon_actions import MultipleActions
-from rules.systems.aeon_dice import AeonRoll, Harm, roll_aeon  # noqa: F401 (re-exported)
-from rules.systems.aeon_tactics import (
+from rules.systems.aeon.dice import AeonRoll, Harm, roll_aeon  # noqa: F401 (re-exported)
+from rules.systems.aeon.multiple import MultipleActions
+from rules.systems.aeon.tactics import (
     BREAK_CHOICES,
     CONTROL_CHOICES,
     AeonTactics,
@@ -445,7 +445,7 @@ class AeonSystem(RuleSystem):
     def action_pool(self, actor: Combatant, parts: Sequence[tuple[str, int]], what: str) -> Pool:
         """``parts`` + the wound penalty + the penalty of the action being taken when the
         fighter split its actions (``conditions["action_penalty"]``, set by the game for the
-        acting fighter only; ``rules.systems.aeon_actions``). Raises CombatError when that
+        acting fighter only; ``rules.systems.aeon.multiple``). Raises CombatError when that
         penalty leaves a refused action below the minimum pool (1 die)."""
         pool = Pool(tuple(parts) + self.wound_parts(actor) + MultipleActions.parts(actor.conditions))
         return self.multiple_actions.require_pool(pool, actor.conditions, what, actor.name)
@@ -664,7 +664,7 @@ class AeonSystem(RuleSystem):
 
     @cached_property
     def tactics(self):
-        """Grappling, surprise, hiding and mounted combat (``rules.systems.aeon_tactics``)."""
+        """Grappling, surprise, hiding and mounted combat (``rules.systems.aeon.tactics``)."""
         return AeonTactics(self)
 
     def mount_of(self, actor: Combatant):

@@ -43,11 +43,11 @@ from typing import TYPE_CHECKING, Any
 
 from rules.data import RulesDataError, load_system_data, require, require_choice
 from rules.dice import Roller
-from rules.systems.aeon_dice import AeonRoll, Harm, roll_aeon
+from rules.systems.aeon.dice import AeonRoll, Harm, roll_aeon
 from rules.systems.base import Combatant, CombatError, Pool, modifier_parts, plural, trait_pool
 
 if TYPE_CHECKING:
-    from rules.systems.aeon import AeonSystem
+    from rules.systems.aeon.system import AeonSystem
 
 CONTROL_CHOICES = ("hold", "crush", "break")
 BREAK_CHOICES = ("release", "ground", "prone", "throw")

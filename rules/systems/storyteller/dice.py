@@ -1,5 +1,5 @@
 """Storyteller dice and results shared by the system (``rules.systems.storyteller``) and its
-magic (``rules.systems.storyteller_magic``): a d10 pool against a difficulty (``PoolRoll``,
+magic (``rules.systems.storyteller.magic``): a d10 pool against a difficulty (``PoolRoll``,
 ``roll_pool``), a defense roll and the harm of an attack. Source:
 the storyteller seed; in the project's words: ``docs/rules/storyteller.md``."""
 
@@ -13,7 +13,7 @@ from rules.dice import Roller, roll_dice
 from rules.systems.base import Pool, plural
 
 if TYPE_CHECKING:
-    from rules.systems.storyteller import HealthTrack
+    from rules.systems.storyteller.system import HealthTrack
 
 
 DAMAGE_TYPES = ("bashing", "lethal", "aggravated")

@@ -1,6 +1,6 @@
 """Aeon dice and harm: a d10 pool at a target number (``AeonRoll``, ``roll_aeon``) and the
 damage one attack deals (``Harm``), shared by the system (``rules.systems.aeon``) and its
-tactics (``rules.systems.aeon_tactics``). Source: the aeon seed."""
+tactics (``rules.systems.aeon.tactics``). Source: the aeon seed."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from rules.dice import Roller, roll_dice
 from rules.systems.base import plural
 
 if TYPE_CHECKING:
-    from rules.systems.aeon import AeonHealth, Soak
+    from rules.systems.aeon.system import AeonHealth, Soak
 
 
 @dataclass(frozen=True)

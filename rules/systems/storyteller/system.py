@@ -36,7 +36,8 @@ from rules.systems.base import (
     plural,
     trait_pool,
 )
-from rules.systems.storyteller_dice import (  # noqa: F401 (re-exported)
+from rules.systems.storyteller.actions import ACTIONS
+from rules.systems.storyteller.dice import (  # noqa: F401 (re-exported)
     DAMAGE_LETTERS,
     DAMAGE_TYPES,
     Harm,
@@ -44,7 +45,7 @@ from rules.systems.storyteller_dice import (  # noqa: F401 (re-exported)
     StorytellerDefense,
     roll_pool,
 )
-from rules.systems.storyteller_magic import StorytellerMagic
+from rules.systems.storyteller.magic import StorytellerMagic
 
 
 @dataclass(frozen=True)
@@ -202,6 +203,9 @@ class StorytellerSystem(RuleSystem):
     key = "storyteller"
     title = "Storyteller (d10 pools vs difficulty)"
     formal_duels = True   # a fight may be a formal duel: no brawl attacks (seed: Brawl Attack)
+    escapes = True
+    actions = ACTIONS
+    condition_keys = frozenset({"tackled"})
     armor_columns = DAMAGE_TYPES
 
     def __init__(self, data: Mapping[str, Any] | None = None) -> None:
@@ -296,7 +300,7 @@ class StorytellerSystem(RuleSystem):
 
     @cached_property
     def magic(self):
-        """Spellcasting (``rules.systems.storyteller_magic.StorytellerMagic``), loaded on first use."""
+        """Spellcasting (``rules.systems.storyteller.magic.StorytellerMagic``), loaded on first use."""
         return StorytellerMagic(self)
 
     # ----------------------------------------------------------------------------- dice
@@ -338,6 +342,17 @@ class StorytellerSystem(RuleSystem):
 
     def condition_marks(self, conditions: Mapping[str, Any]) -> tuple[str, ...]:
         return ("tackled",) if conditions.get("tackled") else ()
+
+    def weapon_note(self, key: str) -> str:
+        """Where the weapon hides (the seed's weapon chart, Concealed: "Jacket", "Robes",
+        "Nope!"; blank where the chart gives nothing): ``"hidden under a jacket"``,
+        ``"cannot be hidden"``, or ""."""
+        concealed = str(self.weapons.get(key, {}).get("concealed", "")).strip()
+        if not concealed:
+            return ""
+        if concealed.rstrip("!").casefold() == "nope":
+            return "cannot be hidden"
+        return f"hidden under {'a ' if concealed.casefold() == 'jacket' else ''}{concealed.casefold()}"
 
     def defense_adjustable(self, defense: str) -> bool:
         """Whether the ST's ``+combat/diff`` moves this defense (the seed stars dodge, block and

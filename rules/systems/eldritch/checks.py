@@ -29,8 +29,8 @@ from typing import Any
 
 from rules.dice import Roller
 from rules.systems.base import Combatant, CombatError, Pool, plural
-from rules.systems.eldritch_dice import DiceRules, EldritchRoll, roll_eldritch, trait_parts
-from rules.systems.eldritch_situation import Situation
+from rules.systems.eldritch.dice import DiceRules, EldritchRoll, roll_eldritch, trait_parts
+from rules.systems.eldritch.situation import Situation
 
 CATEGORIES = ("bash", "lethal", "firearm")
 GRIPS = {1: "one-handed", 2: "two-handed"}

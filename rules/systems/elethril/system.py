@@ -3,7 +3,7 @@
 Source: the elethril seed ("Elethril - On Fighting", sections 1a–4d) on the AD&D
 2nd-edition base of ``docs/rules/elethril.md``. Every number lives in ``rules/data/elethril.toml``;
 the segment timeline (10 segments a round, the order inside a segment, delay, forfeit,
-spoiling) is :mod:`rules.systems.elethril_timeline`.
+spoiling) is :mod:`rules.systems.elethril.timeline`.
 
 Registered in ``rules.systems.REGISTRY``; the game layer is ``world/elethril.py``.
 
@@ -57,7 +57,7 @@ Fray choices where the source is silent (``# guess:`` in the data file, or here)
 - Armor Class: the sheet's ``Armor Class`` trait, else the worn armor note's, else 10.
   THAC0: the sheet's, else 20. Hit points: the sheet's ``Hit Points``, else 10.
 - Quality plusses add to hit and damage like magical ones; a hit does at least 1 damage.
-- Delay, spoiling and forfeiting: see :mod:`rules.systems.elethril_timeline`.
+- Delay, spoiling and forfeiting: see :mod:`rules.systems.elethril.timeline`.
 
 What makes an action stronger comes from the sheet (staff ``+stat``) or from the Storyteller,
 never from a player's typed option (``Declaration.storyteller`` marks the ST declaring for an
@@ -105,7 +105,7 @@ from rules.systems.base import (
     load_armor_table,
     plural,
 )
-from rules.systems.elethril_timeline import (
+from rules.systems.elethril.timeline import (
     Action,
     Event,
     Timeline,

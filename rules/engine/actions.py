@@ -1,0 +1,595 @@
+"""Actions as objects: each thing a fight can be asked to do is one :class:`Action`, found by
+its key in the fight's rule system (``RuleSystem.actions``), and played by
+:func:`rules.engine.step` on a :class:`~rules.engine.draft.Draft`.
+
+:data:`STANDARD` holds the actions every system that plays turns shares: the game master's
+controls, joining and leaving, initiative, attacking, defending, escaping a hold and aiming.
+A system's package adds its own (an aeon clinch, an eldritch Sacrifice) or puts its own in
+place of one (elethril declares its attacks: ``rules.systems.elethril.actions``).
+
+An action checks what the rules refuse, before any die, by raising ``CombatError`` (one
+player-facing line): the step then keeps nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from rules.engine import attacks, splits, turns
+from rules.engine.draft import Draft
+from rules.engine.intents import Intent
+from rules.engine.state import Fighter
+from rules.systems.base import CombatError, InitiativeRoll
+
+
+class Action:
+    """One thing a fight can be asked to do. ``key`` is the intent's ``action``. An action
+    players type as a command of its own has a ``verb`` (the game makes the command:
+    ``commands/actions.py``), ``takes`` what follows it (``"target"``: a fighter's name, or
+    ``""``: nothing), a ``usage`` line and a ``help`` text."""
+
+    key: ClassVar[str] = ""
+    verb: ClassVar[str] = ""
+    takes: ClassVar[str] = ""
+    usage: ClassVar[str] = ""
+    help: ClassVar[str] = ""
+
+    def perform(self, d: Draft, intent: Intent) -> Any:
+        """Play ``intent`` on ``d``. Raises CombatError (nothing is kept) when it refuses."""
+        raise NotImplementedError
+
+
+def require_actor(d: Draft, intent: Intent) -> int:
+    """The intent's actor, who must be in the fight. Raises CombatError."""
+    if intent.actor is None or not d.has(intent.actor):
+        raise CombatError("You are not in this fight. Join it with +combat/join.")
+    return intent.actor
+
+
+def require_target(d: Draft, intent: Intent) -> int:
+    if intent.target is None or not d.has(intent.target):
+        raise CombatError("Name a combatant.")
+    return intent.target
+
+
+# ------------------------------------------------------------------------- the fight
+class Start(Action):
+    """The fight begins (``+combat/start``): ``data``: ``duel`` (a formal duel, for a system
+    with ``formal_duels``), ``fight`` (its number) and ``commitment`` (its dice)."""
+
+    key = "start"
+
+    def perform(self, d: Draft, intent: Intent) -> None:
+        duel = bool(intent.data.get("duel"))
+        if duel and not d.system.formal_duels:
+            raise CombatError(f"The {d.system.key} rules have no formal duels: +combat/start {d.system.key}")
+        d.gm = intent.by
+        d.round = 1
+        if duel:
+            d.scene = {"duel": True}
+        lines = []
+        if intent.data.get("commitment"):
+            lines = [f"Fight #{intent.data.get('fight')}. Dice commitment (SHA-256 of its secret seed):",
+                     str(intent.data["commitment"])]
+        d.say("fight.duel_started" if duel else "fight.started", actor=intent.by,
+              values={"system": d.system.key, "how": d.system.start_hint}, lines=lines)
+
+
+class End(Action):
+    """The game master ends the fight: everyone's health is the summary."""
+
+    key = "end"
+
+    def perform(self, d: Draft, intent: Intent) -> list[str]:
+        d.require_gm("end the fight")
+        summary = [f"{d.name(fighter_id)}: {d.health(fighter_id).describe()}" for fighter_id in d.ids()]
+        d.say("fight.ended", actor=intent.by,
+              values={"rounds": "1 round" if int(d.round) == 1 else f"{d.round} rounds"}, lines=summary)
+        d.ended = True
+        return summary
+
+
+def fighter_of(intent: Intent, index: int | None = None) -> Fighter:
+    """The fighter an intent brings in (``data["fighter"]``, or ``data["fighters"][index]``)."""
+    record = intent.data["fighter"] if index is None else intent.data["fighters"][index]
+    return Fighter.from_record(record)
+
+
+def add_fighter(d: Draft, fighter: Fighter) -> bool:
+    """Put the fighter in the fight; False when it already was. Raises CombatError when
+    another fighter has its name (the commands, the HUD and the AI find fighters by name)."""
+    if d.has(fighter.id):
+        return False
+    if any(d.name(other).casefold() == fighter.name.casefold() for other in d.ids()):
+        raise CombatError(f"A fighter called {fighter.name} is in this fight already: one of them needs "
+                          "another name first.")
+    d.add(fighter)
+    return True
+
+
+class Join(Action):
+    """A fighter joins (``+combat/join``; ``data["fighter"]``: who, as they are)."""
+
+    key = "join"
+
+    def perform(self, d: Draft, intent: Intent) -> None:
+        fighter = fighter_of(intent)
+        if d.system.health(fighter.sheet.health, fighter.sheet).dead:
+            raise CombatError("The dead do not fight.")
+        if not add_fighter(d, fighter):
+            raise CombatError("You are already in this fight.")
+        hint = d.system.join_hint
+        d.say("fight.joined", actor=fighter.id, values={"hint": f"{hint[:1].upper()}{hint[1:]}"})
+
+
+class Add(Action):
+    """The game master brings characters in (``+combat/add``; ``data["fighters"]``)."""
+
+    key = "add"
+
+    def perform(self, d: Draft, intent: Intent) -> list[str]:
+        d.require_gm("add combatants")
+        found = [fighter_of(intent, index) for index in range(len(intent.data["fighters"]))]
+        already = [fighter.name for fighter in found if d.has(fighter.id)]
+        if already and len(already) == len(found):
+            raise CombatError(f"{', '.join(already)} {'is' if len(already) == 1 else 'are'} already in this fight.")
+        added = [fighter.name for fighter in found if add_fighter(d, fighter)]
+        note = f" ({', '.join(already)} already {'was' if len(already) == 1 else 'were'})" if already else ""
+        d.say("control.added", values={"names": ", ".join(added), "are": "is" if len(added) == 1 else "are",
+                                       "note": note})
+        return added
+
+
+def remove_fighter(d: Draft, fighter_id: int) -> list[str]:
+    """Take the fighter out, cancelling attacks by or on them; returns notices. Their
+    initiative and the actions they used are kept, so leaving and rejoining gains nothing."""
+    notices = []
+    keep = []
+    for pending in d.pending:
+        if fighter_id in (pending.attacker, pending.target):
+            notices.append(f"The attack of {d.name(pending.attacker)} on {d.name(pending.target)} is cancelled.")
+        else:
+            keep.append(pending)
+    d.pending = keep
+    d.emit("roster", data={"left": d.name(fighter_id)})
+    if splits.declared(d, fighter_id) >= 2 and splits.used(d, fighter_id):
+        # a split already begun ends with leaving: the actions it had left are spent
+        d.acted.extend((at, fighter_id) for at in turns.open_actions(d, fighter_id))
+    attacks.release(d, fighter_id)
+    d.ai = [item for item in d.ai if item != fighter_id]   # back in the fight, the game master runs it
+    name = d.name(fighter_id)
+    d.shields.pop(name, None)
+    d.drop(fighter_id)
+    return notices
+
+
+class Leave(Action):
+    """A fighter leaves (``+combat/leave``)."""
+
+    key = "leave"
+
+    def perform(self, d: Draft, intent: Intent) -> None:
+        actor = require_actor(d, intent)
+        notices = remove_fighter(d, actor)
+        d.say("fight.left", actor=actor, lines=notices)
+
+
+class Remove(Action):
+    """The game master takes a fighter out (``+combat/remove``; ``option`` ``scene``: an NPC
+    removed from the scene, ``+npc/remove``)."""
+
+    key = "remove"
+
+    def perform(self, d: Draft, intent: Intent) -> None:
+        d.require_gm("remove combatants")
+        target = require_target(d, intent)
+        notices = remove_fighter(d, target)
+        key = "control.removed_from_scene" if intent.option == "scene" else "control.removed"
+        d.say(key, actor=intent.by, refs={"target": target}, lines=notices)
+
+
+class Destroyed(Action):
+    """A fighter's object is being deleted: out of the fight, attacks cancelled, holds ended."""
+
+    key = "destroyed"
+
+    def perform(self, d: Draft, intent: Intent) -> None:
+        target = require_target(d, intent)
+        notices = remove_fighter(d, target)
+        d.say("fight.destroyed", refs={"target": target}, lines=notices)
+
+
+class GmGone(Action):
+    """The game master's character is being deleted: the fight has none."""
+
+    key = "gm_gone"
+
+    def perform(self, d: Draft, intent: Intent) -> None:
+        gone = d.gm
+        d.gm = None
+        d.say("fight.gm_gone", refs={"target": gone} if gone is not None else {})
+
+
+class Transfer(Action):
+    """The game master hands the fight to another (``targets``: the new one's id; the world
+    checks they may run it)."""
+
+    key = "transfer"
+
+    def perform(self, d: Draft, intent: Intent) -> None:
+        d.require_gm("hand the scene over")
+        new = intent.target
+        if new == d.gm:
+            raise CombatError(f"{intent.data.get('name', 'They')} already runs this scene.")
+        d.gm = new
+        d.say("control.transferred", actor=intent.by, refs={"target": new})
+
+
+class Away(Action):
+    """A fighter goes idle without the game master: ``option`` ``left`` (walked out of the
+    room) or ``disconnected``; or comes ``back`` (logged in again)."""
+
+    key = "away"
+
+    def perform(self, d: Draft, intent: Intent) -> None:
+        actor = require_actor(d, intent)
+        back = intent.option == "back"
+        if d.set_idle(actor, not back):
+            d.say(f"fight.{intent.option}", refs={"target": actor})
+
+
+class Idle(Action):
+    """The game master marks a fighter idle, or back (``+combat/idle``)."""
+
+    key = "idle"
+
+    def perform(self, d: Draft, intent: Intent) -> None:
+        d.require_gm("mark combatants idle")
+        target = require_target(d, intent)
+        idle = not d.is_idle(target)
+        d.set_idle(target, idle)
+        d.say("control.idle" if idle else "control.not_idle", refs={"target": target})
+
+
+class Refresh(Action):
+    """A fighter's character changed outside the fight (``+stat``, ``+damage``, armor worn, a
+    rename): the fight takes its sheet as it is now (``data["fighter"]``); a changed health is
+    told as a health event."""
+
+    key = "refresh"
+
+    def perform(self, d: Draft, intent: Intent) -> None:
+        fighter = fighter_of(intent)
+        if not d.has(fighter.id):
+            return
+        before = d.fighters[fighter.id]
+        d.replace_fighter(before.with_sheet(fighter.sheet, fighter.gear))
+        if dict(before.sheet.health) != dict(fighter.sheet.health):
+            d.store_health(fighter.id, d.health(fighter.id))
+
+
+# ------------------------------------------------------------------- game master's
+def parse_shift(text: str, limit: int, example: str) -> int:
+    """``"+2"``, ``"-1"``, ``"3"`` → int within ±limit. Raises CombatError."""
+    text = text.strip()
+    digits = text[1:] if text[:1] in "+-" else text
+    if not digits.isascii() or not digits.isdigit() or len(digits) > 2 or int(digits) > limit:
+        raise CombatError(f"Give the change as a number from -{limit} to +{limit}, e.g. {example}.")
+    return -int(digits) if text.startswith("-") else int(digits)
+
+
+MAX_DIFFICULTY_SHIFT = 8
+MAX_DICE_SHIFT = 10
+
+
+class Difficulty(Action):
+    """``+combat/diff <name>=<+/-n>``: the difficulty of that fighter's next attack (or
+    defense, where the system stars it) moves; 0 clears it (``option``: the change typed)."""
+
+    key = "diff"
+
+    def perform(self, d: Draft, intent: Intent) -> None:
+        d.require_gm("move difficulties")
+        target = require_target(d, intent)
+        amount = parse_shift(intent.option, MAX_DIFFICULTY_SHIFT, "+combat/diff Guard=+1")
+        d.update_conditions(target, adjust=amount)
+        system = d.system
+        what = "attack or defense" if any(map(system.defense_adjustable, system.defense_names)) else "attack"
+        d.say("control.difficulty", actor=intent.by, refs={"target": target},
+              values={"what": what, "change": f"{amount:+d}" if amount else "back to normal"})
+
+
+class DiceModifier(Action):
+    """``+combat/mod <name>=<+/-n>[ keep]``: dice added to that fighter's next roll, or every
+    roll until cleared (``keep``); 0 clears it (``option``: what was typed after ``=``)."""
+
+    key = "mod"
+
+    def perform(self, d: Draft, intent: Intent) -> None:
+        d.require_gm("set modifiers")
+        target = require_target(d, intent)
+        words = intent.option.split()
+        keep = len(words) == 2 and words[1].casefold() == "keep"
+        if not words or len(words) > 2 or (len(words) == 2 and not keep):
+            raise CombatError("Usage: +combat/mod <name>=<+/-n>[ keep]")
+        amount = parse_shift(words[0], MAX_DICE_SHIFT, "+combat/mod Guard=-2")
+        kept = keep and bool(amount)
+        d.update_conditions(target, mod=amount, mod_keep=kept)
+        how = "until cleared" if kept else "for the next roll"
+        d.say("control.modifier", actor=intent.by, refs={"target": target},
+              values={"what": f"{amount:+d} dice {how}" if amount else "cleared"})
+
+
+class Resolve(Action):
+    """``+combat/resolve``: every waiting attack resolves with no defense."""
+
+    key = "resolve"
+
+    def perform(self, d: Draft, intent: Intent) -> int:
+        d.require_gm("resolve attacks")
+        return attacks.resolve_all(d)
+
+
+class Next(Action):
+    """``+combat/next``: those still to act pass; a new round starts after the last.
+    ``data["turn"]``, when given: the turn the game master saw (``FightState.turn``); a
+    press for a turn already over is refused."""
+
+    key = "next"
+
+    def perform(self, d: Draft, intent: Intent) -> None:
+        d.require_gm("advance the fight")
+        turns.pass_turn(d)
+
+
+class Ai(Action):
+    """``+combat/ai``: the NPCs the AI runs (``targets``, NPCs), switched ``option`` ``on`` or
+    ``off``; those already so are left out."""
+
+    key = "ai"
+
+    def perform(self, d: Draft, intent: Intent) -> list[int]:
+        d.require_gm("hand NPCs to the AI")
+        on = intent.option == "on"
+        for target in intent.targets:
+            if not d.is_npc(target):
+                raise CombatError(f"{d.name(target)} is a player character: the AI runs only NPCs.")
+        changed = [target for target in dict.fromkeys(intent.targets) if (target in d.ai) != on]
+        if not changed:
+            raise CombatError(("Already run by the AI." if on else "Not run by the AI: nothing to switch off.")
+                              + " (+combat shows (AI) beside each.)")
+        d.ai = sorted(set(d.ai) | set(changed)) if on else [item for item in d.ai if item not in changed]
+        d.say("control.ai_on" if on else "control.ai_off",
+              values={"names": ", ".join(d.name(target) for target in changed), "first": d.name(changed[0]),
+                      "them": "it" if len(changed) == 1 else "them"})
+        return changed
+
+
+# --------------------------------------------------------------------------- initiative
+class Initiative(Action):
+    """Roll initiative (``+combat/init``; for an NPC, ``+npc/init``: ``data["overrides"]``
+    its two traits, ``data["fighter"]`` to bring it in first)."""
+
+    key = "initiative"
+
+    def perform(self, d: Draft, intent: Intent) -> InitiativeRoll:
+        if "fighter" in intent.data:
+            d.require_gm("roll initiative for NPCs")
+            add_fighter(d, fighter_of(intent))
+        actor = require_actor(d, intent)
+        if d.has_initiative(actor):
+            when = "round" if d.system.reroll_each_round else "fight"
+            raise CombatError(f"{d.name(actor)} already has initiative this {when}.")
+        turn_before = turns.current_slot(d)
+        roll = d.system.roll_initiative(d.combatant(actor, intent.data.get("overrides")), d.dice)
+        d.initiative[actor] = roll.to_record()
+        d.add_log(d.name(actor), "initiative", [roll.describe()])
+        d.say("initiative.rolled", refs={"actor": actor}, values={"roll": roll.describe()})
+        # the first rolls of a round, or a late roll that takes the turn
+        if not d.acted or turns.current_slot(d) != turn_before:
+            turns.announce_turn(d)
+        return roll
+
+
+# ------------------------------------------------------------------------------ fighting
+class Attack(Action):
+    """``attack <target>[/<option>]`` on the actor's turn (``option``: a maneuver or weapon of
+    the system's)."""
+
+    key = "attack"
+
+    def perform(self, d: Draft, intent: Intent) -> None:
+        actor, target = require_actor(d, intent), require_target(d, intent)
+        turns.require_turn(d, actor)
+        turns.require_free(d, actor)
+        attacks.strike(d, actor, target, intent.option)
+
+
+class Defend(Action):
+    """``defend <choice>``: answer the oldest attack waiting on the actor (``data["kept"]``:
+    the AI keeps its action for its turn, and says so)."""
+
+    key = "defend"
+
+    def perform(self, d: Draft, intent: Intent) -> None:
+        actor = require_actor(d, intent)
+        choice = attacks.defense_choice(d, intent.option)   # a bad name before whether an attack waits
+        if intent.data.get("kept"):
+            d.say("ai.keeps", refs={"target": actor})
+        attacks.defend(d, actor, choice)
+
+
+class Pass(Action):
+    """The actor lets its turn go by (the NPC AI, with nothing it may do: ``data["why"]``)."""
+
+    key = "pass"
+
+    def perform(self, d: Draft, intent: Intent) -> None:
+        actor = require_actor(d, intent)
+        turns.use_action(d, actor, turns.current_slot(d)[0], counts=False)
+        d.say("ai.passes", refs={"target": actor}, values={"why": intent.data.get("why", "")})
+        turns.announce_turn(d)
+
+
+class Escape(Action):
+    """``escape``: a held fighter spends its action on the system's escape roll."""
+
+    key = "escape"
+
+    def perform(self, d: Draft, intent: Intent) -> None:
+        actor = require_actor(d, intent)
+        holder = d.conditions_of(actor).get("held_by")
+        system = d.system
+        if not system.escapes:
+            raise CombatError(f"The {system.key} rules have no escape: in a clinch, contest control with 'clinch'.")
+        if holder is None or not d.has(holder):
+            raise CombatError(f"{d.name(actor)} is not held.")
+        turns.require_turn(d, actor)
+        escaped, lines = system.escape_hold(d.combatant(actor), d.combatant(holder), d.dice)
+        attacks.shield_zaps(d, actor, holder)   # struggling is contact
+        turns.use_turn(d, actor)
+        if escaped:
+            d.update_conditions(actor, held_by=None)
+        d.add_log(d.name(actor), "escape", lines)
+        d.say("attack.escape", refs={"actor": actor, "holder": holder}, lines=lines)
+        turns.announce_turn(d)
+
+
+class Aim(Action):
+    """``aim <target>``: the actor spends its turn taking aim; its next attack at that target
+    (and only that one) gets +1 (a die in a pool system, +1 to the roll in the others).
+    Aiming again at another target moves the aim."""
+
+    key = verb = "aim"
+    takes = "target"
+    usage = "aim <target>"
+    help = ("Spend your turn taking aim: your next attack at that target gets +1\n"
+            "    (a die in a pool system, +1 to the roll in the others).")
+    BONUS = 1
+
+    def perform(self, d: Draft, intent: Intent) -> None:
+        actor, target = require_actor(d, intent), require_target(d, intent)
+        attacks.require_target(d, actor, target)
+        turns.require_turn(d, actor)
+        turns.require_free(d, actor)
+        going, before = d.system.before_turn(d, actor, "aim")
+        if not going:
+            return turns.announce_turn(d)
+        turns.use_turn(d, actor)
+        d.update_conditions(actor, aim={"target": target, "bonus": self.BONUS})
+        lines = [*before, f"{d.name(actor)}'s next attack at {d.name(target)}: +{self.BONUS}."]
+        d.add_log(d.name(actor), f"aim at {d.name(target)}", lines)
+        d.say("attack.aim", refs={"actor": actor, "target": target}, lines=lines)
+        turns.announce_turn(d)
+
+
+class Roll(Action):
+    """``+roll <pool>`` where a fight runs: ``option`` the pool typed; ``actor`` a fighter
+    (its conditions and the game master's dice modifier count), or ``data["fighter"]``
+    for a bystander; ``data``: ``private`` (only the roller and the game master see it),
+    ``willpower``. Logged in the fight's roll log, rolled with its dice."""
+
+    key = "roll"
+
+    def perform(self, d: Draft, intent: Intent) -> None:
+        from rules.dice import parse_pool
+
+        system = d.system
+        expression = parse_pool(intent.option, system.trait_names)
+        fighting = intent.actor is not None and d.has(intent.actor)
+        roller = d.combatant(intent.actor) if fighting else fighter_of(intent).sheet
+        dice_mod = d.modifiers_for(intent.actor).dice if fighting else 0
+        private = bool(intent.data.get("private"))
+        result = system.roll_check(expression, roller, d.dice, modifier=dice_mod,
+                                   willpower=bool(intent.data.get("willpower")))
+        line = f"{roller.name} rolls {'; '.join(result.lines)}"
+        notes = [f"dice {dice_mod:+d} (Storyteller)"] if dice_mod else []
+        d.add_log(roller.name, "private roll" if private else "roll", [*result.lines, *notes])
+        if dice_mod:
+            d.use_modifiers(intent.actor, adjustable=False)
+        d.emit("rolled", to=intent.by, values={"line": line}, data={"private": private, "gm": d.gm})
+
+
+class Order(Action):
+    """``+combat/order <name>=<place>|before <other>|after <other>``: the game master moves a
+    fighter's next action this round (``targets``: the fighter, and the other for before or
+    after; ``option``: ``at``, ``before`` or ``after``; ``data["place"]``: the place, from 1).
+    The next round goes by initiative again (``rules.engine.order``; the storyteller seed:
+    the highest first "unless the ST prefers otherwise").
+
+    Only a fighter with an action still to come moves, and only among the places still to
+    come; it moves alone (a tie it shared stays together); with several actions a round,
+    its next action moves, never past its own following one."""
+
+    key = "order"
+
+    def perform(self, d: Draft, intent: Intent) -> None:
+        from rules.engine import order as acting_order
+
+        d.require_gm("change the acting order")
+        fighter = require_target(d, intent)
+        name = d.name(fighter)
+        if not d.has_initiative(fighter):
+            raise CombatError(f"{name} has no initiative yet, so no place in the order.")
+        turns.require_able(d, fighter)  # one who cannot act has no turn to move
+        order = acting_order.places(turns.schedule(d))
+        used = turns.used_actions(d)
+        ids = d.by_name()
+
+        def open_entry(entry) -> bool:
+            return entry[1] in ids and (entry[0], ids[entry[1]]) not in used
+
+        waiting = [entry for place in order for entry in place if entry[1] == name and open_entry(entry)]
+        if not waiting:
+            raise CombatError(f"{name} has already acted this round; the next round goes by initiative.")
+        entry = waiting[0]
+        rest = acting_order.move(order, entry, 0)[1:]    # the order without the entry moved
+        # the current turn: the first place with an action to come; those before are past
+        first = next(i for i, place in enumerate(order) if any(map(open_entry, place)))
+        last = len(rest)
+        if len(waiting) > 1:   # not past their own following action
+            last = next(i for i, place in enumerate(rest) if waiting[1] in place)
+        if intent.option == "at":
+            index = int(intent.data["place"]) - 1
+            if not first <= index <= last:
+                raise CombatError(f"Give {name} a place from {first + 1} to {last + 1}"
+                                  f"{' (the places before are past)' if first else ''}.")
+        else:
+            other = intent.targets[1]
+            if other == fighter:
+                raise CombatError(f"Put {name} before or after someone else.")
+            theirs = [e for place in rest for e in place if e[1] == d.name(other)]
+            if not theirs:
+                raise CombatError(f"{d.name(other)} has no place in this round's order (no initiative).")
+            anchor = next((e for e in theirs if open_entry(e)), theirs[-1])
+            index = next(i for i, place in enumerate(rest) if anchor in place) + (intent.option == "after")
+            if index < first:
+                raise CombatError(f"{d.name(other)}'s turn is past: {name} can go from place {first + 1} on.")
+            if index > last:
+                raise CombatError(f"{name}'s next action cannot go after their following one (place {last + 1}).")
+        new = [*rest[:index], [entry], *rest[index:]]
+        if new == order:
+            raise CombatError(f"{name} is already at place {index + 1}.")
+        turn_before = turns.current_slot(d)
+        d.order = acting_order.stored(new, d.round)
+        listing = f"Round {d.round} order: {numbered(new)}"
+        d.add_log(intent.data.get("by_name", ""), f"order: {name} to place {index + 1}", [listing])
+        d.say("control.order", actor=intent.by, refs={"target": fighter}, values={"place": index + 1},
+              lines=[listing])
+        d.emit("order", data={"round": int(d.round), "order": [[n for _, n in place] for place in new]})
+        if turns.current_slot(d) != turn_before:
+            turns.announce_turn(d)
+
+
+def numbered(order) -> str:
+    """``"1. Bob, 2. Ann & Cid"`` (a tie shares a number, as on the HUD)."""
+    return ", ".join(f"{n}. " + " & ".join(name for _, name in place) for n, place in enumerate(order, start=1))
+
+
+#: The actions every turn-playing system shares, by key.
+STANDARD: Mapping[str, Action] = {action.key: action for action in (
+    Start(), End(), Join(), Add(), Leave(), Remove(), Destroyed(), GmGone(), Transfer(), Away(), Idle(),
+    Refresh(), Difficulty(), DiceModifier(), Resolve(), Next(), Ai(), Initiative(), Attack(), Defend(),
+    Escape(), Aim(), Roll(), Pass(), Order(),
+)}

@@ -1,0 +1,282 @@
+"""The turn flow, written once for every system that plays turns in initiative order: the
+schedule of the round, whose turn it is, the actions used, passing over those who cannot act,
+the round's end and the next round's start.
+
+The schedule is derived from the stored initiative each time (the system's ``schedule``, with
+the game master's order for this round laid over it: ``rules.systems.acting_order``), so it is
+the same on every listing and after a reload. A system that declares its rounds
+(``RuleSystem.declared_rounds``: elethril) plays them with its own actions and never calls
+the turn functions here. Every function raises ``CombatError`` (one player-facing line) and
+changes nothing the step keeps when it refuses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rules.engine import order as acting_order
+from rules.engine import splits
+from rules.engine.conditions import ROUND
+from rules.engine.draft import Draft
+from rules.systems.base import ActionSchedule, Combatant, CombatError, InitiativeRoll
+
+
+# ------------------------------------------------------------------------------ schedule
+def initiative_rolls(d: Draft) -> list[InitiativeRoll]:
+    """The initiative of the fighters in the fight, each under its name now (a fighter
+    renamed since it rolled keeps its place)."""
+    return [InitiativeRoll.from_record({**record, "name": d.name(fighter_id)})
+            for fighter_id, record in d.initiative.items() if fighter_id in d.fighters]
+
+
+def schedule(d: Draft) -> ActionSchedule:
+    """This round's schedule: the system's, in the game master's order when one was set
+    (worked out once for the initiative, names and order it comes from)."""
+    key = (tuple((fighter_id, record.get("total"), record.get("tiebreak"), d.name(fighter_id))
+                 for fighter_id, record in d.initiative.items() if fighter_id in d.fighters),
+           d.round, repr(d.order))
+    kept = d.kept.get("schedule")
+    if kept is None or kept[0] != key:
+        kept = d.kept["schedule"] = (key, acting_order.apply(d.system.schedule(initiative_rolls(d)), d.order,
+                                                             d.round))
+    return kept[1]
+
+
+def used_actions(d: Draft) -> set[tuple[int, int]]:
+    """The actions used this round, as ``(slot, fighter id)``."""
+    return set(d.acted)
+
+
+def open_actions(d: Draft, fighter_id: int) -> list[int]:
+    """The slots of the fighter's actions this round not used yet, in order."""
+    used = used_actions(d)
+    name = d.name(fighter_id)
+    return [slot.at for slot in schedule(d).slots if name in slot.names and (slot.at, fighter_id) not in used]
+
+
+def able(d: Draft, fighter_id: int) -> bool:
+    return d.system.can_act(d.combatant(fighter_id))
+
+
+def current_slot(d: Draft) -> tuple[int | None, list[int]]:
+    """(slot, the fighters in it still to act): the first slot with an unused action of
+    someone able to act (the incapacitated and the dead are passed over); (None, []) when
+    the round's actions are all used."""
+    return first_waiting(schedule(d), used_actions(d), d.by_name(), lambda fighter_id: able(d, fighter_id))
+
+
+def first_waiting(order: ActionSchedule, used: set, named: dict[str, int], is_able) -> tuple[int | None, list[int]]:
+    ids = {name: fighter_id for name, fighter_id in named.items() if is_able(fighter_id)}
+    for slot in order.slots:
+        waiting = [ids[name] for name in slot.names if name in ids and (slot.at, ids[name]) not in used]
+        if waiting:
+            return slot.at, waiting
+    return None, []
+
+
+def has_acted(d: Draft, fighter_id: int) -> bool:
+    """Whether the fighter rolled initiative and has no action left this round."""
+    return d.has_initiative(fighter_id) and not open_actions(d, fighter_id)
+
+
+def out_of_actions(d: Draft, fighter_id: int) -> bool:
+    """No action left this round to defend with: the slot used, or, with several actions
+    declared (``splits``), every declared action used."""
+    left = splits.left(d, fighter_id)
+    return has_acted(d, fighter_id) if left is None else left == 0
+
+
+def use_action(d: Draft, fighter_id: int, at: int | None = None, *, counts: bool = True) -> None:
+    """Spend the fighter's action at slot ``at`` (default: its next unused one); ``counts``
+    False (a pass) leaves ``actions_used`` (what later actions are penalised by) as it was.
+    The system's ``after_action`` follows (a stun wearing off …)."""
+    remaining = open_actions(d, fighter_id)
+    if at is None:
+        at = remaining[0] if remaining else None
+    if counts and splits.left(d, fighter_id) is not None:
+        # several actions declared: each one counts, and the turn lasts until none is left
+        if not splits.spend(d, fighter_id) and at in remaining:
+            splits.end_turn(d, fighter_id, at)
+        return
+    if at is not None and at in remaining:
+        d.acted.append((at, fighter_id))
+        effect = d.system.after_action(d.combatant(fighter_id), passed=not counts)
+        changes = dict(effect.conditions) if effect is not None else {}
+        if counts:
+            changes["actions_used"] = int(d.conditions_of(fighter_id).get("actions_used", 0)) + 1
+        if changes:
+            d.update_conditions(fighter_id, **changes)
+        if effect is not None and effect.lines:
+            d.add_log(d.name(fighter_id), "after an action", effect.lines)
+            d.say("turn.after_action", refs={"target": fighter_id}, lines=effect.lines)
+
+
+def use_turn(d: Draft, fighter_id: int) -> None:
+    """Spend the action of the turn the fighter is taking now."""
+    use_action(d, fighter_id, current_slot(d)[0])
+
+
+def struck(d: Draft, fighter_id: int) -> Combatant:
+    """The fighter as an attack on it is resolved: with ``actions_left``, its unused slots
+    this round, once it has rolled initiative (eldritch's Ear Pop stun)."""
+    fighter = d.combatant(fighter_id)
+    if not d.has_initiative(fighter_id):
+        return fighter
+    return replace(fighter, conditions={**fighter.conditions, "actions_left": len(open_actions(d, fighter_id))})
+
+
+# -------------------------------------------------------------------------------- checks
+def require_able(d: Draft, fighter_id: int) -> None:
+    """Raises CombatError, in the system's words (incapacitated, knocked out, down, out
+    cold), when the fighter cannot act."""
+    fighter = d.combatant(fighter_id)
+    if not d.system.can_act(fighter):
+        d.system.refuse_unable(fighter)
+
+
+def require_turn(d: Draft, fighter_id: int) -> None:
+    """Raises CombatError unless it is the fighter's turn and it has an action left. One who
+    cannot act is told why first, in its system's words, not that it has acted."""
+    require_able(d, fighter_id)
+    name = d.name(fighter_id)
+    if not d.has_initiative(fighter_id):
+        raise CombatError(f"{name} has no initiative yet (+combat/init, or +npc/init for NPCs).")
+    if has_acted(d, fighter_id):
+        raise CombatError(f"{name} has already acted this round.")
+    _, waiting = current_slot(d)
+    if fighter_id not in waiting:
+        names = ", ".join(d.name(item) for item in waiting) or "nobody"
+        raise CombatError(f"It is not {name}'s turn: waiting on {names}.")
+    if any(pending.attacker == fighter_id for pending in d.pending):
+        raise CombatError(f"{name}'s attack is still waiting for a defense.")
+
+
+def require_free(d: Draft, fighter_id: int) -> None:
+    """Raises CombatError when a clinch or a hold leaves the fighter only its way out."""
+    state = d.conditions_of(fighter_id)
+    name = d.name(fighter_id)
+    if state.get("clinch_with") and not (d.system.free_in_clinch(state) and splits.left(d, fighter_id)):
+        raise CombatError(f"{name} is in a clinch: contest control with clinch <hold|crush|break|decline>.")
+    if state.get("held_by"):
+        raise CombatError(f"{name} is held and can only try to escape (escape).")
+
+
+def awaiting_initiative(d: Draft) -> list[int]:
+    """The fighters able to act, and not idle, who have not rolled initiative yet."""
+    return [fighter_id for fighter_id in d.ids() if not d.has_initiative(fighter_id) and not d.is_idle(fighter_id)
+            and able(d, fighter_id)]
+
+
+# ---------------------------------------------------------------------------- moving on
+def pass_over_unable(d: Draft) -> None:
+    """Spend, as passes, the actions the turn has moved past of those who could not act then
+    (down, stunned …), so that healing or waking them later does not take the turn back.
+    Nothing goes by while someone able still has to roll initiative (their slot may come
+    first)."""
+    if awaiting_initiative(d):
+        return
+    at, _ = current_slot(d)
+    named = d.by_name()
+    used = used_actions(d)
+    for slot in schedule(d).slots:
+        for name in slot.names:
+            fighter_id = named.get(name)
+            if fighter_id is not None and (slot.at, fighter_id) not in used and not able(d, fighter_id):
+                use_action(d, fighter_id, slot.at, counts=False)
+        if slot.at == at:
+            return
+
+
+def moved_to(d: Draft, key: tuple) -> None:
+    """Note that the fight is on turn ``key`` (any value naming it): a new key counts one
+    more turn (``FightState.turn``), so a late ``+combat/next`` can tell it came too late."""
+    key = tuple(key)
+    if tuple(d.turn_key) != key:
+        d.turn_key = key
+        d.turn += 1
+
+
+def announce_turn(d: Draft) -> None:
+    """Tell the room whose turn it is now (after passing over those who cannot act), or what
+    the round waits for; prompt those to act (an NPC's game master)."""
+    pass_over_unable(d)
+    at, waiting = current_slot(d)
+    moved_to(d, ("slot", int(d.round), at, [*waiting]))
+    d.emit("turn", data={"round": int(d.round), "slot": at, "waiting": [d.name(item) for item in waiting]})
+    if waiting:
+        d.say("turn.to_act", values={"round": d.round, "names": ", ".join(d.name(item) for item in waiting)})
+        for fighter_id in waiting:
+            key = "turn.prompt_clinch" if d.conditions_of(fighter_id).get("clinch_with") else "turn.prompt"
+            d.tell_controller(fighter_id, key, values={"name": d.name(fighter_id)})
+    elif not initiative_rolls(d):
+        d.say("turn.roll_initiative", values={"round": d.round})
+    elif rolling := awaiting_initiative(d):
+        d.say("turn.awaiting_initiative", values={"round": d.round,
+                                                  "names": ", ".join(d.name(item) for item in rolling)})
+    else:
+        d.say("turn.all_acted", values={"round": d.round})
+
+
+def start_round(d: Draft) -> None:
+    """What the rules make happen to each fighter as the round begins (aeon: bleeding)."""
+    for fighter_id in d.ids():
+        effect = d.system.start_of_round(d.combatant(fighter_id), int(d.round))
+        if effect is None:
+            continue
+        if effect.health is not None:
+            d.store_health(fighter_id, effect.health)
+        d.update_conditions(fighter_id, **effect.conditions)
+        if effect.lines:
+            d.add_log(d.name(fighter_id), "start of round", effect.lines)
+            d.say("turn.start_of_round", refs={"target": fighter_id}, lines=effect.lines)
+
+
+def next_round(d: Draft) -> None:
+    """The round is over: the next one begins (actions, defenses and splits reset, the game
+    master's order forgotten, initiative rolled anew where the system rolls every round)."""
+    d.round = int(d.round) + 1
+    d.acted = []
+    d.order = None
+    cleared = {key: None for key in (*ROUND, *d.system.round_conditions)}
+    for fighter_id in d.ids():
+        d.update_conditions(fighter_id, **cleared)
+    if d.system.reroll_each_round:
+        d.initiative = {}
+    d.say("turn.round_begins", values={"round": d.round})
+    start_round(d)
+
+
+def pass_turn(d: Draft) -> None:
+    """The game master's ``+combat/next``: those still to act in the current slot pass; a new
+    round starts after the last. Raises CombatError."""
+    if d.pending:
+        raise CombatError("Attacks are waiting for defenses: let them answer or +combat/resolve.")
+    if not initiative_rolls(d):
+        raise CombatError("Nobody has rolled initiative yet (+combat/init, +npc/init).")
+    at, waiting = current_slot(d)
+    if waiting:
+        for fighter_id in waiting:
+            use_action(d, fighter_id, at, counts=False)  # a pass is no action taken
+        names = ", ".join(d.name(item) for item in waiting)
+        d.say("turn.passes" if len(waiting) == 1 else "turn.pass", values={"names": names})
+    if not current_slot(d)[1]:
+        next_round(d)
+    announce_turn(d)
+
+
+# ------------------------------------------------------------------------------ words
+def turn_text(d: Draft, waiting: list[int]) -> str:
+    if waiting:
+        return ", ".join(d.name(item) for item in waiting)
+    if not initiative_rolls(d) or awaiting_initiative(d):
+        return "waiting for initiative (+combat/init, +npc/init)"
+    return "round over (+combat/next)"
+
+
+def now_text(d: Draft) -> str:
+    """Whose turn it is, in a few words ("Round 2, Bob's turn")."""
+    waiting = current_slot(d)[1]
+    if waiting:
+        names = ", ".join(d.name(item) for item in waiting)
+        return f"Round {d.round}, {names}'{'' if names.endswith('s') else 's'} turn"
+    return f"Round {d.round}, {turn_text(d, waiting)}"

@@ -1,0 +1,140 @@
+"""The engine's contract, for every rule system that plays turns and for ``duel``, a fifth
+system that lives only in the tests (``tests/fifth``): whole fights through ``step`` alone:
+start, join, initiative, attack, defense, damage, a knock-out, rounds that end and begin;
+every state reads back from its record; nothing a step refused is kept."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rules.dice import QueuedRoller, RandomRoller
+from rules.engine import Fighter, FightState, Intent, step, turns, view
+from rules.engine.replay import Logged, digest, replay
+from rules.systems import CombatError, get_system, register
+from rules.systems.base import Combatant
+
+register("duel", "tests.fifth.system:DuelSystem")
+
+GM, ANN, BOB = 1, 10, 11
+
+#: Sheets that fight each system to a knock-out in a few rounds.
+SHEETS = {
+    "storyteller": {"Dexterity": 4, "Brawl": 4, "Strength": 4, "Stamina": 1, "Wits": 2, "Dodge": 1},
+    "duel": {"Might": 2, "Guard": 1},
+}
+
+
+def fighter(fighter_id: int, name: str, system_key: str) -> dict:
+    return Fighter(fighter_id, name, sheet=Combatant(name=name, traits=SHEETS[system_key])).to_record()
+
+
+def begin(system, dice):
+    """A fight of ``system``: Ann and Bob joined, both with initiative; the outcomes so far."""
+    steps = [Intent("start", by=GM, fiat=True), Intent("join", actor=ANN, data={"fighter": fighter(ANN, "Ann", system.key)}),
+             Intent("join", actor=BOB, data={"fighter": fighter(BOB, "Bob", system.key)}),
+             Intent("initiative", actor=ANN), Intent("initiative", actor=BOB)]
+    state, played = FightState(system=system.key), []
+    for intent in steps:
+        outcome = step(state, intent, system, dice)
+        played.append((intent, outcome))
+        state = outcome.state
+    return state, played
+
+
+def next_intent(system, state) -> Intent:
+    """What a fighter (or the game master) does next: defend the waiting attack with the
+    first defense, roll a missing initiative, attack the other on one's turn, else pass the
+    round on."""
+    d = view(state, system)
+    if d.pending:
+        return Intent("defend", actor=d.pending[0].target, option=(*system.defense_names, "none")[0])
+    if awaiting := turns.awaiting_initiative(d):
+        return Intent("initiative", actor=awaiting[0])
+    _, waiting = turns.current_slot(d)
+    if waiting:
+        actor = waiting[0]
+        return Intent("attack", actor=actor, targets=(BOB if actor == ANN else ANN,))
+    return Intent("next", by=GM, fiat=True)
+
+
+@pytest.mark.parametrize("key", sorted(SHEETS))
+@pytest.mark.parametrize("seed", range(5))
+def test_a_whole_fight_to_a_knock_out(key, seed):
+    system = get_system(key)
+    dice = RandomRoller(random.Random(seed))
+    state, played = begin(system, dice)
+    rounds = {state.round}
+    for _ in range(300):
+        d = view(state, system)
+        if any(d.health(fighter_id).incapacitated for fighter_id in d.ids()):
+            break
+        intent = next_intent(system, state)
+        try:
+            outcome = step(state, intent, system, dice)
+        except CombatError:   # a defense the rules refuse here: none
+            intent = Intent("defend", actor=intent.actor, option="none")
+            outcome = step(state, intent, system, dice)
+        played.append((intent, outcome))
+        assert FightState.from_record(outcome.state.to_record()) == outcome.state
+        state = outcome.state
+        rounds.add(state.round)
+    d = view(state, system)
+    down = [fighter_id for fighter_id in d.ids() if d.health(fighter_id).incapacitated]
+    assert down, f"nobody down after {len(played)} steps"
+    assert len(rounds) > 1   # rounds ended and began
+    kinds = {event.kind for _, outcome in played for event in outcome.events}
+    assert {"said", "notice", "turn", "health"} <= kinds
+    assert any(entry.what.startswith("attack on") for _, outcome in played for entry in outcome.log)
+
+
+@pytest.mark.parametrize("key", sorted(SHEETS))
+def test_a_refused_step_keeps_nothing(key):
+    system = get_system(key)
+    state, _ = begin(system, RandomRoller(random.Random(1)))
+    _, waiting = turns.current_slot(view(state, system))
+    other = ANN if waiting[0] == BOB else BOB
+    before = state.to_record()
+    with pytest.raises(CombatError, match="turn"):
+        step(state, Intent("attack", actor=other, targets=(waiting[0],)), system, RandomRoller())
+    assert state.to_record() == before
+
+
+@pytest.mark.parametrize("key", sorted(SHEETS))
+def test_a_fight_replays_from_its_intents_and_dice(key):
+    system = get_system(key)
+    dice = QueuedRoller([], RandomRoller(random.Random(7)))
+    state, played = begin(system, dice)
+    for _ in range(12):
+        intent = next_intent(system, state)
+        try:
+            outcome = step(state, intent, system, dice)
+        except CombatError:
+            continue
+        played.append((intent, outcome))
+        state = outcome.state
+    logged = [Logged(number, intent, [{"forced": True, "sides": sides, "face": face} for sides, face in outcome.dice],
+                     digest(outcome.state)) for number, (intent, outcome) in enumerate(played, start=1)]
+    assert replay(system, logged, state).matches
+    tampered = list(logged)
+    changed = next(i for i, entry in enumerate(logged) if entry.dice)
+    faces = [dict(die) for die in logged[changed].dice]
+    faces[0]["face"] = faces[0]["face"] % faces[0]["sides"] + 1
+    tampered[changed] = Logged(logged[changed].number, logged[changed].intent, faces, logged[changed].after)
+    result = replay(system, tampered, state)
+    assert not result.matches and result.diverged_at == logged[changed].number
+
+
+def test_duel_exact_numbers():
+    """The fifth system's own arithmetic: Ann (Might 2) rolls initiative 5+2, Bob 1+2; Ann
+    swings 3+2 = 5 (4 hits), Bob parries 2+1 = 3: a wound."""
+    system = get_system("duel")
+    state, _ = begin(system, QueuedRoller([5, 1], RandomRoller()))
+    assert turns.current_slot(view(state, system))[1] == [ANN]
+    state = step(state, Intent("attack", actor=ANN, targets=(BOB,)), system, QueuedRoller([3], RandomRoller())).state
+    assert [pending.target for pending in state.pending] == [BOB]
+    outcome = step(state, Intent("defend", actor=BOB, option="parry"), system, QueuedRoller([2], RandomRoller()))
+    assert view(outcome.state, system).health(BOB).describe() == "2/3 wounds"
+    said = [event for event in outcome.events if event.kind == "said"]
+    assert said[0].key == "attack.resolved" and said[0].lines == ("Bob parries: 3", "Bob takes a wound: 2/3 wounds")

@@ -1,0 +1,106 @@
+"""The fight's HUD (``+combat``): what the fight is, round, whose turn, each fighter's
+initiative, health and marks, what waits. Typed every few seconds by everyone in a fight,
+so it reads the state once and lays out its own columns (``world.text.columns``), never
+EvTable (``docs/performance.md``).
+
+A system that plays declared rounds (elethril) has its segment HUD (``world.segments``).
+"""
+
+from __future__ import annotations
+
+from rules.engine import splits, turns
+from rules.engine.attacks import shields
+from world import fights
+from world.text import COMBAT, columns, escape, fit
+
+WIDTH = 78
+
+
+def render_hud(row, viewer=None) -> str:
+    """The 78-column HUD of fight ``row`` for ``viewer``."""
+    d = fights.reading(row)
+    if d.system.declared_rounds:
+        from world.segments import render_hud as segments_hud
+
+        return segments_hud(row, viewer)
+    system = d.system
+    rolls = {roll.name: roll for roll in turns.initiative_rolls(d)}
+    order = turns.schedule(d)
+    used = turns.used_actions(d)
+    named = d.by_name()
+    at_now, waiting = turns.first_waiting(order, used, named, lambda fighter_id: turns.able(d, fighter_id))
+    with_actions = {named[name] for slot in order.slots for name in slot.names
+                    if name in named and (slot.at, named[name]) not in used}
+    listed = [(str(position), named[name], slot.at) for position, slot in enumerate(order.slots, start=1)
+              for name in slot.names if name in named]  # a name in each of its slots
+    listed += [("-", fighter_id, None) for fighter_id in d.ids() if d.name(fighter_id) not in rolls]
+    rows = []
+    for position, fighter_id, at in listed:
+        health = d.health(fighter_id)
+        name = d.name(fighter_id)
+        status = []
+        if health.incapacitated:
+            status.append("down")
+        elif fighter_id in waiting and at == at_now:
+            status.append("TO ACT")
+        elif (at, fighter_id) in used or (name in rolls and fighter_id not in with_actions):
+            status.append("acted")
+        elif name not in rolls:
+            status.append("no init")
+        if d.is_idle(fighter_id):
+            status.append("idle")
+        status.extend(marks(d, fighter_id))
+        shown = name + (" (AI)" if fighter_id in d.ai else " (NPC)" if d.is_npc(fighter_id) else "")
+        rows.append((position, shown, str(at) if at is not None else "-", health.describe(), ", ".join(status)))
+    gm = fights.obj(d.gm)
+    lines = [f"|w{COMBAT} {system.title}|n",
+             fit(f"Round {d.round}   Storyteller: {gm.key if gm else 'nobody'}   "
+                 f"Turn: {turns.turn_text(d, waiting)}", WIDTH),
+             columns(("#", "Name", "Init", "Health", "Status"), (4, 20, 6, 25), rows, width=WIDTH,
+                     highlight={"TO ACT": "|g"})]
+    if (d.order or {}).get("round") == d.round:
+        lines.append("Order: the Storyteller's, this round only (+combat/order).")
+    if order.declare:
+        lines.append("Declare (low to high): " + escape(", ".join(order.declare)))
+    lines.extend(escape(line) for line in splits.hud_lines(d))
+    if d.scene.get("duel"):
+        lines.append("Formal duel: brawl attacks are disallowed.")
+    scene = system.scene_text(d.scene)
+    if scene:
+        lines.append("Space: " + escape(scene))
+    for name, shield in sorted(shields(d).items()):
+        lines.append(f"Shield on {escape(name)}: {escape(shield.describe())}")
+    if d.dropped:
+        lines.append("On the ground: " + escape(", ".join(f"{item['owner']}'s {item['weapon']} ({item['feet']} ft)"
+                                                          for item in d.dropped)))
+    for pending in d.pending:
+        lines.append(f"Waiting for defense: {escape(d.name(pending.attacker))} -> {escape(d.name(pending.target))} "
+                     f"(#{pending.id})")
+    return "\n".join(lines)
+
+
+def marks(d, fighter_id: int) -> list[str]:
+    """A fighter's short HUD marks (plain text): the game's own (a clinch, held, prone, a
+    tackle's difficulty, the game master's shifts), then the system's
+    (``RuleSystem.condition_marks``). The one place marks are decided (HUD, tracker)."""
+    state = d.conditions.get(fighter_id, {})
+    found = []
+    if state.get("clinch_with"):
+        found.append(f"clinch:{d.name(state['clinch_with']) if d.has(state['clinch_with']) else '?'}")
+    if state.get("held_by"):
+        found.append("held")
+    if state.get("prone"):
+        found.append("prone")
+    if state.get("hidden_from"):
+        found.append("hidden")
+    found.extend(d.system.condition_marks(state))
+    if state.get("difficulty"):
+        found.append(f"diff+{state['difficulty']}")
+    if state.get("adjust"):
+        found.append(f"ST{state['adjust']:+d}")
+    if state.get("mod"):
+        found.append(f"{state['mod']:+d}d")
+    if state.get("aim"):
+        aim = state["aim"]
+        found.append(f"aim:{d.name(aim['target']) if d.has(aim['target']) else '?'}")
+    return found

@@ -1,0 +1,13 @@
+"""Who hears a fight's events, registered in one place (``register``, called as the Server
+starts and by the game tests): the telnet narrator, GMCP, the web tracker, scene logs and the
+NPC AI, in that order."""
+
+from __future__ import annotations
+
+
+def register() -> None:
+    from world import ai, fights, gmcp, narration, scenes, tracker
+
+    for subscriber in (narration.narrate, gmcp.on_event, tracker.on_event, scenes.on_fight_event, ai.heard):
+        fights.subscribe(subscriber)
+    fights.when_settled(ai.drain)
