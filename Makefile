@@ -3,7 +3,8 @@
 #   make run     create .venv, install, migrate, create admin, start server (background)
 #   make stop    stop the server
 #   make reload  reload the server (code changes, keeps connections)
-#   make test    run the whole pytest suite (rules, game, e2e)
+#   make test    run the whole pytest suite (rules, game, e2e), side by side
+#   make test-fast  the pure tier (rules, engine, every system's fights): seconds
 #   make lint    ruff
 #
 # Every target is idempotent. Environment overrides:
@@ -58,10 +59,10 @@ EVENNIA_ENV := PATH="$(CURDIR)/$(BIN):$$PATH" \
            EVENNIA_SUPERUSER_PASSWORD='$(FRAY_ADMIN_PASSWORD)'
 EVENNIA := $(EVENNIA_ENV) $(BIN)/evennia
 
-.PHONY: help venv install run start stop reload test lint secret migrate
+.PHONY: help venv install run start stop reload test test-fast lint secret migrate
 
 help:
-	@sed -n '2,19p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,20p' Makefile | sed 's/^# \{0,1\}//'
 
 # ------------------------------------------------------------------ venv
 $(BIN)/python:
@@ -154,8 +155,16 @@ reload: migrate
 	@$(EVENNIA) reload </dev/null
 
 # ------------------------------------------------------------------ checks
+# The game tier is CPU-bound and the e2e tier mostly waits on its servers, so
+# the tests run in worker processes (pytest-xdist), a file to a worker (an e2e
+# file starts its server once). FRAY_TEST_WORKERS overrides the count.
+FRAY_TEST_WORKERS ?= 3
+
 test: install secret
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(FRAY_TEST_WORKERS) --dist loadfile
+
+test-fast: install
+	$(BIN)/python -m pytest -n 2 tests/rules tests/test_linewrap.py
 
 lint: install
 	$(BIN)/ruff check .
