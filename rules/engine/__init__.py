@@ -5,8 +5,8 @@ A fight is a frozen :class:`FightState`. Everything that changes it is an :class
 (``RuleSystem.actions``; the shared ones are ``rules.engine.actions.STANDARD``) on a draft of
 the state, with dice injected. What comes out is the new state, the events (data, never
 sentences: the game renders them) and the roll-log entries. A refused intent raises
-``CombatError`` and changes nothing. No Evennia, no Django: the game (``world.engine``)
-loads, steps, saves in one transaction and publishes after the commit.
+``CombatError`` and changes nothing. No Evennia, no Django: the game
+(``world.fights.perform``) loads, steps, saves in one transaction and publishes after the commit.
 """
 
 from __future__ import annotations
