@@ -27,7 +27,7 @@ from typing import Any
 from rules.data import RulesDataError, load_system_data, require, require_choice
 from rules.dice import DEFAULT_LIMITS, DiceSyntaxError, PoolExpression, Roller
 from rules.dice.odds import MiddleRoller, chance_of, pool_outcomes
-from rules.systems.aeon.dice import AeonRoll, Harm, roll_aeon  # noqa: F401 (re-exported)
+from rules.systems.aeon.dice import AeonRoll, Harm, roll_aeon
 from rules.systems.aeon.multiple import MultipleActions
 from rules.systems.aeon.tactics import (
     BREAK_CHOICES,
@@ -55,44 +55,17 @@ from rules.systems.base import (
     plural,
     trait_pool,
 )
-
-DAMAGE_TYPES = ("bashing", "lethal", "aggravated")
-LETTERS = {"bashing": "B", "lethal": "L", "aggravated": "A"}
+from rules.systems.health import DAMAGE_TYPES, HealthLevel, HealthTrack
 
 
 # ================================================================================= health
 @dataclass(frozen=True)
-class WoundLevel:
-    name: str
-    penalty: int
+class AeonHealth(HealthTrack):
+    """The wound chart (seed: Damage Types). The last level is Incapacitated: full with
+    bashing at the bottom = knocked out; full with no bashing = dead. ``extra``: the extra
+    levels a character has (their names come with ``levels``)."""
 
-
-@dataclass(frozen=True)
-class AeonHealth:
-    """The wound chart: counts of each damage type, always listed aggravated above lethal
-    above bashing whatever order they came in (seed: Damage Types). The last level is
-    Incapacitated: full with bashing at the bottom = knocked out; full with no bashing = dead.
-    """
-
-    levels: tuple[WoundLevel, ...]
-    bashing: int = 0
-    lethal: int = 0
-    aggravated: int = 0
     extra: int = 0
-
-    @property
-    def size(self) -> int:
-        return len(self.levels)
-
-    @property
-    def filled(self) -> int:
-        return self.bashing + self.lethal + self.aggravated
-
-    @property
-    def boxes(self) -> str:
-        """``"LLLLBBB"``: box 1 (Bruised) first; ``.`` for an empty level."""
-        text = "A" * self.aggravated + "L" * self.lethal + "B" * self.bashing
-        return text + "." * (self.size - len(text))
 
     @property
     def dead(self) -> bool:
@@ -102,24 +75,6 @@ class AeonHealth:
     def knocked_out(self) -> bool:
         return self.filled >= self.size and self.bashing > 0
 
-    @property
-    def incapacitated(self) -> bool:
-        return self.filled >= self.size
-
-    @property
-    def level_name(self) -> str:
-        if self.dead:
-            return "Dead"
-        return self.levels[self.filled - 1].name if self.filled else "Healthy"
-
-    @property
-    def penalty(self) -> int:
-        return self.levels[self.filled - 1].penalty if self.filled else 0
-
-    @property
-    def meter(self) -> tuple[int, int]:
-        return (self.size - self.filled, self.size)
-
     def describe(self) -> str:
         """``"Hurt (-1) [LB.....]"``, ``"Incapacitated (knocked out) [BBBBBBB]"``, ``"Dead [...]"``."""
         if self.dead:
@@ -128,10 +83,6 @@ class AeonHealth:
             return f"{self.level_name} (knocked out) [{self.boxes}]"
         penalty = f" ({self.penalty})" if self.filled else ""
         return f"{self.level_name}{penalty} [{self.boxes}]"
-
-    def _with(self, counts: Mapping[str, int]) -> AeonHealth:
-        return replace(self, bashing=counts["bashing"], lethal=counts["lethal"],
-                       aggravated=counts["aggravated"])
 
     def with_damage(self, amount: int, damage_type: str) -> AeonHealth:
         """The chart after ``amount`` levels of ``damage_type``, one level at a time:
@@ -145,7 +96,7 @@ class AeonHealth:
         """
         if damage_type not in DAMAGE_TYPES:
             raise CombatError(f"Damage type must be one of: {', '.join(DAMAGE_TYPES)}.")
-        counts = {"bashing": self.bashing, "lethal": self.lethal, "aggravated": self.aggravated}
+        counts = self.counts
         for _ in range(max(0, amount)):
             filled = sum(counts.values())
             if filled < self.size:
@@ -161,23 +112,10 @@ class AeonHealth:
                 if counts["bashing"]:  # ... and rolls over
                     counts["bashing"] -= 1
                     counts["lethal"] += 1
-        return self._with(counts)
-
-    def healed(self, amount: int | None, damage_type: str | None) -> AeonHealth:
-        """After healing ``amount`` levels (None: all) of ``damage_type`` (None: the least
-        serious first)."""
-        counts = {"bashing": self.bashing, "lethal": self.lethal, "aggravated": self.aggravated}
-        order = [damage_type] if damage_type else list(DAMAGE_TYPES)
-        remaining = sum(counts.values()) if amount is None else max(0, amount)
-        for kind in order:
-            taken = min(counts[kind], remaining)
-            counts[kind] -= taken
-            remaining -= taken
-        return self._with(counts)
+        return self.with_counts(counts)
 
     def to_record(self) -> dict[str, Any]:
-        return {"bashing": self.bashing, "lethal": self.lethal, "aggravated": self.aggravated,
-                "extra": self.extra}
+        return {**self.counts, "extra": self.extra}
 
 
 # =================================================================================== soak
@@ -355,13 +293,13 @@ class AeonSystem(RuleSystem):
         self.initiative_traits = tuple(require(initiative, "traits", list, "initiative"))
         self.initiative_wounds = require(initiative, "wound_penalty", bool, "initiative")
         self.levels = tuple(
-            WoundLevel(require(level, "name", str, "wound_levels"), require(level, "penalty", int, "wound_levels"))
+            HealthLevel(require(level, "name", str, "wound_levels"), require(level, "penalty", int, "wound_levels"))
             for level in require(data, "wound_levels", list, "aeon"))
         if len(self.levels) < 2:
             raise RulesDataError("aeon.wound_levels: at least two levels are needed (the last is Incapacitated).")
         extra = require(data, "extra_levels", dict, "aeon")
         self.extra_trait = require(extra, "trait", str, "extra_levels")
-        self.extra_level = WoundLevel(require(extra, "name", str, "extra_levels"),
+        self.extra_level = HealthLevel(require(extra, "name", str, "extra_levels"),
                                       require(extra, "penalty", int, "extra_levels"))
         bleeding = require(data, "bleeding", dict, "aeon")
         self.bleed_interval = require(bleeding, "interval_rounds", int, "bleeding")
@@ -963,7 +901,7 @@ class AeonSystem(RuleSystem):
         return roll.succeeded, (f"pick up: {pool.dice()} {roll.describe()}", outcome)
 
     # --------------------------------------------------------------------------- health
-    def chart(self, extra: int = 0) -> tuple[WoundLevel, ...]:
+    def chart(self, extra: int = 0) -> tuple[HealthLevel, ...]:
         """The wound levels with ``extra`` more of the data's extra level, inserted after the
         last level of that name (at the front when there is none)."""
         if extra <= 0:

@@ -13,11 +13,8 @@ from rules.dice import Roller, roll_dice
 from rules.systems.base import Pool, plural
 
 if TYPE_CHECKING:
-    from rules.systems.storyteller.system import HealthTrack
+    from rules.systems.storyteller.system import StorytellerHealth
 
-
-DAMAGE_TYPES = ("bashing", "lethal", "aggravated")
-DAMAGE_LETTERS = {"bashing": "B", "lethal": "L", "aggravated": "A"}
 
 
 @dataclass(frozen=True)
@@ -104,5 +101,5 @@ class Harm:
     damage_roll: PoolRoll | None
     soak_roll: PoolRoll | None
     levels: int
-    health_before: HealthTrack
-    health_after: HealthTrack
+    health_before: StorytellerHealth
+    health_after: StorytellerHealth

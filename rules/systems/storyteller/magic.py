@@ -23,8 +23,8 @@ from rules.data import RulesDataError, load_system_data, require
 from rules.dice import Roller
 from rules.dice.odds import pool_outcomes
 from rules.systems.base import Combatant, CombatError, Pool, Resolution, plural
+from rules.systems.health import DAMAGE_TYPES
 from rules.systems.storyteller.dice import (
-    DAMAGE_TYPES,
     Harm,
     PoolRoll,
     StorytellerDefense,

@@ -9,7 +9,7 @@ block / parry, soak by creature type) with the defaults described in
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
 from typing import Any
@@ -36,10 +36,9 @@ from rules.systems.base import (
     plural,
     trait_pool,
 )
+from rules.systems.health import DAMAGE_TYPES, HealthLevel, HealthTrack
 from rules.systems.storyteller.actions import ACTIONS
-from rules.systems.storyteller.dice import (  # noqa: F401 (re-exported)
-    DAMAGE_LETTERS,
-    DAMAGE_TYPES,
+from rules.systems.storyteller.dice import (
     Harm,
     PoolRoll,
     StorytellerDefense,
@@ -49,61 +48,20 @@ from rules.systems.storyteller.magic import StorytellerMagic
 
 
 @dataclass(frozen=True)
-class HealthLevel:
-    name: str
-    penalty: int
-
-
-@dataclass(frozen=True)
-class HealthTrack:
+class StorytellerHealth(HealthTrack):
     """Seven health levels filled aggravated first, then lethal, then bashing
-    (docs/rules/storyteller.md, "Health levels and wound penalties").
+    (docs/rules/storyteller.md, "Health levels and wound penalties"); ``dead`` once lethal or
+    aggravated damage passes Incapacitated."""
 
-    Counts of each damage type; ``dead`` once lethal or aggravated damage passes
-    Incapacitated. ``levels`` come from the data file.
-    """
-
-    levels: tuple[HealthLevel, ...]
-    bashing: int = 0
-    lethal: int = 0
-    aggravated: int = 0
     dead: bool = False
     lethal_kills: bool = True   # lethal/aggravated into a full track is death (data, per kind)
-
-    @property
-    def filled(self) -> int:
-        return self.bashing + self.lethal + self.aggravated
-
-    @property
-    def boxes(self) -> str:
-        """``"AALB..."``: one letter per filled level, ``.`` for an empty one."""
-        text = "A" * self.aggravated + "L" * self.lethal + "B" * self.bashing
-        return text + "." * (len(self.levels) - len(text))
-
-    @property
-    def level_name(self) -> str:
-        if self.dead:
-            return "Dead"
-        return self.levels[self.filled - 1].name if self.filled else "Healthy"
-
-    @property
-    def penalty(self) -> int:
-        return self.levels[self.filled - 1].penalty if self.filled else 0
-
-    @property
-    def incapacitated(self) -> bool:
-        return self.dead or self.filled >= len(self.levels)
-
-    @property
-    def meter(self) -> tuple[int, int]:
-        return (len(self.levels) - self.filled, len(self.levels))
 
     def describe(self) -> str:
         """``"Hurt (-1) [LB.....]"``."""
         penalty = f" ({self.penalty})" if self.filled and not self.incapacitated else ""
         return f"{self.level_name}{penalty} [{self.boxes}]"
 
-    def with_damage(self, amount: int, damage_type: str) -> HealthTrack:
+    def with_damage(self, amount: int, damage_type: str) -> StorytellerHealth:
         """The track after ``amount`` levels of ``damage_type``.
 
         A bashing level that finds the track full turns one bashing level into lethal (the
@@ -111,10 +69,10 @@ class HealthTrack:
         ``lethal_kills`` (the default: lethal past Incapacitated is death); otherwise it too
         turns a bashing level. With no bashing left to turn, any level is death.
         """
-        counts = {"bashing": self.bashing, "lethal": self.lethal, "aggravated": self.aggravated}
+        counts = self.counts
         dead = self.dead
         for _ in range(max(0, amount)):
-            if sum(counts.values()) < len(self.levels):
+            if sum(counts.values()) < self.size:
                 counts[damage_type] += 1
             elif damage_type != "bashing" and self.lethal_kills:
                 dead = True
@@ -123,24 +81,10 @@ class HealthTrack:
                 counts["aggravated" if damage_type == "aggravated" else "lethal"] += 1
             else:
                 dead = True
-        return replace(self, bashing=counts["bashing"], lethal=counts["lethal"],
-                       aggravated=counts["aggravated"], dead=dead)
-
-    def healed(self, amount: int | None, damage_type: str | None) -> HealthTrack:
-        """The track after healing ``amount`` levels (None: all) of ``damage_type`` (None: the
-        least serious first). Healing never raises the dead."""
-        counts = {"bashing": self.bashing, "lethal": self.lethal, "aggravated": self.aggravated}
-        order = [damage_type] if damage_type else list(DAMAGE_TYPES)
-        remaining = sum(counts.values()) if amount is None else max(0, amount)
-        for kind in order:
-            taken = min(counts[kind], remaining)
-            counts[kind] -= taken
-            remaining -= taken
-        return replace(self, bashing=counts["bashing"], lethal=counts["lethal"], aggravated=counts["aggravated"])
+        return self.with_counts(counts, dead=dead)
 
     def to_record(self) -> dict[str, Any]:
-        return {"bashing": self.bashing, "lethal": self.lethal,
-                "aggravated": self.aggravated, "dead": self.dead}
+        return {**self.counts, "dead": self.dead}
 
 
 @dataclass(frozen=True)
@@ -681,10 +625,10 @@ class StorytellerSystem(RuleSystem):
         return escaped, lines + (f"{escaper.name} {'breaks free' if escaped else 'stays held'}.",)
 
     # --------------------------------------------------------------------------- health
-    def health(self, record: Mapping[str, Any] | None, actor: Combatant | None = None) -> HealthTrack:
+    def health(self, record: Mapping[str, Any] | None, actor: Combatant | None = None) -> StorytellerHealth:
         record = record or {}
         kind = self.kinds.get(actor.kind, {}) if actor is not None else {}
-        return HealthTrack(self.levels, int(record.get("bashing", 0)), int(record.get("lethal", 0)),
+        return StorytellerHealth(self.levels, int(record.get("bashing", 0)), int(record.get("lethal", 0)),
                            int(record.get("aggravated", 0)), bool(record.get("dead", False)),
                            bool(kind.get("lethal_past_incapacitated_kills", self.lethal_kills)))
 
