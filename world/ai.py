@@ -117,7 +117,7 @@ def spell_option(system, caster) -> npc_ai.Option | None:
     Power), with its to-hit pool, damage dice (Power) and chance to be cast and hit; None: the
     system has no spells, or the caster no Power for any."""
     magic = system.magic
-    if magic is None or not hasattr(magic, "spells"):
+    if magic is None:
         return None
     spells = [npc_ai.SpellChoice(key, spell.required, spell.damage_type)
               for key, spell in magic.spells.items() if spell.kind == "attack"]

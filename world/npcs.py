@@ -110,8 +110,8 @@ def find_npc(caller, name: str):
 @cache
 def _templates(system_key: str) -> dict[str, NpcTemplate]:
     system = get_system(system_key)
-    return load_templates(system.key, system.trait_names, getattr(system, "kinds", None) or {},
-                          tuple(getattr(system, "weapons", None) or ()), trait_range=system.trait_range)
+    return load_templates(system.key, system.trait_names, system.kinds,
+                          tuple(system.weapons), trait_range=system.trait_range)
 
 
 def templates(system: RuleSystem) -> dict[str, NpcTemplate]:

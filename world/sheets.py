@@ -209,12 +209,11 @@ def has_transformation(system: RuleSystem) -> bool:
 
 def default_kind(system: RuleSystem) -> str:
     """The kind ``system``'s rules take for a sheet without one of its kinds: its
-    ``default_kind`` (aeon: Baseline, elethril: Human), storyteller's Muggle; "" for a system
-    without kinds (eldritch)."""
+    ``default_kind`` (storyteller: Muggle, aeon: Baseline, elethril: Human), else its first
+    kind; "" for a system without kinds (eldritch)."""
     if not system.kinds:
         return ""
-    default = getattr(system, "default_kind", "") or "Muggle"
-    return default if default in system.kinds else next(iter(system.kinds))
+    return system.default_kind if system.default_kind in system.kinds else next(iter(system.kinds))
 
 
 def shown_kind(system: RuleSystem, kind: str | None) -> str:

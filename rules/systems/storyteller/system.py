@@ -147,6 +147,7 @@ class StorytellerSystem(RuleSystem):
     key = "storyteller"
     title = "Storyteller (d10 pools vs difficulty)"
     formal_duels = True   # a fight may be a formal duel: no brawl attacks (seed: Brawl Attack)
+    default_kind = "Muggle"   # a sheet with no kind of the storyteller's (seed: Soak)
     escapes = True
     actions = ACTIONS
     condition_keys = frozenset({"tackled"})
