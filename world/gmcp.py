@@ -17,7 +17,7 @@ the game's default system)::
 
     {"active": true, "fight": 3, "system": "storyteller", "round": 2,
      "now": "Round 2, Bob's turn", "turn": ["Bob"], "order": [["Bob"], ["Guard"]],
-     "storyteller": "Stella",
+     "gm": "Stella",
      "fighters": [{"name": "Guard", "npc": true, "initiative": 12, "hp": 6, "maxhp": 7,
                    "health": "Bruised", "down": false, "dead": false, "idle": false}],
      "defense": {"id": 4, "attacker": "Guard", "attack": "punch", "successes": 3,
@@ -104,7 +104,7 @@ def combat(row, viewer) -> dict:
     return {"active": True, "fight": row.pk, "system": system.key, "round": int(d.round), "now": now_text(row),
             "turn": [d.name(fighter_id) for fighter_id in waiting],
             "order": [] if declared else [list(slot.names) for slot in turns.schedule(d).slots],
-            "storyteller": gm.key if gm else None, "fighters": roster, "defense": defense}
+            "gm": gm.key if gm else None, "fighters": roster, "defense": defense}
 
 
 def send(obj, *, force: bool = False) -> None:

@@ -103,20 +103,20 @@ def hud(fight_id: int, viewer=None) -> dict | None:
 
 
 def running() -> list[dict]:
-    """Every running fight: ``{"id", "room", "system", "round", "storyteller", "fighters"}``
+    """Every running fight: ``{"id", "room", "system", "round", "gm", "fighters"}``
     (names), newest first. Reactor thread."""
     out = []
     for row in reversed(fights.running()):
         state = fights.state(row)
         room, gm = fights.obj(row.room_id), fights.obj(state.gm)
         out.append({"id": row.pk, "room": room.key if room else "-", "system": row.system_key,
-                    "round": int(state.round), "storyteller": gm.key if gm else "",
+                    "round": int(state.round), "gm": gm.key if gm else "",
                     "fighters": [fighter.name for fighter in state.fighters]})
     return out
 
 
 # ------------------------------------------------------------------------------ who may
-def storyteller_id(row: Fight) -> int | None:
+def gm_id(row: Fight) -> int | None:
     """The id of the fight's game master as last saved (also for an ended fight)."""
     gm = (row.state or {}).get("gm")
     return int(gm) if gm is not None else None
@@ -135,7 +135,7 @@ def may_run(account, row: Fight) -> bool:
     characters is the fight's game master, or it is staff (``world.access.STAFF``)."""
     if account is None or not account.is_authenticated:
         return False
-    gm = storyteller_id(row)
+    gm = gm_id(row)
     return any(obj.id == gm for obj in characters_of(account)) or has_perm(account, STAFF)
 
 
@@ -150,7 +150,7 @@ def acting_as(account, row: Fight):
     master, else (staff) the one it puppets, else its first. Raises CombatError when it has
     none."""
     mine = characters_of(account)
-    gm = storyteller_id(row)
+    gm = gm_id(row)
     character = next((obj for obj in mine if obj.id == gm), None) or (mine[0] if mine else None)
     if character is None:
         raise CombatError("Your account has no character to act with: create one first.")
