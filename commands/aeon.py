@@ -1,11 +1,57 @@
-"""The aeon fight's own commands (the aeon seed): ambush, hide, clinch, +mount, +dismount, pickup.
-Each docstring is the in-game help."""
+"""The aeon fight's own commands (the aeon seed): ambush, hide, clinch, +mount, +dismount,
+pickup, and the +combat switches /split and /treat (``commands.systems``). Each parses its
+input and hands it to the fight (``world.combat.act``): the rules are the aeon system's
+actions (``rules.systems.aeon.actions``). Each docstring is the in-game help."""
 
 from __future__ import annotations
 
 from commands.command import Command
 from commands.fray import split_actor
-from world import aeon, eldritch, encounters
+from rules.systems import CombatError
+from world import combat
+
+#: The +combat switches of aeon's (``commands.systems``).
+SWITCHES = ("split", "treat")
+
+
+def act(caller, action: str, what: str, actor: str | None, targets: list[str] = (), option: str = "", **data):
+    """``world.combat.act``, refused in the aeon seed's words where the fight's system has no
+    such action ("The storyteller rules have no clinches.")."""
+    system = combat.system_of(combat.require_fight(caller))
+    if action not in system.actions:
+        raise CombatError(f"The {system.key} rules have no {what}.")
+    return combat.act(caller, action, actor, targets, option, **data)
+
+
+def combat_switch(command, switch: str) -> bool:
+    """``+combat/split [<npc>=]<n>`` and ``+combat/treat <name>``; False for another switch."""
+    caller = command.caller
+    if switch == "split":
+        count = command.rhs if command.rhs is not None else command.args
+        if not count.strip() or (command.rhs is not None and not command.lhs.strip()):
+            command.fail("Usage: +combat/split <n>  or  +combat/split <npc>=<n>")
+            return True
+        row = combat.require_fight(caller)
+        system = combat.system_of(row)
+        if system.multiple_actions is None or "split" not in system.actions:
+            raise CombatError(f"The {system.key} rules have no split actions.")
+        combat.act(caller, "split", command.lhs.strip() if command.rhs is not None else None, option=count)
+        return True
+    if switch == "treat":
+        if not command.args.strip() or command.rhs is not None:
+            command.fail("Usage: +combat/treat <name>")
+            return True
+        row = combat.require_fight(caller)
+        system = combat.system_of(row)
+        if "treat" not in system.actions:
+            raise CombatError(f"The {system.key} rules have no bleeding.")
+        if combat.is_gm(caller, row):   # the Storyteller or staff, at any time
+            combat.perform(caller, row, "treat", targets=(combat.find(row, command.args),),
+                           data={"by_name": caller.key})
+        else:
+            combat.act(caller, "treat", None, [command.args])
+        return True
+    return False
 
 
 class CmdAmbush(Command):
@@ -44,7 +90,8 @@ class CmdAmbush(Command):
         if not target.strip() or (actor is not None and not actor) or (slash and not option.strip()):
             self.fail_usage()
             return
-        aeon.ambush(self.caller, actor, target, option.strip(), plain_sight="plain" in self.switches)
+        act(self.caller, "ambush", "surprise attacks", actor, [target.strip()], option.strip(),
+            plain="plain" in self.switches)
 
 
 class CmdHide(Command):
@@ -82,10 +129,8 @@ class CmdHide(Command):
     syntax = "hide [<npc>]"
 
     def run(self):
-        if encounters.system_here(self.caller).key == eldritch.KEY:
-            eldritch.hide(self.caller, self.args.strip() or None, obscured="obscured" in self.switches)
-            return
-        aeon.hide(self.caller, self.args.strip() or None, obscured="obscured" in self.switches)
+        act(self.caller, "hide", "hiding", self.args.strip() or None,
+            option="obscured" if "obscured" in self.switches else "")
 
 
 class CmdClinch(Command):
@@ -133,10 +178,8 @@ class CmdClinch(Command):
         if not choice or (actor is not None and not actor):
             self.fail_usage()
             return
-        if "plan" in self.switches:
-            aeon.clinch_plan(self.caller, actor, choice)
-        else:
-            aeon.clinch(self.caller, actor, choice)
+        act(self.caller, "clinch_plan" if "plan" in self.switches else "clinch", "clinches", actor,
+            option=choice)
 
 
 class CmdMount(Command):
@@ -173,7 +216,7 @@ class CmdMount(Command):
         if not text or (actor is not None and not actor):
             self.fail_usage()
             return
-        aeon.mount(self.caller, actor, text)
+        act(self.caller, "mount", "mounts", actor, option=text)
 
 
 class CmdDismount(Command):
@@ -189,7 +232,7 @@ class CmdDismount(Command):
     syntax = "+dismount [<npc>]"
 
     def run(self):
-        aeon.dismount(self.caller, self.args.strip() or None)
+        act(self.caller, "dismount", "mounts", self.args.strip() or None)
 
 
 class CmdPickup(Command):
@@ -217,4 +260,4 @@ class CmdPickup(Command):
         if actor is not None and not actor:
             self.fail_usage()
             return
-        aeon.pick_up(self.caller, actor, text)
+        act(self.caller, "pick_up", "dropped weapons", actor, option=text)

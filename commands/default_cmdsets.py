@@ -17,10 +17,13 @@ own cmdsets by inheriting from them or directly from `evennia.CmdSet`.
 from evennia import default_cmds
 
 from commands import account, actions, armor, fray, helpcmd, npcs, scenes
+from commands import aeon as aeon_commands
 
 FRAY_COMMANDS = (fray.CmdRoll, fray.CmdSheet, fray.CmdStat, fray.CmdCombat, npcs.CmdNpc, fray.CmdAttack,
                  fray.CmdDefend, fray.CmdEscape, fray.CmdCast, fray.CmdSpells, fray.CmdDamage, fray.CmdHeal, fray.CmdDice,
                  armor.CmdRequest, armor.CmdArmor, scenes.CmdScene)
+FRAY_COMMANDS += (aeon_commands.CmdAmbush, aeon_commands.CmdHide, aeon_commands.CmdClinch, aeon_commands.CmdMount,
+                  aeon_commands.CmdDismount, aeon_commands.CmdPickup)
 
 
 class IndexedNames:

@@ -6,9 +6,14 @@ from __future__ import annotations
 
 #: The +combat switches of single systems (and of the Storyteller's tools) beyond the shared ones.
 SWITCHES: tuple[str, ...] = ()
+SWITCHES += ("split", "treat")   # aeon (commands.aeon.SWITCHES)
 
 
 def combat_switch(command, switch: str) -> bool:
+    from commands import aeon  # commands.aeon imports commands.fray, which imports this module
+
+    if aeon.combat_switch(command, switch):
+        return True
     return False
 
 

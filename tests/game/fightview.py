@@ -62,7 +62,17 @@ class Fight:
     idle = property(lambda self: list(self.state.idle))
     initiative = property(lambda self: {key: dict(value) for key, value in self.state.initiative.items()})
     order = property(lambda self: self.state.order)
-    dropped = property(lambda self: [dict(item) for item in self.state.dropped])
+    @property
+    def dropped(self):
+        return [dict(item) for item in self.state.dropped]
+
+    @dropped.setter
+    def dropped(self, items) -> None:
+        """Arrange a case: weapons lying about, saved as a step would."""
+        self.put(replace(self.state, dropped=tuple(dict(item) for item in items)))
+
+    pk = property(lambda self: self.row.pk)   # fights.log_entries / log_count take the handle too
+    log_count = property(lambda self: self.row.log_count)
     system_key = property(lambda self: self.state.system)
     combatants = property(lambda self: fighters(self))
     log = property(lambda self: [{key: entry[key] for key in ("round", "actor", "what", "lines")}

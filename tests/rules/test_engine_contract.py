@@ -22,6 +22,7 @@ GM, ANN, BOB = 1, 10, 11
 #: Sheets that fight each system to a knock-out in a few rounds.
 SHEETS = {
     "storyteller": {"Dexterity": 4, "Brawl": 4, "Strength": 4, "Stamina": 1, "Wits": 2, "Dodge": 1},
+    "aeon": {"Dexterity": 4, "Brawl": 4, "Strength": 4, "Stamina": 1, "Wits": 2, "Athletics": 1},
     "duel": {"Might": 2, "Guard": 1},
 }
 

@@ -27,6 +27,7 @@ from typing import Any
 from rules.data import RulesDataError, load_system_data, require, require_choice
 from rules.dice import DEFAULT_LIMITS, DiceSyntaxError, PoolExpression, Roller
 from rules.dice.odds import MiddleRoller, chance_of, pool_outcomes
+from rules.systems.aeon.actions import ACTIONS, ride
 from rules.systems.aeon.dice import AeonRoll, Harm, roll_aeon
 from rules.systems.aeon.multiple import MultipleActions
 from rules.systems.aeon.tactics import (
@@ -271,6 +272,13 @@ class AeonSystem(RuleSystem):
     key = "aeon"
     title = "Aeon (d10 pools at TN 7, successes needed)"
     armor_columns = DAMAGE_TYPES
+    actions = ACTIONS
+    #: A fighter's aeon conditions: the mount ridden (its record), this round's Ride roll made
+    #: (``ridden``) and control of the clinch contested (``contested``), the clinch plan, the
+    #: opening ambush made, bleeding (since the round) and treated, thrown (yards).
+    condition_keys = frozenset({"mount", "ridden", "contested", "clinch_plan", "ambushed", "bleeding_since",
+                                "treated", "thrown"})
+    round_conditions = ("ridden", "contested")
 
     def __init__(self, data: Mapping[str, Any] | None = None) -> None:
         data = data if data is not None else load_system_data(self.key)
@@ -465,6 +473,28 @@ class AeonSystem(RuleSystem):
         title = f"{pool.dice()} at TN {self.target_number}, {plural(difficulty, 'success')} needed" \
             + (" + Willpower" if willpower else "")
         return Odds(title, tuple(rows))
+
+    # ------------------------------------------------------------------------ the fight
+    def free_in_clinch(self, conditions: Mapping[str, Any]) -> bool:
+        """Having contested control of the clinch this round, split actions left may do other
+        things (seed: Grappling, "actions may be split as normal")."""
+        return bool(conditions.get("contested"))
+
+    def before_turn(self, draft: Any, fighter_id: int, what: str) -> tuple[bool, tuple[str, ...]]:
+        """A rider's Ride roll, once a round before its first action on its turn
+        (``rules.systems.aeon.actions.ride``)."""
+        return ride(draft, fighter_id, what)
+
+    def condition_marks(self, conditions: Mapping[str, Any]) -> tuple[str, ...]:
+        """``on horse``, ``bleeding``, ``treated``."""
+        marks = []
+        if conditions.get("mount"):
+            marks.append(f"on {conditions['mount'].get('key', 'mount')}")
+        if conditions.get("bleeding_since") and not conditions.get("treated"):
+            marks.append("bleeding")
+        if conditions.get("treated"):
+            marks.append("treated")
+        return tuple(marks)
 
     # ------------------------------------------------------------------------ initiative
     def require_able(self, actor: Combatant) -> None:
