@@ -5,8 +5,7 @@ actions (``rules.systems.aeon.actions``). Each docstring is the in-game help."""
 
 from __future__ import annotations
 
-from commands.command import Command
-from commands.fray import split_actor
+from commands.command import Command, split_actor
 from rules.systems import CombatError
 from world import combat
 

@@ -103,3 +103,33 @@ class Command(MuxCommand):
 
     def run(self):
         raise NotImplementedError
+
+
+def split_actor(command) -> tuple[str | None, str]:
+    """``<npc>=<rest>`` → (npc, rest); no ``=`` → (None, args)."""
+    if command.rhs is not None:
+        return command.lhs.strip(), command.rhs.strip()
+    return None, command.args.strip()
+
+
+def split_acting(command) -> tuple[str | None, str] | None:
+    """:func:`split_actor` for a command that needs both parts: None, after the usage line,
+    when the rest (or a given ``<npc>=``) is empty."""
+    actor, rest = split_actor(command)
+    if not rest or actor == "":
+        command.fail_usage()
+        return None
+    return actor, rest
+
+
+def split_aimed(command) -> tuple[str | None, str, list[str]] | None:
+    """``<what>[=<target>[,<target>...]]`` or the Storyteller's ``<npc>=<what>=<targets>``
+    (``cast``, ``use``) → (npc or None, what, target names); None when a part is empty."""
+    actor, what, targets = None, command.lhs, command.rhs
+    if command.rhs is not None and "=" in command.rhs:
+        actor = command.lhs
+        what, targets = (part.strip() for part in command.rhs.split("=", 1))
+    names = [name.strip() for name in (targets or "").split(",")]
+    if targets is not None and not all(names) or not what.strip() or (actor is not None and not actor.strip()):
+        return None
+    return actor, what, names if targets is not None else []

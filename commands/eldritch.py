@@ -3,8 +3,7 @@
 
 from __future__ import annotations
 
-from commands.command import Command
-from commands.fray import split_acting, split_actor
+from commands.command import Command, split_acting, split_actor
 from world import eldritch
 
 

@@ -4,14 +4,14 @@ returns False when the input is not its to handle."""
 
 from __future__ import annotations
 
+from commands import aeon
+
 #: The +combat switches of single systems (and of the Storyteller's tools) beyond the shared ones.
 SWITCHES: tuple[str, ...] = ()
 SWITCHES += ("split", "treat")   # aeon (commands.aeon.SWITCHES)
 
 
 def combat_switch(command, switch: str) -> bool:
-    from commands import aeon  # commands.aeon imports commands.fray, which imports this module
-
     if aeon.combat_switch(command, switch):
         return True
     return False
