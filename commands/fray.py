@@ -416,7 +416,8 @@ class CmdCombat(Command):
 
     key = "+combat"
     allowed_switches = ("start", "join", "leave", "init", "next", "resolve", "diff", "mod", "add", "remove",
-                        "idle", "transfer", "log", "list", "end", "verify", "order", "ai", *systems.SWITCHES)
+                        "idle", "transfer", "log", "list", "end", "verify", "order", "ai", "side",
+                        *systems.SWITCHES)
     syntax = "+combat[/<switch>] -- see help +combat"
 
     def run(self):
@@ -441,6 +442,12 @@ class CmdCombat(Command):
             return
         if switch == "log":
             caller.msg(combat.render_log(caller, self.args))
+            return
+        if switch == "side":
+            if self.rhs is None:
+                self.fail("Usage: +combat/side <name>[,<name>...]=<side>")
+                return
+            combat.set_side(caller, self.lhs, self.rhs)
             return
         if switch == "ai":
             if not self.lhs.strip() or (self.rhs is not None and not self.rhs.strip()):

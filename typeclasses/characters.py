@@ -84,6 +84,13 @@ class Character(ObjectParent, DefaultCharacter):
 
         gmcp.refresh(self)
 
+    def at_rename(self, oldname, newname):
+        """Renamed (``@name``) while in a fight: the fight knows them by the new name at once."""
+        super().at_rename(oldname, newname)
+        from world.fights import sync
+
+        sync(self)
+
     def at_object_delete(self):
         """Destroyed (``@destroy``) while in a fight: taken out of it, the attacks by or on
         them cancelled and announced, as ``+combat/remove`` does."""

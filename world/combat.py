@@ -219,6 +219,16 @@ def transfer(caller, name: str) -> None:
     perform(caller, row, "transfer", targets=(new.id,), data={"name": new.key})
 
 
+def set_side(caller, names_text: str, side: str) -> None:
+    """``+combat/side <names>=<side>`` (every system; an empty side clears). Raises CombatError."""
+    row = require_fight(caller)
+    require_gm(caller, row, "set sides")
+    names = [name.strip() for name in names_text.split(",")]
+    if not all(names):
+        raise CombatError("Usage: +combat/side <name>[,<name>...]=<side>")
+    perform(caller, row, "side", targets=tuple(find(row, name) for name in names), option=side)
+
+
 def toggle_idle(caller, name: str) -> None:
     row = require_fight(caller)
     require_gm(caller, row, "mark combatants idle")

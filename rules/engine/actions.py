@@ -21,6 +21,7 @@ from rules.engine.draft import Draft
 from rules.engine.intents import Intent
 from rules.engine.state import Fighter
 from rules.systems.base import CombatError, InitiativeRoll
+from rules.text import quote
 
 
 class Action:
@@ -366,6 +367,43 @@ class Ai(Action):
         return changed
 
 
+#: What a side (``+combat/side``) may be called.
+GROUP_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 '-")
+MAX_GROUP_NAME = 20
+
+
+def group_name(text: str, what: str) -> str:
+    """A side's or party's name as typed, spaces squeezed ("" clears). Raises CombatError."""
+    group = " ".join(text.split())
+    if group and (len(group) > MAX_GROUP_NAME or not set(group) <= GROUP_NAME_CHARS or not group[0].isalnum()):
+        raise CombatError(f"A {what} is named with 1-{MAX_GROUP_NAME} letters, digits, spaces, hyphens or "
+                          f"apostrophes, not '{quote(group)}'.")
+    return group
+
+
+class Side(Action):
+    """``+combat/side <names>=<side>``: whom the AI's NPCs fight (``world.ai``), in every
+    system; in a system with declared rounds, round 1 also rolls one die per side. ``option``
+    the side ("" takes them off theirs); ``targets`` those named."""
+
+    key = "side"
+
+    def perform(self, d: Draft, intent: Intent) -> None:
+        d.require_gm("set sides")
+        side = group_name(intent.option, "side")
+        sides = {int(key): value for key, value in (d.extra.get("sides") or {}).items()}
+        targets = list(dict.fromkeys(intent.targets))
+        for target in targets:
+            if side:
+                sides[target] = side
+            else:
+                sides.pop(target, None)
+        d.extra["sides"] = sides
+        late = bool(side) and d.system.declared_rounds and d.round > 1
+        d.say("control.side_late" if late else "control.side" if side else "control.no_side",
+              values={"names": ", ".join(d.name(target) for target in targets), "side": side})
+
+
 # --------------------------------------------------------------------------- initiative
 class Initiative(Action):
     """Roll initiative (``+combat/init``; for an NPC, ``+npc/init``: ``data["overrides"]``
@@ -591,5 +629,5 @@ def numbered(order) -> str:
 STANDARD: Mapping[str, Action] = {action.key: action for action in (
     Start(), End(), Join(), Add(), Leave(), Remove(), Destroyed(), GmGone(), Transfer(), Away(), Idle(),
     Refresh(), Difficulty(), DiceModifier(), Resolve(), Next(), Ai(), Initiative(), Attack(), Defend(),
-    Escape(), Aim(), Roll(), Pass(), Order(),
+    Escape(), Aim(), Roll(), Pass(), Order(), Side(),
 )}

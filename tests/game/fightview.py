@@ -73,6 +73,7 @@ class Fight:
 
     pk = property(lambda self: self.row.pk)   # fights.log_entries / log_count take the handle too
     log_count = property(lambda self: self.row.log_count)
+    seq = property(lambda self: self.row.seq)
     system_key = property(lambda self: self.state.system)
     combatants = property(lambda self: fighters(self))
     log = property(lambda self: [{key: entry[key] for key in ("round", "actor", "what", "lines")}

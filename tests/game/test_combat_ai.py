@@ -216,7 +216,7 @@ class TestAiActs(AiTest):
         guard = self.guard_first()
         self.force(9, 8, 7, 2)
         self.st(fray.CmdCombat(), "/ai Guard")
-        self.encounter.ndb.fray_fight_row = None   # read the row afresh, as after a reload
+        self.encounter.forget()   # read the row afresh, as after a reload
         self.assertEqual(self.encounter.ai, [guard.id])
 
 
