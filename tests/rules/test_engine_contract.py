@@ -44,10 +44,10 @@ def begin(system, dice):
     return state, played
 
 
-def next_intent(system, state) -> Intent:
+def next_intent(system, state, ann: int = ANN, bob: int = BOB) -> Intent:
     """What a fighter (or the game master) does next: defend the waiting attack with the
     first defense, roll a missing initiative, attack the other on one's turn, else pass the
-    round on."""
+    round on (``ann`` and ``bob``: the two fighters' ids)."""
     d = view(state, system)
     if d.pending:
         return Intent("defend", actor=d.pending[0].target, option=(*system.defense_names, "none")[0])
@@ -56,8 +56,8 @@ def next_intent(system, state) -> Intent:
     _, waiting = turns.current_slot(d)
     if waiting:
         actor = waiting[0]
-        return Intent("attack", actor=actor, targets=(BOB if actor == ANN else ANN,))
-    return Intent("next", by=GM, fiat=True)
+        return Intent("attack", actor=actor, targets=(bob if actor == ann else ann,))
+    return Intent("next", by=state.gm, fiat=True)
 
 
 @pytest.mark.parametrize("key", sorted(SHEETS))
