@@ -68,15 +68,6 @@ class CmdRoll(Command):
     each Armor Class (or the one after vs), with the bonus given.
       +roll/odds/wp Dex+Brawl vs 7
 
-    ## storyteller
-    A pool of d10s, each succeeding at the difficulty (2-10, default 6);
-    each 1 takes a success away, and no success with a 1 is a botch.
-    /wp adds one success no 1 can cancel (you need Willpower rated).
-
-    ## aeon
-    A pool of d10s, each 7 or more a success; 'vs <n>' is the successes
-    needed. No success and a 1 is a botch. /wp adds one success.
-
     ## eldritch
     1d10 + the traits and numbers; 9 or more succeeds, and the total gives
     Success Levels. A natural 10 rolls on upwards and a natural 1
@@ -122,13 +113,6 @@ class CmdSheet(Command):
       +sheet/elethril Alice
 
     # subtopics
-
-    ## storyteller
-    Kind: Muggle, Wizard, Vampire or Werewolf (with its base kind and
-    whether it is transformed); seven health levels.
-
-    ## aeon
-    Kind: Baseline or Zeta; the aeon health levels.
 
     ## eldritch
     No kinds; Life Points.
@@ -184,15 +168,6 @@ class CmdStat(Command):
 
     # subtopics
 
-    ## storyteller
-    Kinds: Muggle (the default), Wizard, Vampire, Werewolf. A Werewolf
-    also has +stat <name>/base_kind=<Muggle or Wizard> (what it soaks as
-    when not transformed) and +stat <name>/transformed=<yes or no>.
-    A new kind is not transformed.
-
-    ## aeon
-    Kinds: Baseline (the default) or Zeta: +stat/aeon Alice/kind=Zeta.
-
     ## eldritch
     No kinds. The advanced maneuvers are traits bought on the sheet:
     +stat/eldritch Alice/Ear Pop=1.
@@ -246,18 +221,6 @@ class CmdCombat(Command):
     Systems: storyteller, aeon, eldritch and elethril.
 
     # subtopics
-
-    ## storyteller
-    Initiative is Wits + Dexterity + 1d10, wound penalty included; the
-    highest acts first and declares last. Defending (dodge, block, parry)
-    uses your action, so only one who has not acted yet may defend. The
-    ST's +combat/diff moves your next attack or defense (both starred).
-    Tackled, every roll of your next turn is at +1 difficulty.
-
-    ## aeon
-    Initiative: Dexterity + Wits + 1d10, highest first; ambushes come
-    before it. Defending uses an action; +combat/split <n> takes n. Bleeding:
-    +combat/treat. See help clinch, ambush, hide, +mount, +combat/split.
 
     ## eldritch
     Initiative is (Dexterity + Perception)/2 + qualities + 1d10, rolled
@@ -511,26 +474,6 @@ class CmdAttack(Command):
 
     # subtopics
 
-    ## storyteller
-    Maneuvers: punch (default unarmed), kick, grapple, hold, tackle.
-    Weapons: dagger, switchblade, sword, greatsword, brass-knuckles, whip,
-    lance, spear, staff. In a formal duel (+combat/start storyteller duel)
-    the maneuvers, all brawl attacks, are refused.
-      attack Guard/kick
-      attack Guard/sword
-      attack Guard=Alice/tackle
-
-    ## aeon
-    A weapon (punch, kick, clinch, knife, club, sword, spear, pistol,
-    ap-pistol, rifle) and called shots joined with '+': pull (Pulling
-    Blows, +1 difficulty, bashing), showoff [2-4] (Showing Off, +2 unless
-    you name more), disarm (+2, ranged +4, no damage: the weapon flies),
-    fierce (Fierce Blows, +1, +2 lethal or +3 bashing damage). Difficulty
-    is the successes needed. See also help clinch, ambush, hide, +mount.
-      attack Guard/pull
-      attack Guard/pistol+showoff 3
-      attack Guard/sword+fierce
-
     ## eldritch
     The weapon in hand, named or not (bat, sword, 9mm, .357 mag, AK-47 ...;
     thrown to throw it); a weapon you do not hold is refused. Some weapons
@@ -603,19 +546,6 @@ class CmdDefend(Command):
 
     # subtopics
 
-    ## storyteller
-    Each defense success cancels one success of the attack. Dodging,
-    blocking or parrying uses your action for the round, so you can only
-    do it before you have acted. You cannot block damage you cannot soak;
-    parrying needs a weapon or shield in hand (and parrying a Brawl attack
-    with a lethal weapon can cut the attacker).
-
-    ## aeon
-    Each defense success cancels one success of the attack, and defending
-    uses your action for the round (only before you have acted). A clinch
-    can be dodged, parried or accepted ('defend accept': both roll for
-    control); nobody in a clinch may dodge, block or parry.
-
     ## eldritch
     The higher total wins (ties to you) and your Success Levels come off
     the attack's. dodge (Dexterity + Acrobatics or Brawl, the better),
@@ -669,27 +599,6 @@ class CmdCast(Command):
 
     # subtopics
 
-    ## storyteller
-    Casting rolls Power vs 6 and Control vs 10 at once. Too few Power
-    successes for the spell's level fizzle (First Year 1, Second to Fourth
-    Year 2, Fifth to Seventh Year 3, Adult 4, Unforgivable 5); fewer
-    Control than Power successes is an Overshoot; each pair of Power
-    successes beyond the requirement is a Special Effect success. An attack
-    spell then rolls Dexterity + Dueling vs 6 to hit (the target may
-    defend) and Power vs 7 for damage; an Overshoot strikes extra random
-    targets and splits the damage evenly (the remainder is lost); an
-    Overshoot that misses still strikes three random people present (allies
-    too, the target maybe among them). A shield blocks
-    one magical attack (Special Effect successes protect more people, then
-    add blocks); cast it while a spell is coming at you and it is your
-    defense. An Overshot shield crackles: anyone who touches it, the caster
-    too (an attack or escape by or on someone it protects), takes 1 lethal
-    unless soaked.
-      +cast stunner=Guard
-      +cast/damage reducto=Guard
-      +cast protego=Bob
-      +cast Guard=incendio=Alice
-
     ## elethril
     cast <spell>[=<target>] declares the spell as your action for the
     round. Casting begins at your initiative segment and lasts the spell's
@@ -732,10 +641,6 @@ class CmdSpells(Command):
     Staff edit the lists in rules/data/ (help +spells/<system>).
 
     # subtopics
-
-    ## storyteller
-    Each spell's level (and the Power successes it needs), school, kind
-    and damage type; staff edit rules/data/storyteller_spells.toml.
 
     ## elethril
     Each spell's level, casting time in segments and effect dice; staff

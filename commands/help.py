@@ -1,8 +1,9 @@
 """Command help by rule system: what ``help <command>`` shows (Evennia's ``Command.get_help``).
 
-A Fray command's docstring is its help. The part every system shares comes first; each
-system's own part is a subtopic (``## aeon`` under ``# subtopics``), and so is a switch that
-needs more than its usage line (``## log``). :func:`help_text` puts the part of the system
+A Fray command's docstring is the part of its help every system shares; a switch that needs
+more than its usage line is a subtopic of it (``## log`` under ``# subtopics``). Each rule
+system's own part of a command's help comes with the system (``RuleSystem.command_help``, its
+package's ``help.toml``). :func:`help_text` puts the part of the system
 played here (the fight in the room, else the game's default) into the page itself, names the
 other systems' parts (``help attack/eldritch``), and gives every switch a subtopic of its own,
 built from its usage lines when the docstring has none (``help +combat/leave``). Evennia's
@@ -14,7 +15,7 @@ from __future__ import annotations
 import re
 from inspect import cleandoc
 
-from rules.systems import system_keys
+from rules.systems import get_system, system_keys
 
 SUBTOPICS = re.compile(r"^#[ \t]*subtopics[ \t]*$", re.I | re.M)
 SECTION = re.compile(r"^##[ \t]+(\S.*?)[ \t]*$", re.M)
@@ -51,6 +52,16 @@ def usage_lines(text: str, key: str, switch: str) -> list[str]:
     return found
 
 
+def system_parts(key: str) -> dict[str, str]:
+    """{system key: that system's part of the help of command ``key``}, in registry order."""
+    return {name: text for name in system_keys() if (text := get_system(name).command_help.get(key))}
+
+
+def subtopics(rest: str, key: str) -> dict[str, str]:
+    """The systems' parts of command ``key``'s help, then the docstring's own sections."""
+    return {**system_parts(key), **sections(rest)}
+
+
 def help_text(doc: str, key: str, switches: tuple[str, ...], here: str) -> str:
     """The help page of a command for a player where ``here`` (a system key) is played.
 
@@ -61,7 +72,7 @@ def help_text(doc: str, key: str, switches: tuple[str, ...], here: str) -> str:
     """
     doc = cleandoc(doc or "")
     main, rest = (*SUBTOPICS.split(doc, 1), "")[:2]
-    parts = sections(rest)
+    parts = subtopics(rest, key)
     systems = [name for name in system_keys() if name in parts]
     if here in parts:  # listed first, so 'help attack/' opens the part played here
         parts = {here: parts[here], **parts}
@@ -81,15 +92,16 @@ def help_text(doc: str, key: str, switches: tuple[str, ...], here: str) -> str:
     return f"{page}\n\n# subtopics\n\n{index}"
 
 
-def web_text(doc: str, switches: bool = True) -> str:
+def web_text(doc: str, key: str = "") -> str:
     """A command's whole help for the website's help page, which has no room and so no system
     here: the shared part, then every system's part and every switch page under its name
-    (``Aeon``, ``/log``), in docstring order; ``switches`` False (a help topic's text): every
-    subtopic under its name (``Dice``). Plain text, dedented; the page escapes it."""
+    (``Aeon``, ``/log``); no ``key`` (a help topic's text): every subtopic under its name
+    (``Dice``). Plain text, dedented; the page escapes it."""
     main, rest = (*SUBTOPICS.split(cleandoc(doc or ""), 1), "")[:2]
     systems = set(system_keys())
+    switches = bool(key)
     page = [main.rstrip()]
-    for name, body in sections(rest).items():
+    for name, body in (subtopics(rest, key) if key else sections(rest)).items():
         title = name.capitalize() if name in systems or not switches else f"/{name}"
         page.append(f"{title}\n{'-' * len(title)}\n{body}")
     return "\n\n".join(page)

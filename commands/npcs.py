@@ -53,12 +53,6 @@ class CmdNpc(Command):
 
     # subtopics
 
-    ## storyteller
-    Templates: thug, guard, auror, dark-wizard, werewolf, vampire.
-
-    ## aeon
-    Templates: thug, soldier, cavalry, zeta (+npc/create/aeon Z=zeta).
-
     ## eldritch
     +npc/init <name>=<dex>+<per> takes Dexterity and Perception (the
     initiative score is their sum halved), rolled anew each turn.

@@ -16,11 +16,15 @@ The seams are drawn for all four systems of ``docs/architecture.md``:
 
 from __future__ import annotations
 
+import inspect
+import tomllib
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cache
 from itertools import groupby
+from pathlib import Path
 from typing import Any, Protocol
 
 from rules.data import RulesDataError, require
@@ -305,6 +309,24 @@ class RoundEffect:
     lines: tuple[str, ...] = ()
 
 
+@cache
+def command_help(system_class: type) -> Mapping[str, str]:
+    """{command key: that system's part of the command's help} from ``help.toml`` beside the
+    module that defines ``system_class`` ({} when it has none). Raises RulesDataError on a
+    file that is not TOML or holds something other than texts."""
+    path = Path(inspect.getfile(system_class)).with_name("help.toml")
+    if not path.exists():
+        return {}
+    try:
+        with open(path, "rb") as data:
+            entries = tomllib.load(data)
+    except tomllib.TOMLDecodeError as err:
+        raise RulesDataError(f"{path.name} of {system_class.__name__}: {err}") from err
+    if not all(isinstance(text, str) for text in entries.values()):
+        raise RulesDataError(f"{path.name} of {system_class.__name__}: every entry is a text")
+    return {key: text.strip("\n") for key, text in entries.items()}
+
+
 class RuleSystem(ABC):
     """One tabletop rule system. Subclasses load their tables from ``rules/data/<key>.toml``."""
 
@@ -364,6 +386,12 @@ class RuleSystem(ABC):
     #: The Attributes a character keeps for this system besides the sheet, which a fight
     #: reads and writes back (``Fighter.gear``: elethril's ``magic_items``).
     gear: tuple[str, ...] = ()
+
+    @property
+    def command_help(self) -> Mapping[str, str]:
+        """{command key: this system's part of that command's help}: the system's package
+        ships it as ``help.toml`` (``help attack`` shows the part of the system played here)."""
+        return command_help(type(self))
 
     @abstractmethod
     def roll_check(self, expression: PoolExpression, actor: Combatant, roller: Roller,

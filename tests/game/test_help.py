@@ -100,3 +100,17 @@ class TestHelpBySystem(EvenniaCommandTest):
                         self.assertEqual(wide, [], f"{topic} in {system}")
                         checked += 1
         self.assertGreater(checked, 200)
+
+
+class TestSystemHelpComesWithTheSystem(EvenniaCommandTest):
+    def test_every_entry_of_a_systems_help_is_a_command_the_game_has(self):
+        from commands.default_cmdsets import CharacterCmdSet
+        from rules.systems import get_system
+
+        cmdset = CharacterCmdSet()
+        cmdset.at_cmdset_creation()
+        keys = {command.key for command in cmdset.commands}
+        for name in system_keys():
+            unknown = set(get_system(name).command_help) - keys
+            self.assertEqual(unknown, set(), f"{name}'s help.toml names commands the game lacks")
+        self.assertIn("+combat", get_system("storyteller").command_help)

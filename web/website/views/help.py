@@ -22,7 +22,7 @@ class FrayHelpDetailView(HelpDetailView):
         context = super().get_context_data(**kwargs)
         entry = self.get_object()
         if isinstance(entry, Command):
-            context["entry_text"] = web_text(entry.__doc__)
+            context["entry_text"] = web_text(entry.__doc__, entry.key)
         else:  # a help topic (a rule system's): dedented, its subtopics under their names
-            context["entry_text"] = web_text(context.get("entry_text") or "", switches=False)
+            context["entry_text"] = web_text(context.get("entry_text") or "")
         return context
