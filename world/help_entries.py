@@ -98,8 +98,9 @@ HELP_ENTRY_DICTS = [
             penalty included. One action a round, or n with +combat/split n
             (the first at -n dice, each later -1 more). Ambushes (ambush)
             strike before initiative; a hidden fighter (hide) is found again
-            when they attack. A Baseline's lethal wounds bleed each round until
-            treated (+combat/treat).
+            when they attack. A Baseline who has lost more than a third of their
+            health levels to lethal or aggravated wounds bleeds one more lethal
+            level every 10 rounds until treated (+combat/treat).
 
             ## defenses
             dodge (Dexterity + Athletics), block (Dexterity + Brawl; not
