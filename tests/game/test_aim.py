@@ -4,6 +4,7 @@ catalogue, its command made from its verb (``commands/actions.py``)."""
 from commands import fray
 from commands.actions import commands
 from tests.game import fightview as encounters
+from tests.game.test_aeon_commands import AeonFightTest
 from tests.game.test_combat_commands import FrayCommandTest
 
 
@@ -35,3 +36,15 @@ class TestAim(FrayCommandTest):
         self.st(aim_command(), "Guard", "<Fray> You are not in this fight: name the NPC you act for first")
         self.st(aim_command(), "Guard=Char2", "<Fray> It is not Guard's turn: waiting on Char2.")
         self.assertNotIn("aim", encounters.conditions_of(self.encounter, self.char2))
+
+
+class TestAimInAeon(AeonFightTest):
+    def test_aiming_adds_one_die_to_the_next_attack_at_that_target(self):
+        out = self.player(aim_command(), "Thug")
+        self.assertIn("<Combat> Char2 takes aim at Thug.", out)
+        self.assertEqual(self.state(self.char2)["aim"], {"target": self.thug.id, "bonus": 1})
+        self.next_round()
+        self.force(9, 8, 7, 2, 2, 3)                 # Dexterity 3 + Brawl 2 + 1 (aim) = 6 dice
+        out = self.player(fray.CmdAttack(), "Thug")
+        self.assertIn("Char2 punch to hit: Dexterity 3 + Brawl 2 + 1 (modifier) = 6 dice TN 7, needs 1", out)
+        self.assertNotIn("aim", self.state(self.char2))
