@@ -13,15 +13,6 @@ from world import combat
 SWITCHES = ("split", "treat")
 
 
-def act(caller, action: str, what: str, actor: str | None, targets: list[str] = (), option: str = "", **data):
-    """``world.combat.act``, refused in the aeon seed's words where the fight's system has no
-    such action ("The storyteller rules have no clinches.")."""
-    system = combat.system_of(combat.require_fight(caller))
-    if action not in system.actions:
-        raise CombatError(f"The {system.key} rules have no {what}.")
-    return combat.act(caller, action, actor, targets, option, **data)
-
-
 def combat_switch(command, switch: str) -> bool:
     """``+combat/split [<npc>=]<n>`` and ``+combat/treat <name>``; False for another switch."""
     caller = command.caller
@@ -89,7 +80,7 @@ class CmdAmbush(Command):
         if not target.strip() or (actor is not None and not actor) or (slash and not option.strip()):
             self.fail_usage()
             return
-        act(self.caller, "ambush", "surprise attacks", actor, [target.strip()], option.strip(),
+        combat.act_own(self.caller, "ambush", "surprise attacks", actor, [target.strip()], option.strip(),
             plain="plain" in self.switches)
 
 
@@ -128,7 +119,7 @@ class CmdHide(Command):
     syntax = "hide [<npc>]"
 
     def run(self):
-        act(self.caller, "hide", "hiding", self.args.strip() or None,
+        combat.act_own(self.caller, "hide", "hiding", self.args.strip() or None,
             option="obscured" if "obscured" in self.switches else "")
 
 
@@ -177,7 +168,7 @@ class CmdClinch(Command):
         if not choice or (actor is not None and not actor):
             self.fail_usage()
             return
-        act(self.caller, "clinch_plan" if "plan" in self.switches else "clinch", "clinches", actor,
+        combat.act_own(self.caller, "clinch_plan" if "plan" in self.switches else "clinch", "clinches", actor,
             option=choice)
 
 
@@ -215,7 +206,7 @@ class CmdMount(Command):
         if not text or (actor is not None and not actor):
             self.fail_usage()
             return
-        act(self.caller, "mount", "mounts", actor, option=text)
+        combat.act_own(self.caller, "mount", "mounts", actor, option=text)
 
 
 class CmdDismount(Command):
@@ -231,7 +222,7 @@ class CmdDismount(Command):
     syntax = "+dismount [<npc>]"
 
     def run(self):
-        act(self.caller, "dismount", "mounts", self.args.strip() or None)
+        combat.act_own(self.caller, "dismount", "mounts", self.args.strip() or None)
 
 
 class CmdPickup(Command):
@@ -259,4 +250,4 @@ class CmdPickup(Command):
         if actor is not None and not actor:
             self.fail_usage()
             return
-        act(self.caller, "pick_up", "dropped weapons", actor, option=text)
+        combat.act_own(self.caller, "pick_up", "dropped weapons", actor, option=text)

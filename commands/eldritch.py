@@ -4,7 +4,12 @@
 from __future__ import annotations
 
 from commands.command import Command, split_acting, split_actor
-from world import eldritch
+from rules.systems import CombatError
+from world import checks, combat
+from world.text import COMBAT, escape
+
+#: The +combat switches of eldritch's (``commands.systems``).
+SWITCHES = ("space",)
 
 
 def suffix_switch(text: str, allowed: tuple[str, ...]) -> tuple[str, str]:
@@ -16,6 +21,36 @@ def suffix_switch(text: str, allowed: tuple[str, ...]) -> tuple[str, str]:
     if slash and len(found) == 1:
         return head.strip(), found[0]
     return text.strip(), ""
+
+
+def wake(caller, actor_name: str | None, name: str) -> None:
+    """``+wake``: a fighter's action on their turn; the fight's game master's at any time."""
+    row = combat.require_fight(caller)
+    system = combat.system_of(row)
+    if "wake" not in system.actions:
+        raise CombatError(f"The {system.key} rules have no waking.")
+    if actor_name or not combat.is_gm(caller, row):
+        combat.act(caller, "wake", actor_name, [name])
+    else:
+        combat.perform(caller, row, "wake", targets=(combat.find(row, name),), data={"by_name": caller.key})
+
+
+def combat_switch(command, switch: str) -> bool:
+    """``+combat/space [<yards>|open[ wall]]``; False for another switch."""
+    if switch != "space":
+        return False
+    caller = command.caller
+    row = combat.require_fight(caller)
+    system = combat.system_of(row)
+    if not command.args.strip():
+        shown = system.scene_text(combat.fights.state(row).scene) or "open, no wall at hand"
+        caller.msg(f"{COMBAT} Space here: {escape(shown)}.")
+        return True
+    if "space" not in system.actions:
+        combat.require_gm(caller, row, "set the space")
+        raise CombatError(f"The {system.key} rules have no weapon space.")
+    combat.perform(caller, row, "space", option=command.args)
+    return True
 
 
 class CmdConceal(Command):
@@ -57,16 +92,16 @@ class CmdConceal(Command):
         if "clear" in self.switches:
             if text and actor is None and self.rhs is None:
                 actor = text
-            eldritch.clear_concealed(self.caller, actor or None)
+            checks.clear_concealed(self.caller, actor or None)
             return
         weapon, suffix = suffix_switch(text, ("duffel",))
         if not weapon and (suffix or "duffel" in self.switches):
             self.fail_usage()
             return
         if not weapon:
-            eldritch.show_concealed(self.caller, actor)
+            checks.show_concealed(self.caller, actor)
             return
-        eldritch.conceal(self.caller, actor, weapon, duffel="duffel" in self.switches or suffix == "duffel")
+        checks.conceal(self.caller, actor, weapon, duffel="duffel" in self.switches or suffix == "duffel")
 
 
 class CmdSearch(Command):
@@ -115,7 +150,7 @@ class CmdSearch(Command):
         if patdown and opened:
             self.fail("Pat them down or open their bag: one at a time.")
             return
-        eldritch.search(self.caller, actor, name, patdown=patdown, opened=opened)
+        checks.search(self.caller, actor, name, patdown=patdown, opened=opened)
 
 
 class CmdSpot(Command):
@@ -143,7 +178,8 @@ class CmdSpot(Command):
 
     def run(self):
         if (acting := split_acting(self)) is not None:
-            eldritch.spot(self.caller, *acting)
+            actor, name = acting
+            combat.act_own(self.caller, "spot", "spotting", actor, [name])
 
 
 class CmdEyeContact(Command):
@@ -190,7 +226,7 @@ class CmdEyeContact(Command):
         if not name or actor == "" or (yards is not None and not yards.strip()):
             self.fail_usage()
             return
-        eldritch.eye_contact(self.caller, actor, name, yards_text=yards, attention="attention" in self.switches,
+        checks.eye_contact(self.caller, actor, name, yards_text=yards, attention="attention" in self.switches,
                              impaired="impaired" in self.switches)
 
 
@@ -233,7 +269,7 @@ class CmdLos(Command):
             self.fail_usage()
             return
         switches = set(self.switches) | ({suffix} if suffix else set())
-        eldritch.line_of_sight(self.caller, actor, name, partial="partial" in switches,
+        checks.line_of_sight(self.caller, actor, name, partial="partial" in switches,
                                blocked="blocked" in switches)
 
 
@@ -270,7 +306,7 @@ class CmdMove(Command):
 
     def run(self):
         if (acting := split_acting(self)) is not None:
-            eldritch.move(self.caller, *acting)
+            checks.move(self.caller, *acting)
 
 
 class CmdSacrifice(Command):
@@ -301,7 +337,8 @@ class CmdSacrifice(Command):
 
     def run(self):
         if (acting := split_acting(self)) is not None:
-            eldritch.sacrifice(self.caller, *acting)
+            actor, name = acting
+            combat.act_own(self.caller, "sacrifice", "Sacrifice", actor, [name])
 
 
 class CmdWake(Command):
@@ -325,7 +362,7 @@ class CmdWake(Command):
 
     def run(self):
         if (acting := split_acting(self)) is not None:
-            eldritch.wake(self.caller, *acting)
+            wake(self.caller, *acting)
 
 
 class CmdDrama(Command):
@@ -352,4 +389,4 @@ class CmdDrama(Command):
         if self.rhs is not None:
             self.fail_usage()
             return
-        eldritch.drama_point(self.caller, self.args.strip() or None)
+        combat.act_own(self.caller, "drama", "Drama Points", self.args.strip() or None)

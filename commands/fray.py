@@ -522,7 +522,11 @@ class CmdAttack(Command):
             self.fail("Name a maneuver or weapon after '/', e.g. attack Guard/kick.")
             return
         if "," in target:
-            combat.act(self.caller, "attack_many", actor, target.split(","), option.strip())
+            names = [name.strip() for name in target.split(",")]
+            if not all(names):
+                self.fail("Name each target once, e.g. attack Thug,Guard/double jump kick.")
+                return
+            combat.act_own(self.caller, "attack_many", "attacks on several targets", actor, names, option.strip())
             return
         combat.attack(self.caller, actor, target, option.strip())
 

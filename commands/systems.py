@@ -4,17 +4,15 @@ returns False when the input is not its to handle."""
 
 from __future__ import annotations
 
-from commands import aeon
+from commands import aeon, eldritch
 
 #: The +combat switches of single systems (and of the Storyteller's tools) beyond the shared ones.
 SWITCHES: tuple[str, ...] = ()
-SWITCHES += ("split", "treat")   # aeon (commands.aeon.SWITCHES)
+SWITCHES += aeon.SWITCHES + eldritch.SWITCHES
 
 
 def combat_switch(command, switch: str) -> bool:
-    if aeon.combat_switch(command, switch):
-        return True
-    return False
+    return aeon.combat_switch(command, switch) or eldritch.combat_switch(command, switch)
 
 
 def cast(command, actor: str | None, spell: str, targets: list[str]) -> bool:

@@ -342,6 +342,16 @@ def act(caller, action: str, actor_name: str | None, target_names: list[str] = (
     return perform(caller, row, action, actor=actor, targets=targets, option=option, data=data)
 
 
+def act_own(caller, action: str, what: str, actor_name: str | None, target_names: list[str] = (), option: str = "",
+            **data):
+    """``act`` for an action only some systems have: refused in their words where the
+    fight's system has none ("The storyteller rules have no clinches.": ``what``)."""
+    system = system_of(require_fight(caller))
+    if action not in system.actions:
+        raise CombatError(f"The {system.key} rules have no {what}.")
+    return act(caller, action, actor_name, target_names, option, **data)
+
+
 def attack(caller, actor_name: str | None, target_name: str, option: str) -> None:
     """``attack <target>[/<option>]`` (or ``<npc>=<target>[/<option>]``). Raises CombatError."""
     row = require_fight(caller)

@@ -158,16 +158,24 @@ def strike(d: Draft, actor: int, target: int, option: str, *, use_turn: bool = T
     d.use_modifiers(actor, adjustable)
     if use_turn:
         turns.use_turn(d, actor)
-    d.update_conditions(actor, hidden_from=None, aim=None)  # attacking shows where you are
+    d.update_conditions(actor, hidden_from=None, aim=None, last_attack=[target])  # attacking shows where you are
     mod_notes = (*mods.notes, *((f"aimed at {d.name(target)} +{aim}",) if aim else ()))
     d.add_log(d.name(actor), f"{rolled.label} at {d.name(target)}",
               [*(notes if use_turn else ()), *getattr(rolled, "preface", ()), rolled.describe(), *mod_notes])
     shield_zaps(d, actor, target)
     whirl = system.step_in(d.combatant(target), d.combatant(actor), rolled)
     if whirl is not None:   # eldritch Whirling Sword: stepping into it draws its attack
-        d.add_log(d.name(target), f"{whirl.label} at {d.name(actor)}", [*whirl.notes, whirl.describe()])
-        deliver(d, target, actor, whirl, notes=whirl.notes)
+        whirled(d, target, actor, whirl)
     deliver(d, actor, target, rolled, defendable=defendable, notes=notes)
+
+
+def whirled(d: Draft, whirler: int, mover: int, whirl) -> None:
+    """A whirling sword attacks one who stepped into its range (eldritch Whirling Sword:
+    "Anybody who steps into range of the whirling sword is attacked"), with the turn's one
+    roll: the whirler's latest attack."""
+    d.update_conditions(whirler, last_attack=[mover])
+    d.add_log(d.name(whirler), f"{whirl.label} at {d.name(mover)}", [*whirl.notes, whirl.describe()])
+    deliver(d, whirler, mover, whirl, notes=whirl.notes)
 
 
 def aimed(d: Draft, actor: int, target: int) -> int:

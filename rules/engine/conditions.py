@@ -13,18 +13,19 @@ from collections.abc import Iterable
 #: The engine's own conditions: held (by a fighter's id), in a clinch (with a fighter's id),
 #: prone, a tackle's difficulty, the game master's difficulty change (``adjust``) and dice
 #: (``mod``, kept with ``mod_keep``), the actions and defenses used this round, the fighters
-#: one hides from (ids), the actions declared this round (``split``) and the one aimed at
-#: (``aim``: the target's id and the bonus).
+#: one hides from (ids), the actions declared this round (``split``), the one aimed at
+#: (``aim``: the target's id and the bonus) and whom the fighter's latest action attacked
+#: (``last_attack``: ids; any later action clears it, a pass or a defense does not).
 ENGINE = frozenset({
     "held_by", "clinch_with", "prone", "difficulty", "adjust", "mod", "mod_keep", "actions_used",
-    "defenses_used", "hidden_from", "split", "aim",
+    "defenses_used", "hidden_from", "split", "aim", "last_attack",
 })
 
 #: Conditions whose value is another fighter's id (shown to the rules as its name).
 ID_CONDITIONS = ("held_by", "clinch_with")
 
 #: Conditions listing other fighters' ids, kept by the game and not shown to the rules.
-ID_LIST_CONDITIONS = ("hidden_from", "in_sight")
+ID_LIST_CONDITIONS = ("hidden_from", "in_sight", "last_attack")
 
 #: Conditions that last one round: cleared when the next begins.
 ROUND = ("actions_used", "defenses_used", "split")

@@ -91,6 +91,8 @@ def use_action(d: Draft, fighter_id: int, at: int | None = None, *, counts: bool
     False (a pass) leaves ``actions_used`` (what later actions are penalised by) as it was.
     The system's ``after_action`` follows (a stun wearing off …)."""
     remaining = open_actions(d, fighter_id)
+    if counts and d.conditions_of(fighter_id).get("last_attack"):
+        d.update_conditions(fighter_id, last_attack=None)   # another action since that attack
     if at is None:
         at = remaining[0] if remaining else None
     if counts and splits.left(d, fighter_id) is not None:

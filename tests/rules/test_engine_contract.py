@@ -23,6 +23,7 @@ GM, ANN, BOB = 1, 10, 11
 SHEETS = {
     "storyteller": {"Dexterity": 4, "Brawl": 4, "Strength": 4, "Stamina": 1, "Wits": 2, "Dodge": 1},
     "aeon": {"Dexterity": 4, "Brawl": 4, "Strength": 4, "Stamina": 1, "Wits": 2, "Athletics": 1},
+    "eldritch": {"Dexterity": 4, "Brawl": 4, "Strength": 4, "Constitution": 1, "Perception": 2},
     "duel": {"Might": 2, "Guard": 1},
 }
 

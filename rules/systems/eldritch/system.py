@@ -6,8 +6,8 @@ with the Unisystem defaults of ``docs/rules/eldritch.md``. Every number lives in
 ``rules/data/eldritch.toml``; dice in :mod:`rules.systems.eldritch.dice`; limitations,
 concealment, hiding, eye contact and line of sight in :mod:`rules.systems.eldritch.checks`.
 
-Registered in ``rules.systems.REGISTRY``; the game layer's own actions are in
-``world/eldritch.py``.
+Registered in ``rules.systems.REGISTRY``; its fight's own actions are in
+``rules.systems.eldritch.actions``.
 
 Shapes the game layer uses (beyond :class:`RuleSystem`):
 
@@ -90,6 +90,7 @@ from rules.systems.base import (
     match_damage_type,
     plural,
 )
+from rules.systems.eldritch.actions import ACTIONS
 from rules.systems.eldritch.checks import (
     CATEGORIES,
     GRIPS,
@@ -383,6 +384,16 @@ class EldritchSystem(EldritchChecks, RuleSystem):
     armor_columns = ARMOR_COLUMNS
     defense_uses_action = False   # seed: defenses "do not count against" the turn's actions
     defend_after_acting = True
+    escapes = True
+    actions = ACTIONS
+    #: A fighter's eldritch conditions: the lines of sight it has (ids), hiding (the roll kept,
+    #: the seekers' tries this turn, hidden before the fight), the holds and their effects
+    #: (by the neck, Wrestling Hold, Sleeper Hold, out cold), Atemi Grip's numbness, a stun,
+    #: Whirling Sword (this turn, earlier turns, the turn's roll), Wall Flip, an eye lost and a
+    #: Drama Point kept for the next defense (``Situation``).
+    condition_keys = frozenset({"in_sight", "hide_total", "spot_tries", "hid_early", "by_neck", "wrestling_hold",
+                                "sleeper_hold", "passed_out", "atemi_grip", "stunned", "whirling", "whirl_turns",
+                                "whirl_roll", "flipped_over", "flip_defense", "eye_lost", "drama_point"})
 
     def __init__(self, data: Mapping[str, Any] | None = None) -> None:
         data = data if data is not None else load_system_data(self.key)
