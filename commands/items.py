@@ -1,13 +1,14 @@
 """Elethril's magical items (the elethril seed, 3b): staff put them on sheets with ``+item``; ``use``
 declares one as a fighter's action. The docstrings are the in-game help; the work is in
-``world/elethril.py``.
+``world/items.py`` and ``rules.systems.elethril.actions``.
 """
 
 from __future__ import annotations
 
 from commands.command import Command
+from commands.elethril import use_item
 from commands.fray import find_character, split_aimed, tell_change
-from world import armor, elethril
+from world import armor, items
 from world.access import NARRATOR, STAFF, require_perm
 
 
@@ -56,22 +57,22 @@ class CmdItem(Command):
                 return
             number = armor.parse_number(self.rhs, "magical item")
             target = find_character(caller, self.lhs)
-            item = elethril.remove_item(target, number)
-            tell_change(caller, target, f"{target.key} no longer holds {elethril.describe_item(item)}.")
+            item = items.remove_item(target, number)
+            tell_change(caller, target, f"{target.key} no longer holds {items.describe_item(item)}.")
         elif self.rhs is not None:
             require_perm(caller, STAFF, "give magical items")
             if not self.lhs.strip() or not self.rhs.strip():
-                self.fail(elethril.ITEM_USAGE)
+                self.fail(items.ITEM_USAGE)
                 return
             spec, equals, charges = self.rhs.partition("=")
             target = find_character(caller, self.lhs)
-            item = elethril.give_item(target, spec, charges if equals else None)
-            tell_change(caller, target, f"{target.key} now holds {elethril.describe_item(item)}.")
+            item = items.give_item(target, spec, charges if equals else None)
+            tell_change(caller, target, f"{target.key} now holds {items.describe_item(item)}.")
         else:
             target = find_character(caller, self.args) if self.args.strip() else caller
             if target != caller:
                 require_perm(caller, NARRATOR, "see other characters' magical items")
-            caller.msg(elethril.render_items(target, own=target == caller))
+            caller.msg(items.render_items(target, own=target == caller))
 
 
 class CmdUse(Command):
@@ -116,4 +117,4 @@ class CmdUse(Command):
         if aimed is None:
             self.fail_usage()
             return
-        elethril.declare_item(self.caller, *aimed)
+        use_item(self.caller, *aimed)

@@ -4,24 +4,23 @@ returns False when the input is not its to handle."""
 
 from __future__ import annotations
 
-from commands import aeon, eldritch
+from commands import aeon, eldritch, elethril
 
-#: The +combat switches of single systems (and of the Storyteller's tools) beyond the shared ones.
-SWITCHES: tuple[str, ...] = ()
-SWITCHES += aeon.SWITCHES + eldritch.SWITCHES
+#: The +combat switches of single systems beyond the shared ones.
+SWITCHES: tuple[str, ...] = aeon.SWITCHES + eldritch.SWITCHES + elethril.SWITCHES
 
 
 def combat_switch(command, switch: str) -> bool:
-    return aeon.combat_switch(command, switch) or eldritch.combat_switch(command, switch)
+    return any(system.combat_switch(command, switch) for system in (aeon, eldritch, elethril))
 
 
 def cast(command, actor: str | None, spell: str, targets: list[str]) -> bool:
-    return False
+    return elethril.cast(command, actor, spell, targets)
 
 
 def cast_usage(command) -> bool:
-    return False
+    return elethril.cast_usage(command)
 
 
 def spells(command) -> bool:
-    return False
+    return elethril.spells(command)

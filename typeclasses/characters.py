@@ -32,7 +32,7 @@ class Character(ObjectParent, DefaultCharacter):
             one roll for them all, used against every ``+search``.
         magic_items: elethril magical items, each ``{"id", "type", "spell", "charges"}``
             (an ``[items]`` type, a ``[spells]`` key, charges left); only staff write them
-            (``+item``), a use spends a charge (``world.elethril``).
+            (``+item``), a use spends a charge (``rules.systems.elethril.actions``).
         magic_item_serial: the highest item number ever given (numbers are not reused).
     """
 

@@ -340,7 +340,7 @@ class RuleSystem(ABC):
     defend_after_acting: bool = False
     #: Whether a round is declared first and then played segment by segment (elethril, seed
     #: 004 section 3), instead of turns in initiative order: the game runs such a fight
-    #: through its declared-round services (``world.elethril``).
+    #: through the system's own actions (elethril: ``rules.systems.elethril.actions``).
     declared_rounds: bool = False
     #: The columns an armor note gives soak values for (e.g. bashing/lethal/aggravated).
     armor_columns: tuple[str, ...] = ()

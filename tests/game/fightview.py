@@ -39,7 +39,15 @@ class Fight:
     def d(self):
         return fights.reading(self.row)
 
-    round = property(lambda self: self.state.round)
+    @property
+    def round(self):
+        return self.state.round
+
+    @round.setter
+    def round(self, number: int) -> None:
+        """Arrange a case: the fight in round ``number``, saved as a step would."""
+        self.put(replace(self.state, round=number))
+
     acted = property(lambda self: [list(pair) for pair in self.state.acted])
     conditions = property(lambda self: {fighter.id: dict(fighter.conditions) for fighter in self.state.fighters
                                         if fighter.conditions})

@@ -13,7 +13,8 @@ import re
 from commands import fray, items, npcs
 from tests.game import fightview as encounters
 from tests.game.test_combat_commands import FrayCommandTest
-from world import dice, elethril
+from rules.systems.elethril.actions import NO_INITIATIVE, NO_NPC_INITIATIVE
+from world import dice, fights
 from world.sheets import add_traits, update_sheet
 
 
@@ -224,7 +225,7 @@ class TestCarriedActionsAndGroups(ElethrilFightTest):
         self.assertRegex(self.hud(), r"Char2\s+party\s+-\s+reloading\s+12/12 hp\s+busy")
         self.player(fray.CmdAttack(), "Orc", "<Fray> Char2 is reloading until round 4.")
         self.player(fray.CmdCombat(), "/forfeit", "<Fray> Char2 has no action carried into round 3 to forfeit.")
-        self.assertNotIn(self.char2, elethril.to_declare(self.encounter, encounters.system_of(self.encounter)))
+        self.assertNotIn(self.char2.id, self.encounter.d.system.to_declare(self.encounter.d))
 
     def test_seed_3a_initiative_11_lands_next_round_and_forfeiting_costs_1(self):
         self.player(fray.CmdAttack(), "Orc")
@@ -402,8 +403,8 @@ class TestBadInput(ElethrilFightTest):
 
     def test_initiative_commands_and_switches_refused(self):
         before = self.state()
-        self.player(fray.CmdCombat(), "/init", f"<Fray> {elethril.NO_INITIATIVE}")
-        self.st(npcs.CmdNpc(), "/init Gob=2+2", f"<Fray> {elethril.NO_NPC_INITIATIVE}")
+        self.player(fray.CmdCombat(), "/init", f"<Fray> {NO_INITIATIVE}")
+        self.st(npcs.CmdNpc(), "/init Gob=2+2", f"<Fray> {NO_NPC_INITIATIVE}")
         self.assertFalse([obj for obj in self.room1.contents if obj.key == "Gob"])
         self.player(fray.CmdCombat(), "/delay 5", "<Fray> Round 1's initiative is not rolled yet: delay once the "
                                                   "segments are known.")
@@ -560,6 +561,7 @@ class TestTheFallenAndOtherFixes(ElethrilFightTest):
         out = self.st(fray.CmdCombat(), "/next")
         self.assertIn("Orc is still acting: two-handed sword > Char2 at segment 1.", out)
         self.orc.health = {"elethril": {"damage": 7, "maximum": 5}}   # staff +damage
+        fights.sync(self.orc)                                          # (which the fight takes in)
         self.assertNotIn("busy", self.hud())
         self.player(fray.CmdAttack(), "Zed")
         self.force(4)         # Char2 4 + 3 = 7
@@ -596,6 +598,7 @@ class TestTheFallenAndOtherFixes(ElethrilFightTest):
     def test_the_dead_fit_the_hud(self):
         add_traits(self.char2, "elethril", **{"Hit Points": 20})
         self.char2.health = {"elethril": {"damage": 34, "maximum": 20}}
+        fights.sync(self.char2)   # as staff +damage does
         hud = self.hud(self.char1)
         self.assertRegex(hud, r"Char2\s+party\s+-\s+-\s+Dead -14/20\s*\n")
         self.assertTrue(all(len(re.sub(r"\|.", "", line)) <= 78 for line in hud.splitlines()), hud)

@@ -5,7 +5,7 @@ from commands import fray
 from tests.game import fightview as encounters
 from tests.game.test_combat_commands import FrayCommandTest
 from tests.game.test_elethril_commands import ElethrilFightTest
-from world import dice
+from world import dice, fights
 from world.sheets import add_traits, update_sheet
 
 STORYTELLER = """<Roll> Odds for Char2: Dexterity 3 + Brawl 2 = 5 dice vs 6
@@ -48,6 +48,7 @@ class TestOdds(FrayCommandTest):
         self.player(fray.CmdCombat(), "/join")
         self.st(fray.CmdCombat(), "/mod Char2=-4 keep")
         add_traits(self.char2, "storyteller", Willpower=2)
+        fights.sync(self.char2)   # as +stat does: the fight takes the sheet in
         out = self.player(fray.CmdRoll(), "/odds/wp Dexterity+Brawl")
         self.assertIn("Odds for Char2: Dexterity 3 + Brawl 2 - 4 (modifier) = 1 die vs 6 + Willpower", out)
         self.assertIn("  Botch                          0.0%", out)

@@ -207,12 +207,12 @@ class TestLeavingEndsHolds(StorytellerFightTest):
 
 class TestStorytellerDestroyed(StorytellerFightTest):
     def test_the_room_is_told_and_the_fight_has_no_storyteller(self):
-        told = []
-        with mock.patch.object(encounters, "announce", lambda encounter, text, **kw: told.append(text)):
+        with mock.patch.object(self.char2, "msg") as msg:
             encounters.left_by_deletion(self.char1)
         self.assertIsNone(self.encounter.storyteller)
-        self.assertEqual(told, ["{target}, the Storyteller, is gone: staff run the fight now, or hand it "
-                                "to a Narrator here with +combat/transfer."])
+        told = [str(call.kwargs.get("text", call.args[0] if call.args else "")) for call in msg.call_args_list]
+        self.assertIn("|y<Combat>|n Char, the Storyteller, is gone: staff run the fight now, or hand it to a Narrator "
+                      "here with +combat/transfer.", "\n".join(told))
 
 
 class TestAttackOnTheDown(StorytellerFightTest):

@@ -852,6 +852,13 @@ class EldritchSystem(EldritchChecks, RuleSystem):
             state = "dead" if health.dead else "down"
             raise CombatError(f"{actor.name} is {state} and cannot act.")
 
+    def refuse_unable(self, actor: Combatant) -> None:
+        """Down, dead or out cold, in those words; the stunned only defend (the turn's "not
+        your turn" says that)."""
+        self.require_able(actor)
+        if Situation.of(actor).passed_out:
+            raise CombatError(f"{actor.name} is out cold.")
+
     def _shared_parts(self, actor: Combatant, situation: Situation, rolled: Sequence[tuple[str, int]], *,
                       modifier: int, dice_modifier: int) -> list[tuple[str, int]]:
         """What weighs on an action's or a defense's roll (``rolled``: its parts so far):

@@ -5,7 +5,8 @@ Source: the elethril seed ("Elethril - On Fighting", sections 1a–4d) on the AD
 the segment timeline (10 segments a round, the order inside a segment, delay, forfeit,
 spoiling) is :mod:`rules.systems.elethril.timeline`.
 
-Registered in ``rules.systems.REGISTRY``; the game layer is ``world/elethril.py``.
+Registered in ``rules.systems.REGISTRY``; its fight's actions (declaring, playing the segments,
+magical items) are ``rules.systems.elethril.actions``.
 
 A round, as the game layer drives it::
 
@@ -73,7 +74,7 @@ NPC, whose typed choices are fiat):
 - Spells: up to the highest spell level of the sheet's ``Caster Level`` (the 2e wizard table,
   data); the ST may cast anything for NPCs.
 - Magical items: staff put them on the sheet (type, spell, charges; ``+item``); the game layer
-  (``world/elethril.py``) checks the user holds the item with a charge left and spends the
+  (``rules.systems.elethril.actions``) checks the user holds the item with a charge left and spends the
   charge when it discharges. The ST may use any item type and spell for an NPC.
 """
 
@@ -562,9 +563,18 @@ class ElethrilSystem(RuleSystem):
     declared_rounds = True
     armor_columns = ARMOR_COLUMNS
     magic = None
-    #: What a fighter does to get going (the game layer's join and start lines): no
-    #: initiative command, everyone declares an action each round.
-    how_to_act = "declare an action: attack <target>[/<weapon>], cast <spell>[=<target>] or use <item>[=<target>]"
+    #: What a fighter does to get going (the start and join lines): no initiative command,
+    #: everyone declares an action each round.
+    start_hint = join_hint = ("declare an action: attack <target>[/<weapon>], cast <spell>[=<target>] or use "
+                              "<item>[=<target>]")
+    #: A fighter's elethril conditions: its standard initiative modifiers, the round it
+    #: forfeited a carried action in, the off-hand weapon granted, the sheet item in use.
+    condition_keys = frozenset({"initiative_modifiers", "forfeited_in", "off_hand", "item_in_use"})
+    #: The fight's declared round (``rules.systems.elethril.actions``): the next segment to
+    #: play, the declarations, the actions on the timeline, the initiative rolled, the parties.
+    fight_fields = {"segment": int, "declarations": dict, "segment_actions": list, "segment_initiative": dict,
+                    "parties": dict}
+    gear = ("magic_items",)
 
     def __init__(self, data: Mapping[str, Any] | None = None) -> None:
         data = data if data is not None else load_system_data(self.key)
@@ -921,6 +931,19 @@ class ElethrilSystem(RuleSystem):
                                   "result": summary})
 
     # ---------------------------------------------------------------------- initiative
+    @property
+    def actions(self) -> Mapping[str, Any]:
+        """The fight's actions (``rules.systems.elethril.actions``, which builds on this module)."""
+        from rules.systems.elethril.actions import ACTIONS
+
+        return ACTIONS
+
+    def to_declare(self, draft: Any) -> list[int]:
+        """Whom the round waits on to declare, by id (``rules.systems.elethril.actions``)."""
+        from rules.systems.elethril.actions import to_declare
+
+        return to_declare(draft)
+
     def require_able(self, actor: Combatant) -> None:
         health = self.health(actor.health, actor)
         if health.incapacitated:
