@@ -11,9 +11,9 @@ and Zed (template hedge-mage: THAC0 20, Armor Class 10, 8 hit points, a dagger) 
 import re
 
 from commands import fray, items, npcs
+from rules.systems.elethril.actions import NO_INITIATIVE, NO_NPC_INITIATIVE
 from tests.game import fightview as encounters
 from tests.game.test_combat_commands import FrayCommandTest
-from rules.systems.elethril.actions import NO_INITIATIVE, NO_NPC_INITIATIVE
 from world import dice, fights
 from world.sheets import add_traits, update_sheet
 
