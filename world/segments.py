@@ -7,6 +7,7 @@ from __future__ import annotations
 from rules.systems import CombatError
 from rules.systems.elethril import actions as rounds
 from world import fights
+from world.access import STAFF, has_perm
 from world.sheets import WIDTH
 from world.text import COMBAT, columns, escape, fit, spoken
 
@@ -25,8 +26,6 @@ def render_hud(row, viewer=None) -> str:
     """The 78-column HUD of a fight of declared rounds: round and phase, each fighter's side,
     initiative, action, hit points and status, then the round's segment timeline (``>``
     marks the next)."""
-    from world.combat import is_gm
-
     d = fights.reading(row)
     system = d.system
     r, now = rounds.round_of(d), rounds.now(d)
@@ -36,7 +35,7 @@ def render_hud(row, viewer=None) -> str:
     sides = {int(key): value for key, value in (d.extra.get("sides") or {}).items()}
     waiting = to_declare(d)
     viewer_id = getattr(viewer, "id", None)
-    sees_all = viewer is not None and is_gm(viewer, row)
+    sees_all = viewer is not None and (viewer_id == d.gm or has_perm(viewer, STAFF))   # the fight's game master
     rows, modifiers, off_hands = [], [], []
     for fighter_id in d.ids():
         name = d.name(fighter_id)

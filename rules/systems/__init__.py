@@ -24,6 +24,12 @@ def register(key: str, where: str) -> None:
     _load.cache_clear()
 
 
+def unregister(key: str) -> None:
+    """Forget the system registered as ``key`` (a test's, once it is done)."""
+    REGISTRY.pop(key.casefold(), None)
+    _load.cache_clear()
+
+
 def system_keys() -> tuple[str, ...]:
     return tuple(REGISTRY)
 
@@ -47,4 +53,4 @@ def _load(key: str) -> RuleSystem:
     return getattr(import_module(module), name)()
 
 
-__all__ = ["CombatError", "RuleSystem", "get_system", "register", "system_keys"]
+__all__ = ["CombatError", "RuleSystem", "get_system", "register", "system_keys", "unregister"]

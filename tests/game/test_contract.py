@@ -10,6 +10,7 @@ from evennia.utils.test_resources import EvenniaTest
 
 from rules.engine import FightState, Intent, view
 from rules.systems import CombatError, get_system
+from tests import fifth
 from tests.rules.test_engine_contract import SHEETS, next_intent
 from world import fights, verify
 from world.models import Fight as Row
@@ -19,6 +20,10 @@ MAX_STEPS = 300
 
 
 class ContractTest(EvenniaTest):
+    def setUp(self):
+        super().setUp()
+        self.enterContext(fifth.known())
+
     def fight_to_a_knock_out(self, key: str):
         """char1 (who runs it) and char2 fight a ``key`` fight out; returns the row and the
         number of intents played after the joins."""

@@ -18,7 +18,8 @@ from __future__ import annotations
 import pytest
 
 from rules.systems.base import Combatant, CombatError
-from rules.systems.elethril.system import Declaration, ElethrilSystem
+from rules.systems.elethril.declaring import Declaration
+from rules.systems.elethril.system import ElethrilSystem
 from rules.systems.elethril.timeline import PHASES, cancel, delay, tick_of
 from tests.rules.forced_dice import dice, done
 from tests.rules.test_elethril import refused_with_data_changed

@@ -13,7 +13,8 @@ import pytest
 
 from rules.data import RulesDataError, load_system_data
 from rules.systems.base import Combatant, CombatError
-from rules.systems.elethril.system import Declaration, ElethrilSystem, Group, SegmentInitiative
+from rules.systems.elethril.declaring import Declaration, Group, SegmentInitiative
+from rules.systems.elethril.system import ElethrilSystem
 from rules.systems.elethril.timeline import (
     PHASES,
     SEGMENTS_PER_ROUND,

@@ -12,10 +12,16 @@ import pytest
 from rules.dice import QueuedRoller, RandomRoller
 from rules.engine import Fighter, FightState, Intent, step, turns, view
 from rules.engine.replay import Logged, digest, replay
-from rules.systems import CombatError, get_system, register
+from rules.systems import CombatError, get_system
 from rules.systems.base import Combatant
+from tests import fifth
 
-register("duel", "tests.fifth.system:DuelSystem")
+
+@pytest.fixture(autouse=True)
+def duel_known():
+    with fifth.known():
+        yield
+
 
 GM, ANN, BOB = 1, 10, 11
 

@@ -22,19 +22,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rules.engine import attacks, turns
 from rules.engine.actions import STANDARD, Action, group_name, require_actor, require_target
 from rules.engine.draft import Draft
 from rules.engine.intents import Intent
 from rules.systems.base import CombatError, plural
-from rules.systems.elethril.system import (
+from rules.systems.elethril.declaring import (
     Declaration,
     Group,
-    Plan,
     SegmentInitiative,
-    Spell,
     item_label,
     signed_parts,
 )
@@ -53,6 +51,9 @@ from rules.systems.elethril.timeline import (
 )
 from rules.systems.elethril.timeline import Action as Planned
 from rules.text import quote
+
+if TYPE_CHECKING:
+    from rules.systems.elethril.system import Plan, Spell
 
 HOW_TO_DECLARE = "attack <target>[/<weapon>], cast <spell>[=<target>] or use <item>[=<target>]"
 NO_INITIATIVE = ("Elethril rolls initiative for everyone each round, once all have declared (attack, "
