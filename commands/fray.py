@@ -68,15 +68,6 @@ class CmdRoll(Command):
     each Armor Class (or the one after vs), with the bonus given.
       +roll/odds/wp Dex+Brawl vs 7
 
-    ## eldritch
-    1d10 + the traits and numbers; 9 or more succeeds, and the total gives
-    Success Levels. A natural 10 rolls on upwards and a natural 1
-    downwards. No 'vs' and no /wp. +roll 0 is a bare d10 for chances.
-
-    ## elethril
-    Dice notation, with numbers and sheet traits added: +roll 1d20+2,
-    +roll 2d6; 'vs <n>' is the total to reach. No /wp. +roll/odds <bonus>
-    [vs <Armor Class>] is your weapon's chance to hit (0: no bonus).
     """
 
     key = "+roll"
@@ -114,11 +105,6 @@ class CmdSheet(Command):
 
     # subtopics
 
-    ## eldritch
-    No kinds; Life Points.
-
-    ## elethril
-    Kind: Human, Elf, Dwarf ...; hit points.
     """
 
     key = "+sheet"
@@ -168,14 +154,6 @@ class CmdStat(Command):
 
     # subtopics
 
-    ## eldritch
-    No kinds. The advanced maneuvers are traits bought on the sheet:
-    +stat/eldritch Alice/Ear Pop=1.
-
-    ## elethril
-    Kinds (their size picks the damage column): Human, Elf, Dwarf,
-    Halfling, Gnome, Goblin, Orc, Ogre, Troll, Horse:
-    +stat/elethril Alice/kind=Elf, +stat/elethril Alice/THAC0=17.
     """
 
     key = "+stat"
@@ -221,20 +199,6 @@ class CmdCombat(Command):
     Systems: storyteller, aeon, eldritch and elethril.
 
     # subtopics
-
-    ## eldritch
-    Initiative is (Dexterity + Perception)/2 + qualities + 1d10, rolled
-    anew each turn; a further action every 5 below it (at most 5, each at
-    -2 more). Defending uses no action (each defense after the first in a
-    turn at -2 more). The ST sets the room to swing weapons with
-    +combat/space. See help +move, +conceal, +los.
-
-    ## elethril
-    Each round everyone declares (attack, cast), then initiative is rolled,
-    lowest first: d10 + speed factor (none for a spell) - Reaction. The ST
-    plays the round segment by segment with +combat/next. No defense:
-    Armor Class. Elethril's own switches: /party, /offhand, /delay,
-    /forfeit, /init <modifiers>; /side sets its round-1 groups.
 
     ## split
     +combat/split <n>   or   +combat/split <npc>=<n>   (aeon; ST for NPCs)
@@ -474,38 +438,6 @@ class CmdAttack(Command):
 
     # subtopics
 
-    ## eldritch
-    The weapon in hand, named or not (bat, sword, 9mm, .357 mag, AK-47 ...;
-    thrown to throw it); a weapon you do not hold is refused. Some weapons
-    (staff, spear, big sword, halberd, rifles ...) are used two-handed
-    unless you add 1h; 2h uses another with both hands (for minimum
-    Strength; not a firearm). Or a maneuver: punch (Dexterity + Brawl,
-    Strength x 2 bash), kick (-1, (Strength + 1) x 2), jump kick (-3,
-    (Strength + 1) x 3), grapple (+2, no damage; grapple neck), and the
-    advanced ones your sheet has bought: atemi grip, atemi strike, ear pop,
-    eye pluck, sleeper hold, wrestling hold, whirling sword, double jump
-    kick (two targets). Each later action of the turn is at -2 more. A
-    hand-to-hand attack on one whirling a sword draws their whirl first.
-    See help +move, +sacrifice, +conceal, +spot.
-      attack Reprax/9mm
-      attack Thug,Guard/double jump kick
-
-    ## elethril
-    'attack' declares your action for the round, before initiative:
-    attack <target>[/<weapon>[,<off-hand weapon>]][*<attacks>]. The weapon
-    is the one in hand or fist; its plusses are the sheet's Weapon Plus (to
-    hit, damage, -1 speed each) and Weapon Quality (to hit, damage); you
-    make the sheet's Attacks a round (unset: 1; *1 for fewer), a missile
-    its rate of fire; an off-hand weapon only the one the Storyteller
-    granted (+combat/offhand). The Storyteller may give an NPC any weapon,
-    plusses and attacks. It strikes at its segment: d20 + plusses + Hit
-    Probability against THAC0 - Armor Class, then the weapon's damage for
-    the target's size. The off-hand weapon strikes its own speed factor
-    after the first attack, then the primary's further attacks follow by
-    its speed factor.
-      attack Orc/short sword,dagger
-      attack Orc/long sword*2
-      attack Orc=Ann/long sword +2*3
     """
 
     key = "attack"
@@ -550,20 +482,6 @@ class CmdDefend(Command):
 
     # subtopics
 
-    ## eldritch
-    The higher total wins (ties to you) and your Success Levels come off
-    the attack's. dodge (Dexterity + Acrobatics or Brawl, the better),
-    block (Dexterity + Brawl) and parry (Dexterity + Melee, a weapon in
-    hand; block and parry hand-to-hand only), or a bought maneuver:
-    damaging-block, wall-flip, catch-weapon, ranged-deflection (a parry
-    needs a weapon in hand; a block, a part that isn't sharp). Whirling,
-    the whirl's one roll is your only defense (defend whirling-sword; none
-    against ranged attacks). A defense uses no action, even after you
-    have acted; each defense after your first in a turn is at -2 more.
-
-    ## elethril
-    There is no dodge, block or parry: Armor Class is the defense, and
-    defend is refused. An attack resolves as it is rolled.
     """
 
     key = "defend"
@@ -603,17 +521,6 @@ class CmdCast(Command):
 
     # subtopics
 
-    ## elethril
-    cast <spell>[=<target>] declares the spell as your action for the
-    round. Casting begins at your initiative segment and lasts the spell's
-    casting time; it takes effect at the start of the next segment, before
-    the attacks there (Power Words and cantrips: in their own segment).
-    Being hit while casting spoils it. You cast spells up to the level your
-    sheet's Caster Level reaches (the 2e wizard table: level 1 casts
-    1st-level spells, 3 2nd, 5 3rd ... 18 9th); the Storyteller may cast
-    anything for NPCs.
-      cast fireball=Orc
-      cast Zed=fireball=Ann
     """
 
     key = "+cast"
@@ -646,9 +553,6 @@ class CmdSpells(Command):
 
     # subtopics
 
-    ## elethril
-    Each spell's level, casting time in segments and effect dice; staff
-    edit rules/data/elethril.toml.
     """
 
     key = "+spells"

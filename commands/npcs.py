@@ -53,15 +53,6 @@ class CmdNpc(Command):
 
     # subtopics
 
-    ## eldritch
-    +npc/init <name>=<dex>+<per> takes Dexterity and Perception (the
-    initiative score is their sum halved), rolled anew each turn.
-
-    ## elethril
-    No +npc/init: initiative is rolled for everyone once the round is
-    declared. Declare for an NPC with attack <npc>=<target> or
-    cast <npc>=<spell>=<target>.
-
     ## create
     +npc/create <name>[=<template>]
     +npc/create <name>*<n>[=<template>]
