@@ -185,6 +185,8 @@ def pass_over_unable(d: Draft) -> None:
             fighter_id = named.get(name)
             if fighter_id is not None and (slot.at, fighter_id) not in used and not able(d, fighter_id):
                 use_action(d, fighter_id, slot.at, counts=False)
+                # a slot lost (stunned, out cold, down) is their last action: no attack then
+                d.update_conditions(fighter_id, last_attack=None)
         if slot.at == at:
             return
 

@@ -1104,3 +1104,116 @@ class TestOutsideAFight(FrayCommandTest):
                     "  30% chance: +roll 0 shows 2 (1-3 makes it): eye contact is made.")
         self.player(eldritch.CmdMove(), "run", "<Fray> There is no fight here.")
         self.player(eldritch.CmdConceal(), "Char=knife", "<Fray> Only a Narrator or staff can act for NPCs.")
+
+
+class TestActionsTogether(EldritchFightTest):
+    """Where two rules of the seed meet: each pinned to the seed's words."""
+
+    def test_double_jump_kick_cannot_reach_one_hiding_from_the_kicker(self):
+        # Hiding: those beaten "cannot see you, attack you ..." - a Double Jump Kick included.
+        self.npc("Boss", {"Dexterity": 1})
+        update_sheet(self.char2, "eldritch", traits=dict(CHAR2, Dexterity=4))
+        self.buy(self.char2, "Double Jump Kick")
+        # The Thug hides before the fight: Dexterity 2 + Acrobatics 1 + Sneaking 0 + 9 = 12,
+        # against Char2's 2 + 2 = 4 and the Boss's 0 + 2 = 2.
+        self.force(9, 2, 2)
+        self.st(aeon.CmdHide(), "Thug")
+        self.assertEqual(sorted(self.state(self.thug)["hidden_from"]), sorted([self.char2.id, self.encounter.d.find("Boss")]))
+        self.initiative(9, 5)
+        before = TestBadInput.snapshot(self)
+        self.player(fray.CmdAttack(), "Thug,Boss/double jump kick",
+                    "<Fray> Char2 has lost track of Thug, who is hiding.")
+        self.assertEqual(TestBadInput.snapshot(self), before)
+
+    def test_a_double_jump_kick_into_a_whirling_sword_draws_the_whirl(self):
+        # Whirling Sword: "Anybody who steps into range of the whirling sword is attacked".
+        self.npc("Boss", {"Dexterity": 1})
+        update_sheet(self.char2, "eldritch", traits=dict(CHAR2, Dexterity=4))
+        self.buy(self.char2, "Double Jump Kick")
+        update_sheet(self.thug, "eldritch", traits=dict(THUG, Melee=3, Strength=3), weapon="short-sword")
+        self.buy(self.thug, "Whirling Sword")
+        self.initiative(2, 9)  # Thug 11, 6, 1; Char2 5
+        self.force(9)          # the Thug whirls: 2 + 3 - 4 + 9 = 10: 1 SL, the turn's one roll
+        self.st(fray.CmdAttack(), "Thug=Char2/whirling sword")
+        self.player(fray.CmdDefend(), "none")
+        self.st(fray.CmdCombat(), "/next")  # the Thug has no other action while whirling
+        self.force(9)          # 4 + 2 - 4 + 9 = 11: 2 SLs on each
+        out = self.player(fray.CmdAttack(), "Thug,Boss/double jump kick")
+        self.assertIn("Char2 steps into range of Thug's whirling sword.", out)
+        waiting = [(item["attacker"], item["target"]) for item in encounters.pending_attacks(self.encounter)]
+        self.assertIn((self.thug, self.char2), waiting)
+        self.assertIn((self.char2, self.thug), waiting)
+
+    def test_a_pat_down_as_a_later_action_rolls_at_minus_two(self):
+        # Actions: each action after the first in a turn is at -2; a pat-down is a movement action.
+        self.force(8)
+        self.player(eldritch.CmdConceal(), "big knife")       # 2 + 1 + 8 = 11
+        self.initiative(5, 9)  # Thug 11, 6, 1; Char2 7, 2
+        self.st(eldritch.CmdMove(), "Thug=run")               # the Thug's first action, at 11
+        self.st(fray.CmdCombat(), "/next")                    # Char2 passes at 7
+        # The Thug's second action: 2 + 0 + 9 = 11, + 3 (pat-down) - 2 (extra action) = 12: found.
+        self.force(9)
+        out = self.st(eldritch.CmdSearch(), "Thug=Char2/patdown")
+        self.assertIn("Thug spends an action: pat down Char2 (rolls at -2).", out)
+        self.assertIn("big knife: 11 + 3 (pat-down) - 2 (extra action) = 12 vs concealment 11: found", out)
+
+    def test_a_slot_lost_to_a_stun_ends_the_attack_in_the_last_action(self):
+        # Eye Contact: made when the target "attacked the caster in their last action"; a stunned
+        # fighter's lost slot is their last action since.
+        self.buy(self.char2, "Ear Pop")
+        self.initiative(2, 9)  # Thug 11, 6, 1; Char2 4
+        self.force(2)
+        self.st(fray.CmdAttack(), "Thug=Char2")               # 2 + 1 + 2 = 5: a miss, at 11
+        self.st(fray.CmdCombat(), "/next")                    # the Thug passes at 6: no action
+        self.assertIn("Thug attacked Char2 last action", self.player(eldritch.CmdEyeContact(), "Thug"))
+        self.force(9, 7)       # Ear Pop 3 + 2 - 3 + 9 = 11: 2 SLs; the Thug's 4 - 2 + 7 = 9: stunned
+        self.player(fray.CmdAttack(), "Thug/ear pop")
+        out = self.st(fray.CmdDefend(), "Thug=none")
+        self.assertIn("Thug is stunned for the rest of the turn", out)   # its slot at 1 is lost
+        self.force(4)
+        out = self.player(eldritch.CmdEyeContact(), "Thug")
+        self.assertNotIn("last action", out)
+        self.assertIn("30% chance: +roll 0 shows 4 (1-3 makes it): eye contact is not made.", out)
+
+    def test_wall_flips_plus_three_counts_in_a_sacrifice(self):
+        # Wall Flip: "+3 bonus to all further defensive actions"; a Sacrifice is "a normal parry
+        # ... at a -3": the +3 counts.
+        self.npc("Boss", {"Dexterity": 1})
+        self.buy(self.char2, "Sacrifice")
+        update_sheet(self.char2, "eldritch", weapon="bat")
+        self.initiative(9, 5)  # Char2 11; Thug 7
+        encounters.update_conditions(self.encounter, self.char2, flip_defense=True)
+        self.st(fray.CmdCombat(), "/next")  # Char2 passes at 11
+        self.force(8)
+        self.st(fray.CmdAttack(), "Thug=Boss")                # 2 + 1 + 8 = 11: 2 SLs
+        self.force(9)
+        out = self.player(eldritch.CmdSacrifice(), "Boss")
+        self.assertIn("Char2 Sacrifice: Dexterity 3 + Melee 2 - 3 (sacrifice) + 3 (wall flip) + d10 [9] = 14: 3 SLs",
+                      out)
+
+    def test_wall_flips_plus_three_is_not_kept_in_the_whirl_and_counts_in_its_parry(self):
+        # Whirling Sword: one roll "to attack and defend for the entire turn"; Wall Flip: +3 to the
+        # next attack on the one flipped over (not on others) and to all further defenses.
+        boss = self.npc("Boss", {"Dexterity": 2, "Perception": 2, "Brawl": 1, "Strength": 2})
+        self.buy(self.char2, "Whirling Sword")
+        update_sheet(self.char2, "eldritch", weapon="short-sword")
+        self.initiative(9, 5)  # Char2 11, 6, 1; Thug 7, 2
+        self.force(3)
+        self.st(npcs.CmdNpc(), "/init Boss")                  # 2 + 3 = 5
+        encounters.update_conditions(self.encounter, self.char2, flipped_over="Thug", flip_defense=True)
+        self.force(9)
+        out = self.player(fray.CmdAttack(), "Thug/whirling sword")
+        self.assertIn("Dexterity 3 + Melee 2 - 4 (whirling sword) + 3 (wall flip) + d10 [9] = 13: 3 SLs", out)
+        self.st(fray.CmdDefend(), "Thug=none")
+        self.st(fray.CmdCombat(), "/next")                    # the Thug passes at 7
+        self.st(fray.CmdCombat(), "/next")                    # Char2, whirling, has no action at 6
+        self.force(8)
+        out = self.st(fray.CmdAttack(), "Boss=Char2")         # at 5: 2 + 1 + 8 = 11: 2 SLs
+        self.assertIn("Boss steps into range of Char2's whirling sword.", out)
+        self.assertIn("Whirling Sword (short sword): Dexterity 3 + Melee 2 - 4 (whirling sword) + d10 [9] = 10: 1 SL",
+                      out)
+        self.st(fray.CmdDefend(), "Boss=none")
+        out = self.player(fray.CmdDefend(), "whirling-sword")
+        self.assertIn("Char2 Whirling Sword: Dexterity 3 + Melee 2 - 4 (whirling sword) + 3 (wall flip) + d10 [9] = "
+                      "13: 3 SLs", out)
+        self.assertTrue(boss.health)

@@ -142,18 +142,20 @@ def conceal(system, carrier: Combatant, stored: Mapping[str, Any], text: str, du
 
 
 def search(system, searcher: Combatant, searcher_id: int, carrier: str, stored: Mapping[str, Any], roller: Roller,
-           *, patdown: bool, opened: bool, before: Sequence[str] = ()) -> tuple[dict[str, Any], list[str], list[str]]:
+           *, patdown: bool, opened: bool, before: Sequence[str] = (),
+           penalty: int = 0) -> tuple[dict[str, Any], list[str], list[str]]:
     """``+search``: Perception + Larceny or Notice, + each hidden weapon's size - 4 (+3 for a
     pat-down; size - 5 in a duffel bag), against the carrier's one concealment roll; each
     searcher rolls once against a carrier and reuses that roll until the carrier conceals
     anew; ``opened``: the duffel bag is opened ("it's curtains"). ``before``: the lines of
-    the movement action a pat-down is. Returns (the carrier's new ``concealed`` record, every
+    the movement action a pat-down is, ``penalty`` its extra-action penalty (a later action of
+    the turn rolls at -2 for each before it; the kept roll stays as rolled). Returns (the carrier's new ``concealed`` record, every
     line, the lines the searcher sees: their roll and what they find)."""
     searched = dict(stored.get("searched") or {})
     kept = searched.get(str(searcher_id))
     roll = EldritchRoll.from_record(kept) if kept else system.search_roll(searcher, roller)
     found, lines = system.search_all(searcher, carrier, concealments(stored, carrier), roller, patdown=patdown,
-                                     roll=roll, again=bool(kept), opened=opened)
+                                     roll=roll, again=bool(kept), opened=opened, penalty=penalty)
     record = dict(stored)
     if not kept:
         searched[str(searcher_id)] = roll.to_record()
@@ -203,13 +205,15 @@ class Search(Action):
         patdown, opened = bool(intent.data.get("patdown")), bool(intent.data.get("opened"))
         moving = (patdown or opened) and d.has_initiative(actor)
         before: tuple[str, ...] = ()
+        penalty = 0
         if moving:
             turns.require_turn(d, actor)
             turns.require_free(d, actor)
             verb = "pat down" if patdown else "open the bag of"
             before = system.movement(d.combatant(actor), f"{verb} {name}", used(d, actor)).lines
+            penalty = system.action_penalty(used(d, actor))
         record, lines, seen = search(system, d.combatant(actor), actor, name, intent.data.get("concealed") or {},
-                                     d.dice, patdown=patdown, opened=opened, before=before)
+                                     d.dice, patdown=patdown, opened=opened, before=before, penalty=penalty)
         if moving:
             spend(d, actor)
         d.add_log(d.name(actor), f"{'pat-down' if moving else 'search'} of {name}", lines)
@@ -525,11 +529,8 @@ class AttackMany(Action):
         targets = list(intent.targets)
         if not targets:
             raise CombatError("Name each target once, e.g. attack Thug,Guard/double jump kick.")
-        if actor in targets:
-            raise CombatError("You cannot attack yourself.")
-        for target in targets:
-            if d.health(target).dead:
-                raise CombatError(f"{d.name(target)} is already dead.")
+        for target in targets:   # oneself, one hiding from the attacker, the dead
+            attacks.require_target(d, actor, target)
         turns.require_turn(d, actor)
         turns.require_free(d, actor)
         system.difficulty_adjustable(intent.option, d.combatant(actor))  # an unknown option fails here
@@ -542,6 +543,9 @@ class AttackMany(Action):
         d.add_log(d.name(actor), f"{rolled[0].label} at {', '.join(d.name(target) for target in targets)}",
                   [rolled[0].describe(), *mods.notes])
         for target, attack in zip(targets, rolled, strict=True):
+            whirl = system.step_in(d.combatant(target), d.combatant(actor), attack)
+            if whirl is not None:   # kicking into a whirling sword draws it, as any hand-to-hand attack
+                attacks.whirled(d, target, actor, whirl)
             attacks.deliver(d, actor, target, attack)
 
 

@@ -233,7 +233,8 @@ class EldritchChecks:
 
     def search_all(self, searcher: Combatant, carrier: str, concealments: Sequence[Concealment],
                    roller: Roller, *, patdown: bool = False, roll: EldritchRoll | None = None,
-                   again: bool = False, opened: bool = False) -> tuple[tuple[Search, ...], tuple[str, ...]]:
+                   again: bool = False, opened: bool = False,
+                   penalty: int = 0) -> tuple[tuple[Search, ...], tuple[str, ...]]:
         """``+search <name>[/patdown|/open]`` against everything ``carrier`` hides: one Perception +
         the better of Larceny/Notice roll (``roll`` when given: ``search_roll``; ``again``:
         it is this searcher's kept roll from before), each weapon's bonus added to it
@@ -241,7 +242,9 @@ class EldritchChecks:
         the carrier. With nothing hidden the roll is still made (the searcher cannot tell).
         ``opened``: the searcher opens the carrier's duffel bag (seed, Conspicuousness: "If
         they open the duffel bag, it's curtains"): every weapon hidden in one is found, the
-        roll aside. Returns the searches and the working: the roll's line, one line per concealment (in
+        roll aside. ``penalty``: the extra-action penalty of a pat-down made as a later action
+        of the turn (seed: each later action at -2), on every comparison. Returns the searches
+        and the working: the roll's line, one line per concealment (in
         order), the verdict."""
         roll = roll if roll is not None else self.search_roll(searcher, roller)
         how = "pats down" if patdown else "searches"
@@ -253,15 +256,16 @@ class EldritchChecks:
             weapon = self.weapons[concealment.weapon]
             bonus = self.search_bonus(weapon, duffel=concealment.duffel, patdown=patdown)
             label = "duffel bag" if concealment.duffel else ("pat-down" if patdown else "weapon size")
-            total = roll.total + bonus
+            total = roll.total + bonus + penalty
             where = " in a duffel bag" if concealment.duffel else ""
+            extra = f" - {-penalty} (extra action)" if penalty else ""
             if opened and concealment.duffel:
                 spotted = True
                 lines.append(f"{weapon.name}{where}: the bag is opened: found")
             else:
                 spotted = total > concealment.roll.total
                 lines.append(f"{weapon.name}{where}: {roll.total} {'-' if bonus < 0 else '+'} {abs(bonus)} "
-                             f"({label}) = {total} vs concealment {concealment.roll.total}: "
+                             f"({label}){extra} = {total} vs concealment {concealment.roll.total}: "
                              + ("found" if spotted else "not found"))
             found.append(Search(searcher.name, carrier, weapon.key, bonus, patdown, roll,
                                 concealment.roll.total, spotted, ()))

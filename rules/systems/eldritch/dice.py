@@ -171,6 +171,14 @@ def roll_eldritch(pool: Pool, roller: Roller, rules: DiceRules) -> EldritchRoll:
     return EldritchRoll(pool, faces, die, total, rules.success_levels(total))
 
 
+def with_parts(roll: EldritchRoll, parts: Sequence[tuple[str, int]], rules: DiceRules) -> EldritchRoll:
+    """The same die (``roll``'s) under other pool ``parts``: a bonus that counts for one use of a
+    roll kept for several (Whirling Sword's one roll a turn; Wall Flip's +3 against one)."""
+    pool = Pool(tuple(parts))
+    total = pool.size + roll.die
+    return EldritchRoll(pool, roll.faces, roll.die, total, rules.success_levels(total))
+
+
 def trait_parts(actor: Combatant, spec: Sequence[Any]) -> tuple[tuple[str, int], ...]:
     """Pool parts from a data trait list: ``"Dexterity"``; ``"Constitution x2"`` (doubled);
     a list inside picks ``actor``'s best (``["Brawl", "Thrown"]``)."""

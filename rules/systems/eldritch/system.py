@@ -105,6 +105,7 @@ from rules.systems.eldritch.dice import (
     roll_eldritch,
     trait_parts,
     trait_spec_names,
+    with_parts,
 )
 from rules.systems.eldritch.situation import Situation
 
@@ -955,8 +956,11 @@ class EldritchSystem(EldritchChecks, RuleSystem):
             if limit is not None and limit.penalty:
                 notes.append(limit.line)
                 parts.append((f"{limit.kind} short", limit.penalty))
+        # Wall Flip's +3 counts against the one flipped over only: never in a roll kept for the
+        # turn (Whirling Sword) nor for another target (Double Jump Kick)
+        flip_at = None
         if situation.flipped_over and situation.flipped_over in {t.name for t in targets}:
-            parts.append(("wall flip", int(self.maneuvers["wall-flip"].extra.get("bonus", 0))))
+            flip_at = len(parts)
             effects.append(("wall-flip-spent", attacker.name, situation.flipped_over))
         parts += self._shared_parts(attacker, situation, parts, modifier=modifier, dice_modifier=dice_modifier)
         honor = None
@@ -976,10 +980,21 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         if whirl and not situation.whirling:
             effects = [(kind, name, {**detail, "roll": roll.to_record()}) if kind == "whirling-sword"
                        else (kind, name, detail) for kind, name, detail in effects]
-        return tuple(EldritchAttack(attacker.name, t.name, choice, roll, honor, carried,
+        def against(target: Combatant) -> EldritchRoll:
+            if flip_at is None or target.name != situation.flipped_over:
+                return roll
+            kept = list(roll.pool.parts)
+            return with_parts(roll, [*kept[:flip_at], self.flip_bonus(), *kept[flip_at:]], self.dice_rules)
+
+        return tuple(EldritchAttack(attacker.name, t.name, choice, against(t), honor, carried,
                                     tuple(notes), tuple(effects),
                                     f"{t.name} is out cold and cannot defend." if Situation.of(t).passed_out else "")
                      for t in targets)
+
+    def flip_bonus(self) -> tuple[str, int]:
+        """Wall Flip's bonus, as a roll's part: +3 to the next attack on the one flipped over
+        and to further defenses (seed: Wall Flip)."""
+        return ("wall flip", int(self.maneuvers["wall-flip"].extra.get("bonus", 0)))
 
     def step_in(self, whirler: Combatant, approacher: Combatant, attack: Any = None) -> EldritchAttack | None:
         """Whirling Sword (seed): "Anybody who steps into range of the whirling sword is
@@ -1103,11 +1118,14 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         if key == "whirling-sword" and situation.whirl_roll:
             # seed: the one roll serves "to attack and defend for the entire turn": no new die,
             # no defense penalty
-            return EldritchDefense(key, label, defender.name, EldritchRoll.from_record(situation.whirl_roll))
+            roll = EldritchRoll.from_record(situation.whirl_roll)
+            if situation.flip_defense:
+                roll = with_parts(roll, [*roll.pool.parts, self.flip_bonus()], self.dice_rules)
+            return EldritchDefense(key, label, defender.name, roll)
         if situation.defenses_used:
             parts.append((f"defense {situation.defenses_used + 1}", self.defense_penalty(situation.defenses_used)))
         if situation.flip_defense:
-            parts.append(("wall flip", int(self.maneuvers["wall-flip"].extra.get("bonus", 0))))
+            parts.append(self.flip_bonus())
         parts += self._shared_parts(defender, situation, parts, modifier=modifier, dice_modifier=dice_modifier)
         roll = self.roll(parts, roller)
         spent = drama_point and key == "damaging-block" and attack.weapon is not None
@@ -1243,6 +1261,8 @@ class EldritchSystem(EldritchChecks, RuleSystem):
                           self.action_penalty(situation.actions_used)))
         if situation.defenses_used:
             parts.append((f"defense {situation.defenses_used + 1}", self.defense_penalty(situation.defenses_used)))
+        if situation.flip_defense:
+            parts.append(self.flip_bonus())
         parts += self._shared_parts(defender, situation, parts, modifier=modifier, dice_modifier=dice_modifier)
         roll = self.roll(parts, roller)
         if roll.success_levels > attack.successes:
