@@ -6,6 +6,8 @@ from commands.actions import commands
 from tests.game import fightview as encounters
 from tests.game.test_aeon_commands import AeonFightTest
 from tests.game.test_combat_commands import FrayCommandTest
+from tests.game.test_eldritch_commands import EldritchFightTest
+from tests.game.test_elethril_commands import ElethrilFightTest
 
 
 def aim_command():
@@ -48,3 +50,24 @@ class TestAimInAeon(AeonFightTest):
         out = self.player(fray.CmdAttack(), "Thug")
         self.assertIn("Char2 punch to hit: Dexterity 3 + Brawl 2 + 1 (modifier) = 6 dice TN 7, needs 1", out)
         self.assertNotIn("aim", self.state(self.char2))
+
+
+class TestAimInEldritch(EldritchFightTest):
+    def test_aiming_is_an_action_and_adds_one_to_the_next_roll_at_that_target(self):
+        self.initiative(9, 5)                        # Char2 11, 6, 1; Thug 7, 2
+        out = self.player(aim_command(), "Thug")
+        self.assertIn("<Combat> Char2 takes aim at Thug.", out)
+        self.assertEqual(self.state(self.char2)["actions_used"], 1)
+        self.st(fray.CmdCombat(), "/next")           # the Thug passes at 7
+        self.force(4)
+        out = self.player(fray.CmdAttack(), "Thug")  # at 6, the second action
+        self.assertIn("Char2 punch: Dexterity 3 + Brawl 2 - 2 (2nd action) + 1 (modifier) + d10 [4] = 8: failure",
+                      out)
+        self.assertNotIn("aim", self.state(self.char2))
+
+
+class TestNoAimInElethril(ElethrilFightTest):
+    def test_aim_is_refused(self):
+        before = self.state()
+        self.player(aim_command(), "Orc", "<Fray> The elethril rules have no aim.")
+        self.assertEqual(self.state(), before)
