@@ -7,11 +7,12 @@ from evennia.utils.utils import inherits_from
 from commands import systems
 from commands.command import Command, split_acting, split_actor, split_aimed
 from rules.systems import CombatError, system_keys
+from rules.text import quote
 from world import ai as npc_ai
 from world import combat, combat_order, dice, fights, gmcp, rolls, sheets
 from world.access import NARRATOR, STAFF, require_perm
 from world.hud import render_hud
-from world.text import COMBAT, escape, quote, table
+from world.text import COMBAT, escape, table
 from world.verify import verify as verify_dice
 
 CHARACTER_TYPECLASS = "typeclasses.characters.Character"

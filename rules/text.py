@@ -15,6 +15,13 @@ def printable(text: str) -> str:
     return "".join(ch if " " <= ch <= "~" else _coded(ch) for ch in str(text))
 
 
+def visible(text: str) -> str:
+    """``text`` with only its non-printable characters (controls, line and paragraph
+    separators) written as :func:`printable` does; letters of every script kept as they are
+    (a player's own words shown back, e.g. a scene log)."""
+    return "".join(ch if ch.isprintable() else _coded(ch) for ch in str(text))
+
+
 def quote(text: str) -> str:
     """Player text for an error line: printable and shortened past 60 characters (the game
     escapes the whole error line when it sends it)."""

@@ -23,10 +23,11 @@ from evennia.utils.dbserialize import deserialize
 from evennia.utils.utils import inherits_from
 
 from rules.systems import CombatError, RuleSystem, get_system
+from rules.text import quote
 from world.access import STAFF, has_perm, require_perm
 from world.models import ArmorRequest
 from world.sheets import default_system
-from world.text import escape, quote, table
+from world.text import escape, table
 
 CHARACTER_TYPECLASS = "typeclasses.characters.Character"
 ARMOR = "|g<Armor>|n"

@@ -16,11 +16,12 @@ from rules.engine.draft import find_named
 from rules.engine.turns import now_text as turn_now
 from rules.systems import CombatError, RuleSystem, get_system
 from rules.systems.base import InitiativeRoll
+from rules.text import quote
 from world import fights
 from world.access import NARRATOR, STAFF, has_perm, require_perm
 from world.models import Fight
 from world.sheets import default_system, is_npc, update_sheet
-from world.text import COMBAT, escape, quote, spoken, table
+from world.text import COMBAT, escape, spoken, table
 
 NPC_TYPECLASS = "typeclasses.npcs.NPC"
 NPC_NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 '-")

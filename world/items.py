@@ -10,8 +10,9 @@ from evennia.utils.dbserialize import deserialize
 from rules.systems import CombatError, get_system
 from rules.systems.elethril.actions import describe_item as describe
 from rules.systems.elethril.actions import item_words
+from rules.text import quote
 from world.sheets import WIDTH
-from world.text import escape, quote, table
+from world.text import escape, table
 
 KEY = "elethril"
 ITEM_USAGE = "Usage: +item <name>=<type>/<spell>[=<charges>] (e.g. wand/fireball=5)"

@@ -21,6 +21,7 @@ from evennia.utils.utils import inherits_from
 
 from rules.data.templates import NpcTemplate, load_templates
 from rules.systems import CombatError, RuleSystem, get_system
+from rules.text import quote
 from world import combat, fights, narration
 from world.access import NARRATOR, require_perm
 from world.sheets import (
@@ -35,7 +36,7 @@ from world.sheets import (
     update_sheet,
     weapon_name,
 )
-from world.text import COMBAT, escape, quote
+from world.text import COMBAT, escape
 from world.text import table as text_table
 
 NPC_TYPECLASS = combat.NPC_TYPECLASS

@@ -33,9 +33,9 @@ from evennia.utils.ansi import strip_ansi
 from evennia.utils.funcparser import ACTOR_STANCE_CALLABLES, FuncParser
 
 from rules.systems import CombatError
+from rules.text import quote, visible
 from world import fights
 from world.models import Scene, SceneEntry
-from world.text import quote, visible
 
 MAX_TITLE = 60
 PAGE_SIZE = 20

@@ -11,7 +11,8 @@ from evennia.utils.dbserialize import deserialize, to_pickle
 from rules.dice import TraitError, match_trait
 from rules.systems import CombatError, RuleSystem, get_system, system_keys
 from rules.systems.base import Combatant, Health
-from world.text import columns, escape, quote
+from rules.text import quote
+from world.text import columns, escape
 
 MAX_RATING = 20
 MAX_AMOUNT = 200  # +damage/+heal: health levels, Life Points or hit points

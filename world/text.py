@@ -12,29 +12,11 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 
+from rules.text import printable, visible
+
 COMBAT = "|y<Combat>|n"
 ROLL = "|c<Roll>|n"
 FRAY = "|r<Fray>|n"
-MAX_QUOTED = 60
-
-
-def _coded(ch: str) -> str:
-    return f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08x}"
-
-
-def printable(text: str) -> str:
-    """``text`` with every non-printable or non-ASCII character written as ``\\uXXXX`` (beyond
-    U+FFFF: ``\\UXXXXXXXX``)."""
-    return "".join(ch if " " <= ch <= "~" else _coded(ch) for ch in str(text))
-
-
-def visible(text: str) -> str:
-    """``text`` with only its non-printable characters (controls, line and paragraph
-    separators) written as :func:`printable` does; letters of every script kept as they are
-    (a player's own words shown back, e.g. a scene log)."""
-    return "".join(ch if ch.isprintable() else _coded(ch) for ch in str(text))
-
-
 def literal(text: str) -> str:
     """Like :func:`escape`, keeping non-ASCII letters: :func:`visible`, ``|`` doubled."""
     return visible(text).replace("|", "||")
@@ -43,15 +25,6 @@ def literal(text: str) -> str:
 def escape(text: str) -> str:
     """Player text made literal for ``obj.msg``: printable, with ``|`` doubled."""
     return printable(text).replace("|", "||")
-
-
-def quote(text: str) -> str:
-    """Player text for an error line: printable and shortened past 60 characters (the command
-    layer escapes the whole error line with :func:`escape` when it sends it)."""
-    text = printable(text)
-    if len(text) > MAX_QUOTED:
-        text = text[: MAX_QUOTED - 3] + "..."
-    return text
 
 
 def escape_for_room(text: str) -> str:

@@ -21,9 +21,10 @@ from rules.dice.seeded import verify as check_dice
 from rules.engine import FightState, Intent
 from rules.engine.replay import Logged, replay
 from rules.systems import CombatError, get_system
+from rules.text import quote
 from world import fights
 from world.models import Fight, FightIntent, FightLogEntry
-from world.text import COMBAT, escape, quote
+from world.text import COMBAT, escape
 
 #: Mismatching dice named one by one; the rest are counted.
 SHOWN_MISMATCHES = 5

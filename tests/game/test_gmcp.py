@@ -134,7 +134,8 @@ class ScreenReaderTest(FrayCommandTest):
         self.assertNotIn(" 1  .", hud)
 
     def test_only_a_track_is_said_in_words(self):
-        from world.text import printable, speak
+        from rules.text import printable
+        from world.text import speak
 
         self.assertEqual(speak("I got an [A] on it, [B.] and [x]"), "I got an [A] on it, [B.] and [x]")
         self.assertEqual(speak("Bruised (0) [B......]"), "Bruised (0), 1 bashing, 6 of 7 free")

@@ -1122,14 +1122,20 @@ class EldritchSystem(EldritchChecks, RuleSystem):
             if situation.flip_defense:
                 roll = with_parts(roll, [*roll.pool.parts, self.flip_bonus()], self.dice_rules)
             return EldritchDefense(key, label, defender.name, roll)
+        roll = self._defense_roll(defender, situation, parts, roller, modifier=modifier, dice_modifier=dice_modifier)
+        spent = drama_point and key == "damaging-block" and attack.weapon is not None
+        return EldritchDefense(key, label, defender.name, roll, drama_point=spent)
+
+    def _defense_roll(self, defender: Combatant, situation: Situation, parts: list[tuple[str, int]], roller: Roller,
+                      *, modifier: int, dice_modifier: int) -> EldritchRoll:
+        """A defense rolled: ``parts`` with the turn's defense penalty (each defense after the
+        first at -2 more), Wall Flip's +3 to further defenses and what weighs on every roll."""
         if situation.defenses_used:
             parts.append((f"defense {situation.defenses_used + 1}", self.defense_penalty(situation.defenses_used)))
         if situation.flip_defense:
             parts.append(self.flip_bonus())
         parts += self._shared_parts(defender, situation, parts, modifier=modifier, dice_modifier=dice_modifier)
-        roll = self.roll(parts, roller)
-        spent = drama_point and key == "damaging-block" and attack.weapon is not None
-        return EldritchDefense(key, label, defender.name, roll, drama_point=spent)
+        return self.roll(parts, roller)
 
     def _defense_parts(self, attack: EldritchAttack, defender: Combatant, key: str, situation: Situation,
                        drama_point: bool) -> tuple[list[tuple[str, int]], str]:
@@ -1259,12 +1265,7 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         if situation.actions_used:
             parts.append((f"{ORDINALS.get(situation.actions_used, f'{situation.actions_used + 1}th')} action",
                           self.action_penalty(situation.actions_used)))
-        if situation.defenses_used:
-            parts.append((f"defense {situation.defenses_used + 1}", self.defense_penalty(situation.defenses_used)))
-        if situation.flip_defense:
-            parts.append(self.flip_bonus())
-        parts += self._shared_parts(defender, situation, parts, modifier=modifier, dice_modifier=dice_modifier)
-        roll = self.roll(parts, roller)
+        roll = self._defense_roll(defender, situation, parts, roller, modifier=modifier, dice_modifier=dice_modifier)
         if roll.success_levels > attack.successes:
             outcome = "parried"
         elif roll.succeeded:
