@@ -415,6 +415,19 @@ class TestAeonClinchFirstTurn(AeonFightTest):
         self.assertEqual(self.state(self.thug)["clinch_with"], self.char2.id)
         self.assertNotIn("held_by", self.state(self.thug))
 
+    def test_nobody_contests_control_in_the_first_turn(self):
+        # Seed (Grappling): "the attacker does automatically control the clinch for the first
+        # turn"; contesting it is for "each turn that the clinch is maintained" after.
+        self.force(9, 8, 2, 2, 2)
+        self.player(fray.CmdAttack(), "Thug/clinch")
+        self.st(fray.CmdDefend(), "Thug=none")
+        out = self.st(aeon.CmdClinch(), "Thug=crush")        # the Thug's turn, later that round
+        self.assertIn("Thug is held in the clinch with Char2: its first turn is settled.", out)
+        self.assertNotIn("declines", out)
+        self.assertEqual(self.state(self.thug)["held_by"], self.char2.id)
+        self.assertEqual(self.health(self.thug), {})
+        self.assertIn("Round 1: everyone has acted", out)
+
     def test_break_ground_on_the_first_turn_ends_the_clinch(self):
         self.force(9, 8, 2, 2, 2)
         self.player(fray.CmdAttack(), "Thug/clinch break ground")

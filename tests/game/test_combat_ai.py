@@ -397,10 +397,16 @@ class TestAiAeon(AeonFightTest):
 
     def test_in_a_clinch_the_ai_contests_control_to_crush(self):
         self.st(fray.CmdCombat(), "/ai Thug")
-        # Char2 (10) clinches the Thug (5), who takes it (unhurt, it keeps its action), then
-        # on its turn contests control and crushes
-        self.force(9, 9, 9, 2, 2, 9, 9, 9, 9, 2, 2, 2, 2, 2, 2, 2)
+        # Char2 (10) clinches the Thug (5), who takes it (unhurt, it keeps its action); Char2
+        # controls the first turn, so the Thug's action goes by. Next turn it contests control
+        # and crushes.
+        self.force(9, 9, 9, 2, 2)
         out = self.player(fray.CmdAttack(), "Thug/clinch")
-        self.assertIn("<Combat> Round 1: Thug to act.\n<Combat> Thug and Char2 struggle in the clinch.\n", out)
+        self.assertIn("<Combat> Round 1: Thug to act.\n<Combat> Thug is held in the clinch with Char2: its first "
+                      "turn is settled.\n", out)
+        self.st(fray.CmdCombat(), "/next")                   # round 2: Char2 to act
+        self.force(9, 9, 9, 9, 2, 2, 2, 2, 2, 2, 2)
+        out = self.st(fray.CmdCombat(), "/next")             # Char2 lets the turn go: the Thug's
+        self.assertIn("<Combat> Thug and Char2 struggle in the clinch.\n", out)
         self.assertIn("  Thug crushes Char2: Strength 3 + net successes 4 = 7 bashing", out)
         self.assertEqual(dice.forced_faces(), [])

@@ -778,7 +778,8 @@ def test_clinch_first_turn_is_a_hold_unless_another_option_is_named():
     assert rolled.clinch_choice == "hold"
     result = resolve(rolled, None)
     assert "Alice clinches Bob and controls the first turn: a hold." in result.lines
-    assert result.effects == (("clinch", "Alice", "Bob"), ("clinch", "Bob", "Alice"), ("held", "Bob", "Alice"))
+    assert result.effects == (("clinch", "Alice", "Bob"), ("clinch", "Bob", "Alice"), ("clinch_first", "Alice", None),
+                              ("clinch_first", "Bob", None), ("held", "Bob", "Alice"))
 
 
 def test_clinch_first_turn_crush_strength_plus_net_armor_piercing():
@@ -790,7 +791,8 @@ def test_clinch_first_turn_crush_strength_plus_net_armor_piercing():
     result = resolve(rolled, None, 7, 7, 2, 2, 2, 2)
     assert "Alice clinches Bob and controls the first turn: a crush." in result.lines
     assert "Alice crushes Bob: Strength 3 + net successes 3 = 6 bashing, armor piercing 3." in result.lines
-    assert result.effects == (("clinch", "Alice", "Bob"), ("clinch", "Bob", "Alice"))
+    assert result.effects == (("clinch", "Alice", "Bob"), ("clinch", "Bob", "Alice"), ("clinch_first", "Alice", None),
+                              ("clinch_first", "Bob", None))
     assert [(h.name, h.damage_type, h.gross, h.levels) for h in result.harm] == [("Bob", "bashing", 6, 2)]
 
 
@@ -800,7 +802,7 @@ def test_clinch_first_turn_break_and_throw():
     assert rolled.clinch_choice == "break throw"
     result = resolve(rolled, None, 2, 2, 2, 2)
     assert "Alice throws Bob 3 yards (Strength 3)." in result.lines
-    assert result.effects[2:] == (("released", "Bob", "Alice"), ("thrown", "Bob", 3), ("prone", "Bob", True))
+    assert result.effects[4:] == (("released", "Bob", "Alice"), ("thrown", "Bob", 3), ("prone", "Bob", True))
     assert AE.attack_from_record(rolled.to_record()).clinch_choice == "break throw"
 
 

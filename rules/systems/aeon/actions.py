@@ -216,7 +216,8 @@ class Clinch(Action):
     """``clinch <hold|crush|break [release|ground|throw]|decline>`` (``option``): on one's turn
     in a clinch, both roll for control (the partner's plan answers for them and the contest
     uses their next action this round; one with no action left declines). The controller's
-    choice is applied; both declining ends the clinch. Control is won anew each turn."""
+    choice is applied; both declining ends the clinch. Control is won anew each turn, from the
+    turn after the clinch began (its first turn's control is settled as it begins)."""
 
     key = "clinch"
 
@@ -229,6 +230,15 @@ class Clinch(Action):
             raise CombatError(f"{d.name(actor)} is not in a clinch (attack <target>/clinch starts one).")
         choice, throw = parse_clinch_choice(intent.option)
         turns.require_turn(d, actor)
+        if d.conditions_of(actor).get("clinch_first"):
+            # seed: the attacker (or the winner of an accepted clinch's roll) controls the
+            # first turn: no contest in it; the action goes by
+            turns.use_turn(d, actor)
+            line = "The clinch began this turn and its control is settled: the contest starts next turn."
+            d.add_log(d.name(actor), f"clinch with {d.name(partner)}", [line])
+            d.say("aeon.clinch.first_turn", refs={"actor": actor, "partner": partner}, lines=[line])
+            turns.announce_turn(d)
+            return
         going, ridden = before_action(d, actor, "clinch contest")
         if not going:
             return

@@ -275,10 +275,11 @@ class AeonSystem(RuleSystem):
     actions = ACTIONS
     #: A fighter's aeon conditions: the mount ridden (its record), this round's Ride roll made
     #: (``ridden``) and control of the clinch contested (``contested``), the clinch plan, the
-    #: opening ambush made, bleeding (since the round) and treated, thrown (yards).
+    #: opening ambush made, bleeding (since the round) and treated, thrown (yards), and the
+    #: clinch's first turn (``clinch_first``: begun this round, its control settled).
     condition_keys = frozenset({"mount", "ridden", "contested", "clinch_plan", "ambushed", "bleeding_since",
-                                "treated", "thrown"})
-    round_conditions = ("ridden", "contested")
+                                "treated", "thrown", "clinch_first"})
+    round_conditions = ("ridden", "contested", "clinch_first")
 
     def __init__(self, data: Mapping[str, Any] | None = None) -> None:
         data = data if data is not None else load_system_data(self.key)
@@ -891,9 +892,12 @@ class AeonSystem(RuleSystem):
 
     @staticmethod
     def clinch_effects(attacker: str, target: str, controller: str | None) -> tuple[tuple[str, str, Any], ...]:
-        """A clinch between the two begins: ("clinch", each, the other); with ``controller``,
-        it holds the other (the first turn's own choice is :meth:`first_control`'s)."""
-        effects: list[tuple[str, str, Any]] = [("clinch", attacker, target), ("clinch", target, attacker)]
+        """A clinch between the two begins: ("clinch", each, the other), and its first turn
+        (``clinch_first``: no contest until the next, seed: "the attacker does automatically
+        control the clinch for the first turn"); with ``controller``, it holds the other (the
+        first turn's own choice is :meth:`first_control`'s)."""
+        effects: list[tuple[str, str, Any]] = [("clinch", attacker, target), ("clinch", target, attacker),
+                                               ("clinch_first", attacker, None), ("clinch_first", target, None)]
         if controller:
             effects.append(("held", target if controller == attacker else attacker, controller))
         return tuple(effects)
