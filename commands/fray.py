@@ -189,6 +189,7 @@ class CmdCombat(Command):
       +combat/add <name>[,<name>]  bring characters or NPCs in (ST)
       +combat/remove <name>        take a fighter out, attacks cancelled (ST)
       +combat/idle <name>          mark a fighter idle, or back (ST)
+      +combat/reveal <name>        a hider is seen by all again (ST)
       +combat/transfer <player>    hand the scene to another Narrator (ST)
       +combat/order [<name>=<n>]   this round's order; move one (ST)
       +combat/log [<page>]         the roll log: every roll, its inputs (ST)
@@ -232,6 +233,13 @@ class CmdCombat(Command):
     d10 per side: the lowest becomes 1, the others the difference + 1
     (surprised, that difference behind).
       +combat/side Alice,Guard=town
+
+    ## reveal
+    +combat/reveal <name>   (Storytellers)
+    Something clearly shows where a hiding fighter is (they knock a vase
+    over, a flare goes up): everyone who lost track of them sees them
+    again and may attack them. A hider's own attack reveals them anyway.
+      +combat/reveal Alice
 
     ## ai
     +combat/ai <npc>[,<npc>...][=on or off]   (Storytellers)
@@ -344,7 +352,7 @@ class CmdCombat(Command):
 
     key = "+combat"
     allowed_switches = ("start", "join", "leave", "init", "next", "resolve", "diff", "mod", "add", "remove",
-                        "idle", "transfer", "log", "list", "end", "verify", "order", "ai", "side",
+                        "idle", "transfer", "log", "list", "end", "verify", "order", "ai", "side", "reveal",
                         *systems.SWITCHES)
     syntax = "+combat[/<switch>] -- see help +combat"
 
@@ -361,7 +369,7 @@ class CmdCombat(Command):
             change(caller, self.lhs, self.rhs)
             return
         with_name = {"add": combat.add_named, "remove": combat.remove_named, "idle": combat.toggle_idle,
-                     "transfer": combat.transfer}
+                     "transfer": combat.transfer, "reveal": combat.reveal}
         if switch in with_name:
             if not self.args.strip() or self.rhs is not None:
                 self.fail(f"Usage: +combat/{switch} <name>")

@@ -230,6 +230,13 @@ def set_side(caller, names_text: str, side: str) -> None:
     perform(caller, row, "side", targets=tuple(find(row, name) for name in names), option=side)
 
 
+def reveal(caller, name: str) -> None:
+    """The game master: ``+combat/reveal <name>``: a hider is seen by everyone again."""
+    row = require_fight(caller)
+    require_gm(caller, row, "reveal a hider")
+    perform(caller, row, "reveal", targets=(find(row, name),), data={"by_name": caller.key})
+
+
 def toggle_idle(caller, name: str) -> None:
     row = require_fight(caller)
     require_gm(caller, row, "mark combatants idle")

@@ -404,6 +404,23 @@ class Side(Action):
               values={"names": ", ".join(d.name(target) for target in targets), "side": side})
 
 
+class Reveal(Action):
+    """``+combat/reveal <name>``: the game master judges that something clearly shows where a
+    hiding fighter is (the aeon seed: those who lose track of a hider do so "until something
+    is done to clearly illustrate their location"): nobody has lost track of them now."""
+
+    key = "reveal"
+
+    def perform(self, d: Draft, intent: Intent) -> None:
+        d.require_gm("reveal a hider")
+        target = require_target(d, intent)
+        if not d.conditions_of(target).get("hidden_from"):
+            raise CombatError(f"{d.name(target)} is not hiding from anyone.")
+        d.update_conditions(target, hidden_from=None)
+        d.add_log(intent.data.get("by_name", ""), f"reveal {d.name(target)}", [f"{d.name(target)} is seen again."])
+        d.say("control.revealed", actor=intent.by, refs={"target": target})
+
+
 # --------------------------------------------------------------------------- initiative
 class Initiative(Action):
     """Roll initiative (``+combat/init``; for an NPC, ``+npc/init``: ``data["overrides"]``
@@ -629,5 +646,5 @@ def numbered(order) -> str:
 STANDARD: Mapping[str, Action] = {action.key: action for action in (
     Start(), End(), Join(), Add(), Leave(), Remove(), Destroyed(), GmGone(), Transfer(), Away(), Idle(),
     Refresh(), Difficulty(), DiceModifier(), Resolve(), Next(), Ai(), Initiative(), Attack(), Defend(),
-    Escape(), Aim(), Roll(), Pass(), Order(), Side(),
+    Escape(), Aim(), Roll(), Pass(), Order(), Side(), Reveal(),
 )}

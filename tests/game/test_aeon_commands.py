@@ -198,6 +198,21 @@ class TestAeonMounted(AeonFightTest):
         self.assertIn("Dexterity 3 + Melee 4, capped by Ride 3 = 6 dice", out)
         self.assertIn("+ 1 automatic", out)
 
+    def test_ride_caps_every_turns_clinch_contest(self):
+        # Seed (Mounted Combat): "All offensive and defensive Abilities used while mounted have
+        # their base values limited by the rider's rating in Ride": each turn's control roll too.
+        add_traits(self.char2, "aeon", Ride=3, Brawl=4)
+        self.player(aeon.CmdMount(), "horse")
+        self.force(9, 8, 2, 2, 2, 2)
+        out = self.player(fray.CmdAttack(), "Thug/clinch")
+        self.assertIn("Char2 clinch to hit: Dexterity 3 + Brawl 3 = 6 dice", out)     # Brawl 4 at Ride 3
+        self.st(fray.CmdDefend(), "Thug=none")
+        self.next_round()
+        self.force(9, 2, 2, 2, 2, 2, 2, 2, 2, 2)
+        out = self.player(aeon.CmdClinch(), "hold")
+        self.assertIn("Dexterity 3 + Brawl 3 = 6 dice", out)
+        self.assertNotIn("Brawl 4", out)
+
     def test_control_roll_failure_loses_the_action(self):
         # Ride 1 < Control Rating 2: Dexterity 3 + Ride 1 needs 2, -2 for the Ride roll's dice
         # action (issue 17 item 24): 2 dice: 9 2 -> 1: control lost.
@@ -291,6 +306,24 @@ class TestAdversaryFindings(AeonFightTest):
         self.force(9, 9, 8, 8, 1, 6, 2, 2)  # the Thug rolls no success: loses track
         self.player(aeon.CmdHide(), "")
         self.st(fray.CmdAttack(), "Thug=Char2", "<Fray> Thug has lost track of Char2, who is hiding.")
+
+    def test_lost_until_something_clearly_shows_where_they_are(self):
+        # Seed (Surprise Attacks): those who fail "lose track of the character until something is
+        # done to clearly illustrate their location": the Storyteller judges it (+combat/reveal),
+        # or the hider mounts up in plain view.
+        self.force(9, 9, 8, 8, 1, 6, 2, 2)
+        self.player(aeon.CmdHide(), "")
+        self.player(fray.CmdCombat(), "/reveal Char2", "<Fray> Only this scene's Storyteller or staff can reveal")
+        self.st(fray.CmdCombat(), "/reveal Thug", "<Fray> Thug is not hiding from anyone.")
+        self.st(fray.CmdCombat(), "/reveal Char2",
+                "<Combat> You make it plain where Char2 is: nobody has lost track of them now.")
+        self.assertNotIn("hidden_from", self.state(self.char2))
+        self.st(fray.CmdCombat(), "/next")          # the Thug passes: round 2, Char2 hides again
+        self.force(9, 9, 8, 8, 1, 6, 2, 2)
+        self.player(aeon.CmdHide(), "")
+        self.assertEqual(self.state(self.char2)["hidden_from"], [self.thug.id])
+        self.player(aeon.CmdMount(), "horse")
+        self.assertNotIn("hidden_from", self.state(self.char2))
 
     def test_treat_only_the_bleeding_and_not_while_held(self):
         self.player(fray.CmdCombat(), "/treat Thug", "<Fray> Thug is not bleeding.")

@@ -248,7 +248,10 @@ class Clinch(Action):
                                                  else not partner_left)
         actor_dice = d.modifiers_for(actor, adjustable=False).dice if choice != "decline" else 0
         partner_dice = d.modifiers_for(partner, adjustable=False).dice if not partner_declines else 0
-        contest = tactics.contest(splits.acting(d, actor), splits.acting(d, partner, strict=False), d.dice,
+        # seed (Mounted Combat): "all offensive and defensive Abilities used while mounted" are
+        # capped by Ride: every turn's control roll too
+        contest = tactics.contest(system.as_fighting(splits.acting(d, actor)),
+                                  system.as_fighting(splits.acting(d, partner, strict=False)), d.dice,
                                   first_declines=choice == "decline", second_declines=partner_declines,
                                   first_dice=actor_dice, second_dice=partner_dice)
         turns.use_turn(d, actor)
@@ -316,7 +319,7 @@ class MountUp(Action):
             raise CombatError(f"{d.name(actor)} is already mounted: +dismount first.")
         if state.get("clinch_with"):
             raise CombatError(f"{d.name(actor)} is in a clinch and cannot mount.")
-        d.update_conditions(actor, mount=ridden.to_record())
+        d.update_conditions(actor, mount=ridden.to_record(), hidden_from=None)   # a rider is seen
         rider = d.combatant(actor)
         needs = tactics.needs_control_roll(rider, ridden)
         d.say("aeon.mount.mounted", refs={"actor": actor}, values={"mount": ridden.name},
