@@ -374,7 +374,7 @@ MAX_GROUP_NAME = 20
 
 def group_name(text: str, what: str) -> str:
     """A side's or party's name as typed, spaces squeezed ("" clears). Raises CombatError."""
-    group = " ".join(text.split())
+    group = " ".join(part for part in text.split(" ") if part)   # spaces squeezed; a line break is refused
     if group and (len(group) > MAX_GROUP_NAME or not set(group) <= GROUP_NAME_CHARS or not group[0].isalnum()):
         raise CombatError(f"A {what} is named with 1-{MAX_GROUP_NAME} letters, digits, spaces, hyphens or "
                           f"apostrophes, not '{quote(group)}'.")
