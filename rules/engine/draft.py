@@ -108,7 +108,7 @@ class Draft:
             initiative=self.initiative, acted=tuple(self.acted), pending=tuple(self.pending),
             next_attack_id=self.next_attack_id, idle=tuple(self.idle), ai=tuple(self.ai), order=self.order,
             scene=self.scene, shields=self.shields, dropped=tuple(self.dropped), turn=self.turn,
-            turn_key=tuple(plain(self.turn_key)), extra=self.extra, ended=self.ended)
+            turn_key=tuple(plain(self.turn_key)), extra=plain(self.extra), ended=self.ended)
 
     # ------------------------------------------------------------------------ fighters
     def ids(self) -> list[int]:

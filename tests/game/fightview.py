@@ -91,9 +91,13 @@ class Fight:
     def extra(self, name, default=None):
         return self.state.extra.get(name, default)
 
-    declarations = property(lambda self: self.extra("declarations", {}))
-    sides = property(lambda self: self.extra("sides", {}))
-    parties = property(lambda self: self.extra("parties", {}))
+    def by_id(self, name):
+        """A field kept by fighter id (the state keeps JSON's string keys)."""
+        return {int(key): value for key, value in self.extra(name, {}).items()}
+
+    declarations = property(lambda self: self.by_id("declarations"))
+    sides = property(lambda self: self.by_id("sides"))
+    parties = property(lambda self: self.by_id("parties"))
     segment = property(lambda self: self.extra("segment", 0))
     segment_actions = property(lambda self: self.extra("segment_actions", []))
     segment_initiative = property(lambda self: self.extra("segment_initiative", {}))

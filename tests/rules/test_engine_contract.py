@@ -30,6 +30,7 @@ SHEETS = {
     "storyteller": {"Dexterity": 4, "Brawl": 4, "Strength": 4, "Stamina": 1, "Wits": 2, "Dodge": 1},
     "aeon": {"Dexterity": 4, "Brawl": 4, "Strength": 4, "Stamina": 1, "Wits": 2, "Athletics": 1},
     "eldritch": {"Dexterity": 4, "Brawl": 4, "Strength": 4, "Constitution": 1, "Perception": 2},
+    "elethril": {"THAC0": 10, "Armor Class": 10, "Hit Points": 3},
     "duel": {"Might": 2, "Guard": 1},
 }
 
@@ -41,8 +42,9 @@ def fighter(fighter_id: int, name: str, system_key: str) -> dict:
 def begin(system, dice):
     """A fight of ``system``: Ann and Bob joined, both with initiative; the outcomes so far."""
     steps = [Intent("start", by=GM, fiat=True), Intent("join", actor=ANN, data={"fighter": fighter(ANN, "Ann", system.key)}),
-             Intent("join", actor=BOB, data={"fighter": fighter(BOB, "Bob", system.key)}),
-             Intent("initiative", actor=ANN), Intent("initiative", actor=BOB)]
+             Intent("join", actor=BOB, data={"fighter": fighter(BOB, "Bob", system.key)})]
+    if not system.declared_rounds:   # rounds declared first: initiative comes with the declarations
+        steps += [Intent("initiative", actor=ANN), Intent("initiative", actor=BOB)]
     state, played = FightState(system=system.key), []
     for intent in steps:
         outcome = step(state, intent, system, dice)
@@ -56,6 +58,11 @@ def next_intent(system, state, ann: int = ANN, bob: int = BOB) -> Intent:
     first defense, roll a missing initiative, attack the other on one's turn, else pass the
     round on (``ann`` and ``bob``: the two fighters' ids)."""
     d = view(state, system)
+    if system.declared_rounds:   # each declares an attack on the other; the game master plays the round
+        declaring = system.to_declare(d)
+        if declaring:
+            return Intent("attack", actor=declaring[0], targets=(bob if declaring[0] == ann else ann,))
+        return Intent("next", by=state.gm, fiat=True)
     if d.pending:
         return Intent("defend", actor=d.pending[0].target, option=(*system.defense_names, "none")[0])
     if awaiting := turns.awaiting_initiative(d):
@@ -93,19 +100,24 @@ def test_a_whole_fight_to_a_knock_out(key, seed):
     assert down, f"nobody down after {len(played)} steps"
     assert len(rounds) > 1   # rounds ended and began
     kinds = {event.kind for _, outcome in played for event in outcome.events}
-    assert {"said", "notice", "turn", "health"} <= kinds
-    assert any(entry.what.startswith("attack on") for _, outcome in played for entry in outcome.log)
+    assert {"said", "notice", "health"} | ({"turn"} if not system.declared_rounds else set()) <= kinds
+    resolved = "at " if system.declared_rounds else "attack on"   # elethril logs "fist at Bob" as it strikes
+    assert any(resolved in entry.what for _, outcome in played for entry in outcome.log)
 
 
 @pytest.mark.parametrize("key", sorted(SHEETS))
 def test_a_refused_step_keeps_nothing(key):
     system = get_system(key)
     state, _ = begin(system, RandomRoller(random.Random(1)))
-    _, waiting = turns.current_slot(view(state, system))
-    other = ANN if waiting[0] == BOB else BOB
     before = state.to_record()
-    with pytest.raises(CombatError, match="turn"):
-        step(state, Intent("attack", actor=other, targets=(waiting[0],)), system, RandomRoller())
+    if system.declared_rounds:
+        with pytest.raises(CombatError, match="yourself"):
+            step(state, Intent("attack", actor=ANN, targets=(ANN,)), system, RandomRoller())
+    else:
+        _, waiting = turns.current_slot(view(state, system))
+        other = ANN if waiting[0] == BOB else BOB
+        with pytest.raises(CombatError, match="turn"):
+            step(state, Intent("attack", actor=other, targets=(waiting[0],)), system, RandomRoller())
     assert state.to_record() == before
 
 
