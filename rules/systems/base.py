@@ -253,7 +253,7 @@ class Resolution:
     """A finished attack, as every system returns it from ``resolve``: ``lines`` show every
     roll and the arithmetic; ``harm`` holds one system-specific harm per wounded combatant
     (each with ``name`` and ``health_after``); ``effects`` are the lasting states for the
-    encounter as ``(effect, name, detail)``, e.g. ``("held", "Bob", "Ann")``."""
+    fight as ``(effect, name, detail)``, e.g. ``("held", "Bob", "Ann")``."""
 
     attacker: str
     target: str

@@ -1,4 +1,4 @@
-"""What the encounter tracks about one eldritch fighter this turn (``Situation``), read from
+"""What the fight tracks about one eldritch fighter this turn (``Situation``), read from
 the snapshot's ``conditions`` by the system (``rules.systems.eldritch``) and its checks
 (``rules.systems.eldritch.checks``), which both import it from here."""
 
@@ -13,7 +13,7 @@ from rules.systems.base import Combatant
 
 @dataclass(frozen=True)
 class Situation:
-    """What the encounter tracks about one fighter this turn, for one rules call.
+    """What the fight tracks about one fighter this turn, for one rules call.
 
     ``actions_used``: offensive/movement actions already taken this turn; ``defenses_used``:
     defenses already rolled this turn; ``space``: the ST's yards of room (None: plenty);

@@ -11,7 +11,7 @@ Registered in ``rules.systems.REGISTRY``; its fight's own actions are in
 
 Shapes the game layer uses (beyond :class:`RuleSystem`):
 
-- :class:`Situation` — what the encounter tracks about one fighter this turn (actions and
+- :class:`Situation` — what the fight tracks about one fighter this turn (actions and
   defenses used, the ST's space, prone, grapple, Sleeper Hold SLs, Whirling Sword, Wall Flip).
   ``attack``/``defend``/``sacrifice`` take ``situation=``; without it they read
   ``Combatant.conditions`` (when the snapshot has that field) with the same keys.
