@@ -479,7 +479,7 @@ def resolve(rolled, defense, *faces: int, attacker=ALICE, target=BOB):
 def test_attack_options_are_weapons_and_called_shots():
     assert AE.attack_options() == (
         "punch", "kick", "clinch", "knife", "club", "sword", "spear", "pistol", "ap-pistol",
-        "rifle", "pulling-blows", "showing-off", "disarm", "fierce-blows")
+        "rifle", "pulling-blows", "maiming-blows", "showing-off", "disarm", "fierce-blows")
 
 
 def test_weapon_in_hand_is_the_default():
@@ -637,6 +637,23 @@ def test_pulling_blows_deals_bashing():
     result = resolve(rolled, None, *([7] * 6))   # gross 8 - bashing soak 2 = 6 dice
     assert result.harm[0].damage_type == "bashing"
     assert result.harm[0].health_after.boxes == "BBBBBB."
+
+
+def test_pulling_blows_may_maim_rather_than_kill():
+    # Seed (Called Shots): Pulling Blows "inflict a maiming wound rather than a death-blow".
+    # Bob has one level left; Alice's sword (+1 difficulty: needs 2) hits with 2 successes,
+    # gross Strength 3 + Sword 3 + 2 = 8 lethal against no lethal soak: 8 dice, 8 levels.
+    hurt = replace(BOB, health={"bashing": 0, "lethal": 6, "aggravated": 0})
+    rolled = attack("sword+maim", 7, 8, 1, 1, 1, 1, target=hurt)
+    assert rolled.damage_type == "lethal"
+    killing = resolve(attack("sword", 7, 8, 1, 1, 1, 1, target=hurt), None, *([7] * 8), target=hurt)
+    assert killing.harm[0].health_after.dead
+    result = resolve(rolled, None, *([7] * 8), target=hurt)
+    after = result.harm[0].health_after
+    assert not after.dead and after.incapacitated and after.boxes == "LLLLLLB"
+    assert "Bob is maimed, not killed (Pulling Blows): Incapacitated (knocked out) [LLLLLLB]" in result.lines
+    assert result.effects == (("maimed", "Bob", True),)
+    assert AE.condition_marks({"maimed": True}) == ("maimed",)
 
 
 def test_armor_piercing_weapon_uses_the_net_successes():

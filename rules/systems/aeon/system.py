@@ -183,6 +183,7 @@ class CalledShot:
     no_damage: bool = False
     bonus_lethal: int = 0
     bonus_bashing: int = 0
+    maims: bool = False
 
 
 @dataclass(frozen=True)
@@ -276,9 +277,10 @@ class AeonSystem(RuleSystem):
     #: A fighter's aeon conditions: the mount ridden (its record), this round's Ride roll made
     #: (``ridden``) and control of the clinch contested (``contested``), the clinch plan, the
     #: opening ambush made, bleeding (since the round) and treated, thrown (yards), and the
-    #: clinch's first turn (``clinch_first``: begun this round, its control settled).
+    #: clinch's first turn (``clinch_first``: begun this round, its control settled) and a
+    #: maiming wound taken (``maimed``: Pulling Blows that would have killed).
     condition_keys = frozenset({"mount", "ridden", "contested", "clinch_plan", "ambushed", "bleeding_since",
-                                "treated", "thrown", "clinch_first"})
+                                "treated", "thrown", "clinch_first", "maimed"})
     round_conditions = ("ridden", "contested", "clinch_first")
 
     def __init__(self, data: Mapping[str, Any] | None = None) -> None:
@@ -382,7 +384,7 @@ class AeonSystem(RuleSystem):
                           max_difficulty=high, ranged_difficulty=int(table.get("ranged_difficulty", low)),
                           damage_type=damage_type, no_damage=bool(table.get("no_damage", False)),
                           bonus_lethal=int(table.get("bonus_lethal", 0)),
-                          bonus_bashing=int(table.get("bonus_bashing", 0)))
+                          bonus_bashing=int(table.get("bonus_bashing", 0)), maims=bool(table.get("maims", False)))
 
     # ------------------------------------------------------------------------------ dice
     def wound_parts(self, actor: Combatant) -> tuple[tuple[str, int], ...]:
@@ -487,8 +489,8 @@ class AeonSystem(RuleSystem):
         return ride(draft, fighter_id, what)
 
     def condition_marks(self, conditions: Mapping[str, Any]) -> tuple[str, ...]:
-        """``on horse``, ``bleeding``, ``treated``."""
-        marks = []
+        """``on horse``, ``bleeding``, ``treated``, ``maimed``."""
+        marks = ["maimed"] if conditions.get("maimed") else []
         if conditions.get("mount"):
             marks.append(f"on {conditions['mount'].get('key', 'mount')}")
         if conditions.get("bleeding_since") and not conditions.get("treated"):
@@ -888,7 +890,16 @@ class AeonSystem(RuleSystem):
         harm, more = self.harm(target, gross, attack.damage_type, roller,
                                armor_piercing=net if attack.weapon.armor_piercing else 0)
         lines.extend(more)
-        return Resolution(attack.attacker, attack.target, True, net, tuple(lines), (harm,), ())
+        effects: tuple[tuple[str, str, Any], ...] = ()
+        if harm.health_after.dead and any(shot.maims for shot, _ in attack.shots):
+            # seed (Called Shots): Pulling Blows may "inflict a maiming wound rather than a
+            # death-blow": the killing level is taken as a knock-out, and the wound maims
+            spared = harm.health_after.with_counts({**harm.health_after.counts, "bashing": 1,
+                                                    attack.damage_type: harm.health_after.counts[attack.damage_type] - 1})
+            harm = replace(harm, health_after=spared)
+            lines.append(f"{attack.target} is maimed, not killed (Pulling Blows): {spared.describe()}")
+            effects = (("maimed", attack.target, True),)
+        return Resolution(attack.attacker, attack.target, True, net, tuple(lines), (harm,), effects)
 
     @staticmethod
     def clinch_effects(attacker: str, target: str, controller: str | None) -> tuple[tuple[str, str, Any], ...]:
