@@ -478,6 +478,14 @@ def spells_of(system: RuleSystem):
     return system.magic
 
 
+def _is_spell(magic, name: str) -> bool:
+    try:
+        magic.spell(name)
+    except CombatError:
+        return False
+    return True
+
+
 def cast(caller, actor_name: str | None, spell_name: str, targets: list[str], *, se_to_damage: bool = False) -> None:
     """``+cast``: in a fight, the ``cast`` intent (the caster's turn, or a shield as their
     defense); outside a fight only spells of kind "other" are cast, shown to the room.
@@ -490,6 +498,11 @@ def cast(caller, actor_name: str | None, spell_name: str, targets: list[str], *,
     system = system_of(row) if row is not None else system_here(caller)
     magic = spells_of(system)
     if row is not None:
+        if (actor_name is None and len(targets) == 1 and is_gm(caller, row) and not fights.state(row).has(caller.id)
+                and not _is_spell(magic, spell_name) and _is_spell(magic, targets[0])):
+            # ``cast Zed=protego`` from a game master who is not fighting: an NPC's spell with
+            # no target (the target is optional), not a spell "Zed" cast at "protego"
+            actor_name, spell_name, targets = spell_name, targets[0], []
         actor = actor_for(caller, row, actor_name)   # who may cast, before what is cast
         magic.spell(spell_name)
         perform(caller, row, "cast", actor=actor, targets=tuple(find(row, name) for name in targets),

@@ -93,6 +93,18 @@ class TestCast(MagicFightTest):
         self.assertTrue(encounters.has_acted(self.encounter, self.char2))  # the defense used her action
 
 
+class TestCastForAnNpcWithNoTarget(MagicFightTest):
+    def test_the_storyteller_casts_an_npcs_shield_without_naming_a_target(self):
+        # help +cast: "cast <npc>=<spell>[=<target>]": the target is optional, so "Guard=protego"
+        # is the Guard's Protego, not a spell "Guard" aimed at "protego" (issue 30, item 5).
+        self.st(fray.CmdCombat(), "/next")                 # Char2 passes: the Guard's turn
+        self.force(9, 9, 9, 10)
+        out = self.st(fray.CmdCast(), "Guard=protego")
+        self.assertIn("Guard casts Protego.", out)
+        self.assertIn("Guard", encounters.shields_in(self.encounter))
+        self.st(fray.CmdCast(), "Nonsense=protego", "<Fray> No combatant 'Nonsense' in this fight.")
+
+
 class TestCastRefusals(MagicFightTest):
     def test_bad_casts_change_nothing(self):
         before = list(self.encounter.pending)
