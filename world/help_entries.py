@@ -1,5 +1,6 @@
 """
-File-based help entries (Evennia's ``FILE_HELP_ENTRY_MODULES``): one topic page per rule
+File-based help entries (Evennia's ``FILE_HELP_ENTRY_MODULES``): ``help screenreader`` (the
+views as sentences), and one topic page per rule
 system, ``help storyteller``, ``help aeon``, ``help eldritch`` and ``help elethril``: how a
 turn runs, the dice, defenses, damage and health, and the commands only that system has.
 Each part is a subtopic (``help aeon/damage``). The full rules, with the seed sections and
@@ -10,6 +11,26 @@ docstrings (``commands.help``).
 SYSTEMS = "Rule systems"
 
 HELP_ENTRY_DICTS = [
+    {
+        "key": "screenreader",
+        "aliases": ["screen reader", "accessibility"],
+        "category": "General",
+        "text": """
+            Fray for a screen reader: every view as sentences.
+
+            option screenreader=True makes every Fray view linear sentences
+            for this connection: the HUD is one line for the round and whose
+            turn, then one sentence a fighter ("1, Guard (NPC), init 14,
+            health Hurt (-1), 1 lethal, 1 bashing, 5 of 7 free, status TO
+            ACT."); the sheet and the NPC, armor, spell, item and fight lists
+            likewise, without rules or columns. In everything sent to this
+            connection, narration included, a health track's boxes
+            ([LB.....]) are said in words.
+
+            option screenreader=False turns it off; option/save
+            screenreader=True keeps it for your later logins. See help option.
+        """,
+    },
     {
         "key": "storyteller",
         "category": SYSTEMS,

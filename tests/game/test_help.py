@@ -71,6 +71,11 @@ class TestHelpBySystem(EvenniaCommandTest):
         self.assertIn("/wp        spend Willpower: one automatic success", page)
         self.assertNotIn("you need Willpower rated", page)  # the storyteller part's own line
 
+    def test_screen_reader_mode_has_a_page(self):
+        for topic in ("screenreader", "screen reader"):
+            page = self.help(topic)
+            self.assertIn("option screenreader=True makes every Fray view linear sentences", page)
+
     def test_a_topic_page_per_system(self):
         for system in system_keys():
             page = self.help(system)
