@@ -16,7 +16,7 @@ own cmdsets by inheriting from them or directly from `evennia.CmdSet`.
 
 from evennia import default_cmds
 
-from commands import account, actions, armor, fray, helpcmd, npcs, scenes
+from commands import account, actions, armor, eldritch, fray, helpcmd, items, npcs, scenes
 from commands import aeon as aeon_commands
 
 FRAY_COMMANDS = (fray.CmdRoll, fray.CmdSheet, fray.CmdStat, fray.CmdCombat, npcs.CmdNpc, fray.CmdAttack,
@@ -24,6 +24,9 @@ FRAY_COMMANDS = (fray.CmdRoll, fray.CmdSheet, fray.CmdStat, fray.CmdCombat, npcs
                  armor.CmdRequest, armor.CmdArmor, scenes.CmdScene)
 FRAY_COMMANDS += (aeon_commands.CmdAmbush, aeon_commands.CmdHide, aeon_commands.CmdClinch, aeon_commands.CmdMount,
                   aeon_commands.CmdDismount, aeon_commands.CmdPickup)
+FRAY_COMMANDS += (eldritch.CmdConceal, eldritch.CmdSearch, eldritch.CmdSpot, eldritch.CmdEyeContact, eldritch.CmdLos,
+                  eldritch.CmdMove, eldritch.CmdSacrifice, eldritch.CmdWake, eldritch.CmdDrama, items.CmdItem,
+                  items.CmdUse)
 
 
 class IndexedNames:

@@ -67,3 +67,12 @@ class TestCallLock(BaseEvenniaTestCase):
                          alice.locks.check(bob, "call", no_superuser_bypass=True))
         alice.locks.add("call:true()")  # a builder opens its commands: the real check runs
         self.assertTrue(alice.access(bob, "call", no_superuser_bypass=True))
+
+
+class TestEveryHelpedCommandIsTypable(BaseEvenniaTestCase):
+    def test_every_system_command_is_in_the_character_cmdset(self):
+        character, _, _ = cmdsets()
+        keys = {cmd.key for cmd in character.commands}
+        for key in ("+conceal", "+search", "+spot", "+eyecontact", "+los", "+move", "+sacrifice", "+wake", "+drama",
+                    "+item", "use", "ambush", "hide", "clinch", "+mount", "aim", "attack", "+combat"):
+            self.assertIn(key, keys)
