@@ -6,7 +6,6 @@ actions (``rules.systems.aeon.actions``). Each docstring is the in-game help."""
 from __future__ import annotations
 
 from commands.command import Command, split_actor
-from rules.systems import CombatError
 from world import combat
 
 #: The +combat switches of aeon's (``commands.systems``).
@@ -21,10 +20,7 @@ def combat_switch(command, switch: str) -> bool:
         if not count.strip() or (command.rhs is not None and not command.lhs.strip()):
             command.fail("Usage: +combat/split <n>  or  +combat/split <npc>=<n>")
             return True
-        row = combat.require_fight(caller)
-        system = combat.system_of(row)
-        if system.multiple_actions is None or "split" not in system.actions:
-            raise CombatError(f"The {system.key} rules have no split actions.")
+        combat.require_action(combat.require_fight(caller), "split", "split actions")
         combat.act(caller, "split", command.lhs.strip() if command.rhs is not None else None, option=count)
         return True
     if switch == "treat":
@@ -32,9 +28,7 @@ def combat_switch(command, switch: str) -> bool:
             command.fail("Usage: +combat/treat <name>")
             return True
         row = combat.require_fight(caller)
-        system = combat.system_of(row)
-        if "treat" not in system.actions:
-            raise CombatError(f"The {system.key} rules have no bleeding.")
+        combat.require_action(row, "treat", "bleeding")
         if combat.is_gm(caller, row):   # the Storyteller or staff, at any time
             combat.perform(caller, row, "treat", targets=(combat.find(row, command.args),),
                            data={"by_name": caller.key})

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from commands.command import Command, split_acting, split_actor
-from rules.systems import CombatError
 from world import checks, combat
 from world.text import COMBAT, escape
 
@@ -26,9 +25,7 @@ def suffix_switch(text: str, allowed: tuple[str, ...]) -> tuple[str, str]:
 def wake(caller, actor_name: str | None, name: str) -> None:
     """``+wake``: a fighter's action on their turn; the fight's game master's at any time."""
     row = combat.require_fight(caller)
-    system = combat.system_of(row)
-    if "wake" not in system.actions:
-        raise CombatError(f"The {system.key} rules have no waking.")
+    combat.require_action(row, "wake", "waking")
     if actor_name or not combat.is_gm(caller, row):
         combat.act(caller, "wake", actor_name, [name])
     else:
@@ -46,9 +43,8 @@ def combat_switch(command, switch: str) -> bool:
         shown = system.scene_text(combat.fights.state(row).scene) or "open, no wall at hand"
         caller.msg(f"{COMBAT} Space here: {escape(shown)}.")
         return True
-    if "space" not in system.actions:
-        combat.require_gm(caller, row, "set the space")
-        raise CombatError(f"The {system.key} rules have no weapon space.")
+    combat.require_gm(caller, row, "set the space")
+    combat.require_action(row, "space", "weapon space")
     combat.perform(caller, row, "space", option=command.args)
     return True
 

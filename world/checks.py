@@ -29,10 +29,7 @@ def _here(caller, action: str, what: str):
     row = combat.fight_here(caller)
     if row is None:
         return None, get_system(KEY)
-    system = combat.system_of(row)
-    if action not in system.actions:
-        raise CombatError(f"The {system.key} rules have no {what}.")
-    return row, system
+    return row, combat.require_action(row, action, what)
 
 
 def _in_room(caller, name: str):

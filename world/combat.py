@@ -350,13 +350,20 @@ def act(caller, action: str, actor_name: str | None, target_names: list[str] = (
     return perform(caller, row, action, actor=actor, targets=targets, option=option, data=data)
 
 
-def act_own(caller, action: str, what: str, actor_name: str | None, target_names: list[str] = (), option: str = "",
-            **data):
-    """``act`` for an action only some systems have: refused in their words where the
-    fight's system has none ("The storyteller rules have no clinches.": ``what``)."""
-    system = system_of(require_fight(caller))
+def require_action(row: Fight, action: str, what: str) -> RuleSystem:
+    """The fight's system, when it has ``action`` (one only some systems have). Raises
+    CombatError in their words where it has none ("The storyteller rules have no clinches.":
+    ``what``)."""
+    system = system_of(row)
     if action not in system.actions:
         raise CombatError(f"The {system.key} rules have no {what}.")
+    return system
+
+
+def act_own(caller, action: str, what: str, actor_name: str | None, target_names: list[str] = (), option: str = "",
+            **data):
+    """``act`` for an action only some systems have (:func:`require_action`)."""
+    require_action(require_fight(caller), action, what)
     return act(caller, action, actor_name, target_names, option, **data)
 
 

@@ -80,7 +80,7 @@ def vitals(obj, row=None) -> dict:
 def combat(row, viewer) -> dict:
     """``Fray.Combat`` for ``viewer``: the fight ``row`` (None: no fight here)."""
     from world.combat import now_text
-    from world.segments import initiatives, to_declare
+    from world.segments import initiatives
 
     if row is None or row.ended is not None:
         return {"active": False}
@@ -100,7 +100,7 @@ def combat(row, viewer) -> dict:
                        "successes": getattr(attack, "successes", None), "choices": [*choices, "none"]}
             break
     gm = fights.obj(d.gm)
-    waiting = to_declare(d) if declared else turns.current_slot(d)[1]
+    waiting = system.to_declare(d) if declared else turns.current_slot(d)[1]
     return {"active": True, "fight": row.pk, "system": system.key, "round": int(d.round), "now": now_text(row),
             "turn": [d.name(fighter_id) for fighter_id in waiting],
             "order": [] if declared else [list(slot.names) for slot in turns.schedule(d).slots],

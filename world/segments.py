@@ -17,11 +17,6 @@ def initiatives(d) -> dict[str, int]:
     return rounds.initiatives(d)
 
 
-def to_declare(d) -> list[int]:
-    """Whom the round waits on to declare, by id."""
-    return rounds.to_declare(d)
-
-
 def render_hud(row, viewer=None) -> str:
     """The 78-column HUD of a fight of declared rounds: round and phase, each fighter's side,
     initiative, action, hit points and status, then the round's segment timeline (``>``
@@ -33,7 +28,7 @@ def render_hud(row, viewer=None) -> str:
     declared = rounds.declarations(d)
     initiative = initiatives(d)
     sides = {int(key): value for key, value in (d.extra.get("sides") or {}).items()}
-    waiting = to_declare(d)
+    waiting = rounds.to_declare(d)
     viewer_id = getattr(viewer, "id", None)
     sees_all = viewer is not None and (viewer_id == d.gm or has_perm(viewer, STAFF))   # the fight's game master
     rows, modifiers, off_hands = [], [], []
