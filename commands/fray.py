@@ -182,7 +182,7 @@ class CmdCombat(Command):
       +combat/join                 join the fight
       +combat/leave                leave the fight
       +combat/init                 roll your initiative
-      +combat/start [<system>] [duel]  start a fight here (ST)
+      +combat/start [<system>] [duel] [lethal]  start a fight here (ST)
       +combat/next                 pass the waiting turn; next round (ST)
       +combat/resolve              resolve attacks left undefended (ST)
       +combat/diff <name>=<+/-n>   their next difficulty; /mod: dice (ST)
@@ -190,6 +190,7 @@ class CmdCombat(Command):
       +combat/remove <name>        take a fighter out, attacks cancelled (ST)
       +combat/idle <name>          mark a fighter idle, or back (ST)
       +combat/reveal <name>        a hider is seen by all again (ST)
+      +combat/kill <name>          a dying PC dies; /spare, /lethal (ST)
       +combat/transfer <player>    hand the scene to another Narrator (ST)
       +combat/order [<name>=<n>]   this round's order; move one (ST)
       +combat/log [<page>]         the roll log: every roll, its inputs (ST)
@@ -198,7 +199,6 @@ class CmdCombat(Command):
       +combat/end                  end the fight with a summary (ST)
 
     Then: help attack, help defend; each switch: help +combat/<switch>.
-    Systems: storyteller, aeon, eldritch and elethril.
 
     # subtopics
 
@@ -247,8 +247,9 @@ class CmdCombat(Command):
     default) or takes them back (off). An AI NPC rolls its own
     initiative and waits for a player character in the fight (or sides)
     and for every initiative. On its turn it attacks a fighter of
-    another side (+combat/side) it can attack, the most hurt first,
-    with the attack of most harm to expect: its exact chance to hit
+    another side (+combat/side) it can attack, the most hurt first but
+    never the helpless (down, dying or idle) unless +combat/helpless is
+    on, with the attack of most harm to expect: its exact chance to hit
     times its damage, lethal twice bashing (storyteller: an attack spell
     it casts reliably, if better). Held, it tries to escape; in a
     clinch, it contests to crush. It answers an attack with its largest
@@ -297,12 +298,46 @@ class CmdCombat(Command):
     fighters.
 
     ## start
-    +combat/start [<system>] [duel]   (Narrators)
+    +combat/start [<system>] [duel] [lethal]   (Narrators)
     Starts a fight here under <system>'s rules (the game's default when
     none is named). Storyteller: add duel for a formal duel, marked on the
     HUD, where brawl attacks (punch, kick, grapple, hold, tackle) are
-    refused.
+    refused. Add lethal for a fight where player characters die as the
+    rules say (help +combat/lethal).
       +combat/start storyteller duel
+      +combat/start eldritch lethal
+
+    ## kill
+    +combat/kill <name>   (Storytellers)
+    A player character the rules would have killed is dying, not dead:
+    they keep the health nearest death that is not (storyteller and
+    aeon: a full track, knocked out in aeon; eldritch and elethril: one
+    point above dead) and the HUD marks them DYING. This lets the
+    deadly damage stand: they die, and the room is told you allowed it.
+    NPCs die as the rules say, with no decision.
+      +combat/kill Alice
+
+    ## spare
+    +combat/spare <name>   (Storytellers)
+    A dying player character lives, at death's door (help +combat/kill).
+    Ending the fight spares anyone still dying.
+      +combat/spare Alice
+
+    ## lethal
+    +combat/lethal [on|off]   (Storytellers)
+    On: player characters die as the rules say, with no decision, and
+    each death names you as the one who allowed it. Off (the default):
+    a player character the rules would kill is left dying for you to
+    decide (help +combat/kill). Those already dying still wait for
+    /kill or /spare.
+      +combat/lethal on
+
+    ## helpless
+    +combat/helpless [on|off]   (Storytellers)
+    On: NPCs run by the AI may attack the helpless (the incapacitated,
+    the dying, the idle and link-dead), after everyone able. Off (the
+    default): they leave them alone.
+      +combat/helpless on
 
     ## log
     +combat/log [<page>]
@@ -353,7 +388,7 @@ class CmdCombat(Command):
     key = "+combat"
     allowed_switches = ("start", "join", "leave", "init", "next", "resolve", "diff", "mod", "add", "remove",
                         "idle", "transfer", "log", "list", "end", "verify", "order", "ai", "side", "reveal",
-                        *systems.SWITCHES)
+                        "kill", "spare", "lethal", "helpless", *systems.SWITCHES)
     syntax = "+combat[/<switch>] -- see help +combat"
 
     def run(self):
@@ -369,7 +404,8 @@ class CmdCombat(Command):
             change(caller, self.lhs, self.rhs)
             return
         with_name = {"add": combat.add_named, "remove": combat.remove_named, "idle": combat.toggle_idle,
-                     "transfer": combat.transfer, "reveal": combat.reveal}
+                     "transfer": combat.transfer, "reveal": combat.reveal, "kill": combat.kill,
+                     "spare": combat.spare}
         if switch in with_name:
             if not self.args.strip() or self.rhs is not None:
                 self.fail(f"Usage: +combat/{switch} <name>")
@@ -402,6 +438,9 @@ class CmdCombat(Command):
         if switch == "verify":
             caller.msg(verify_dice(caller, self.args))
             return
+        if switch in ("lethal", "helpless"):
+            combat.set_setting(caller, switch, self.args)
+            return
         if switch != "start" and self.args.strip():
             self.fail_usage()
             return
@@ -410,13 +449,12 @@ class CmdCombat(Command):
             return
         if switch == "start":
             words = self.args.split()
-            duel = bool(words) and words[-1].lower() == "duel"
-            if duel:
-                words.pop()
+            flags = {word.lower() for word in words if word.lower() in ("duel", "lethal")}
+            words = [word for word in words if word.lower() not in flags]
             if len(words) > 1:
-                self.fail("Usage: +combat/start [<system>] [duel]")
+                self.fail("Usage: +combat/start [<system>] [duel] [lethal]")
                 return
-            row = combat.start(caller, words[0] if words else None, duel=duel)
+            row = combat.start(caller, words[0] if words else None, duel="duel" in flags, lethal="lethal" in flags)
             fights.afterwards(lambda: caller.msg(render_hud(row, caller)))
         elif switch == "next":
             combat.next_turn(caller, sent_at=getattr(self, "received", None))

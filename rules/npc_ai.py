@@ -5,8 +5,9 @@ fight's rule system and hands them here; nothing here rolls, reads a sheet or kn
 
 - :func:`sides` — each fighter's side: the Storyteller's (``+combat/side``), else player
   characters on ``PLAYERS`` and NPCs on ``NPCS``.
-- :func:`rank_targets` — the enemies to attack, best first: the able before the down, the
-  most hurt first, then the order given; empty when no fighter is of another side.
+- :func:`rank_targets` — the enemies to attack, best first: the most hurt first, then the
+  order given; never the helpless (down, dying or idle) unless the Storyteller allows it
+  (``+combat/helpless``), and then after the able; empty when there is none.
 - :func:`choose_attack` — the attack with the most harm to expect: its chance to hit times
   what a hit does, lethal counting twice and aggravated three times as much as bashing; an
   attack that does no damage only when nothing else does.
@@ -32,13 +33,20 @@ NPCS = "npcs"
 @dataclass(frozen=True)
 class Fighter:
     """One fighter as the AI sees it: ``name``; ``npc``: run by the Storyteller; ``hurt``: how
-    much of its health is gone, 0.0 (whole) to 1.0; ``down``: incapacitated; ``dead``."""
+    much of its health is gone, 0.0 (whole) to 1.0; ``down``: incapacitated (the dying too);
+    ``dead``; ``idle``: idle or link-dead."""
 
     name: str
     npc: bool
     hurt: float = 0.0
     down: bool = False
     dead: bool = False
+    idle: bool = False
+
+    @property
+    def helpless(self) -> bool:
+        """Down or idle: left alone unless the Storyteller allows otherwise."""
+        return self.down or self.idle
 
 
 @dataclass(frozen=True)
@@ -100,18 +108,21 @@ def enemies(me: str, fighters: Sequence[Fighter], chosen: Mapping[str, str]) -> 
             if fighter.name != me and side[fighter.name] != mine and not fighter.dead]
 
 
-def rank_targets(me: str, fighters: Sequence[Fighter], chosen: Mapping[str, str]) -> list[str]:
-    """The names of the enemies ``me`` may attack, best first: the able before the down, then
-    the most hurt, then the order given; empty when there is no enemy (the NPC passes). The
-    game tries the next when the rules refuse every attack on one (a hidden fighter)."""
-    found = enemies(me, fighters, chosen)
-    order = sorted(range(len(found)), key=lambda i: (found[i].down, -found[i].hurt, i))
+def rank_targets(me: str, fighters: Sequence[Fighter], chosen: Mapping[str, str],
+                 helpless_too: bool = False) -> list[str]:
+    """The names of the enemies ``me`` may attack, best first: the most hurt, then the order
+    given; the helpless (:attr:`Fighter.helpless`) only when ``helpless_too``, and then after
+    the able; empty when there is none (the NPC passes). The game tries the next when the
+    rules refuse every attack on one (a hidden fighter)."""
+    found = [fighter for fighter in enemies(me, fighters, chosen) if helpless_too or not fighter.helpless]
+    order = sorted(range(len(found)), key=lambda i: (found[i].helpless, -found[i].hurt, i))
     return [found[i].name for i in order]
 
 
-def choose_target(me: str, fighters: Sequence[Fighter], chosen: Mapping[str, str]) -> str | None:
+def choose_target(me: str, fighters: Sequence[Fighter], chosen: Mapping[str, str],
+                  helpless_too: bool = False) -> str | None:
     """The first of :func:`rank_targets`, or None."""
-    return next(iter(rank_targets(me, fighters, chosen)), None)
+    return next(iter(rank_targets(me, fighters, chosen, helpless_too)), None)
 
 
 def choose_attack(options: Sequence[Option]) -> Option | None:

@@ -143,7 +143,7 @@ def _fighters(d) -> tuple[list[npc_ai.Fighter], dict[str, str]]:
     for fighter_id in d.ids():
         health = d.health(fighter_id)
         seen.append(npc_ai.Fighter(f"#{fighter_id}", d.is_npc(fighter_id), _hurt(d.system, d.combatant(fighter_id), health),
-                                   bool(health.incapacitated), bool(health.dead)))
+                                   bool(health.incapacitated), bool(health.dead), d.is_idle(fighter_id)))
     chosen = {f"#{int(fighter_id)}": side for fighter_id, side in (d.extra.get("sides") or {}).items()
               if d.has(int(fighter_id))}
     return seen, chosen
@@ -174,7 +174,10 @@ def take_turn(row, npc: int) -> None:
             return
         except CombatError as refused:
             why = str(refused).rstrip(".")
-    for name in [] if bound else npc_ai.rank_targets(f"#{npc}", seen, chosen):
+    targets = [] if bound else npc_ai.rank_targets(f"#{npc}", seen, chosen, bool(d.settings.get("helpless")))
+    if not bound and not targets and npc_ai.enemies(f"#{npc}", seen, chosen):
+        why = "only the helpless are left, and +combat/helpless is off"
+    for name in targets:
         target = int(name[1:])
         if declaring:
             best = npc_ai.Option("", 0)   # declared rounds: the weapon in hand

@@ -121,9 +121,10 @@ def system_of(row: Fight) -> RuleSystem:
 
 
 # ----------------------------------------------------------------------------- the fight
-def start(caller, system_key: str | None, *, duel: bool = False) -> Fight:
+def start(caller, system_key: str | None, *, duel: bool = False, lethal: bool = False) -> Fight:
     """Start a fight in ``caller``'s room, run by ``caller``; ``duel``: a formal duel (only
-    for a system with ``formal_duels``). Raises CombatError."""
+    for a system with ``formal_duels``); ``lethal``: player characters die as the rules say,
+    with no decision. Raises CombatError."""
     require_perm(caller, NARRATOR, "start a fight")
     if caller.location is None:
         raise CombatError("You need to be in a room to start a fight.")
@@ -132,7 +133,7 @@ def start(caller, system_key: str | None, *, duel: bool = False) -> Fight:
     system = get_system(system_key) if system_key else default_system()
     if duel and not system.formal_duels:
         raise CombatError(f"The {system.key} rules have no formal duels: +combat/start {system.key}")
-    return fights.start(caller.location, system, caller, duel=duel)
+    return fights.start(caller.location, system, caller, duel=duel, lethal=lethal)
 
 
 def end(caller, row: Fight | None = None) -> str:
@@ -235,6 +236,33 @@ def reveal(caller, name: str) -> None:
     row = require_fight(caller)
     require_gm(caller, row, "reveal a hider")
     perform(caller, row, "reveal", targets=(find(row, name),), data={"by_name": caller.key})
+
+
+def decide_death(caller, name: str, action: str) -> None:
+    """The game master decides a dying player character's fate: ``+combat/kill <name>`` or
+    ``+combat/spare <name>`` (``action``)."""
+    row = require_fight(caller)
+    require_gm(caller, row, "decide a death")
+    perform(caller, row, action, targets=(find(row, name),), data={"by_name": caller.key})
+
+
+def kill(caller, name: str) -> None:
+    decide_death(caller, name, "kill")
+
+
+def spare(caller, name: str) -> None:
+    decide_death(caller, name, "spare")
+
+
+def set_setting(caller, key: str, text: str) -> None:
+    """The game master: ``+combat/lethal [on|off]`` or ``+combat/helpless [on|off]`` (``key``);
+    alone, on."""
+    word = text.strip().lower() or "on"
+    if word not in ("on", "off"):
+        raise CombatError(f"Usage: +combat/{key} [on|off]")
+    row = require_fight(caller)
+    require_gm(caller, row, f"change +combat/{key}")
+    perform(caller, row, key, option=word, data={"by_name": caller.key})
 
 
 def toggle_idle(caller, name: str) -> None:

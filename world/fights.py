@@ -380,9 +380,10 @@ def reading(row: Fight):
 
 
 # ------------------------------------------------------------------------------ perform
-def start(room, system: RuleSystem, gm, *, duel: bool = False) -> Fight:
+def start(room, system: RuleSystem, gm, *, duel: bool = False, lethal: bool = False) -> Fight:
     """A new fight in ``room`` under ``system``, run by ``gm``: its row (with a secret dice
-    seed, its commitment shown at once) and the ``start`` intent. Raises CombatError."""
+    seed, its commitment shown at once) and the ``start`` intent (``duel``, ``lethal``: see
+    ``rules.engine.actions.Start``). Raises CombatError."""
     seed = secrets.token_bytes(32)
     row = Fight(room_id=room.id, system_key=system.key, state=FightState(system=system.key).to_record(),
                 dice_seed=seed.hex(), dice_commitment=commitment(seed))
@@ -391,7 +392,8 @@ def start(room, system: RuleSystem, gm, *, duel: bool = False) -> Fight:
         running()
         _running[row.pk] = row
         perform(row, Intent("start", by=gm.id, fiat=True, data={
-            "duel": duel, "fight": row.pk, "commitment": row.dice_commitment}))
+            "duel": duel, "lethal": gm.key if lethal else "", "fight": row.pk,
+            "commitment": row.dice_commitment}))
     return row
 
 

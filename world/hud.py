@@ -11,6 +11,7 @@ from __future__ import annotations
 from rules.engine import splits, turns
 from rules.engine.attacks import shields
 from world import fights
+from world.marks import marks, settings_lines
 from world.text import COMBAT, columns, escape, fit
 
 WIDTH = 78
@@ -57,7 +58,7 @@ def render_hud(row, viewer=None) -> str:
              fit(f"Round {d.round}   Storyteller: {gm.key if gm else 'nobody'}   "
                  f"Turn: {turns.turn_text(d, waiting)}", WIDTH),
              columns(("#", "Name", "Init", "Health", "Status"), (4, 20, 6, 25), rows, width=WIDTH,
-                     highlight={"TO ACT": "|g"})]
+                     highlight={"TO ACT": "|g", "DYING": "|r"})]
     if (d.order or {}).get("round") == d.round:
         lines.append("Order: the Storyteller's, this round only (+combat/order).")
     if order.declare:
@@ -65,6 +66,7 @@ def render_hud(row, viewer=None) -> str:
     lines.extend(escape(line) for line in splits.hud_lines(d))
     if d.scene.get("duel"):
         lines.append("Formal duel: brawl attacks are disallowed.")
+    lines.extend(settings_lines(d))
     scene = system.scene_text(d.scene)
     if scene:
         lines.append("Space: " + escape(scene))
@@ -77,30 +79,3 @@ def render_hud(row, viewer=None) -> str:
         lines.append(f"Waiting for defense: {escape(d.name(pending.attacker))} -> {escape(d.name(pending.target))} "
                      f"(#{pending.id})")
     return "\n".join(lines)
-
-
-def marks(d, fighter_id: int) -> list[str]:
-    """A fighter's short HUD marks (plain text): the game's own (a clinch, held, prone, a
-    tackle's difficulty, the game master's shifts), then the system's
-    (``RuleSystem.condition_marks``). The one place marks are decided (HUD, tracker)."""
-    state = d.conditions.get(fighter_id, {})
-    found = []
-    if state.get("clinch_with"):
-        found.append(f"clinch:{d.name(state['clinch_with']) if d.has(state['clinch_with']) else '?'}")
-    if state.get("held_by"):
-        found.append("held")
-    if state.get("prone"):
-        found.append("prone")
-    if state.get("hidden_from"):
-        found.append("hidden")
-    found.extend(d.system.condition_marks(state))
-    if state.get("difficulty"):
-        found.append(f"diff+{state['difficulty']}")
-    if state.get("adjust"):
-        found.append(f"ST{state['adjust']:+d}")
-    if state.get("mod"):
-        found.append(f"{state['mod']:+d}d")
-    if state.get("aim"):
-        aim = state["aim"]
-        found.append(f"aim:{d.name(aim['target']) if d.has(aim['target']) else '?'}")
-    return found

@@ -8,6 +8,7 @@ from rules.systems import CombatError
 from rules.systems.elethril import actions as rounds
 from world import fights
 from world.access import STAFF, has_perm
+from world.marks import marks, settings_lines
 from world.sheets import WIDTH
 from world.text import COMBAT, columns, escape, fit, spoken
 
@@ -44,6 +45,7 @@ def render_hud(row, viewer=None) -> str:
             status.append("busy")
         if d.is_idle(fighter_id):
             status.append("idle")
+        status.extend(marks(d, fighter_id))
         if action is not None and action.round < r and not any(e.round >= r for e in action.events):
             shown = "reloading"   # a missile rate below one (seed 4d)
         elif action is not None and (now or action.round < r):
@@ -79,10 +81,11 @@ def render_hud(row, viewer=None) -> str:
     lines = [f"|w{COMBAT} {system.title}|n",
              fit(f"Round {r}   Storyteller: {gm.key if gm else 'nobody'}   {phase}", WIDTH),
              columns(("Name", "Side", "Init", "Action", "Health", "Status"), (14, 7, 6, 24, 15), rows,
-                     width=WIDTH, highlight={"to declare": "|g"})]
+                     width=WIDTH, highlight={"to declare": "|g", "DYING": "|r"})]
     parties = party_lines(d)
     if parties:
         lines.append(escape(parties))
+    lines.extend(settings_lines(d))
     if modifiers:
         lines.append(escape("Initiative modifiers: " + "; ".join(modifiers)))
     if off_hands:

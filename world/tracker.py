@@ -21,7 +21,7 @@ from evennia.utils import logger
 from rules.systems import CombatError
 from world import combat, fights, gmcp, reactor, scenes
 from world.access import STAFF, has_perm
-from world.hud import marks
+from world.marks import marks
 from world.models import Fight, FightNarration
 
 #: The Storyteller's buttons: action -> what it does, for refusals ("Only ... can <doing>").

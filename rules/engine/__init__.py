@@ -31,6 +31,7 @@ def step(state: FightState, intent: Intent, system: RuleSystem, dice: Roller) ->
         raise CombatError("That fight is over.")
     d = Draft(state, system, dice, intent)
     result = action.perform(d, intent)
+    d.tell_fates()
     return Outcome(state=d.freeze(), events=tuple(d.events), log=tuple(d.log), dice=tuple(d.dice.drawn),
                    result=result)
 

@@ -57,7 +57,8 @@ def require_target(d: Draft, intent: Intent) -> int:
 # ------------------------------------------------------------------------- the fight
 class Start(Action):
     """The fight begins (``+combat/start``): ``data``: ``duel`` (a formal duel, for a system
-    with ``formal_duels``), ``fight`` (its number) and ``commitment`` (its dice)."""
+    with ``formal_duels``), ``lethal`` (who made it lethal: player characters die without a
+    decision), ``fight`` (its number) and ``commitment`` (its dice)."""
 
     key = "start"
 
@@ -69,12 +70,16 @@ class Start(Action):
         d.round = 1
         if duel:
             d.scene = {"duel": True}
+        if intent.data.get("lethal"):
+            d.settings["lethal"] = str(intent.data["lethal"])
         lines = []
         if intent.data.get("commitment"):
             lines = [f"Fight #{intent.data.get('fight')}. Dice commitment (SHA-256 of its secret seed):",
                      str(intent.data["commitment"])]
         d.say("fight.duel_started" if duel else "fight.started", actor=intent.by,
               values={"system": d.system.key, "how": d.system.start_hint}, lines=lines)
+        if d.settings.get("lethal"):
+            d.say("control.lethal_on", actor=intent.by)
 
 
 class End(Action):
@@ -84,7 +89,9 @@ class End(Action):
 
     def perform(self, d: Draft, intent: Intent) -> list[str]:
         d.require_gm("end the fight")
-        summary = [f"{d.name(fighter_id)}: {d.health(fighter_id).describe()}" for fighter_id in d.ids()]
+        summary = [f"{d.name(fighter_id)}: {d.health(fighter_id).describe()}"
+                   + (" (dying: spared as the fight ends)" if d.conditions_of(fighter_id).get("dying") else "")
+                   for fighter_id in d.ids()]
         d.say("fight.ended", actor=intent.by,
               values={"rounds": "1 round" if int(d.round) == 1 else f"{d.round} rounds"}, lines=summary)
         d.ended = True
@@ -267,7 +274,7 @@ class Refresh(Action):
         before = d.fighters[fighter.id]
         d.replace_fighter(before.with_sheet(fighter.sheet, fighter.gear))
         if dict(before.sheet.health) != dict(fighter.sheet.health):
-            d.store_health(fighter.id, d.health(fighter.id))
+            d.store_health(fighter.id, d.health(fighter.id), decided_by="staff")
 
 
 # ------------------------------------------------------------------- game master's
@@ -365,6 +372,66 @@ class Ai(Action):
               values={"names": ", ".join(d.name(target) for target in changed), "first": d.name(changed[0]),
                       "them": "it" if len(changed) == 1 else "them"})
         return changed
+
+
+# ------------------------------------------------------------------- life and death
+def require_dying(d: Draft, intent: Intent) -> int:
+    d.require_gm("decide a death")
+    target = require_target(d, intent)
+    if not d.conditions_of(target).get("dying"):
+        raise CombatError(f"{d.name(target)} is not dying: only a player character the rules would have "
+                          "killed waits for this.")
+    return target
+
+
+class Kill(Action):
+    """``+combat/kill <name>``: the game master lets the deadly damage the rules dealt a dying
+    player character stand (``data["by_name"]``: who decided): they die."""
+
+    key = "kill"
+
+    def perform(self, d: Draft, intent: Intent) -> None:
+        target = require_dying(d, intent)
+        deadly = d.system.health(d.conditions_of(target)["dying"], d.combatant(target))
+        by = str(intent.data.get("by_name") or "the Storyteller")
+        d.store_health(target, deadly, decided_by=by)
+        d.add_log(by, f"kill {d.name(target)}", [f"{d.name(target)}: {deadly.describe()}"])
+
+
+class Spare(Action):
+    """``+combat/spare <name>``: the game master spares a dying player character, who keeps
+    the health nearest death that is not (``Health.spared``)."""
+
+    key = "spare"
+
+    def perform(self, d: Draft, intent: Intent) -> None:
+        target = require_dying(d, intent)
+        d.update_conditions(target, dying=None)
+        d.say("fight.spared", actor=intent.by, refs={"target": target})
+        d.add_log(str(intent.data.get("by_name") or ""), f"spare {d.name(target)}",
+                  [f"{d.name(target)}: {d.health(target).describe()}"])
+
+
+class Setting(Action):
+    """An on/off choice of the game master's for the fight (``FightState.settings``):
+    ``option`` ``on`` or ``off``; on keeps who chose it (``data["by_name"]``). ``lethal``:
+    player characters die as the rules say, with no decision; ``helpless``: the AI may attack
+    the helpless (the incapacitated, the dying, the idle)."""
+
+    def __init__(self, key: str, doing: str) -> None:
+        self.key = key
+        self.doing = doing
+
+    def perform(self, d: Draft, intent: Intent) -> None:
+        d.require_gm(self.doing)
+        on = intent.option == "on"
+        if bool(d.settings.get(self.key)) == on:
+            raise CombatError(f"+combat/{self.key} is already {'on' if on else 'off'} in this fight.")
+        if on:
+            d.settings[self.key] = str(intent.data.get("by_name") or "the Storyteller")
+        else:
+            d.settings.pop(self.key, None)
+        d.say(f"control.{self.key}_{'on' if on else 'off'}", actor=intent.by)
 
 
 #: What a side (``+combat/side``) may be called.
@@ -646,5 +713,6 @@ def numbered(order) -> str:
 STANDARD: Mapping[str, Action] = {action.key: action for action in (
     Start(), End(), Join(), Add(), Leave(), Remove(), Destroyed(), GmGone(), Transfer(), Away(), Idle(),
     Refresh(), Difficulty(), DiceModifier(), Resolve(), Next(), Ai(), Initiative(), Attack(), Defend(),
-    Escape(), Aim(), Roll(), Pass(), Order(), Side(), Reveal(),
+    Escape(), Aim(), Roll(), Pass(), Order(), Side(), Reveal(), Kill(), Spare(),
+    Setting("lethal", "make the fight lethal"), Setting("helpless", "let the AI attack the helpless"),
 )}

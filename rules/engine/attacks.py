@@ -242,6 +242,7 @@ def finish(d: Draft, attacker: int, target: int, attack, defense, notes: Sequenc
     lines = [*notes, *rest] if told is None else [*told, *notes, *rolled, *rest]
     d.say("attack.resolved", refs={"attacker": attacker, "target": target}, values={"label": attack.label},
           lines=lines)
+    d.tell_fates()
     if not d.pending:
         turns.announce_turn(d)
 

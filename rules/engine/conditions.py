@@ -14,11 +14,13 @@ from collections.abc import Iterable
 #: prone, a tackle's difficulty, the game master's difficulty change (``adjust``) and dice
 #: (``mod``, kept with ``mod_keep``), the actions and defenses used this round, the fighters
 #: one hides from (ids), the actions declared this round (``split``), the one aimed at
-#: (``aim``: the target's id and the bonus) and whom the fighter's latest action attacked
-#: (``last_attack``: ids; any later action clears it, a pass or a defense does not).
+#: (``aim``: the target's id and the bonus), whom the fighter's latest action attacked
+#: (``last_attack``: ids; any later action clears it, a pass or a defense does not) and, for a
+#: player character the rules would have killed, the deadly health waiting for the game
+#: master's decision (``dying``: its record; ``Draft.store_health``).
 ENGINE = frozenset({
     "held_by", "clinch_with", "prone", "difficulty", "adjust", "mod", "mod_keep", "actions_used",
-    "defenses_used", "hidden_from", "split", "aim", "last_attack",
+    "defenses_used", "hidden_from", "split", "aim", "last_attack", "dying",
 })
 
 #: Conditions whose value is another fighter's id (shown to the rules as its name).

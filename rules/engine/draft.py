@@ -87,7 +87,9 @@ class Draft:
         self.turn = state.turn
         self.turn_key = tuple(state.turn_key)
         self.extra: dict[str, Any] = copied(dict(state.extra))
+        self.settings: dict[str, Any] = copied(dict(state.settings))
         self.ended = state.ended
+        self._fates: list[tuple[str, int, str]] = []   # deaths and the dying, told after the blow
         self.events: list[Event] = []
         self.log: list[LogEntry] = []
 
@@ -108,7 +110,8 @@ class Draft:
             initiative=self.initiative, acted=tuple(self.acted), pending=tuple(self.pending),
             next_attack_id=self.next_attack_id, idle=tuple(self.idle), ai=tuple(self.ai), order=self.order,
             scene=self.scene, shields=self.shields, dropped=tuple(self.dropped), turn=self.turn,
-            turn_key=tuple(plain(self.turn_key)), extra=plain(self.extra), ended=self.ended)
+            turn_key=tuple(plain(self.turn_key)), extra=plain(self.extra), settings=plain(self.settings),
+            ended=self.ended)
 
     # ------------------------------------------------------------------------ fighters
     def ids(self) -> list[int]:
@@ -211,13 +214,48 @@ class Draft:
         fighter = self.combatant(fighter_id)
         return self.system.health(fighter.health, fighter)
 
-    def store_health(self, fighter_id: int, health) -> None:
-        """A fighter's new health, told to the fight's subscribers (a ``health`` event)."""
+    def store_health(self, fighter_id: int, health, decided_by: str = "") -> None:
+        """A fighter's new health, told to the fight's subscribers (a ``health`` event).
+
+        The rules decide when damage is deadly; who lets it kill is the game's (docs/rules.md,
+        "Death needs a decision"). A player character the rules would kill, in a fight that is
+        not lethal (``settings["lethal"]``), keeps the nearest health that is not dead
+        (``Health.spared``) and is ``dying``: the deadly health waits for the game master's
+        ``+combat/kill`` or ``+combat/spare``. ``decided_by`` names who decided a death (the
+        game master, staff); an NPC's death is the rules'. A death is told with who allowed it
+        (:meth:`tell_fates`)."""
+        was_dead = self.health(fighter_id).dead
+        dying = False
+        if health.dead and not was_dead and not decided_by:
+            if self.is_npc(fighter_id):
+                decided_by = "the rules (an NPC)"
+            elif self.settings.get("lethal"):
+                decided_by = f"{self.settings['lethal']} (a lethal fight)"
+            else:
+                dying = True
+        if dying:
+            first = not self.conditions_of(fighter_id).get("dying")
+            self.update_conditions(fighter_id, dying=plain(health.to_record()))
+            health = health.spared()
+            if first:
+                self._fates.append(("fight.dying", fighter_id, ""))
+        elif health.dead and not was_dead:
+            self.update_conditions(fighter_id, dying=None)
+            self._fates.append(("fight.died", fighter_id, decided_by))
         self.set_sheet(fighter_id, health=plain(health.to_record()))
         current, maximum = health.meter
         self.emit("health", actor=fighter_id, data={
             "name": self.name(fighter_id), "current": current, "maximum": maximum, "text": health.describe(),
-            "incapacitated": health.incapacitated, "dead": health.dead})
+            "incapacitated": health.incapacitated, "dead": health.dead, "dying": dying})
+
+    def tell_fates(self) -> None:
+        """Tell the room of each death (with who allowed it) and each player character left
+        dying since the last telling, in order (after the blow's own narration)."""
+        for key, fighter_id, decided_by in self._fates:
+            if self.has(fighter_id):
+                self.say(key, refs={"target": fighter_id},
+                         values={"by": decided_by, "name": self.name(fighter_id)})
+        self._fates.clear()
 
     def is_idle(self, fighter_id: int) -> bool:
         return fighter_id in self.idle

@@ -114,8 +114,11 @@ class FightState:
     round (``rules.systems.acting_order``), ``scene`` the game master's settings seen by the
     rules in every fighter's conditions, ``shields`` the magical shields standing (by the name
     of the one protected), ``dropped`` the weapons lying about, ``turn`` counts the times the
-    fight moved on to another turn (``turn_key`` names the one it is on), and ``extra`` the
-    rule system's own fields (``RuleSystem.fight_fields``)."""
+    fight moved on to another turn (``turn_key`` names the one it is on), ``extra`` the
+    rule system's own fields (``RuleSystem.fight_fields``) and ``settings`` the game master's
+    choices for running the fight, unseen by the rules: ``lethal`` (who made it a fight where
+    player characters die without a decision), ``helpless`` (who let the AI attack the
+    helpless)."""
 
     system: str
     round: int = 1
@@ -134,6 +137,7 @@ class FightState:
     turn: int = 0
     turn_key: tuple[Any, ...] = ()
     extra: Mapping[str, Any] = field(default_factory=dict)
+    settings: Mapping[str, Any] = field(default_factory=dict)
     ended: bool = False
 
     def fighter(self, fighter_id: int) -> Fighter:
@@ -156,7 +160,7 @@ class FightState:
             "next_attack_id": self.next_attack_id, "idle": list(self.idle), "ai": list(self.ai),
             "order": plain(self.order), "scene": plain(self.scene), "shields": plain(self.shields),
             "dropped": plain(self.dropped), "turn": self.turn, "turn_key": plain(self.turn_key),
-            "extra": plain(self.extra), "ended": self.ended,
+            "extra": plain(self.extra), "settings": plain(self.settings), "ended": self.ended,
         }
 
     @classmethod
@@ -174,5 +178,6 @@ class FightState:
             order=record.get("order"), scene=dict(record.get("scene") or {}),
             shields=dict(record.get("shields") or {}), dropped=tuple(record.get("dropped") or ()),
             turn=int(record.get("turn", 0)), turn_key=tuple(record.get("turn_key") or ()),
-            extra=dict(record.get("extra") or {}), ended=bool(record.get("ended", False)),
+            extra=dict(record.get("extra") or {}), settings=dict(record.get("settings") or {}),
+            ended=bool(record.get("ended", False)),
         )

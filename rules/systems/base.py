@@ -173,6 +173,8 @@ class Health(Protocol):
 
     def healed(self, amount: int | None, damage_type: str | None) -> Health: ...  # None: all / any
 
+    def spared(self) -> Health: ...  # the nearest health that is not dead (at death's door)
+
     def to_record(self) -> dict[str, Any]: ...
 
 
@@ -199,6 +201,11 @@ class PointsHealth:
     @property
     def meter(self) -> tuple[int, int]:
         return (self.current, self.maximum)
+
+    def spared(self):
+        """This health, or if it is dead the nearest that is not: one point above ``dead_at``
+        (down, at death's door; docs/rules.md, "Death needs a decision")."""
+        return self if not self.dead else self.healed(self.dead_at + 1 - self.current, None)
 
 
 @dataclass(frozen=True)

@@ -188,6 +188,7 @@ def _environ(pid: int) -> bytes:
     return Path(f"/proc/{pid}/environ").read_bytes()
 
 
+@pytest.mark.timeout(900)   # three starts of a server, each waited for up to wait_ready's 600 s
 def test_entrypoint_first_start_crash_stop_and_second_start(container):
     c = container
 

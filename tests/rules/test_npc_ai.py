@@ -33,12 +33,15 @@ def test_target_the_most_hurt_able_enemy_then_the_first():
     assert choose_target("Guard", [ANN, BOB, GUARD], {}) == "Ann"
 
 
-def test_the_down_come_after_the_able_and_the_dead_never():
+def test_the_helpless_are_left_alone_unless_allowed_and_the_dead_always():
     down = Fighter("Ann", npc=False, hurt=0.9, down=True)
+    idle = Fighter("Cid", npc=False, hurt=0.0, idle=True)
     dead = Fighter("Bob", npc=False, hurt=1.0, down=True, dead=True)
     assert choose_target("Guard", [down, BOB, GUARD], {}) == "Bob"
-    assert choose_target("Guard", [down, GUARD], {}) == "Ann"
-    assert choose_target("Guard", [dead, GUARD], {}) is None
+    assert choose_target("Guard", [down, GUARD], {}) is None
+    assert choose_target("Guard", [idle, GUARD], {}) is None
+    assert rank_targets("Guard", [down, idle, BOB, GUARD], {}, helpless_too=True) == ["Bob", "Ann", "Cid"]
+    assert choose_target("Guard", [dead, GUARD], {}, helpless_too=True) is None
 
 
 def test_no_enemy_no_target():

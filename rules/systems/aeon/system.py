@@ -115,6 +115,16 @@ class AeonHealth(HealthTrack):
                     counts["lethal"] += 1
         return self.with_counts(counts)
 
+    def spared(self) -> AeonHealth:
+        """Not dead: a full chart with one bashing level at the bottom, knocked out (the least
+        serious level below the top turned bashing; docs/rules.md, "Death needs a decision")."""
+        if not self.dead or not (self.lethal or self.aggravated):
+            return self
+        counts = self.counts
+        counts["lethal" if counts["lethal"] else "aggravated"] -= 1
+        counts["bashing"] += 1
+        return self.with_counts(counts)
+
     def to_record(self) -> dict[str, Any]:
         return {**self.counts, "extra": self.extra}
 

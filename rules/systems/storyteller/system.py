@@ -9,7 +9,7 @@ block / parry, soak by creature type) with the defaults described in
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cached_property
 from typing import Any
@@ -82,6 +82,11 @@ class StorytellerHealth(HealthTrack):
             else:
                 dead = True
         return self.with_counts(counts, dead=dead)
+
+    def spared(self) -> StorytellerHealth:
+        """Not dead: the track as it is, full (Incapacitated; docs/rules.md, "Death needs a
+        decision")."""
+        return replace(self, dead=False)
 
     def to_record(self) -> dict[str, Any]:
         return {**self.counts, "dead": self.dead}

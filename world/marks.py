@@ -1,0 +1,44 @@
+"""What the fight's views show beside each fighter and under the table: a fighter's short
+marks and the game master's settings, decided here once for both HUDs (``world.hud``,
+``world.segments``), the web tracker and GMCP."""
+
+from __future__ import annotations
+
+from world.text import escape
+
+
+def settings_lines(d) -> list[str]:
+    """The game master's settings for the fight, one line each (both HUDs)."""
+    lines = []
+    if d.settings.get("lethal"):
+        lines.append(f"Lethal fight (set by {escape(d.settings['lethal'])}): player characters die with no decision.")
+    if d.settings.get("helpless"):
+        lines.append(f"The AI may attack the helpless (set by {escape(d.settings['helpless'])}).")
+    return lines
+
+
+def marks(d, fighter_id: int) -> list[str]:
+    """A fighter's short HUD marks (plain text): the game's own (dying, a clinch, held, prone, a
+    tackle's difficulty, the game master's shifts), then the system's
+    (``RuleSystem.condition_marks``). The one place marks are decided (HUD, tracker)."""
+    state = d.conditions.get(fighter_id, {})
+    found = ["DYING"] if state.get("dying") else []
+    if state.get("clinch_with"):
+        found.append(f"clinch:{d.name(state['clinch_with']) if d.has(state['clinch_with']) else '?'}")
+    if state.get("held_by"):
+        found.append("held")
+    if state.get("prone"):
+        found.append("prone")
+    if state.get("hidden_from"):
+        found.append("hidden")
+    found.extend(d.system.condition_marks(state))
+    if state.get("difficulty"):
+        found.append(f"diff+{state['difficulty']}")
+    if state.get("adjust"):
+        found.append(f"ST{state['adjust']:+d}")
+    if state.get("mod"):
+        found.append(f"{state['mod']:+d}d")
+    if state.get("aim"):
+        aim = state["aim"]
+        found.append(f"aim:{d.name(aim['target']) if d.has(aim['target']) else '?'}")
+    return found
