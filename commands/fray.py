@@ -183,7 +183,7 @@ class CmdCombat(Command):
       +combat/leave                leave the fight
       +combat/init                 roll your initiative
       +combat/start [<system>] [duel] [lethal]  start a fight here (ST)
-      +combat/next                 pass the waiting turn; next round (ST)
+      +combat/next [<turn>]        pass the waiting turn; next round (ST)
       +combat/resolve              resolve attacks left undefended (ST)
       +combat/diff <name>=<+/-n>   their next difficulty; /mod: dice (ST)
       +combat/add <name>[,<name>]  bring characters or NPCs in (ST)
@@ -289,13 +289,16 @@ class CmdCombat(Command):
       +combat/init hasted,higher-ground
 
     ## next
-    +combat/next   (Storytellers)
+    +combat/next [<turn>]   (Storytellers)
     Those still to act in the current turn pass (a pass is no action);
     after the last, the next round begins (elethril: the next segment).
-    Refused while attacks wait for defenses (+combat/resolve). If the
-    turn moved on while your command was on its way, nothing passes and
-    the reply names whose turn it is now, so one keypress never skips two
-    fighters.
+    Refused while attacks wait for defenses (+combat/resolve) or while
+    someone able has not rolled initiative (+combat/idle leaves them
+    out). Your HUD shows the turn's number: with it, a press meant for
+    a turn that is already over passes nothing and names whose turn it
+    is now, however many commands arrive around it. Without it, a press
+    sent before the turn moved on is refused the same way.
+      +combat/next 12
 
     ## start
     +combat/start [<system>] [duel] [lethal]   (Narrators)
@@ -331,6 +334,15 @@ class CmdCombat(Command):
     decide (help +combat/kill). Those already dying still wait for
     /kill or /spare.
       +combat/lethal on
+
+    ## timeout
+    +combat/timeout <seconds>|off   (Storytellers)
+    How long an attack waits for its target's defense (10 to 3600
+    seconds): unanswered that long, it resolves with no defense and the
+    room is told. Off (the default): it waits for the answer or
+    +combat/resolve. The HUD's Turn names whose defense the fight waits
+    for. After a Server restart each wait begins anew.
+      +combat/timeout 120
 
     ## helpless
     +combat/helpless [on|off]   (Storytellers)
@@ -388,7 +400,7 @@ class CmdCombat(Command):
     key = "+combat"
     allowed_switches = ("start", "join", "leave", "init", "next", "resolve", "diff", "mod", "add", "remove",
                         "idle", "transfer", "log", "list", "end", "verify", "order", "ai", "side", "reveal",
-                        "kill", "spare", "lethal", "helpless", *systems.SWITCHES)
+                        "kill", "spare", "lethal", "helpless", "timeout", *systems.SWITCHES)
     syntax = "+combat[/<switch>] -- see help +combat"
 
     def run(self):
@@ -438,10 +450,17 @@ class CmdCombat(Command):
         if switch == "verify":
             caller.msg(verify_dice(caller, self.args))
             return
-        if switch in ("lethal", "helpless"):
+        if switch in ("lethal", "helpless", "timeout"):
             combat.set_setting(caller, switch, self.args)
             return
-        if switch != "start" and self.args.strip():
+        turn = None
+        if switch == "next" and self.args.strip():
+            text = self.args.strip().lstrip("#")
+            if not (text.isascii() and text.isdigit() and len(text) < 10):
+                self.fail("Usage: +combat/next [<turn>] (the turn number on your HUD, e.g. +combat/next 12)")
+                return
+            turn = int(text)
+        elif switch != "start" and self.args.strip():
             self.fail_usage()
             return
         if switch == "list":
@@ -457,7 +476,7 @@ class CmdCombat(Command):
             row = combat.start(caller, words[0] if words else None, duel="duel" in flags, lethal="lethal" in flags)
             fights.afterwards(lambda: caller.msg(render_hud(row, caller)))
         elif switch == "next":
-            combat.next_turn(caller, sent_at=getattr(self, "received", None))
+            combat.next_turn(caller, sent_at=getattr(self, "received", None), turn=turn)
         elif switch:
             {"join": combat.join, "leave": combat.leave, "init": combat.roll_initiative,
              "resolve": combat.resolve_all, "end": combat.end}[switch](caller)

@@ -25,7 +25,6 @@ from twisted.internet import reactor
 from rules import npc_ai
 from rules.dice.odds import MiddleRoller
 from rules.engine import Intent, turns
-from rules.engine.attacks import rebuild
 from rules.systems import CombatError
 from world import combat, fights
 from world.reactor import soon
@@ -209,7 +208,7 @@ def answer(row, npc: int, pending) -> None:
     spends_action = not system.defend_after_acting
     if not spends_action or not turns.out_of_actions(d, npc):
         if npc_ai.worth_defending(_hurt(system, me), spends_action):
-            best = npc_ai.choose_defense(defense_options(system, rebuild(d, pending.attack), me))
+            best = npc_ai.choose_defense(defense_options(system, d.attack_of(pending.attack), me))
             if best is not None:
                 choice = best.option
         else:

@@ -255,14 +255,11 @@ def spare(caller, name: str) -> None:
 
 
 def set_setting(caller, key: str, text: str) -> None:
-    """The game master: ``+combat/lethal [on|off]`` or ``+combat/helpless [on|off]`` (``key``);
-    alone, on."""
-    word = text.strip().lower() or "on"
-    if word not in ("on", "off"):
-        raise CombatError(f"Usage: +combat/{key} [on|off]")
+    """The game master's settings for the fight: ``+combat/lethal [on|off]``,
+    ``+combat/helpless [on|off]`` (alone: on), ``+combat/timeout <seconds>|off`` (``key``)."""
     row = require_fight(caller)
     require_gm(caller, row, f"change +combat/{key}")
-    perform(caller, row, key, option=word, data={"by_name": caller.key})
+    perform(caller, row, key, option=text.strip().lower() or "on", data={"by_name": caller.key})
 
 
 def toggle_idle(caller, name: str) -> None:
@@ -290,16 +287,21 @@ def resolve_all(caller, row: Fight | None = None) -> int:
     return perform(caller, row, "resolve")
 
 
-def next_turn(caller, sent_at: float | None = None, row: Fight | None = None, seen: int | None = None) -> None:
-    """The game master's ``+combat/next``: those still to act pass. ``sent_at`` (epoch seconds:
-    when the Portal received the command) guards a double advance: a press sent before the
-    fight last moved on meant a turn already over, and is refused with whose turn it is now.
-    Raises CombatError."""
+def next_turn(caller, sent_at: float | None = None, row: Fight | None = None, turn: int | None = None) -> None:
+    """The game master's ``+combat/next [<turn>]``: those still to act pass. A press meant for
+    a turn already over is refused with whose turn it is now: ``turn``, the turn number the
+    presser saw (``FightState.turn``, on the game master's HUD), must still be the fight's;
+    without one, ``sent_at`` (epoch seconds: when the Portal received the command) must be
+    later than the fight last moved on. Raises CombatError."""
     row = row or require_fight(caller)
     require_gm(caller, row, "advance the fight")
-    if sent_at is not None and row.moved_at and row.moved_at > float(sent_at):
+    now = fights.state(row).turn
+    if turn is not None and turn != now:
+        raise CombatError(f"Turn {turn} is over; nothing passed. Now: {now_text(row)}. "
+                          f"+combat/next {now} passes that.")
+    if turn is None and sent_at is not None and row.moved_at and row.moved_at > float(sent_at):
         raise CombatError(f"The fight moved on as you sent that; nothing passed. Now: {now_text(row)}. "
-                          "+combat/next again to pass that.")
+                          f"+combat/next {now} passes that.")
     perform(caller, row, "next")
 
 

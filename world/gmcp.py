@@ -35,7 +35,6 @@ from __future__ import annotations
 from evennia.utils import logger
 
 from rules.engine import turns
-from rules.engine.attacks import rebuild
 from world import fights, reactor
 from world.sheets import default_system, snapshot
 from world.text import TRACK
@@ -94,7 +93,7 @@ def combat(row, viewer) -> dict:
     viewer_id = getattr(viewer, "id", None)
     for pending in d.pending:
         if pending.target == viewer_id:
-            attack = rebuild(d, pending.attack)
+            attack = d.attack_of(pending.attack)
             choices = system.defense_choices(attack, d.combatant(viewer_id))
             defense = {"id": pending.id, "attacker": d.name(pending.attacker), "attack": attack.label,
                        "successes": getattr(attack, "successes", None), "choices": [*choices, "none"]}

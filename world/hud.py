@@ -11,7 +11,7 @@ from __future__ import annotations
 from rules.engine import splits, turns
 from rules.engine.attacks import shields
 from world import fights
-from world.marks import marks, settings_lines
+from world.marks import marks, next_line, settings_lines
 from world.text import COMBAT, columns, escape, fit
 
 WIDTH = 78
@@ -75,6 +75,7 @@ def render_hud(row, viewer=None) -> str:
     if d.dropped:
         lines.append("On the ground: " + escape(", ".join(f"{item['owner']}'s {item['weapon']} ({item['feet']} ft)"
                                                           for item in d.dropped)))
+    lines.extend(next_line(d, viewer))
     for pending in d.pending:
         lines.append(f"Waiting for defense: {escape(d.name(pending.attacker))} -> {escape(d.name(pending.target))} "
                      f"(#{pending.id})")

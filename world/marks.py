@@ -4,6 +4,7 @@ marks and the game master's settings, decided here once for both HUDs (``world.h
 
 from __future__ import annotations
 
+from world.access import STAFF, has_perm
 from world.text import escape
 
 
@@ -14,7 +15,17 @@ def settings_lines(d) -> list[str]:
         lines.append(f"Lethal fight (set by {escape(d.settings['lethal'])}): player characters die with no decision.")
     if d.settings.get("helpless"):
         lines.append(f"The AI may attack the helpless (set by {escape(d.settings['helpless'])}).")
+    if d.settings.get("timeout"):
+        lines.append(f"Defenses wait {d.settings['timeout']} seconds, then resolve with none (+combat/timeout).")
     return lines
+
+
+def next_line(d, viewer) -> list[str]:
+    """For the fight's game master (or staff) only: the turn's number to pass it with, so a
+    second press never passes a turn they did not see (``world.combat.next_turn``)."""
+    if viewer is None or not (getattr(viewer, "id", None) == d.gm or has_perm(viewer, STAFF)):
+        return []
+    return [f"Storyteller: +combat/next {d.turn} passes this turn and no later one."]
 
 
 def marks(d, fighter_id: int) -> list[str]:

@@ -8,7 +8,7 @@ from rules.systems import CombatError
 from rules.systems.elethril import actions as rounds
 from world import fights
 from world.access import STAFF, has_perm
-from world.marks import marks, settings_lines
+from world.marks import marks, next_line, settings_lines
 from world.sheets import WIDTH
 from world.text import COMBAT, columns, escape, fit, spoken
 
@@ -92,6 +92,7 @@ def render_hud(row, viewer=None) -> str:
         lines.append(escape("Off-hand weapons (+combat/offhand): " + "; ".join(off_hands)))
     lines.extend(escape(line) for line in board.describe(width=WIDTH, now=rounds.next_segment(d),
                                                          spoken=spoken()).splitlines())
+    lines.extend(next_line(d, viewer))
     return "\n".join(lines)
 
 

@@ -340,9 +340,8 @@ class Resolve(Action):
 
 
 class Next(Action):
-    """``+combat/next``: those still to act pass; a new round starts after the last.
-    ``data["turn"]``, when given: the turn the game master saw (``FightState.turn``); a
-    press for a turn already over is refused."""
+    """``+combat/next``: those still to act pass; a new round starts after the last (the game
+    refuses a press meant for a turn already over: ``world.combat.next_turn``)."""
 
     key = "next"
 
@@ -372,6 +371,51 @@ class Ai(Action):
               values={"names": ", ".join(d.name(target) for target in changed), "first": d.name(changed[0]),
                       "them": "it" if len(changed) == 1 else "them"})
         return changed
+
+
+#: The longest wait for a defense ``+combat/timeout`` sets, in seconds (an hour).
+MAX_DEFENSE_WAIT = 3600
+
+
+class DefenseTimeout(Action):
+    """``+combat/timeout <seconds>|off``: how long an attack waits for its target's defense
+    before it resolves with none (``settings["timeout"]``, 10 to :data:`MAX_DEFENSE_WAIT`
+    seconds; ``off``: it waits for the answer or ``+combat/resolve``). The game keeps the time
+    (``world.timeouts``) and plays :class:`Lapse`."""
+
+    key = "timeout"
+
+    def perform(self, d: Draft, intent: Intent) -> None:
+        d.require_gm("set how long defenses wait")
+        text = intent.option
+        if text == "off":
+            if not d.settings.get("timeout"):
+                raise CombatError("Defenses wait with no limit already (+combat/timeout <seconds> sets one).")
+            d.settings.pop("timeout", None)
+        elif text.isascii() and text.isdigit() and len(text) < 6 and 10 <= int(text) <= MAX_DEFENSE_WAIT:
+            d.settings["timeout"] = int(text)
+        else:
+            raise CombatError(f"Give the wait in seconds, 10 to {MAX_DEFENSE_WAIT}, or off: +combat/timeout 120.")
+        d.say("control.timeout" if d.settings.get("timeout") else "control.no_timeout", actor=intent.by,
+              values={"seconds": d.settings.get("timeout", 0)})
+
+
+class Lapse(Action):
+    """An attack left unanswered for the fight's ``settings["timeout"]`` resolves with no
+    defense (``data["attack"]``: the waiting attack's id; played by the game's timer, as the
+    game master)."""
+
+    key = "lapse"
+
+    def perform(self, d: Draft, intent: Intent) -> None:
+        d.require_gm("resolve attacks")
+        pending = next((item for item in d.pending if item.id == intent.data.get("attack")), None)
+        if pending is None:
+            raise CombatError("That attack is no longer waiting for a defense.")
+        attacks.close(d, pending)
+        seconds = int(d.settings.get("timeout", 0))
+        attacks.finish(d, pending.attacker, pending.target, d.attack_of(pending.attack), None,
+                       [f"No defense from {d.name(pending.target)} within {seconds} seconds."])
 
 
 # ------------------------------------------------------------------- life and death
@@ -424,6 +468,8 @@ class Setting(Action):
 
     def perform(self, d: Draft, intent: Intent) -> None:
         d.require_gm(self.doing)
+        if intent.option not in ("on", "off"):
+            raise CombatError(f"Usage: +combat/{self.key} [on|off]")
         on = intent.option == "on"
         if bool(d.settings.get(self.key)) == on:
             raise CombatError(f"+combat/{self.key} is already {'on' if on else 'off'} in this fight.")
@@ -715,4 +761,5 @@ STANDARD: Mapping[str, Action] = {action.key: action for action in (
     Refresh(), Difficulty(), DiceModifier(), Resolve(), Next(), Ai(), Initiative(), Attack(), Defend(),
     Escape(), Aim(), Roll(), Pass(), Order(), Side(), Reveal(), Kill(), Spare(),
     Setting("lethal", "make the fight lethal"), Setting("helpless", "let the AI attack the helpless"),
+    DefenseTimeout(), Lapse(),
 )}

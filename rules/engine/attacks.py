@@ -105,15 +105,6 @@ def shield_zaps(d: Draft, actor: int, other: int) -> None:
 
 
 # ------------------------------------------------------------------------ the attack
-def rebuild(d: Draft, record) -> Any:
-    """An attack stored while its defense window was open (a spell's record says so)."""
-    if record.get("magic"):
-        if d.system.magic is None:
-            raise CombatError(f"The {d.system.key} rules have no spells.")
-        return d.system.magic.attack_from_record(record)
-    return d.system.attack_from_record(record)
-
-
 def attack_lines(attack) -> list[str]:
     """The lines of the attack's own rolls as its resolution opens with them: its preface (an
     aeon mount's control roll), then the to-hit roll."""
@@ -276,7 +267,7 @@ def defend(d: Draft, actor: int, choice: str) -> None:
     system's, or ``none``). Raises CombatError."""
     system = d.system
     pending = pending_for(d, actor)
-    rolled = rebuild(d, pending.attack)
+    rolled = d.attack_of(pending.attack)
     defense = None
     notes: list[str] = []
     if choice != "none":
@@ -302,5 +293,5 @@ def resolve_all(d: Draft) -> int:
         raise CombatError("No attacks are waiting for a defense.")
     for pending in waiting:
         close(d, pending)
-        finish(d, pending.attacker, pending.target, rebuild(d, pending.attack), None)
+        finish(d, pending.attacker, pending.target, d.attack_of(pending.attack), None)
     return len(waiting)

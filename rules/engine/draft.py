@@ -257,6 +257,16 @@ class Draft:
                          values={"by": decided_by, "name": self.name(fighter_id)})
         self._fates.clear()
 
+    def attack_of(self, record: Mapping[str, Any]) -> Any:
+        """The rolled attack a :class:`Pending` keeps (``Pending.attack``) rebuilt by the
+        system (a spell's record says so). Raises CombatError for a spell in a system without
+        magic."""
+        if record.get("magic"):
+            if self.system.magic is None:
+                raise CombatError(f"The {self.system.key} rules have no spells.")
+            return self.system.magic.attack_from_record(record)
+        return self.system.attack_from_record(record)
+
     def is_idle(self, fighter_id: int) -> bool:
         return fighter_id in self.idle
 

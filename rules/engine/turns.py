@@ -141,6 +141,9 @@ def require_turn(d: Draft, fighter_id: int) -> None:
     cannot act is told why first, in its system's words, not that it has acted."""
     require_able(d, fighter_id)
     name = d.name(fighter_id)
+    owed = next((pending for pending in d.pending if pending.target == fighter_id), None)
+    if owed is not None:
+        raise CombatError(owed_defense(d, owed))
     if not d.has_initiative(fighter_id):
         raise CombatError(f"{name} has no initiative yet (+combat/init, or +npc/init for NPCs).")
     if has_acted(d, fighter_id):
@@ -151,6 +154,18 @@ def require_turn(d: Draft, fighter_id: int) -> None:
         raise CombatError(f"It is not {name}'s turn: waiting on {names}.")
     if any(pending.attacker == fighter_id for pending in d.pending):
         raise CombatError(f"{name}'s attack is still waiting for a defense.")
+
+
+def owed_defense(d: Draft, pending) -> str:
+    """What an attack waiting on its target's defense asks of them, said to whoever tries to
+    act for the target first: ``"Guard's punch waits for your defense first: defend
+    dodge|block|parry|none."`` (an NPC's: ``defend Guard=dodge|...``)."""
+    target = pending.target
+    rolled = d.attack_of(pending.attack)
+    choices = "|".join((*d.system.defense_choices(rolled, d.combatant(target)), "none"))
+    whose = "your" if d.by == target else f"{d.name(target)}'s"
+    prefix = f"defend {d.name(target)}=" if d.is_npc(target) else "defend "
+    return f"{d.name(pending.attacker)}'s {rolled.label} waits for {whose} defense first: {prefix}{choices}."
 
 
 def require_free(d: Draft, fighter_id: int) -> None:
@@ -254,9 +269,13 @@ def pass_turn(d: Draft) -> None:
     """The game master's ``+combat/next``: those still to act in the current slot pass; a new
     round starts after the last. Raises CombatError."""
     if d.pending:
-        raise CombatError("Attacks are waiting for defenses: let them answer or +combat/resolve.")
+        raise CombatError(f"Nothing passed: {defenses_text(d)[2:]}. Let them answer, or "
+                          "+combat/resolve.")
     if not initiative_rolls(d):
         raise CombatError("Nobody has rolled initiative yet (+combat/init, +npc/init).")
+    if rolling := awaiting_initiative(d):
+        raise CombatError(f"Nothing passed: waiting for initiative from {', '.join(d.name(item) for item in rolling)}"
+                          " (+combat/init; NPCs: +npc/init <name>; +combat/idle <name> leaves one out).")
     at, waiting = current_slot(d)
     if waiting:
         for fighter_id in waiting:
@@ -270,17 +289,32 @@ def pass_turn(d: Draft) -> None:
 
 # ------------------------------------------------------------------------------ words
 def turn_text(d: Draft, waiting: list[int]) -> str:
+    """The HUD's "Turn:": who is to act, or what the round waits for; then any defense
+    the fight waits for (:func:`defenses_text`)."""
     if waiting:
-        return ", ".join(d.name(item) for item in waiting)
-    if not initiative_rolls(d) or awaiting_initiative(d):
-        return "waiting for initiative (+combat/init, +npc/init)"
-    return "round over (+combat/next)"
+        text = ", ".join(d.name(item) for item in waiting)
+    elif not initiative_rolls(d) or awaiting_initiative(d):
+        text = "waiting for initiative (+combat/init, +npc/init)"
+    else:
+        text = "round over (+combat/next)"
+    return text + defenses_text(d)
+
+
+def defenses_text(d: Draft) -> str:
+    """``"; waiting for Bob's defense"`` while attacks wait on their targets (each target
+    once), else ""."""
+    targets = list(dict.fromkeys(pending.target for pending in d.pending))
+    if not targets:
+        return ""
+    names = [f"{d.name(target)}'s" for target in targets]
+    listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return f"; waiting for {listed} defense{'s' if len(targets) > 1 else ''}"
 
 
 def now_text(d: Draft) -> str:
-    """Whose turn it is, in a few words ("Round 2, Bob's turn")."""
+    """Whose turn it is, in a few words ("Round 2, Bob's turn; waiting for Ann's defense")."""
     waiting = current_slot(d)[1]
     if waiting:
         names = ", ".join(d.name(item) for item in waiting)
-        return f"Round {d.round}, {names}'{'' if names.endswith('s') else 's'} turn"
+        return f"Round {d.round}, {names}'{'' if names.endswith('s') else 's'} turn{defenses_text(d)}"
     return f"Round {d.round}, {turn_text(d, waiting)}"

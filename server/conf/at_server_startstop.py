@@ -37,9 +37,12 @@ def at_server_start():
     """
     import gc
 
-    from world import narration, subscribers
+    from twisted.internet import reactor
+
+    from world import narration, subscribers, timeouts
 
     subscribers.register()   # the fights' event stream: telnet, GMCP, the web tracker, scene logs, the AI
+    reactor.callWhenRunning(timeouts.watch)   # attacks left waiting before a restart wait anew
     problems = narration.check()
     if problems:   # a broken message catalogue: say which entry, and do not start half-worded
         raise SystemExit("\n".join(problems))

@@ -140,7 +140,7 @@ class TestEvents(CoreTest):
         self.assertIn("notice", kinds)  # Guard's prompt, to the ST
         health = [event.data for event in self.events if event.kind == "health"]
         self.assertEqual(health, [{"name": "Guard", "current": 6, "maximum": 7, "text": "Bruised (0) [B......]",
-                                   "incapacitated": False, "dead": False}])
+                                   "incapacitated": False, "dead": False, "dying": False}])
         turns = [event.data for event in self.events if event.kind == "turn"]
         self.assertEqual(turns[-1], {"round": 1, "slot": None, "waiting": []})
         self.assertEqual(fights.seq(self.encounter.row), seqs[-1])
@@ -175,13 +175,30 @@ class TestDoubleAdvance(CoreTest):
         late = fray.CmdCombat()
         late.received = sent
         state = Fight.objects.get(pk=self.encounter.id).state
+        turn = self.encounter.state.turn
         self.st(late, "/next", "<Fray> The fight moved on as you sent that; nothing passed. Now: Round 1, "
-                              "Guard's turn. +combat/next again to pass that.")
+                              f"Guard's turn. +combat/next {turn} passes that.")
         self.assertEqual(Fight.objects.get(pk=self.encounter.id).state, state)
         fresh = fray.CmdCombat()
         fresh.received = time.time()
         self.st(fresh, "/next")
         self.assertEqual(self.encounter.round, 2)
+
+    def test_a_next_naming_a_turn_already_over_passes_nothing_whatever_came_between(self):
+        self.fight()
+        turn = self.encounter.state.turn
+        self.assertIn(f"Storyteller: +combat/next {turn} passes this turn and no later one.", self.st(fray.CmdCombat(), ""))
+        self.assertNotIn("passes this turn", self.player(fray.CmdCombat(), ""))
+        self.st(fray.CmdCombat(), f"/next {turn}")   # Char2 passes: Guard's turn
+        self.assertEqual(encounters.current_slot(self.encounter)[1], [self.guard])
+        state = Fight.objects.get(pk=self.encounter.id).state
+        for _ in range(2):   # the same press again, however late it is read
+            self.st(fray.CmdCombat(), f"/next {turn}", f"<Fray> Turn {turn} is over; nothing passed. Now: Round 1, "
+                                                       f"Guard's turn. +combat/next {turn + 1} passes that.")
+        self.assertEqual(Fight.objects.get(pk=self.encounter.id).state, state)
+        self.st(fray.CmdCombat(), "/next soon", "<Fray> Usage: +combat/next [<turn>] (the turn number on your HUD, "
+                                                "e.g. +combat/next 12)")
+        self.st(fray.CmdCombat(), f"/next {turn + 1}", "<Combat> Guard passes.")
 
 
 class TestColumns(CoreTest):

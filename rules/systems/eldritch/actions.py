@@ -562,7 +562,7 @@ class Sacrifice(Action):
         actor, target = require_actor(d, intent), require_target(d, intent)
         pending = attacks.pending_for(d, target)
         attacker = pending.attacker
-        rolled = attacks.rebuild(d, pending.attack)
+        rolled = d.attack_of(pending.attack)
 
         def initiative(fighter_id: int) -> int | None:
             record = d.initiative.get(fighter_id)

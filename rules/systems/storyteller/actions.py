@@ -73,7 +73,7 @@ class Cast(Action):
         if as_defense:
             pending = waiting[0]
             attacks.close(d, pending)
-            attacks.finish(d, pending.attacker, actor, attacks.rebuild(d, pending.attack), None)
+            attacks.finish(d, pending.attacker, actor, d.attack_of(pending.attack), None)
         elif attack is not None:
             attacks.deliver(d, actor, target, attack)
         else:

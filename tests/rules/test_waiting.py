@@ -1,0 +1,93 @@
+"""What a fight waits for, said: an attack waiting on its target's defense stops the target
+acting until it is answered, is named in the turn's words, and lapses as the game master's
+timeout says; +combat/next passes nothing while defenses or initiative are awaited."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.engine import Fighter, FightState, Intent, step, turns, view
+from rules.systems import CombatError, get_system
+from rules.systems.base import Combatant
+from tests.rules.forced_dice import dice, done
+
+GM, ANN, BOB, CID = 1, 10, 11, 12
+SYSTEM = get_system("storyteller")
+TRAITS = {"Dexterity": 2, "Wits": 2, "Brawl": 1, "Strength": 1, "Stamina": 1, "Dodge": 1}
+
+
+def play(state: FightState, intent: Intent, *faces: int):
+    roller = dice(*faces)
+    outcome = step(state, intent, SYSTEM, roller)
+    done(roller)
+    return outcome
+
+
+def joined(*people: tuple[int, str, bool]) -> FightState:
+    state = play(FightState(system="storyteller"), Intent("start", by=GM, fiat=True)).state
+    for fighter_id, name, npc in people:
+        record = Fighter(fighter_id, name, npc=npc, sheet=Combatant(name=name, traits=dict(TRAITS))).to_record()
+        state = play(state, Intent("join", actor=fighter_id, data={"fighter": record})).state
+    return state
+
+
+@pytest.fixture
+def attacked() -> FightState:
+    """Ann (initiative 14) has punched the NPC Bob (5); Bob's defense is awaited."""
+    state = joined((ANN, "Ann", False), (BOB, "Bob", True))
+    state = play(state, Intent("initiative", actor=ANN), 10).state
+    state = play(state, Intent("initiative", actor=BOB), 1).state
+    state = play(state, Intent("attack", actor=ANN, targets=(BOB,)), 9, 9, 2).state
+    assert [pending.target for pending in state.pending] == [BOB]
+    return state
+
+
+def test_the_target_of_a_waiting_attack_is_told_to_defend_first(attacked):
+    with pytest.raises(CombatError) as refused:
+        step(attacked, Intent("attack", by=GM, fiat=True, actor=BOB, targets=(ANN,)), SYSTEM, dice())
+    assert str(refused.value) == "Ann's punch waits for Bob's defense first: defend Bob=dodge|block|parry|none."
+    with pytest.raises(CombatError, match="waits for your defense first: defend dodge"):
+        state = joined((ANN, "Ann", False), (CID, "Cid", False))
+        state = play(state, Intent("initiative", actor=ANN), 10).state
+        state = play(state, Intent("initiative", actor=CID), 1).state
+        state = play(state, Intent("attack", actor=ANN, targets=(CID,)), 9, 9, 2).state
+        step(state, Intent("attack", by=CID, actor=CID, targets=(ANN,)), SYSTEM, dice())
+
+
+def test_the_turn_names_the_defense_the_fight_waits_for(attacked):
+    d = view(attacked, SYSTEM)
+    assert turns.now_text(d) == "Round 1, Bob's turn; waiting for Bob's defense"
+    assert turns.turn_text(d, turns.current_slot(d)[1]) == "Bob; waiting for Bob's defense"
+    with pytest.raises(CombatError) as refused:
+        step(attacked, Intent("next", by=GM, fiat=True), SYSTEM, dice())
+    assert str(refused.value) == "Nothing passed: waiting for Bob's defense. Let them answer, or +combat/resolve."
+
+
+def test_an_unanswered_defense_lapses_after_the_timeout(attacked):
+    state = play(attacked, Intent("timeout", by=GM, fiat=True, option="30")).state
+    assert state.settings == {"timeout": 30}
+    outcome = play(state, Intent("lapse", by=GM, fiat=True, data={"attack": state.pending[0].id}), 8, 2, 2)
+    resolved = [event for event in outcome.events if event.key == "attack.resolved"][0]
+    assert resolved.lines[0] == "No defense from Bob within 30 seconds."
+    assert outcome.state.pending == ()
+    with pytest.raises(CombatError, match="no longer waiting"):
+        step(outcome.state, Intent("lapse", by=GM, fiat=True, data={"attack": 1}), SYSTEM, dice())
+
+
+@pytest.mark.parametrize("option", ["9", "3601", "-5", "x", "30s", "１２"])
+def test_a_timeout_is_10_to_3600_seconds_or_off(attacked, option):
+    with pytest.raises(CombatError, match="Give the wait in seconds, 10 to 3600, or off"):
+        step(attacked, Intent("timeout", by=GM, fiat=True, option=option), SYSTEM, dice())
+    with pytest.raises(CombatError, match="no limit already"):
+        step(attacked, Intent("timeout", by=GM, fiat=True, option="off"), SYSTEM, dice())
+
+
+def test_next_passes_nothing_while_someone_able_has_not_rolled_initiative():
+    state = joined((ANN, "Ann", False), (BOB, "Bob", True))
+    state = play(state, Intent("initiative", actor=BOB), 1).state
+    with pytest.raises(CombatError) as refused:
+        step(state, Intent("next", by=GM, fiat=True), SYSTEM, dice())
+    assert str(refused.value) == ("Nothing passed: waiting for initiative from Ann (+combat/init; NPCs: "
+                                  "+npc/init <name>; +combat/idle <name> leaves one out).")
+    idle = play(state, Intent("idle", by=GM, fiat=True, targets=(ANN,))).state
+    assert play(idle, Intent("next", by=GM, fiat=True)).state.round == 2
