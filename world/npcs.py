@@ -29,7 +29,9 @@ from world.sheets import (
     clear_sheet,
     every_system,
     is_npc,
+    parse_changes,
     set_stat,
+    set_stats,
     sheet_of,
     shown_kind,
     snapshot,
@@ -281,6 +283,16 @@ def set_trait(caller, name: str, field: str, value: str, system: RuleSystem):
     npc = find_npc(caller, name)
     _require_scene_control(caller, npc, "change NPCs in this fight")
     return npc, set_stat(npc, field, value, system)
+
+
+def set_traits(caller, name: str, text: str, system: RuleSystem):
+    """``+npc/set <name>=<trait> <value>[, ...]`` (:func:`world.sheets.parse_changes`) on the
+    NPC's sheet for ``system``, all or nothing; returns (npc, change lines). Raises
+    CombatError (nothing changed)."""
+    require_perm(caller, NARRATOR, "change NPCs")
+    npc = find_npc(caller, name)
+    _require_scene_control(caller, npc, "change NPCs in this fight")
+    return npc, set_stats(npc, parse_changes(text, system, "+npc/set <name>=<trait> <value>, ..."), system)
 
 
 def remove(caller, name: str) -> None:
