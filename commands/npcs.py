@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from commands.command import Command
 from rules.systems import system_keys
-from world import combat, npcs, sheets
+from world import combat, fights, npcs, sheets
 from world.access import NARRATOR, require_perm
 from world.text import COMBAT, escape
 
@@ -38,6 +38,7 @@ class CmdNpc(Command):
       +npc/templates                      the templates of this game's rules
       +npc/init <name>=<wits>+<dex>       put an NPC into this fight's initiative
       +npc/init <name>                    ... with its own sheet
+      +npc/init all                       ... every NPC here with a sheet
 
     Act for an NPC with the <npc>= prefix: attack Guard=Alice, defend Guard=dodge,
     +roll Guard=Dex+Dodge. A sheet per rule system: the fight's (or the default)
@@ -47,7 +48,7 @@ class CmdNpc(Command):
       +npc/create Guard=guard
       +npc/create Thug*3=thug
       +npc/set Thug 1=Strength 4, Brawl 3, weapon dagger
-      +npc/init Guard
+      +npc/init all
       +npc/init Rat=1+3
 
     # subtopics
@@ -71,10 +72,17 @@ class CmdNpc(Command):
     ## init
     +npc/init <name>=<wits>+<dex>
     +npc/init <name>
+    +npc/init all
     Puts the NPC <name> into this fight's initiative with those Wits and
     Dexterity (eldritch: Dexterity and Perception), creating a light NPC
     here if there is none, or with its own sheet when no numbers are
     given.
+    +npc/init all rolls for every NPC here that has a sheet for the
+    fight's rules, bringing into the fight those not in it yet, and says
+    who rolled and who was skipped and why: no sheet for these rules,
+    dead, in another fight, or already rolled (this fight; eldritch:
+    this turn, so +npc/init all is the one command each turn). No NPC
+    may be called "all".
 
     ## set
     +npc/set <name>/<trait>=<value>
@@ -122,6 +130,13 @@ class CmdNpc(Command):
     def do_init(self):
         if not self.lhs.strip():
             self.fail_usage()
+            return
+        if " ".join(self.lhs.split()).casefold() == combat.ALL_NPCS:
+            if self.rhs is not None:
+                self.fail("+npc/init all takes no numbers: it rolls each NPC here from its own sheet.")
+                return
+            line = f"{COMBAT} {escape(npcs.init_all(self.caller))}"
+            fights.afterwards(lambda: self.msg(line))   # after the rolls' narration
             return
         room = self.caller.location
         row = combat.fight_here(self.caller)

@@ -1,8 +1,11 @@
-"""Command tier: several traits in one +stat or +npc/set, all checked before any is saved."""
+"""Command tier: several traits in one +stat or +npc/set, all checked before any is saved, and
++npc/init all (every NPC here with a sheet for the fight's rules)."""
 
 from commands import fray, npcs
+from tests.game import fightview as encounters
+from tests.game.test_eldritch_commands import THUG, EldritchFightTest
 from tests.game.test_npcs import NpcTest
-from world.sheets import sheet_of, traits_of
+from world.sheets import sheet_of, traits_of, update_sheet
 
 
 class TestStatSeveral(NpcTest):
@@ -126,3 +129,113 @@ class TestNpcSetSeveral(NpcTest):
             with self.subTest(args=args):
                 self.st(npcs.CmdNpc(), args, error)
                 self.assertEqual(dict(thug.sheets), before)
+
+
+class TestInitAllStoryteller(NpcTest):
+    def setUp(self):
+        super().setUp()
+        self.st(npcs.CmdNpc(), "/create Guard=guard")
+        self.st(npcs.CmdNpc(), "/create Thug*2=thug")
+        self.st(npcs.CmdNpc(), "/create Rat")                  # no sheet
+        self.st(npcs.CmdNpc(), "/create Ghost=thug")
+        self.st(fray.CmdDamage(), "Ghost=8 aggravated")        # dead
+        self.st(npcs.CmdNpc(), "/create Mole=thug")
+        self.st(fray.CmdDamage(), "Mole=7 bashing")            # incapacitated
+        self.st(fray.CmdCombat(), "/start")
+        self.encounter = encounters.encounter_in(self.room1)
+        self.player(fray.CmdCombat(), "/join")
+        self.st(fray.CmdCombat(), "/add Thug 1")              # in the fight, no initiative yet
+
+    def test_rolls_each_npc_with_a_sheet_and_skips_the_others(self):
+        self.force(5, 6, 7)   # in name order: Guard, Thug 1, Thug 2
+        out = self.st(npcs.CmdNpc(), "/init all")
+        self.assertIn("<Combat> Guard rolls initiative: Wits 3 + Dexterity 3 = 6 + 1d10 (5) = 11.", out)
+        self.assertIn("<Combat> Thug 1 rolls initiative: Wits 2 + Dexterity 2 = 4 + 1d10 (6) = 10.", out)
+        self.assertIn("<Combat> Thug 2 rolls initiative: Wits 2 + Dexterity 2 = 4 + 1d10 (7) = 11.", out)
+        self.assertTrue(out.endswith("<Combat> Initiative rolled for Guard, Thug 1, Thug 2. "
+                                     "Skipped: Ghost (dead); Mole (cannot act); Rat (no storyteller sheet)."), out)
+        for name in ("Guard", "Thug 1", "Thug 2"):
+            self.assertTrue(encounters.has_initiative(self.encounter, self.npc(name)), name)
+        self.assertEqual(sorted(obj.key for obj in encounters.fighters(self.encounter)),
+                         ["Char2", "Guard", "Thug 1", "Thug 2"])   # Rat and Ghost stay out
+        self.assertFalse(encounters.has_initiative(self.encounter, self.char2))   # players roll their own
+        # Storyteller initiative is kept for the fight: again, nobody rolls, and nothing changes.
+        rolled = dict(self.encounter.state.initiative)
+        self.st(npcs.CmdNpc(), "/init all",
+                "<Combat> No NPC here rolled initiative. Skipped: Ghost (dead); Guard, Thug 1, Thug 2 "
+                "(already has initiative this fight); Mole (cannot act); Rat (no storyteller sheet).",
+                use_assertequal=True)
+        self.assertEqual(dict(self.encounter.state.initiative), rolled)
+
+    def test_a_new_npc_rolls_later_and_the_rolled_are_skipped(self):
+        self.force(5, 6, 7)
+        self.st(npcs.CmdNpc(), "/init all")
+        update_sheet(self.npc("Rat"), "storyteller", traits={"Wits": 1, "Dexterity": 3})
+        self.force(2)
+        self.st(npcs.CmdNpc(), "/init all", "<Combat> Rat rolls initiative: Wits 1 + Dexterity 3 = 4 + 1d10 (2) = 6.")
+        self.assertTrue(encounters.has_initiative(self.encounter, self.npc("Rat")))
+
+    def test_all_means_all_and_no_npc_is_called_all(self):
+        for args, error in (
+                ("/init all=2+3", "<Fray> +npc/init all takes no numbers: it rolls each NPC here from its own sheet."),
+                ("/create all", "<Fray> 'all' cannot be an NPC's name: +npc/init all rolls for every NPC here."),
+                ("/create ALL=thug", "<Fray> 'ALL' cannot be an NPC's name: +npc/init all rolls for every NPC here."),
+        ):
+            with self.subTest(args=args):
+                self.st(npcs.CmdNpc(), args, error)
+                self.assertEqual(self.names(), ["Ghost", "Guard", "Mole", "Rat", "Thug 1", "Thug 2"])
+        self.force(5, 6, 7)
+        self.st(npcs.CmdNpc(), "/init  ALL ", "<Combat> Guard rolls initiative")
+
+    def test_only_the_fights_storyteller(self):
+        self.account2.permissions.add("Narrator")
+        self.player(npcs.CmdNpc(), "/init all",
+                    "<Fray> Only this scene's Storyteller or staff can roll initiative for NPCs.")
+        self.assertEqual(dict(self.encounter.state.initiative), {})
+
+
+class TestInitAllElsewhere(NpcTest):
+    def test_no_fight_no_npcs_and_elethril(self):
+        self.st(npcs.CmdNpc(), "/init all", "<Fray> There is no fight here. A Storyteller starts one with +combat/start.")
+        self.st(fray.CmdCombat(), "/start")
+        self.st(npcs.CmdNpc(), "/init all", "<Fray> No NPCs here. Make one with +npc/create <name>[=<template>].")
+        self.st(fray.CmdCombat(), "/end")
+        self.st(npcs.CmdNpc(), "/create/elethril Orc=orc")
+        self.st(fray.CmdCombat(), "/start elethril")
+        self.st(npcs.CmdNpc(), "/init all", "<Fray> Elethril NPCs join with +npc/create <name>=<template> and "
+                                            "+combat/add <name>, then declare like everyone: attack <npc>=<target>.")
+        self.assertEqual(encounters.fighters(encounters.encounter_in(self.room1)), [])
+
+
+class TestInitAllEldritch(EldritchFightTest):
+    def test_one_command_each_turn(self):
+        mook = self.npc("Mook", THUG)
+        self.st(npcs.CmdNpc(), "/create Rat")
+        update_sheet(next(obj for obj in self.room1.contents if obj.key == "Rat"), "storyteller",
+                     traits={"Dexterity": 2})   # a sheet, but not for eldritch
+        self.force(9)
+        self.player(fray.CmdCombat(), "/init")
+        self.force(5, 6)   # in name order: Mook, Thug
+        out = self.st(npcs.CmdNpc(), "/init all")
+        self.assertIn("<Combat> Mook rolls initiative: (Dexterity 2 + Perception 2)/2 = 2 + 1d10 (5) = 7.", out)
+        self.assertIn("<Combat> Thug rolls initiative: (Dexterity 2 + Perception 2)/2 = 2 + 1d10 (6) = 8.", out)
+        self.assertTrue(out.endswith("<Combat> Initiative rolled for Mook, Thug. Skipped: Rat (no eldritch sheet)."),
+                        out)
+        self.st(npcs.CmdNpc(), "/init all", "<Combat> No NPC here rolled initiative. Skipped: Mook, Thug "
+                                            "(already has initiative this round); Rat (no eldritch sheet).",
+                use_assertequal=True)
+        # Everyone passes every slot: the next turn rolls initiative anew, and +npc/init all again.
+        for _ in range(10):
+            if self.encounter.round == 2:
+                break
+            self.st(fray.CmdCombat(), "/next")
+        self.assertEqual(self.encounter.round, 2)
+        self.assertFalse(encounters.has_initiative(self.encounter, mook))
+        self.force(3, 4)
+        out = self.st(npcs.CmdNpc(), "/init all")
+        self.assertIn("<Combat> Mook rolls initiative: (Dexterity 2 + Perception 2)/2 = 2 + 1d10 (3) = 5.", out)
+        self.assertIn("<Combat> Thug rolls initiative: (Dexterity 2 + Perception 2)/2 = 2 + 1d10 (4) = 6.", out)
+        self.assertTrue(out.endswith("<Combat> Initiative rolled for Mook, Thug. Skipped: Rat (no eldritch sheet)."),
+                        out)
+        self.assertTrue(encounters.has_initiative(self.encounter, self.thug))
+        self.assertFalse(encounters.has_initiative(self.encounter, self.char2))   # Char2 rolls her own
