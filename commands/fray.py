@@ -131,10 +131,11 @@ class CmdSheet(Command):
 
 class CmdStat(Command):
     """
-    Set or clear a sheet trait (staff).
+    Set or clear sheet traits (staff).
 
     Usage:
       +stat[/<system>] <name>/<trait>=<value>
+      +stat[/<system>] <name>=<trait> <value>[, <trait> <value>...]
       +stat <name>/<trait>=            (clears the trait)
       +stat <name>/kind=<kind>         (see your system's part below)
       +stat <name>/weapon=<weapon>     (weapon or shield in hand; empty: none)
@@ -148,10 +149,14 @@ class CmdStat(Command):
     names match case-insensitively and by unique prefix; an ambiguous
     prefix lists the candidates.
 
+    After <name>= a comma-separated list sets several: traits and their
+    ratings, kind, weapon ... and their values. One refused (an unknown
+    trait, a rating out of range) refuses them all; nothing changes.
+
     Examples:
       +stat Alice/Dexterity=3
-      +stat Guard/weapon=sword
-      +stat/elethril Alice/THAC0=17
+      +stat Alice=Dex 3, Brawl 2, Strength 2
+      +stat/elethril Alice=THAC0 17, Armor Class -2, weapon long sword
 
     # subtopics
 
@@ -159,17 +164,24 @@ class CmdStat(Command):
 
     key = "+stat"
     locks = "cmd:all();view:perm(Builder);read:perm(Builder)"
-    syntax = "+stat[/<system>] <name>/<trait>=<value>"
+    syntax = "+stat[/<system>] <name>/<trait>=<value> or <name>=<trait> <value>[, <trait> <value>...]"
     allowed_switches = tuple(system_keys())
 
     def run(self):
         require_perm(self.caller, STAFF, "set stats")
-        parsed = self.name_and_field()
-        if parsed is None:
-            return
-        name, field = parsed
-        target = find_character(self.caller, name)
-        tell_change(self.caller, target, sheets.set_stat(target, field, self.rhs, self.sheet_system()))
+        if self.rhs is not None and "/" not in self.lhs and self.lhs.strip():
+            system = self.sheet_system()
+            target = find_character(self.caller, self.lhs)
+            changes = sheets.parse_changes(self.rhs, system, "+stat <name>=<trait> <value>, ...")
+            lines = sheets.set_stats(target, changes, system)
+        else:
+            parsed = self.name_and_field()
+            if parsed is None:
+                return
+            name, field = parsed
+            target = find_character(self.caller, name)
+            lines = [sheets.set_stat(target, field, self.rhs, self.sheet_system())]
+        tell_change(self.caller, target, lines)
         fights.afterwards(lambda: gmcp.refresh(target))  # a trait may change the health meter
 
 
@@ -654,11 +666,13 @@ class CmdEscape(Command):
         combat.escape_hold(self.caller, self.args.strip() or None)
 
 
-def tell_change(caller, target, line: str) -> None:
-    """Show a staff change to the one who made it and to the character's player."""
-    caller.msg(f"{COMBAT} {escape(line)}")
+def tell_change(caller, target, lines: str | list[str]) -> None:
+    """Show a staff change (a line, or several in one reply) to the one who made it and to
+    the character's player."""
+    lines = [lines] if isinstance(lines, str) else lines
+    caller.msg("\n".join(f"{COMBAT} {escape(line)}" for line in lines))
     if target != caller and target.has_account:
-        target.msg(f"{COMBAT} {escape(line)} (by {escape(caller.key)})")
+        target.msg("\n".join(f"{COMBAT} {escape(line)} (by {escape(caller.key)})" for line in lines))
 
 
 class HealthCommand(Command):

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from commands.command import Command
 from rules.systems import system_keys
-from world import combat, npcs, sheets
+from world import combat, fights, npcs, sheets
 from world.access import NARRATOR, require_perm
 from world.text import COMBAT, escape
 
 USAGE = {
     "init": "+npc/init <name>=<wits>+<dex>",
     "create": "+npc/create <name>[*<copies>][=<template>]",
-    "set": "+npc/set <name>/<trait>=<value>",
+    "set": "+npc/set <name>/<trait>=<value> or <name>=<trait> <value>[, <trait> <value>...]",
     "sheet": "+npc/sheet <name>",
     "list": "+npc/list",
     "remove": "+npc/remove <name>",
@@ -30,6 +30,7 @@ class CmdNpc(Command):
       +npc/set <name>/<trait>=<value>     set (empty value: clear) a trait;
                                           also /kind=, /base_kind=,
                                           /transformed=, /weapon=
+      +npc/set <name>=<trait> <n>, ...    set several at once (all or none)
       +npc/sheet <name>                   show an NPC's sheet
       +npc/list                           the NPCs here: kind, sheet, health
       +npc/remove <name>                  take it out of any fight and delete it
@@ -37,19 +38,18 @@ class CmdNpc(Command):
       +npc/templates                      the templates of this game's rules
       +npc/init <name>=<wits>+<dex>       put an NPC into this fight's initiative
       +npc/init <name>                    ... with its own sheet
+      +npc/init all                       ... every NPC here with a sheet
 
-    Act for an NPC with the <npc>= prefix: attack Guard=Alice,
-    defend Guard=dodge, +roll Guard=Dex+Dodge. More on a switch:
-    help +npc/<switch>. A sheet per rule system: the fight's (or the
-    default) system's, or name one: +npc/create/elethril Orc=orc.
+    Act for an NPC with the <npc>= prefix: attack Guard=Alice, defend Guard=dodge,
+    +roll Guard=Dex+Dodge. A sheet per rule system: the fight's (or the default)
+    system's, or name one: +npc/create/elethril Orc=orc.
 
     Examples:
       +npc/create Guard=guard
       +npc/create Thug*3=thug
-      +npc/set Thug 1/Strength=4
-      +npc/init Guard
+      +npc/set Thug 1=Strength 4, Brawl 3, weapon dagger
+      +npc/init all
       +npc/init Rat=1+3
-      +npc/remove Thug 2
 
     # subtopics
 
@@ -72,10 +72,26 @@ class CmdNpc(Command):
     ## init
     +npc/init <name>=<wits>+<dex>
     +npc/init <name>
+    +npc/init all
     Puts the NPC <name> into this fight's initiative with those Wits and
     Dexterity (eldritch: Dexterity and Perception), creating a light NPC
     here if there is none, or with its own sheet when no numbers are
     given.
+    +npc/init all rolls for every NPC here that has a sheet for the
+    fight's rules, bringing into the fight those not in it yet, and says
+    who rolled and who was skipped and why: no sheet for these rules,
+    dead, in another fight, or already rolled (this fight; eldritch:
+    this turn, so +npc/init all is the one command each turn). No NPC
+    may be called "all".
+
+    ## set
+    +npc/set <name>/<trait>=<value>
+    +npc/set <name>=<trait> <value>[, <trait> <value>...]
+    Changes the NPC's sheet as +stat does. After <name>= a list sets
+    several at once, separated by commas: a trait and its rating (the
+    last word), or kind, base_kind, transformed or weapon and its value.
+    All are checked first: one refused (an unknown trait, a rating out of
+    range) refuses them all, and nothing changes.
 
     ## remove
     +npc/remove <name>
@@ -115,6 +131,13 @@ class CmdNpc(Command):
         if not self.lhs.strip():
             self.fail_usage()
             return
+        if " ".join(self.lhs.split()).casefold() == combat.ALL_NPCS:
+            if self.rhs is not None:
+                self.fail("+npc/init all takes no numbers: it rolls each NPC here from its own sheet.")
+                return
+            line = f"{COMBAT} {escape(npcs.init_all(self.caller))}"
+            fights.afterwards(lambda: self.msg(line))   # after the rolls' narration
+            return
         room = self.caller.location
         row = combat.fight_here(self.caller)
         if self.rhs is not None and row is not None and combat.is_gm(self.caller, row):
@@ -131,12 +154,16 @@ class CmdNpc(Command):
             self.msg(f"{COMBAT} {escape(line)}")
 
     def do_set(self):
-        parsed = self.name_and_field()
-        if parsed is None:
-            return
-        name, field = parsed
-        npc, line = npcs.set_trait(self.caller, name, field, self.rhs, self.system())
-        self.msg(f"{COMBAT} {escape(line)}")
+        if self.rhs is not None and "/" not in self.lhs and self.lhs.strip():
+            npc, lines = npcs.set_traits(self.caller, self.lhs, self.rhs, self.system())
+        else:
+            parsed = self.name_and_field()
+            if parsed is None:
+                return
+            name, field = parsed
+            npc, line = npcs.set_trait(self.caller, name, field, self.rhs, self.system())
+            lines = [line]
+        self.msg("\n".join(f"{COMBAT} {escape(line)}" for line in lines))
 
     def do_sheet(self):
         if not self.args.strip():

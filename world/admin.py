@@ -1,7 +1,7 @@
 """Fray's screens in the Django admin: the scene logs (``world.scenes``), read only, with
 search; armor requests, sheets, NPCs and armor notes (below)."""
 
-from copy import copy, deepcopy
+from copy import copy
 
 from django import forms
 from django.conf import settings
@@ -11,7 +11,6 @@ from django.http import HttpResponseNotAllowed
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import path, reverse
 from django.utils.html import format_html_join
-from evennia.utils.dbserialize import deserialize
 
 from rules.dice import TraitError
 from rules.systems import CombatError, get_system, system_keys
@@ -270,7 +269,7 @@ class SheetFormBase(forms.ModelForm):
     def _try_changes(self) -> None:
         """Every change, through ``+stat``'s checks, on a copy of the sheet (nothing saved): the
         first refusal is shown beside its field, so the form is saved whole or not at all."""
-        scratch = scratch_copy(self.instance)
+        scratch = sheets.scratch_copy(self.instance)
         for field, value in self.changes():
             try:
                 sheets.set_stat(scratch, field, value, self.SYSTEM)
@@ -313,31 +312,6 @@ def sheet_form(model, system=None) -> type[SheetFormBase]:
         "Meta": type("Meta", (), {"model": model, "fields": ()}),
     }
     return type(f"{model.__name__}Form", (SheetFormBase,), declared)
-
-
-class _Scratch:
-    """A stand-in for a character: its name and a copy of its sheets, for ``set_stat``."""
-
-    def __init__(self, key: str, sheets_value: dict):
-        self.key = key
-        self.sheets = sheets_value
-
-
-def scratch_copy(target) -> _Scratch:
-    """A copy of ``target``'s name and sheets that ``world.sheets.set_stat`` may change."""
-    stored = getattr(target, "sheets", None) if getattr(target, "pk", None) else None
-    return _Scratch(target.db_key, deepcopy(dict(deserialize(stored or {}))))
-
-
-def apply_sheet(target, changes: list[tuple[str, str]], system) -> list[str]:
-    """Each ``(field, value)`` through ``+stat``'s ``world.sheets.set_stat`` on ``system``'s
-    sheet, all or nothing: made on a copy, then saved at once; the lines it says. Raises
-    CombatError (nothing saved) at the first refusal."""
-    scratch = scratch_copy(target)
-    lines = [sheets.set_stat(scratch, field, value, system) for field, value in changes]
-    if changes:
-        target.sheets = {**deserialize(target.sheets or {}), system.key: scratch.sheets[system.key]}
-    return lines
 
 
 def _admin_system(request):
@@ -404,7 +378,7 @@ class SheetAdmin(StaffOnly, admin.ModelAdmin):
 
     def save_model(self, request, obj, form, change):
         try:
-            for line in reactor.call("admin sheet", apply_sheet, obj, form.changes(), form.SYSTEM):
+            for line in reactor.call("admin sheet", sheets.set_stats, obj, form.changes(), form.SYSTEM):
                 messages.info(request, line)
         except (CombatError, TraitError) as error:
             messages.error(request, _refused(error))

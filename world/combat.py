@@ -27,6 +27,8 @@ NPC_TYPECLASS = "typeclasses.npcs.NPC"
 NPC_NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 '-")
 MAX_NPC_NAME = 20
 MAX_INIT_TRAIT = 20
+#: ``+npc/init all``: every NPC here; no NPC may be called this.
+ALL_NPCS = "all"
 LOG_PAGE = 8
 WIDTH = 78
 
@@ -315,13 +317,16 @@ def roll_initiative(caller, row: Fight | None = None) -> InitiativeRoll:
 
 
 def validate_npc_name(name: str) -> str:
-    """An NPC name: 1-20 ASCII letters, digits, spaces, hyphens, apostrophes. Raises CombatError."""
+    """An NPC name: 1-20 ASCII letters, digits, spaces, hyphens, apostrophes, and not ``all``
+    (``+npc/init all`` means every NPC). Raises CombatError."""
     name = " ".join(name.split())
     if not name:
         raise CombatError("Give the NPC a name.")
     if len(name) > MAX_NPC_NAME or not set(name) <= NPC_NAME_CHARS or not name[0].isalpha():
         raise CombatError(f"NPC names are 1-{MAX_NPC_NAME} letters, digits, spaces, hyphens or "
                           f"apostrophes, starting with a letter: '{quote(name)}' is not.")
+    if name.casefold() == ALL_NPCS:
+        raise CombatError(f"'{quote(name)}' cannot be an NPC's name: +npc/init all rolls for every NPC here.")
     return name
 
 

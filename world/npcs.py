@@ -29,7 +29,9 @@ from world.sheets import (
     clear_sheet,
     every_system,
     is_npc,
+    parse_changes,
     set_stat,
+    set_stats,
     sheet_of,
     shown_kind,
     snapshot,
@@ -281,6 +283,61 @@ def set_trait(caller, name: str, field: str, value: str, system: RuleSystem):
     npc = find_npc(caller, name)
     _require_scene_control(caller, npc, "change NPCs in this fight")
     return npc, set_stat(npc, field, value, system)
+
+
+def set_traits(caller, name: str, text: str, system: RuleSystem):
+    """``+npc/set <name>=<trait> <value>[, ...]`` (:func:`world.sheets.parse_changes`) on the
+    NPC's sheet for ``system``, all or nothing; returns (npc, change lines). Raises
+    CombatError (nothing changed)."""
+    require_perm(caller, NARRATOR, "change NPCs")
+    npc = find_npc(caller, name)
+    _require_scene_control(caller, npc, "change NPCs in this fight")
+    return npc, set_stats(npc, parse_changes(text, system, "+npc/set <name>=<trait> <value>, ..."), system)
+
+
+def init_all(caller, row=None) -> str:
+    """``+npc/init all``: initiative for every NPC in the fight's room (default: the caller's
+    room's fight) that has a sheet for the fight's system, bringing into the fight those not
+    in it yet; the line to show: who rolled, who was skipped and why (no sheet for the
+    system, already rolled this round, or this fight where initiative is kept, dead or
+    otherwise unable to act, in another fight, or the rules' own refusal). Each roll is the single ``+npc/init <name>``'s
+    ``initiative`` intent, all in one unit of work (the fight loaded and saved once).
+    Raises CombatError when there is no NPC here, or for a system that rolls no NPC
+    initiative (elethril: its own words)."""
+    row = row or combat.require_fight(caller)
+    combat.require_gm(caller, row, "roll initiative for NPCs")
+    system = combat.system_of(row)
+    if system.declared_rounds:   # the system's own words (elethril: everyone rolls once the round is declared)
+        return combat.perform(caller, row, "npc_initiative")
+    here = npcs_in(fights.obj(row.room_id))
+    if not here:
+        raise CombatError("No NPCs here. Make one with +npc/create <name>[=<template>].")
+    when = "round" if system.reroll_each_round else "fight"
+    rolled, skipped = [], {}
+    with fights.unit("+npc/init all"):
+        for npc in here:
+            state = fights.state(row)
+            combatant = snapshot(npc, system)
+            elsewhere = fights.fight_of(npc)
+            why = (f"no {system.key} sheet" if not filled(npc, system)
+                   else f"already has initiative this {when}" if npc.id in state.initiative
+                   else "dead" if system.health(combatant.health, combatant).dead
+                   else "cannot act" if not system.can_act(combatant)
+                   else "in another fight" if elsewhere is not None and elsewhere.pk != row.pk
+                   else "")
+            if not why:
+                data = {} if state.has(npc.id) else {"fighter": fights.fighter_record(npc, system)}
+                try:
+                    combat.perform(caller, row, "initiative", actor=npc.id, data=data)
+                except CombatError as error:   # the rules' refusal of this one: nothing of it is kept
+                    why = str(error).rstrip(".")
+            if why:
+                skipped.setdefault(why, []).append(npc.key)
+            else:
+                rolled.append(npc.key)
+    groups = ["{} ({})".format(", ".join(names), why) for why, names in skipped.items()]
+    left = f" Skipped: {'; '.join(groups)}." if groups else ""
+    return f"Initiative rolled for {', '.join(rolled)}.{left}" if rolled else f"No NPC here rolled initiative.{left}"
 
 
 def remove(caller, name: str) -> None:

@@ -187,6 +187,73 @@ def set_stat(target, field: str, value: str, system: RuleSystem) -> str:
     return f"{system.key.capitalize()} sheet: {target.key}'s {trait} is now {sheet[trait]}."
 
 
+class _Scratch:
+    """A stand-in for a character: its name and a copy of its sheets, for ``set_stat``."""
+
+    def __init__(self, key: str, sheets_value: dict):
+        self.key = key
+        self.sheets = sheets_value
+
+
+def scratch_copy(target) -> _Scratch:
+    """A copy of ``target``'s name and sheets that :func:`set_stat` may change."""
+    stored_sheets = getattr(target, "sheets", None) if getattr(target, "pk", None) else None
+    return _Scratch(target.db_key, deepcopy(dict(deserialize(stored_sheets or {}))))
+
+
+def set_stats(target, changes: list[tuple[str, str]], system: RuleSystem) -> list[str]:
+    """Each ``(field or trait, value)`` through :func:`set_stat` on ``system``'s sheet, all or
+    nothing: made in turn on a copy, then saved at once; the lines they say. Raises
+    CombatError (nothing saved) at the first refusal."""
+    scratch = scratch_copy(target)
+    lines = [set_stat(scratch, field, value, system) for field, value in changes]
+    if changes:
+        target.sheets = {**deserialize(getattr(target, "sheets", None) or {}), system.key: scratch.sheets[system.key]}
+    return lines
+
+
+def _field_of(words: list[str]) -> tuple[str, int] | None:
+    """``(field, number of words it takes)`` when ``words`` begin with a sheet field's name
+    (``kind``, ``base kind``, ``base_kind``, ``base``, ``transformed``, ``weapon``)."""
+    for count in (2, 1):
+        wanted = "_".join(word.casefold() for word in words[:count])
+        wanted = "base_kind" if wanted in ("base", "base-kind") else wanted
+        if len(words) >= count and wanted in FIELDS:
+            return wanted, count
+    return None
+
+
+def parse_changes(text: str, system: RuleSystem, usage: str) -> list[tuple[str, str]]:
+    """``"Dex 3, Brawl 2, weapon long sword"`` → ``[("Dex", "3"), ("Brawl", "2"), ("weapon",
+    "long sword")]`` for :func:`set_stats`: a trait and its rating (the last word), or a
+    field and its value (the rest; a trait named exactly by the words before the last, such
+    as elethril's Weapon Plus, is a trait). ``usage`` is the command's form, for the error.
+    Raises CombatError, also for a trait or field given twice."""
+    changes = []
+    for item in text.split(","):
+        words = item.split()
+        if not words:
+            raise CombatError(f"Give each trait and its value, separated by commas: {usage}")
+        field = _field_of(words)
+        named = " ".join(words[:-1]).casefold()
+        if field is not None and not any(trait.casefold() == named for trait in system.trait_names):
+            changes.append((field[0], " ".join(words[field[1]:])))
+            continue
+        if len(words) < 2:
+            raise CombatError(f"Give each trait a value (Dexterity 3), not '{quote(item.strip())}': {usage}")
+        changes.append((" ".join(words[:-1]), words[-1]))
+    seen = set()
+    for name, _value in changes:
+        try:
+            key = name if name in FIELDS else match_trait(name, system.trait_names)
+        except TraitError:
+            continue   # set_stat names it
+        if key in seen:
+            raise CombatError(f"{key.replace('_', ' ').capitalize() if key in FIELDS else key} is given twice.")
+        seen.add(key)
+    return changes
+
+
 def every_system() -> list[RuleSystem]:
     return [get_system(key) for key in system_keys()]
 

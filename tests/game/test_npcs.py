@@ -122,9 +122,13 @@ class TestSetSheetList(NpcTest):
 
     def test_set_usage(self):
         self.st(npcs.CmdNpc(), "/create Thug=thug")
-        for args in ("/set Thug=3", "/set Thug/Strength", "/set /Strength=3", "/set Thug/=3"):
+        for args in ("/set Thug/Strength", "/set /Strength=3", "/set Thug/=3", "/set =Strength 3"):
             with self.subTest(args=args):
-                self.st(npcs.CmdNpc(), args, "<Fray> Usage: +npc/set <name>/<trait>=<value>")
+                self.st(npcs.CmdNpc(), args, "<Fray> Usage: +npc/set <name>/<trait>=<value> or "
+                                             "<name>=<trait> <value>[, <trait> <value>...]")
+        # <name>=<list>: each item needs a trait and its value
+        self.st(npcs.CmdNpc(), "/set Thug=3", "<Fray> Give each trait a value (Dexterity 3), not '3': "
+                                             "+npc/set <name>=<trait> <value>, ...")
         self.st(npcs.CmdNpc(), "/set Nobody/Strength=3", "<Fray> No NPC 'Nobody' here (+npc/list shows them).")
         self.assertEqual(traits_of(self.npc("Thug"), "storyteller")["Strength"], 3)
 
