@@ -8,7 +8,7 @@ from evennia.commands.default.admin import CmdEmit as EvenniaEmit
 
 from commands.command import Command
 from world import scenes
-from world.text import escape, literal
+from world.text import escape, free_text, literal
 
 
 class CmdScene(Command):
@@ -35,7 +35,8 @@ class CmdScene(Command):
     database: it survives a reload and a restart. Pages, whispers, OOC and
     system lines, +roll lines and lines told to one person are not kept.
     A fight's narration line and its dice count as one recorded line. A
-    title is one line of at most 60 characters, without colour codes.
+    title is one line of at most 60 characters; the MUSH colour codes
+    colour it (%%ch%%cr ... %%cn, see help mush), ||r codes are refused.
     The web site shows every scene at /scenes/ to a logged-in account,
     with a plain text download.
 
@@ -58,11 +59,11 @@ class CmdScene(Command):
         switch = self.switches[0] if self.switches else "log"
         if switch == "start":
             scene = scenes.start(caller, self.args)
-            title = f": {scene.title}" if scene.title else ""
-            caller.msg(f"Scene #{scene.id}{literal(title)} is recording this room. +scene/stop ends it.")
+            title = f": {free_text(scene.title)}" if scene.title else ""
+            caller.msg(f"Scene #{scene.id}{title} is recording this room. +scene/stop ends it.")
             others = [obj for obj in caller.location.contents if obj != caller]
             for obj in others:
-                obj.msg(f"{escape(caller.key)} starts scene #{scene.id}{literal(title)}: "
+                obj.msg(f"{escape(caller.key)} starts scene #{scene.id}{title}: "
                         "this room is being recorded (+scene/log).")
         elif switch == "stop":
             if self.args.strip():
