@@ -1,10 +1,12 @@
-"""Scene logs (``+scene``) and the scene-aware ``@emit``. The docstrings are the in-game
-help; the work is in ``world/scenes.py``.
+"""Scene logs (``+scene``), the scene-aware ``@emit`` and Evennia's ``pose`` with Fray's help
+(MUSH codes, ``$pron()``). The docstrings are the in-game help (a ``%`` is written ``%%``:
+help text is parsed like any message); the work is in ``world/scenes.py``.
 """
 
 from __future__ import annotations
 
 from evennia.commands.default.admin import CmdEmit as EvenniaEmit
+from evennia.commands.default.general import CmdPose as EvenniaPose
 
 from commands.command import Command
 from world import scenes
@@ -114,7 +116,8 @@ class CmdEmit(EvenniaEmit):
 
     @remit and @emit/contents reach everyone in a room: a scene running
     there (+scene) keeps the message. @pemit tells characters only; that
-    is private and not kept.
+    is private and not kept. The MUSH codes act in the message (%%r a
+    line break, %%ch%%cr bright red ... %%cn; help mush).
 
     Examples:
       @remit Thunder rolls over the harbour.
@@ -125,3 +128,25 @@ class CmdEmit(EvenniaEmit):
     def func(self):
         with scenes.emitting():
             super().func()
+
+
+class CmdPose(EvenniaPose):
+    """
+    Strike a pose: your name, then what you do.
+
+    Usage:
+      pose <text>
+      :<text>
+      pose's <text>      (no space after your name: Ann's hat falls.)
+
+    Everyone here reads it; a scene running here (+scene) keeps it. The
+    MUSH codes act (%%r a line break, %%t a tab, %%b a space, %%ch%%cr
+    bright red ... %%cn normal; help mush), and Evennia's $pron() and
+    $conj(): $pron(your,f) reads "your" to you and "her" to the others
+    (m: his, p: their; without one: its), $conj(smile) reads "smile" to
+    you and "smiles" to them.
+
+    Examples:
+      :draws $pron(your,f) sword.%%r%%ch%%crThe blade glows.%%cn
+      pose's hat falls off.
+    """

@@ -112,3 +112,28 @@ class TestArmorText(FrayCommandTest):
         self.char2.pending_notices = []
         self.call(CmdRequest(), f"/deny {number}=No.%rAsk %chlater%cn.", caller=self.char1)
         self.assertEqual(self.char2.pending_notices[-1].split(": ", 1)[1], "No.%rAsk %chlater%cn.|n")
+
+
+class TestHelp(FrayCommandTest):
+    def help(self, topic: str) -> str:
+        from commands.default_cmdsets import CharacterCmdSet
+        from commands.helpcmd import CmdHelp
+
+        return self.call(CmdHelp(), topic, caller=self.char1, cmdset=CharacterCmdSet())
+
+    def test_help_mush_and_help_pose_show_the_codes_as_typed(self):
+        for topic in ("mush", "codes", "colour codes"):
+            page = self.help(topic)
+            self.assertIn("Help for mush", page)
+            self.assertIn("  %r   line break          %t   tab            %b   space\n"
+                          "  %ch  bright              %cn  normal         %%   a single %\n", page)
+            self.assertIn("  %c500, %c[500     xterm256 colour (red, green, blue 0-5)", page)
+            self.assertIn("Evennia's |r codes (help color)", page)
+            self.assertIn("Example: :draws $pron(your,f) sword.%r%ch%crThe blade glows.%cn", page)
+        page = self.help("pose")
+        self.assertIn("MUSH codes act (%r a line break, %t a tab, %b a space, %ch%cr", page)
+        self.assertIn("$pron(your,f) reads \"your\" to you and \"her\" to the others", page)
+        self.assertIn("(%r a\nline break, %ch%cr bright red ... %cn; help mush)", self.help("emit"))
+        for page in (self.help("mush"), self.help("pose"), self.help("+scene")):
+            self.assertEqual([line for line in page.splitlines() if len(line) > 78], [])
+            self.assertLessEqual(len(page.splitlines()), 41)
