@@ -71,6 +71,7 @@ class CharacterCmdSet(IndexedNames, default_cmds.CharacterCmdSet):
         for command in (*FRAY_COMMANDS, *actions.commands()):
             self.add(command())
         self.add(scenes.CmdEmit())  # @emit/@remit, kept in a scene log
+        self.add(scenes.CmdPose())  # Evennia's pose, with help on MUSH codes and $pron()
 
 
 class AccountCmdSet(IndexedNames, default_cmds.AccountCmdSet):

@@ -1,14 +1,16 @@
-"""Scene logs (``+scene``) and the scene-aware ``@emit``. The docstrings are the in-game
-help; the work is in ``world/scenes.py``.
+"""Scene logs (``+scene``), the scene-aware ``@emit`` and Evennia's ``pose`` with Fray's help
+(MUSH codes, ``$pron()``). The docstrings are the in-game help (a ``%`` is written ``%%``:
+help text is parsed like any message); the work is in ``world/scenes.py``.
 """
 
 from __future__ import annotations
 
 from evennia.commands.default.admin import CmdEmit as EvenniaEmit
+from evennia.commands.default.general import CmdPose as EvenniaPose
 
 from commands.command import Command
 from world import scenes
-from world.text import escape, literal
+from world.text import escape, free_text, literal
 
 
 class CmdScene(Command):
@@ -35,7 +37,8 @@ class CmdScene(Command):
     database: it survives a reload and a restart. Pages, whispers, OOC and
     system lines, +roll lines and lines told to one person are not kept.
     A fight's narration line and its dice count as one recorded line. A
-    title is one line of at most 60 characters, without colour codes.
+    title is one line of at most 60 characters; the MUSH colour codes
+    colour it (%%ch%%cr ... %%cn, see help mush), ||r codes are refused.
     The web site shows every scene at /scenes/ to a logged-in account,
     with a plain text download.
 
@@ -58,11 +61,11 @@ class CmdScene(Command):
         switch = self.switches[0] if self.switches else "log"
         if switch == "start":
             scene = scenes.start(caller, self.args)
-            title = f": {scene.title}" if scene.title else ""
-            caller.msg(f"Scene #{scene.id}{literal(title)} is recording this room. +scene/stop ends it.")
+            title = f": {free_text(scene.title)}" if scene.title else ""
+            caller.msg(f"Scene #{scene.id}{title} is recording this room. +scene/stop ends it.")
             others = [obj for obj in caller.location.contents if obj != caller]
             for obj in others:
-                obj.msg(f"{escape(caller.key)} starts scene #{scene.id}{literal(title)}: "
+                obj.msg(f"{escape(caller.key)} starts scene #{scene.id}{title}: "
                         "this room is being recorded (+scene/log).")
         elif switch == "stop":
             if self.args.strip():
@@ -113,7 +116,8 @@ class CmdEmit(EvenniaEmit):
 
     @remit and @emit/contents reach everyone in a room: a scene running
     there (+scene) keeps the message. @pemit tells characters only; that
-    is private and not kept.
+    is private and not kept. The MUSH codes act in the message (%%r a
+    line break, %%ch%%cr bright red ... %%cn; help mush).
 
     Examples:
       @remit Thunder rolls over the harbour.
@@ -124,3 +128,25 @@ class CmdEmit(EvenniaEmit):
     def func(self):
         with scenes.emitting():
             super().func()
+
+
+class CmdPose(EvenniaPose):
+    """
+    Strike a pose: your name, then what you do.
+
+    Usage:
+      pose <text>
+      :<text>
+      pose's <text>      (no space after your name: Ann's hat falls.)
+
+    Everyone here reads it; a scene running here (+scene) keeps it. The
+    MUSH codes act (%%r a line break, %%t a tab, %%b a space, %%ch%%cr
+    bright red ... %%cn normal; help mush), and Evennia's $pron() and
+    $conj(): $pron(your,f) reads "your" to you and "her" to the others
+    (m: his, p: their; without one: its), $conj(smile) reads "smile" to
+    you and "smiles" to them.
+
+    Examples:
+      :draws $pron(your,f) sword.%%r%%ch%%crThe blade glows.%%cn
+      pose's hat falls off.
+    """

@@ -11,7 +11,8 @@ both go through these functions.
 
 Every function validates everything before it writes anything, and raises ``CombatError``
 with one player-facing line. Player text (the armor asked for, the reason) is stored as typed
-and escaped whenever it is shown.
+and escaped whenever it is shown; the reasons and comments are free text whose MUSH codes
+(``%r``, ``%ch%cr``) act (``world.text.free_text``), a name is shown as typed.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from rules.text import quote
 from world.access import STAFF, has_perm, require_perm
 from world.models import ArmorRequest
 from world.sheets import default_system
-from world.text import escape, table
+from world.text import escape, free_text, plain, table
 
 CHARACTER_TYPECLASS = "typeclasses.characters.Character"
 ARMOR = "|g<Armor>|n"
@@ -311,7 +312,7 @@ def approve(staff, number: int, text: str = "", *, spec: str | None = None,
     requester.armor_notes = [*notes_of(requester), note]
     line = f"{ARMOR} Your armor request #{number} is approved by {escape(staff.key)}: {note_line(note)}"
     notify(requester, f"{line}. Wear it with +armor/wear {number}."
-                      + (f" Comment: {escape(comment)}" if comment else ""))
+                      + (f" Comment: {free_text(comment)}" if comment else ""))
     return request, note
 
 
@@ -327,7 +328,7 @@ def deny(staff, number: int, why: str) -> dict:
     _require_open(request, "denied")
     request = _update(number, status=DENIED, handled_by=staff.key, handled_at=now_iso(), comment=why)
     notify(request.get("requester"), f"{ARMOR} Your armor request #{number} ({escape(request['name'])}) "
-                                     f"is denied by {escape(staff.key)}: {escape(why)}")
+                                     f"is denied by {escape(staff.key)}: {free_text(why)}")
     return request
 
 
@@ -439,7 +440,7 @@ def show(caller, target_name: str, note_text: str = "") -> tuple[object, dict]:
     lines = [f"{ARMOR} {escape(caller.key)} shows you an approved armor note{worn}:",
              f"  {note_line(note)}",
              f"  Approved by {escape(note.get('approved_by') or '?')} on {when(note.get('approved_at'))}"
-             + (f": {escape(note['comment'])}" if note.get("comment") else ".")]
+             + (f": {free_text(note['comment'])}" if note.get("comment") else ".")]
     target.msg("\n".join(lines))
     return target, note
 
@@ -468,7 +469,7 @@ def revoke(staff, target, number: int, why: str = "") -> dict:
         target.worn_armor = None
     if target != staff:
         notify(target, f"{ARMOR} {escape(staff.key)} revoked your armor note {note_line(note)}"
-                       + (f": {escape(why)}" if why else "."))
+                       + (f": {free_text(why)}" if why else "."))
     return note
 
 
@@ -536,7 +537,7 @@ def render_requests(requests: list[dict], title: str) -> str:
     for req in requests:
         name = req["name"] + ("" if req.get("armor") else " (custom)")
         rows.append((str(req["id"]), _cut(req.get("requester_name") or "?", 12), _cut(name, 18),
-                     req["status"], _cut(req.get("why") or "", 26)))
+                     req["status"], _cut(plain(req.get("why") or ""), 26)))
     return f"|w{title}|n\n{table(('#', 'From', 'Armor', 'Status', 'Why'), (6, 14, 20, 11), rows, width=WIDTH)}"
 
 
@@ -559,19 +560,19 @@ def render_request(request: dict) -> str:
     lines = [f"|wRequest #{number}|n  armor, {request['status']}",
              f"  From: {who}   Filed: {when(request.get('created_at'))}   System: {escape(system_key or '?')}",
              f"  Armor: {armor}",
-             f"  Why: {escape(request.get('why') or '')}"]
+             f"  Why: {free_text(request.get('why') or '')}"]
     status = request["status"]
     if status in (APPROVED, REVOKED):
         lines.append(f"  Approved by {escape(request.get('handled_by') or '?')} on {when(request.get('handled_at'))}: "
                      f"{soak_text(request.get('soak') or {}, system_key)}"
-                     + (f". {escape(request['comment'])}" if request.get("comment") else ""))
+                     + (f". {free_text(request['comment'])}" if request.get("comment") else ""))
     if status == REVOKED:
         lines.append(f"  Revoked by {escape(request.get('revoked_by') or '?')} on "
-                     f"{when(request.get('revoked_at'))}" + (f": {escape(request['revoke_reason'])}"
+                     f"{when(request.get('revoked_at'))}" + (f": {free_text(request['revoke_reason'])}"
                                                           if request.get("revoke_reason") else ""))
     if status == DENIED:
         lines.append(f"  Denied by {escape(request.get('handled_by') or '?')} on {when(request.get('handled_at'))}: "
-                     f"{escape(request.get('comment') or '')}")
+                     f"{free_text(request.get('comment') or '')}")
     if status == WITHDRAWN:
         lines.append(f"  Withdrawn on {when(request.get('handled_at'))}.")
     if status == OPEN:

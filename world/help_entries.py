@@ -1,6 +1,7 @@
 """
 File-based help entries (Evennia's ``FILE_HELP_ENTRY_MODULES``): ``help screenreader`` (the
-views as sentences), and one topic page per rule
+views as sentences), ``help mush`` (the MUSH codes: ``%r``, ``%ch%cr`` …; written ``%%`` here,
+as help text is parsed like any message), and one topic page per rule
 system, ``help storyteller``, ``help aeon``, ``help eldritch`` and ``help elethril``: how a
 turn runs, the dice, defenses, damage and health, and the commands only that system has.
 Each part is a subtopic (``help aeon/damage``). The full rules, with the seed sections and
@@ -29,6 +30,41 @@ HELP_ENTRY_DICTS = [
 
             option screenreader=False turns it off; option/save
             screenreader=True keeps it for your later logins. See help option.
+        """,
+    },
+    {
+        "key": "mush",
+        "aliases": ["mush codes", "codes", "colour codes", "color codes"],
+        "category": "General",
+        "text": """
+            MUSH codes: line breaks, tabs and colour in what you write.
+
+            They act in poses, says and emits (pose, :, say, @remit, @pemit),
+            scene titles, armor request reasons and staff comments (+request,
+            +armor/revoke):
+
+              %%r   line break          %%t   tab            %%b   space
+              %%ch  bright              %%cn  normal         %%%%   a single %%
+              %%cr %%cg %%cy %%cb %%cm %%cc %%cw %%cx   red, green, yellow, blue, magenta,
+                                                cyan, white, black
+              %%cR ... %%cX       the same as a background
+              %%c500, %%c[500     xterm256 colour (red, green, blue 0-5), fore- or
+                                background
+
+            A colour runs to the end of the message unless %%cn ends it.
+
+            Evennia's ||r codes (help color) act in poses, says and emits;
+            titles refuse them, reasons and comments show them as typed.
+            Where the game quotes what you typed (a name in an error line)
+            every code is shown as typed. The scene log and the web pages are
+            plain text: %%r is a line break there, colours are left out. A
+            title is one line: no %%r.
+
+            In a pose, Evennia's $pron() and $conj(): $pron(your,f) reads
+            "your" to you and "her" to others (m: his, p: their; none: its);
+            $conj(smile) reads "smile" to you and "smiles" to them.
+
+            Example: :draws $pron(your,f) sword.%%r%%ch%%crThe blade glows.%%cn
         """,
     },
     {

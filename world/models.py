@@ -111,7 +111,15 @@ class Scene(models.Model):
         ordering = ["-id"]
 
     def __str__(self):
-        return f"Scene #{self.id} ({self.room_name}: {self.title or 'untitled'})"
+        return f"Scene #{self.id} ({self.room_name}: {self.plain_title or 'untitled'})"
+
+    @property
+    def plain_title(self) -> str:
+        """The title as read in the plain views (the log, the list, the web pages): its
+        colour codes (``%ch%cr``) stripped, a ``%b`` a space."""
+        from world.text import plain
+
+        return plain(self.title or "").replace("\t", " ")
 
 
 class SceneEntry(models.Model):

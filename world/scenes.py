@@ -38,6 +38,7 @@ from world import fights
 from world.models import Scene, SceneEntry
 
 MAX_TITLE = 60
+MAX_TITLE_CODED = 80  # the database's column
 PAGE_SIZE = 20
 WIDTH = 78
 RECENT = 15
@@ -93,17 +94,23 @@ def find(ident: str) -> Scene:
 
 # -------------------------------------------------------------------- start and stop
 def clean_title(title: str) -> str:
-    """A title as given, or one clear refusal: at most 60 printable characters, no colour
-    codes (``|``) and no line breaks."""
+    """A title as given, or one clear refusal: at most 60 printable characters as shown, no
+    line breaks (``%r``), no ``|`` colour codes; MUSH colour codes (``%ch%cr``, ``%cn``) and
+    ``%b`` are kept (at most 80 characters with them)."""
     title = " ".join(str(title or "").replace("\t", " ").split(" ")).strip()
-    if any(ch in title for ch in "\r\n") or "|/" in title:
+    shown = strip_ansi(title.replace("|", "||"))  # what the MUSH codes leave to read
+    if any(ch in shown for ch in "\r\n") or "|/" in title:
         raise CombatError("A scene title is one line: no line breaks.")
     if "|" in title:
-        raise CombatError("A scene title takes no colour codes (no '|').")
+        raise CombatError("A scene title takes no colour codes but the MUSH ones (%ch%cr, not '|').")
     if any(not ch.isprintable() for ch in title):
         raise CombatError("A scene title takes printable characters only.")
-    if len(title) > MAX_TITLE:
-        raise CombatError(f"A scene title is at most {MAX_TITLE} characters (that one has {len(title)}).")
+    shown = shown.replace("\t", " ")
+    if len(shown) > MAX_TITLE:
+        raise CombatError(f"A scene title is at most {MAX_TITLE} characters (that one has {len(shown)}).")
+    if len(title) > MAX_TITLE_CODED:
+        raise CombatError(f"A scene title with its colour codes is at most {MAX_TITLE_CODED} characters "
+                          f"(that one has {len(title)}).")
     return title
 
 
@@ -276,7 +283,7 @@ def status(scene: Scene) -> str:
 
 
 def heading(scene: Scene) -> str:
-    title = scene.title or "untitled"
+    title = scene.plain_title or "untitled"
     return (f"Scene #{scene.id}: {title} ({scene.room_name}), started by {scene.started_by} "
             f"{scene.started:%Y-%m-%d %H:%M} UTC, {status(scene)}.")
 
@@ -320,7 +327,7 @@ def list_view(limit: int = RECENT) -> list[str]:
     lines = [f"{'#':>5}  {'Started':<16}  {'Lines':>5}  {'Room':<16}  Title"]
     for scene in scenes:
         state = "" if scene.stopped else " (running)"
-        title = (scene.title or "untitled") + state
+        title = (scene.plain_title or "untitled") + state
         line = (f"{scene.id:>5}  {scene.started:%Y-%m-%d %H:%M}  {scene.entry_count:>5}  "
                 f"{visible(scene.room_name)[:16]:<16}  {visible(title)}")
         lines.append(line[:WIDTH])

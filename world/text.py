@@ -1,8 +1,12 @@
 """Making player-supplied text safe to echo, and Fray's message prefixes.
 
-Evennia interprets ``|`` colour codes (``|r``, ``|/`` line breaks …) in everything sent to a
-session, and ``msg_contents`` also runs ``$func()`` calls and ``{key}`` substitution. Player
-text is escaped for the sink it goes to; non-printable characters are shown as ``\\uXXXX``.
+Evennia interprets ``|`` colour codes (``|r``, ``|/`` line breaks …) and the MUSH codes
+(``%r``, ``%t``, ``%b``, ``%ch%cr``: the color_markups contrib, ``server/conf/settings.py``) in
+everything sent to a session, and ``msg_contents`` also runs ``$func()`` calls and ``{key}``
+substitution. Player text is escaped for the sink it goes to (``|`` and ``%`` doubled);
+non-printable characters are shown as ``\\uXXXX``. Free text a player writes for others to
+read (an armor request's reason, a staff comment, a scene title) keeps its ``%`` codes:
+:func:`free_text`.
 """
 
 from __future__ import annotations
@@ -17,14 +21,36 @@ from rules.text import printable, visible
 COMBAT = "|y<Combat>|n"
 ROLL = "|c<Roll>|n"
 FRAY = "|r<Fray>|n"
+def doubled(text: str) -> str:
+    """``text`` with ``|`` and ``%`` doubled: shown as typed, no colour code or MUSH code
+    (``%r``, ``%ch``) acting."""
+    return text.replace("|", "||").replace("%", "%%")
+
+
 def literal(text: str) -> str:
-    """Like :func:`escape`, keeping non-ASCII letters: :func:`visible`, ``|`` doubled."""
-    return visible(text).replace("|", "||")
+    """Like :func:`escape`, keeping non-ASCII letters: :func:`visible`, ``|`` and ``%`` doubled."""
+    return doubled(visible(text))
 
 
 def escape(text: str) -> str:
-    """Player text made literal for ``obj.msg``: printable, with ``|`` doubled."""
-    return printable(text).replace("|", "||")
+    """Player text made literal for ``obj.msg``: printable, with ``|`` and ``%`` doubled."""
+    return doubled(printable(text))
+
+
+def free_text(text: str) -> str:
+    """Free text a player wrote for others to read, for ``obj.msg``: :func:`visible`, ``|``
+    doubled (Evennia's codes stay literal, as in :func:`escape`), the MUSH codes (``%r``,
+    ``%t``, ``%b``, ``%ch%cr`` …) kept to act, and a colour it started ended after it (``|n``)."""
+    text = visible(text).replace("|", "||")
+    return text + "|n" if "%c" in text else text
+
+
+def plain(text: str) -> str:
+    """Free text as a plain view reads it (a table cell, a scene title on the web): the MUSH
+    codes done (``%r`` a line break, ``%b`` a space, colours dropped), ``|`` kept as typed."""
+    from evennia.utils.ansi import strip_ansi
+
+    return strip_ansi(str(text).replace("|", "||"))
 
 
 def escape_for_room(text: str) -> str:
@@ -124,7 +150,7 @@ def fit(text: str, width: int = 78, indent: int = 2) -> str:
         lines.append(text[:cut].rstrip())
         text = " " * indent + text[cut:].strip()
     lines.append(text)
-    return "\n".join(line.replace("|", "||") for line in lines)
+    return "\n".join(doubled(line) for line in lines)
 
 
 def columns(headers: Sequence[str] | None, widths: Sequence[int], rows: Iterable[Sequence[str]], *,
@@ -148,7 +174,7 @@ def columns(headers: Sequence[str] | None, widths: Sequence[int], rows: Iterable
             parts = []
             for cell, size in zip(wrapped, widths):
                 text = cell[index] if index < len(cell) else ""
-                shown = text.replace("|", "||")  # printable already: a \uXXXX counts as shown
+                shown = doubled(text)  # printable already: a \uXXXX counts as shown
                 for phrase, colour in highlight.items():
                     shown = shown.replace(phrase, f"{colour}{phrase}|n")
                 parts.append(" " + shown + " " * (size - 1 - len(text)))
@@ -173,5 +199,6 @@ def table(headers: Sequence[str], widths: Sequence[int], rows: Iterable[Sequence
         drawn.add_row(*row)
     for column, size in enumerate(widths):
         drawn.reformat_column(column, width=size)
-    # EvTable turned the escaped cells' ``||`` into ``|`` (its colour codes are ANSI by now)
-    return str(drawn).replace("|", "||")
+    # EvTable turned the escaped cells' ``||`` into ``|`` and ``%%`` into ``%`` (its colour
+    # codes are ANSI by now)
+    return doubled(str(drawn))

@@ -91,6 +91,21 @@ SERVER_SESSION_CLASS = "server.conf.serversession.ServerSession"
 # Typed lines carry the Portal's receive time (a late +combat/next is refused, not applied).
 PORTAL_SESSION_HANDLER_CLASS = "server.conf.portal_sessions.FrayPortalSessionHandler"
 
+# --- MUSH codes (Evennia's color_markups contrib, read by the Portal and the Server) ---
+# Beside Evennia's |r codes: %r (line break), %t (tab), %b (space), %cn (normal), %ch (bright),
+# %cr %cg %cy %cb %cm %cc %cw %cx (colours), %cR ... %cX (backgrounds), %c500 / %c[500 (xterm)
+# and %% (a literal %, what world.text's escaping writes for a player's %). Restart the Portal
+# and the Server after changing these.
+from evennia.contrib.base_systems import color_markups  # noqa: E402
+
+COLOR_ANSI_EXTRA_MAP = [(r"%%", "%"), *color_markups.MUX_COLOR_ANSI_EXTRA_MAP]
+# The xterm256 codes are read before the map above: not after a %, so %%c500 stays literal.
+COLOR_XTERM256_EXTRA_FG = [r"(?<!%)" + regex for regex in color_markups.MUX_COLOR_XTERM256_EXTRA_FG]
+COLOR_XTERM256_EXTRA_BG = [r"(?<!%)" + regex for regex in color_markups.MUX_COLOR_XTERM256_EXTRA_BG]
+COLOR_XTERM256_EXTRA_GFG = [r"(?<!%)" + regex for regex in color_markups.MUX_COLOR_XTERM256_EXTRA_GFG]
+COLOR_XTERM256_EXTRA_GBG = [r"(?<!%)" + regex for regex in color_markups.MUX_COLOR_XTERM256_EXTRA_GBG]
+COLOR_ANSI_XTERM256_BRIGHT_BG_EXTRA_MAP = color_markups.MUX_COLOR_ANSI_XTERM256_BRIGHT_BG_EXTRA_MAP
+
 # --- Telnet (server/conf/telnet.py, runs in the Portal) ---
 # Fray's telnet protocol: malformed telnet input never wedges a session, a line ended
 # by CR alone runs at once, and every line sent is wrapped to the client's width.

@@ -269,13 +269,13 @@ class FrayTelnetProtocol(TelnetProtocol):
         return width if width > 0 else settings.CLIENT_DEFAULT_WIDTH
 
     def send_text(self, *args, **kwargs):
-        """Evennia's, but text for a screen reader keeps escaped ``||`` literal: Evennia strips
-        its colour codes (turning ``||`` into ``|``) and then parses it again, which made a
-        player's ``|r`` or ``|/`` act."""
+        """Evennia's, but text for a screen reader keeps escaped ``||`` and ``%%`` literal:
+        Evennia strips its colour codes (turning ``||`` into ``|``, ``%%`` into ``%``) and then
+        parses it again, which made a player's ``|r``, ``|/`` or ``%r`` act."""
         options = kwargs.get("options") or {}
         if args and args[0] and options.get("screenreader", self.protocol_flags.get("SCREENREADER", False)):
             text = parse_ansi(args[0], strip_ansi=True, xterm256=False, mxp=False)
-            text = SCREENREADER_STRIP.sub("", text).replace("|", "||")
+            text = SCREENREADER_STRIP.sub("", text).replace("|", "||").replace("%", "%%")
             kwargs["options"] = {**options, "screenreader": False, "nocolor": True}
             args = (text, *args[1:])
         return super().send_text(*args, **kwargs)

@@ -76,7 +76,7 @@ def test_a_screen_reader_gets_sentences(fray_server, arena):
     heard = alice.expect(r"<Combat> [^\n]*\(by [^\n]*\n")
     assert f"{a}: Healthy, 7 of 7 free + 2 lethal gives Hurt (-1), 2 lethal, 5 of 7 free (by" in heard, heard
     # escaped text stays literal: Evennia strips a screen reader's colour codes, then parses again
-    alice.command("+armor/show nobody|/x|rred", r"No one called 'nobody\|/x\|rred' here")
+    alice.command("+armor/show nobody|/x|rred%rz%ch", r"No one called 'nobody\|/x\|rred%rz%ch' here")
     st.command("+combat/end", r"end the fight")
 
 

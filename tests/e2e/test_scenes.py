@@ -80,3 +80,15 @@ def test_scene_log_keeps_poses_says_and_fight_narration_in_order(fray_server, fr
     bob.command("+scene/stop", rf"{b} stops scene #{scene} \(\d+ lines\)")
     listing = bob.command("+scene/list", r"\+scene/log #<id> reads one\.")
     assert re.search(rf"^\s*{scene}\s.*Ambush at the docks", listing, re.M), listing
+
+
+def test_mush_codes_act_in_a_pose_and_stay_as_typed_in_an_error(fray_client, arena):
+    # The client strips colour escapes and CRs: a %r arrives as a line end, a colour code not
+    # at all; what a player typed in an error line arrives as typed.
+    st, alice, bob = arena
+    a = alice.account_name
+    alice.command("+scene/start %ch%crMUSH%cn codes", r"Scene #\d+: MUSH codes is recording")
+    alice.command(":waves.%rThen%bbows %ch%crlow%cn.", rf"{a} waves\.\nThen bows low\.")
+    bob.expect(rf"{a} waves\.\nThen bows low\.")
+    alice.command("+scene/log", rf"\n{a} waves\.\nThen bows low\.\nPage 1 of 1 \(1 line\)\.")
+    alice.command("+scene/log ab%rcd%ch=1", r"'ab%rcd%ch' is not a scene id\. \+scene/list shows them\.")

@@ -10,7 +10,7 @@ from world import fights
 
 #: Player text that has tripped parsers before: colour codes, MUSH codes, line breaks, a
 #: telnet IAC, full-width digits, a Cyrillic look-alike, a huge number, a long run.
-ODD = ("|r|hboom", "%ch%cr", "a\nb", "\xff\xfb", "\uff13", "Т\u0445ug", "9" * 40, "x" * 300)
+ODD = ("|r|hboom", "%ch%cr", "a%rb", "a\nb", "\xff\xfb", "\uff13", "Т\u0445ug", "9" * 40, "x" * 300)
 
 
 def aim():

@@ -201,7 +201,7 @@ class TestSceneCommand(SceneTest):
     def test_bad_titles_change_nothing(self):
         self.scene("/start " + "x" * 61, "<Fray> A scene title is at most 60 characters (that one has 61).")
         self.scene("/start " + "x" * 5000, "<Fray> A scene title is at most 60 characters (that one has 5000).")
-        self.scene("/start |rRed|n", "<Fray> A scene title takes no colour codes (no '|').")
+        self.scene("/start |rRed|n", "<Fray> A scene title takes no colour codes but the MUSH ones (%ch%cr, not '|').")
         self.scene("/start Two|/lines", "<Fray> A scene title is one line: no line breaks.")
         self.assertEqual(Scene.objects.count(), 0)
         with self.assertRaisesRegex(CombatError, "one line: no line breaks"):
