@@ -339,7 +339,7 @@ class CmdCombat(Command):
       +combat/spare Alice
 
     ## lethal
-    +combat/lethal [on|off]   (Storytellers)
+    +combat/lethal [on or off]   (Storytellers)
     On: player characters die as the rules say, with no decision, and
     each death names you as the one who allowed it. Off (the default):
     a player character the rules would kill is left dying for you to
@@ -348,7 +348,7 @@ class CmdCombat(Command):
       +combat/lethal on
 
     ## timeout
-    +combat/timeout <seconds>|off   (Storytellers)
+    +combat/timeout <seconds> or off   (Storytellers)
     How long an attack waits for its target's defense (10 to 3600
     seconds): unanswered that long, it resolves with no defense and the
     room is told. Off (the default): it waits for the answer or
@@ -357,7 +357,7 @@ class CmdCombat(Command):
       +combat/timeout 120
 
     ## helpless
-    +combat/helpless [on|off]   (Storytellers)
+    +combat/helpless [on or off]   (Storytellers)
     On: NPCs run by the AI may attack the helpless (the incapacitated,
     the dying, the idle and link-dead), after everyone able. Off (the
     default): they leave them alone.

@@ -378,7 +378,7 @@ MAX_DEFENSE_WAIT = 3600
 
 
 class DefenseTimeout(Action):
-    """``+combat/timeout <seconds>|off``: how long an attack waits for its target's defense
+    """``+combat/timeout <seconds> or off``: how long an attack waits for its target's defense
     before it resolves with none (``settings["timeout"]``, 10 to :data:`MAX_DEFENSE_WAIT`
     seconds; ``off``: it waits for the answer or ``+combat/resolve``). The game keeps the time
     (``world.timeouts``) and plays :class:`Lapse`."""
@@ -469,7 +469,7 @@ class Setting(Action):
     def perform(self, d: Draft, intent: Intent) -> None:
         d.require_gm(self.doing)
         if intent.option not in ("on", "off"):
-            raise CombatError(f"Usage: +combat/{self.key} [on|off]")
+            raise CombatError(f"Usage: +combat/{self.key} [on or off]")
         on = intent.option == "on"
         if bool(d.settings.get(self.key)) == on:
             raise CombatError(f"+combat/{self.key} is already {'on' if on else 'off'} in this fight.")
@@ -549,14 +549,11 @@ class Initiative(Action):
         if d.has_initiative(actor):
             when = "round" if d.system.reroll_each_round else "fight"
             raise CombatError(f"{d.name(actor)} already has initiative this {when}.")
-        turn_before = turns.current_slot(d)
         roll = d.system.roll_initiative(d.combatant(actor, intent.data.get("overrides")), d.dice)
         d.initiative[actor] = roll.to_record()
         d.add_log(d.name(actor), "initiative", [roll.describe()])
         d.say("initiative.rolled", refs={"actor": actor}, values={"roll": roll.describe()})
-        # the first rolls of a round, or a late roll that takes the turn
-        if not d.acted or turns.current_slot(d) != turn_before:
-            turns.announce_turn(d)
+        turns.announce_turn(d, only_if_moved=True)   # a roll that changes who is to act
         return roll
 
 

@@ -215,16 +215,23 @@ def moved_to(d: Draft, key: tuple) -> None:
         d.turn += 1
 
 
-def announce_turn(d: Draft) -> None:
+def announce_turn(d: Draft, *, only_if_moved: bool = False) -> None:
     """Tell the room whose turn it is now (after passing over those who cannot act), or what
-    the round waits for; prompt those to act (an NPC's game master)."""
+    the round waits for; prompt those to act (an NPC's game master, not one the AI runs).
+    ``only_if_moved``: say nothing when the turn is the one already told (an initiative roll
+    that does not change who is to act)."""
     pass_over_unable(d)
     at, waiting = current_slot(d)
+    before = d.turn
     moved_to(d, ("slot", int(d.round), at, [*waiting]))
+    if only_if_moved and d.turn == before:
+        return
     d.emit("turn", data={"round": int(d.round), "slot": at, "waiting": [d.name(item) for item in waiting]})
     if waiting:
         d.say("turn.to_act", values={"round": d.round, "names": ", ".join(d.name(item) for item in waiting)})
         for fighter_id in waiting:
+            if fighter_id in d.ai:
+                continue   # the AI takes its turn: no prompt meant for a person
             key = "turn.prompt_clinch" if d.conditions_of(fighter_id).get("clinch_with") else "turn.prompt"
             d.tell_controller(fighter_id, key, values={"name": d.name(fighter_id)})
     elif not initiative_rolls(d):

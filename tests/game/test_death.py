@@ -54,7 +54,7 @@ class TestDying(DeathTest):
 
     def test_lethal_and_helpless_switch_on_and_off_and_refuse_anything_else(self):
         self.storyteller_fight("Guard")
-        self.st(fray.CmdCombat(), "/lethal maybe", "<Fray> Usage: +combat/lethal [on|off]")
+        self.st(fray.CmdCombat(), "/lethal maybe", "<Fray> Usage: +combat/lethal [on or off]")
         self.player(fray.CmdCombat(), "/lethal", "<Fray> Only this scene's Storyteller or staff can change +combat/lethal.")
         self.st(fray.CmdCombat(), "/lethal", "<Combat> You make this a lethal fight")
         self.st(fray.CmdCombat(), "/lethal on", "<Fray> +combat/lethal is already on in this fight.")

@@ -91,3 +91,25 @@ def test_next_passes_nothing_while_someone_able_has_not_rolled_initiative():
                                   "+npc/init <name>; +combat/idle <name> leaves one out).")
     idle = play(state, Intent("idle", by=GM, fiat=True, targets=(ANN,))).state
     assert play(idle, Intent("next", by=GM, fiat=True)).state.round == 2
+
+
+def keys(outcome) -> list[str]:
+    return [event.key for event in outcome.events if event.kind in ("said", "notice")]
+
+
+def test_a_roll_that_does_not_change_who_acts_announces_nothing():
+    state = joined((ANN, "Ann", False), (BOB, "Bob", True), (CID, "Cid", False))
+    first = play(state, Intent("initiative", actor=ANN), 5)
+    assert keys(first) == ["initiative.rolled", "turn.to_act", "turn.prompt"]
+    lower = play(first.state, Intent("initiative", actor=BOB), 1)
+    assert keys(lower) == ["initiative.rolled"]
+    higher = play(lower.state, Intent("initiative", actor=CID), 10)
+    assert keys(higher) == ["initiative.rolled", "turn.to_act", "turn.prompt"]
+
+
+def test_an_npc_the_ai_runs_gets_no_prompt_meant_for_a_person():
+    state = joined((ANN, "Ann", False), (BOB, "Bob", True))
+    state = play(state, Intent("ai", by=GM, fiat=True, targets=(BOB,), option="on")).state
+    state = play(state, Intent("initiative", actor=ANN), 1).state
+    outcome = play(state, Intent("initiative", actor=BOB), 10)
+    assert keys(outcome) == ["initiative.rolled", "turn.to_act"]
