@@ -12,7 +12,7 @@ from world import ai as npc_ai
 from world import combat, combat_order, dice, fights, gmcp, rolls, sheets
 from world.access import NARRATOR, STAFF, require_perm
 from world.hud import render_hud
-from world.text import COMBAT, escape, table
+from world.text import COMBAT, escape, literal, table
 from world.verify import verify as verify_dice
 
 CHARACTER_TYPECLASS = "typeclasses.characters.Character"
@@ -187,7 +187,7 @@ class CmdStat(Command):
 
 class CmdCombat(Command):
     """
-    Run or take part in a fight.
+    Run or take part in a fight (then help attack, help defend).
 
     Usage:
       +combat                      show the fight in this room (the HUD)
@@ -204,13 +204,11 @@ class CmdCombat(Command):
       +combat/reveal <name>        a hider is seen by all again (ST)
       +combat/kill <name>          a dying PC dies; /spare, /lethal (ST)
       +combat/transfer <player>    hand the scene to another Narrator (ST)
-      +combat/order [<name>=<n>]   this round's order; move one (ST)
+      +combat/order [<name>=<n>]   this round's order; /poses: who posed
       +combat/log [<page>]         the roll log: every roll, its inputs (ST)
       +combat/list                 every fight running in the game (staff)
       +combat/verify [<fight>]     check a fight's dice against its seed
       +combat/end                  end the fight with a summary (ST)
-
-    Then: help attack, help defend; each switch: help +combat/<switch>.
 
     # subtopics
 
@@ -356,6 +354,25 @@ class CmdCombat(Command):
     for. After a Server restart each wait begins anew.
       +combat/timeout 120
 
+    ## poses
+    +combat/poses
+    Who in the fight has posed (a say, pose or emit here) since the round
+    began and who has not, then the room's pose order: who posed longest
+    ago (or never) first. The Storyteller's HUD marks those still to
+    pose "no pose".
+
+    ## nudge
+    +combat/nudge   (Storytellers)
+    Reminds each player character who has not posed since the round
+    began that you wait for their pose.
+
+    ## posewait
+    +combat/posewait [on or off]   (Storytellers)
+    On: +combat/next passes nothing until every player character in the
+    fight (not idle) has posed since the round began. Off (the default):
+    it moves on regardless.
+      +combat/posewait on
+
     ## helpless
     +combat/helpless [on or off]   (Storytellers)
     On: NPCs run by the AI may attack the helpless (the incapacitated,
@@ -412,7 +429,8 @@ class CmdCombat(Command):
     key = "+combat"
     allowed_switches = ("start", "join", "leave", "init", "next", "resolve", "diff", "mod", "add", "remove",
                         "idle", "transfer", "log", "list", "end", "verify", "order", "ai", "side", "reveal",
-                        "kill", "spare", "lethal", "helpless", "timeout", *systems.SWITCHES)
+                        "kill", "spare", "lethal", "helpless", "timeout", "poses", "nudge", "posewait",
+                        *systems.SWITCHES)
     syntax = "+combat[/<switch>] -- see help +combat"
 
     def run(self):
@@ -462,7 +480,7 @@ class CmdCombat(Command):
         if switch == "verify":
             caller.msg(verify_dice(caller, self.args))
             return
-        if switch in ("lethal", "helpless", "timeout"):
+        if switch in ("lethal", "helpless", "timeout", "posewait"):
             combat.set_setting(caller, switch, self.args)
             return
         turn = None
@@ -477,6 +495,12 @@ class CmdCombat(Command):
             return
         if switch == "list":
             caller.msg(combat.render_list(caller))
+            return
+        if switch == "poses":
+            caller.msg(literal(combat.poses_text(caller)))
+            return
+        if switch == "nudge":
+            caller.msg(f"{COMBAT} Nudged for a pose: {escape(', '.join(combat.nudge(caller)))}.")
             return
         if switch == "start":
             words = self.args.split()

@@ -9,7 +9,7 @@ from evennia.commands.default.admin import CmdEmit as EvenniaEmit
 from evennia.commands.default.general import CmdPose as EvenniaPose
 
 from commands.command import Command
-from world import scenes
+from world import poses, scenes
 from world.text import escape, free_text, literal
 
 
@@ -23,6 +23,7 @@ class CmdScene(Command):
       +scene/log [<page>]        this room's running or last scene
       +scene/log #<id>[=<page>]  any scene by its id
       +scene/list                recent scenes with their ids
+      +scene/order               who is to pose next here
       +scene                     the same as +scene/log
 
     Switches:
@@ -30,6 +31,7 @@ class CmdScene(Command):
       /stop    stop the scene running here
       /log     read a scene, 20 recorded lines a page (default: the last)
       /list    the 15 most recent scenes
+      /order   the players here, who posed (say, pose, emit) longest ago first
 
     Anyone in a room may start or stop its scene, and anyone may read any
     scene. While a scene runs, every say, pose (: and emote), @emit to the
@@ -52,7 +54,7 @@ class CmdScene(Command):
 
     key = "+scene"
     aliases = ["+scenes"]
-    allowed_switches = ("start", "stop", "log", "list")
+    allowed_switches = ("start", "stop", "log", "list", "order")
     syntax = "+scene/start [<title>], +scene/stop, +scene/log [#<id>=][<page>], +scene/list"
     locks = "cmd:all()"
 
@@ -80,6 +82,13 @@ class CmdScene(Command):
                 self.fail("Usage: +scene/list")
                 return
             caller.msg("\n".join(literal(line) for line in scenes.list_view()))
+        elif switch == "order":
+            room = caller.location
+            if self.args.strip() or room is None:
+                self.fail("Usage: +scene/order (the pose order of the room you are in)")
+                return
+            lines = poses.order_lines(room) or ["Nobody here to pose."]
+            caller.msg("\n".join(literal(line) for line in [f"Pose order in {room.key} (next to pose first):", *lines]))
         else:
             self.show_log()
 

@@ -7,7 +7,7 @@ Rooms are simple containers that has no location of their own.
 
 from evennia.objects.objects import DefaultRoom
 
-from world import scenes
+from world import poses, scenes
 
 from .objects import ObjectParent
 
@@ -26,11 +26,13 @@ class Room(ObjectParent, DefaultRoom):
     def msg_contents(self, text=None, exclude=None, from_obj=None, mapping=None, raise_funcparse_errors=False,
                      **kwargs):
         """Evennia's delivery to everyone here, then the scene log (``world.scenes``): a say,
-        pose or emit is recorded once when a scene runs here (one cached check otherwise)."""
+        pose or emit is recorded once when a scene runs here (one cached check otherwise),
+        and noted as its maker's latest pose (``world.poses``)."""
         mapping = dict(mapping) if mapping else {}
         super().msg_contents(text=text, exclude=exclude, from_obj=from_obj, mapping=mapping,
                              raise_funcparse_errors=raise_funcparse_errors, **kwargs)
         scenes.heard(self, text, from_obj, mapping)
+        poses.heard(self, text, from_obj)
 
     def at_object_delete(self):
         """Destroyed: a scene running here stops; its log stays (``world.scenes``)."""

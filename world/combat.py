@@ -17,7 +17,7 @@ from rules.engine.turns import now_text as turn_now
 from rules.systems import CombatError, RuleSystem, get_system
 from rules.systems.base import InitiativeRoll
 from rules.text import quote
-from world import fights
+from world import fights, poses
 from world.access import NARRATOR, STAFF, has_perm, require_perm
 from world.models import Fight
 from world.sheets import default_system, is_npc, update_sheet
@@ -264,6 +264,40 @@ def set_setting(caller, key: str, text: str) -> None:
     perform(caller, row, key, option=text.strip().lower() or "on", data={"by_name": caller.key})
 
 
+def poses_text(caller) -> str:
+    """``+combat/poses``: who has posed since the round began and who has not, then the
+    room's pose order (``world.poses``)."""
+    row = require_fight(caller)
+    d = fights.reading(row)
+    waiting = set(poses.unposed(row))
+    players = [fighter_id for fighter_id in d.ids() if not d.is_npc(fighter_id)]
+    posed = [d.name(item) for item in players if item not in waiting]
+    still = [d.name(item) for item in players if item in waiting]
+    room = fights.obj(row.room_id)
+    lines = [f"Round {d.round}. Posed: {', '.join(posed) or 'nobody yet'}. "
+             f"Still to pose: {', '.join(still) or 'nobody'}."]
+    if room is not None:
+        lines += ["Pose order (next to pose first):",
+                  *poses.order_lines(room)]
+    return "\n".join(lines)
+
+
+def nudge(caller) -> list[str]:
+    """``+combat/nudge``: the game master reminds the player characters who have not posed
+    since the round began; returns their names. Raises CombatError."""
+    row = require_fight(caller)
+    require_gm(caller, row, "nudge for poses")
+    d = fights.reading(row)
+    waiting = poses.unposed(row)
+    if not waiting:
+        raise CombatError(f"Everyone in the fight has posed since round {d.round} began.")
+    for fighter_id in waiting:
+        who = fights.obj(fighter_id)
+        if who is not None:
+            who.msg(f"{COMBAT} {escape(caller.key)} waits for your pose (round {d.round}).")
+    return [d.name(item) for item in waiting]
+
+
 def toggle_idle(caller, name: str) -> None:
     row = require_fight(caller)
     require_gm(caller, row, "mark combatants idle")
@@ -301,6 +335,10 @@ def next_turn(caller, sent_at: float | None = None, row: Fight | None = None, tu
     if turn is not None and turn != now:
         raise CombatError(f"Turn {turn} is over; nothing passed. Now: {now_text(row)}. "
                           f"+combat/next {now} passes that.")
+    if fights.state(row).settings.get("posewait") and (waiting := poses.unposed(row)):
+        names = ", ".join(fights.reading(row).name(item) for item in waiting)
+        raise CombatError(f"Nothing passed: waiting for poses from {names} (+combat/nudge; "
+                          "+combat/posewait off stops waiting).")
     if turn is None and sent_at is not None and row.moved_at and row.moved_at > float(sent_at):
         raise CombatError(f"The fight moved on as you sent that; nothing passed. Now: {now_text(row)}. "
                           f"+combat/next {now} passes that.")

@@ -21,12 +21,15 @@ the game's default system)::
      "fighters": [{"name": "Guard", "npc": true, "initiative": 12, "hp": 6, "maxhp": 7,
                    "health": "Bruised", "down": false, "dead": false, "idle": false}],
      "defense": {"id": 4, "attacker": "Guard", "attack": "punch", "successes": 3,
-                 "choices": ["dodge", "block", "parry", "none"]}}
+                 "choices": ["dodge", "block", "parry", "none"]},
+     "unposed": ["Bob"]}
 
 ``order`` is this round's acting order, a list per place (those tied act together; the
 Storyteller's ``+combat/order`` if set; empty in elethril, whose HUD shows the segments).
 ``defense`` is the oldest attack waiting on this character's answer (``defend <choice>``),
-or null. With no fight in the room: ``{"active": false}``. ``hp``/``maxhp`` are the meter of
+or null; ``now`` ends with "; waiting for Bob's defense" while one is awaited. ``unposed``:
+the player characters who have not posed since the round began (``world.poses``). With no
+fight in the room: ``{"active": false}``. ``hp``/``maxhp`` are the meter of
 ``rules.systems.base.Health`` (health levels left, Life Points, hit points).
 """
 
@@ -35,7 +38,7 @@ from __future__ import annotations
 from evennia.utils import logger
 
 from rules.engine import turns
-from world import fights, reactor
+from world import fights, poses, reactor
 from world.sheets import default_system, snapshot
 from world.text import TRACK
 
@@ -103,7 +106,8 @@ def combat(row, viewer) -> dict:
     return {"active": True, "fight": row.pk, "system": system.key, "round": int(d.round), "now": now_text(row),
             "turn": [d.name(fighter_id) for fighter_id in waiting],
             "order": [] if declared else [list(slot.names) for slot in turns.schedule(d).slots],
-            "gm": gm.key if gm else None, "fighters": roster, "defense": defense}
+            "gm": gm.key if gm else None, "fighters": roster, "defense": defense,
+            "unposed": [d.name(fighter_id) for fighter_id in poses.unposed(row)]}
 
 
 def send(obj, *, force: bool = False) -> None:

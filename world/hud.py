@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from rules.engine import splits, turns
 from rules.engine.attacks import shields
-from world import fights
-from world.marks import marks, next_line, settings_lines
+from world import fights, poses
+from world.marks import is_game_master, marks, next_line, settings_lines
 from world.text import COMBAT, columns, escape, fit
 
 WIDTH = 78
@@ -36,6 +36,7 @@ def render_hud(row, viewer=None) -> str:
               for name in slot.names if name in named]  # a name in each of its slots
     listed += [("-", fighter_id, None) for fighter_id in d.ids() if d.name(fighter_id) not in rolls]
     rows = []
+    unposed = set(poses.unposed(row)) if is_game_master(d, viewer) else set()
     for position, fighter_id, at in listed:
         health = d.health(fighter_id)
         name = d.name(fighter_id)
@@ -50,6 +51,8 @@ def render_hud(row, viewer=None) -> str:
             status.append("no init")
         if d.is_idle(fighter_id):
             status.append("idle")
+        if fighter_id in unposed:
+            status.append("no pose")
         status.extend(marks(d, fighter_id))
         shown = name + (" (AI)" if fighter_id in d.ai else " (NPC)" if d.is_npc(fighter_id) else "")
         rows.append((position, shown, str(at) if at is not None else "-", health.describe(), ", ".join(status)))

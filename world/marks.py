@@ -15,15 +15,22 @@ def settings_lines(d) -> list[str]:
         lines.append(f"Lethal fight (set by {escape(d.settings['lethal'])}): player characters die with no decision.")
     if d.settings.get("helpless"):
         lines.append(f"The AI may attack the helpless (set by {escape(d.settings['helpless'])}).")
+    if d.settings.get("posewait"):
+        lines.append(f"The fight waits for every player's pose each round (set by {escape(d.settings['posewait'])}).")
     if d.settings.get("timeout"):
         lines.append(f"Defenses wait {d.settings['timeout']} seconds, then resolve with none (+combat/timeout).")
     return lines
 
 
+def is_game_master(d, viewer) -> bool:
+    """Whether ``viewer`` runs the fight: its game master, or staff."""
+    return viewer is not None and (getattr(viewer, "id", None) == d.gm or has_perm(viewer, STAFF))
+
+
 def next_line(d, viewer) -> list[str]:
     """For the fight's game master (or staff) only: the turn's number to pass it with, so a
     second press never passes a turn they did not see (``world.combat.next_turn``)."""
-    if viewer is None or not (getattr(viewer, "id", None) == d.gm or has_perm(viewer, STAFF)):
+    if not is_game_master(d, viewer):
         return []
     return [f"Storyteller: +combat/next {d.turn} passes this turn and no later one."]
 

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 from rules.systems import CombatError
 from rules.systems.elethril import actions as rounds
-from world import fights
-from world.access import STAFF, has_perm
-from world.marks import marks, next_line, settings_lines
+from world import fights, poses
+from world.marks import is_game_master, marks, next_line, settings_lines
 from world.sheets import WIDTH
 from world.text import COMBAT, columns, escape, fit, spoken
 
@@ -31,7 +30,8 @@ def render_hud(row, viewer=None) -> str:
     sides = {int(key): value for key, value in (d.extra.get("sides") or {}).items()}
     waiting = rounds.to_declare(d)
     viewer_id = getattr(viewer, "id", None)
-    sees_all = viewer is not None and (viewer_id == d.gm or has_perm(viewer, STAFF))   # the fight's game master
+    sees_all = is_game_master(d, viewer)
+    unposed = set(poses.unposed(row)) if sees_all else set()
     rows, modifiers, off_hands = [], [], []
     for fighter_id in d.ids():
         name = d.name(fighter_id)
@@ -45,6 +45,8 @@ def render_hud(row, viewer=None) -> str:
             status.append("busy")
         if d.is_idle(fighter_id):
             status.append("idle")
+        if fighter_id in unposed:
+            status.append("no pose")
         status.extend(marks(d, fighter_id))
         if action is not None and action.round < r and not any(e.round >= r for e in action.events):
             shown = "reloading"   # a missile rate below one (seed 4d)

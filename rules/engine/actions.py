@@ -129,6 +129,7 @@ class Join(Action):
             raise CombatError("You are already in this fight.")
         hint = d.system.join_hint
         d.say("fight.joined", actor=fighter.id, values={"hint": f"{hint[:1].upper()}{hint[1:]}"})
+        unsheeted(d, [fighter])
 
 
 class Add(Action):
@@ -146,7 +147,17 @@ class Add(Action):
         note = f" ({', '.join(already)} already {'was' if len(already) == 1 else 'were'})" if already else ""
         d.say("control.added", values={"names": ", ".join(added), "are": "is" if len(added) == 1 else "are",
                                        "note": note})
+        unsheeted(d, [fighter for fighter in found if fighter.name in added])
         return added
+
+
+def unsheeted(d: Draft, joined: list[Fighter]) -> None:
+    """Tell the room which of those who just joined have no sheet under the fight's system
+    (every pool of theirs is 0 until staff or the Storyteller set their traits)."""
+    bare = [fighter.name for fighter in joined if not fighter.sheet.traits]
+    if bare:
+        d.say("control.no_sheet", values={"names": ", ".join(bare), "system": d.system.key,
+                                          "have": "has" if len(bare) == 1 else "have"})
 
 
 def remove_fighter(d: Draft, fighter_id: int) -> list[str]:
@@ -273,8 +284,20 @@ class Refresh(Action):
             return
         before = d.fighters[fighter.id]
         d.replace_fighter(before.with_sheet(fighter.sheet, fighter.gear))
+        if before.name != fighter.sheet.name:
+            renamed(d, fighter.id, before.name, fighter.sheet.name)
         if dict(before.sheet.health) != dict(fighter.sheet.health):
             d.store_health(fighter.id, d.health(fighter.id), decided_by="staff")
+
+
+def renamed(d: Draft, fighter_id: int, old: str, new: str) -> None:
+    """A fighter renamed mid-fight (``@name``) keeps its place: its initiative and its entries
+    in the game master's order for the round go by the new name."""
+    if fighter_id in d.initiative:
+        d.initiative[fighter_id] = {**d.initiative[fighter_id], "name": new}
+    if d.order:
+        d.order = {**d.order, "slots": [[[at, new if name == old else name] for at, name in place]
+                                        for place in d.order.get("slots", ())]}
 
 
 # ------------------------------------------------------------------- game master's
@@ -460,7 +483,8 @@ class Setting(Action):
     """An on/off choice of the game master's for the fight (``FightState.settings``):
     ``option`` ``on`` or ``off``; on keeps who chose it (``data["by_name"]``). ``lethal``:
     player characters die as the rules say, with no decision; ``helpless``: the AI may attack
-    the helpless (the incapacitated, the dying, the idle)."""
+    the helpless (the incapacitated, the dying, the idle); ``posewait``: ``+combat/next`` waits
+    until every player character has posed this round (the game keeps the poses)."""
 
     def __init__(self, key: str, doing: str) -> None:
         self.key = key
@@ -758,5 +782,5 @@ STANDARD: Mapping[str, Action] = {action.key: action for action in (
     Refresh(), Difficulty(), DiceModifier(), Resolve(), Next(), Ai(), Initiative(), Attack(), Defend(),
     Escape(), Aim(), Roll(), Pass(), Order(), Side(), Reveal(), Kill(), Spare(),
     Setting("lethal", "make the fight lethal"), Setting("helpless", "let the AI attack the helpless"),
-    DefenseTimeout(), Lapse(),
+    Setting("posewait", "make the fight wait for poses"), DefenseTimeout(), Lapse(),
 )}

@@ -254,6 +254,8 @@ def close(d: Draft, pending: Pending) -> None:
 def defense_choice(d: Draft, kind: str) -> str:
     """The defense (or ``none``) named by ``kind`` (a unique prefix; ``wall flip`` is
     ``wall-flip``). Raises CombatError."""
+    if not d.system.defense_names:
+        raise CombatError(f"The {d.system.key} rules have no defense to choose: Armor Class is the defense.")
     wanted = "-".join(kind.casefold().split())
     choices = (*d.system.defense_names, "none")
     found = [choice for choice in choices if wanted and choice.startswith(wanted)]

@@ -224,8 +224,8 @@ def announce_turn(d: Draft, *, only_if_moved: bool = False) -> None:
     at, waiting = current_slot(d)
     before = d.turn
     moved_to(d, ("slot", int(d.round), at, [*waiting]))
-    if only_if_moved and d.turn == before:
-        return
+    if only_if_moved and waiting and d.turn == before:
+        return   # the same fighters to act: told already
     d.emit("turn", data={"round": int(d.round), "slot": at, "waiting": [d.name(item) for item in waiting]})
     if waiting:
         d.say("turn.to_act", values={"round": d.round, "names": ", ".join(d.name(item) for item in waiting)})
@@ -274,22 +274,24 @@ def next_round(d: Draft) -> None:
 
 def pass_turn(d: Draft) -> None:
     """The game master's ``+combat/next``: those still to act in the current slot pass; a new
-    round starts after the last. Raises CombatError."""
+    round starts after the last, once everyone able has rolled initiative. Raises CombatError
+    (nothing passes) while a defense is awaited, or when only initiative rolls are awaited."""
     if d.pending:
         raise CombatError(f"Nothing passed: {defenses_text(d)[2:]}. Let them answer, or "
                           "+combat/resolve.")
     if not initiative_rolls(d):
         raise CombatError("Nobody has rolled initiative yet (+combat/init, +npc/init).")
-    if rolling := awaiting_initiative(d):
+    at, waiting = current_slot(d)
+    rolling = awaiting_initiative(d)
+    if rolling and not waiting:
         raise CombatError(f"Nothing passed: waiting for initiative from {', '.join(d.name(item) for item in rolling)}"
                           " (+combat/init; NPCs: +npc/init <name>; +combat/idle <name> leaves one out).")
-    at, waiting = current_slot(d)
     if waiting:
         for fighter_id in waiting:
             use_action(d, fighter_id, at, counts=False)  # a pass is no action taken
         names = ", ".join(d.name(item) for item in waiting)
         d.say("turn.passes" if len(waiting) == 1 else "turn.pass", values={"names": names})
-    if not current_slot(d)[1]:
+    if not current_slot(d)[1] and not rolling:   # a round never ends before all able have rolled
         next_round(d)
     announce_turn(d)
 

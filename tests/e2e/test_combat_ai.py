@@ -20,8 +20,8 @@ def test_the_ai_guard_attacks_on_its_turn_and_blocks(arena):
     force(st, [9, 9, 8, 2, 2])
     st.send("+combat/ai Guard")
     st.expect(r"Guard: run by the AI now")
-    alice.expect(rf"Guard's kick is coming at {a} with 3 successes\. Answer: defend dodge, defend block, "
-                 r"defend parry or defend none")
+    alice.expect(rf"Guard's kick is coming at {a} with 3 successes\. Answer: defend dodge, defend block "
+                 r"or defend none")
     hud = st.command("+combat", r"Waiting for defense: Guard -> ")
     assert "Guard (AI)" in hud
     # Alice dodges (5 dice: 2 successes), 1 left: damage 3 dice 6 6 6, soak 2 dice 5 2.

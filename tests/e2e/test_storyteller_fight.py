@@ -43,7 +43,7 @@ def test_full_round_reload_restart_and_kill(fray_server, fray_client, arena):
     # The Guard (14) punches Alice: Dex 3 + Brawl 2 = 5 dice vs 6: 9 8 7 3 2 -> 3 successes.
     force(st, [9, 8, 7, 3, 2])
     st.send(f"attack Guard={a}")
-    alice.expect(r"Answer: defend dodge, defend block, defend parry or defend none")
+    alice.expect(r"Answer: defend dodge, defend block or defend none")   # no weapon: no parry
     # Alice dodges: Dex 3 + Dodge 2 = 5 dice: 8 4 3 2 2 -> 1 success; 2 hits left, rollover 1.
     # Damage Str 2 + rollover 1 = 3 dice vs 6: 10 6 2 -> 2; soak Stamina 2 vs 5: 4 1 -> 0.
     force(st, [8, 4, 3, 2, 2, 10, 6, 2, 4, 1])

@@ -17,7 +17,7 @@ from .harness import CONNECTION_SCREEN_RE, TelnetClient
 pytestmark = pytest.mark.e2e
 
 NAWS = 31
-ANSWER = "Answer: defend dodge, defend block, defend parry or defend none"
+ANSWER = "Answer: defend dodge, defend block or defend none"
 
 
 def ws(text: str) -> str:

@@ -50,7 +50,7 @@ class TestAiActs(AiTest):
                               "  Guard kick to hit: Dexterity 3 + Brawl 1 = 4 dice vs 7: 9 8 7 2 -> 3 successes"
                               " = 3 successes\n  Char2 may defend.")
         self.assertEqual(heard[-1], "|y<Combat>|n Guard's kick is coming at Char2 with 3 successes. Answer: defend "
-                                    "dodge, defend block, defend parry or defend none; a defense uses up this "
+                                    "dodge, defend block or defend none; a defense uses up this "
                                     "round's action.")
         self.assertEqual(dice.forced_faces(), [])
         self.assertEqual(self.encounter.ai, [guard.id])

@@ -62,8 +62,7 @@ class TestNarrationRecord(TrackerTest):
             "<Combat> Char2 joins the fight. Roll initiative with +combat/init.",
             "<Combat> Char2 rolls initiative: Wits 2 + Dexterity 3 = 5 + 1d10 (4) = 9.",
             "<Combat> Round 1: Char2 to act.",
-            "<Combat> Guard rolls initiative: Wits 2 + Dexterity 3 = 5 + 1d10 (1) = 6.",
-            "<Combat> Round 1: Char2 to act."])
+            "<Combat> Guard rolls initiative: Wits 2 + Dexterity 3 = 5 + 1d10 (1) = 6."])
         self.assertTrue(self.texts()[0].startswith("<Combat> Char starts a fight (storyteller)."))
         self.assertIn("\n  Fight #", self.texts()[0])   # its lines, indented as in a scene log
         seqs = list(FightNarration.objects.filter(fight_id=self.row.pk).values_list("seq", flat=True))
@@ -189,7 +188,7 @@ class TestState(TrackerTest):
         self.st(fray.CmdAttack(), "Guard=Char2")
         hud = self.state(self.client_for(self.account2))["hud"]
         self.assertEqual(hud["defense"]["attacker"], "Guard")
-        self.assertEqual(hud["defense"]["choices"], ["dodge", "block", "parry", "none"])
+        self.assertEqual(hud["defense"]["choices"], ["dodge", "block", "none"])   # no weapon in hand: no parry
         self.assertEqual([f["name"] for f in hud["fighters"]], ["Guard", "Char2"])   # this round's order
 
     def test_an_npc_of_the_ai_is_marked(self):
@@ -328,7 +327,9 @@ class TestButtons(TrackerTest):
         self.assertEqual(encounters.now_text(self.encounter), "Round 1, Guard's turn")
         self.assertIsNone(self.char2.location)
         self.assertEqual(self.press(player, "add", {"name": "Char"}).status_code, 303)
-        self.assertEqual(self.texts()[-1], "<Combat> Char is brought into the fight.")
+        self.assertEqual(self.texts()[-2:], ["<Combat> Char is brought into the fight.",
+                                             "<Combat> Char has no storyteller sheet: every pool is 0 until their "
+                                             "traits are set (+stat, or +npc/set for NPCs)."])
         self.assertEqual(self.press(player, "end").status_code, 303)
         self.assertEqual(self.texts()[-1].splitlines()[0], "<Combat> Char2 ends the fight after 1 round.")
         self.assertIsNone(encounters.encounter_in(self.room1))

@@ -18,7 +18,7 @@ class TestWaitingForADefense(FrayCommandTest):
     def test_the_target_must_answer_before_acting_and_the_hud_says_so(self):
         self.punched()
         self.st(fray.CmdAttack(), "Guard=Char2", "<Fray> Char2's punch waits for Guard's defense first: "
-                                                 "defend Guard=dodge|block|parry|none.")
+                                                 "defend Guard=dodge|block|none.")
         hud = self.st(fray.CmdCombat(), "")
         self.assertIn("Turn: Guard; waiting for Guard's defense", hud)
         self.st(fray.CmdCombat(), "/next", "<Fray> Nothing passed: waiting for Guard's defense. Let them answer, "

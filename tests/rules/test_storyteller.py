@@ -1061,3 +1061,15 @@ def test_the_weapon_charts_concealed_column_says_where_a_weapon_hides():
     assert system.weapon_note("sword") == "hidden under robes"
     assert system.weapon_note("greatsword") == "cannot be hidden"
     assert system.weapon_note("switchblade") == ""
+
+
+def test_parry_is_offered_only_with_a_weapon_or_shield_in_hand():
+    # seed, Defensive Actions: Parry "Must have shield or weapon in hand."
+    attacker = Combatant(name="Guard", traits={"Dexterity": 3, "Brawl": 2})
+    attack = ST.attack(attacker, Combatant(name="Ann"), "", dice(9, 9, 2, 2, 2))
+    bare = Combatant(name="Ann", traits={"Dexterity": 2, "Melee": 2})
+    assert ST.defense_choices(attack, bare) == ("dodge", "block")
+    with pytest.raises(CombatError, match="You need a weapon or shield in hand to parry."):
+        ST.defend(attack, bare, "parry", dice())
+    armed = Combatant(name="Ann", traits={"Dexterity": 2, "Melee": 2}, weapon="dagger")
+    assert ST.defense_choices(attack, armed) == ("dodge", "block", "parry")

@@ -45,7 +45,7 @@ def attacked() -> FightState:
 def test_the_target_of_a_waiting_attack_is_told_to_defend_first(attacked):
     with pytest.raises(CombatError) as refused:
         step(attacked, Intent("attack", by=GM, fiat=True, actor=BOB, targets=(ANN,)), SYSTEM, dice())
-    assert str(refused.value) == "Ann's punch waits for Bob's defense first: defend Bob=dodge|block|parry|none."
+    assert str(refused.value) == "Ann's punch waits for Bob's defense first: defend Bob=dodge|block|none."
     with pytest.raises(CombatError, match="waits for your defense first: defend dodge"):
         state = joined((ANN, "Ann", False), (CID, "Cid", False))
         state = play(state, Intent("initiative", actor=ANN), 10).state
@@ -82,14 +82,17 @@ def test_a_timeout_is_10_to_3600_seconds_or_off(attacked, option):
         step(attacked, Intent("timeout", by=GM, fiat=True, option="off"), SYSTEM, dice())
 
 
-def test_next_passes_nothing_while_someone_able_has_not_rolled_initiative():
+def test_a_round_never_ends_before_everyone_able_has_rolled_initiative():
     state = joined((ANN, "Ann", False), (BOB, "Bob", True))
     state = play(state, Intent("initiative", actor=BOB), 1).state
+    passed = play(state, Intent("next", by=GM, fiat=True))   # Bob passes; Ann has not rolled
+    assert passed.state.round == 1
+    assert keys(passed)[-1] == "turn.awaiting_initiative"
     with pytest.raises(CombatError) as refused:
-        step(state, Intent("next", by=GM, fiat=True), SYSTEM, dice())
+        step(passed.state, Intent("next", by=GM, fiat=True), SYSTEM, dice())
     assert str(refused.value) == ("Nothing passed: waiting for initiative from Ann (+combat/init; NPCs: "
                                   "+npc/init <name>; +combat/idle <name> leaves one out).")
-    idle = play(state, Intent("idle", by=GM, fiat=True, targets=(ANN,))).state
+    idle = play(passed.state, Intent("idle", by=GM, fiat=True, targets=(ANN,))).state
     assert play(idle, Intent("next", by=GM, fiat=True)).state.round == 2
 
 
@@ -113,3 +116,34 @@ def test_an_npc_the_ai_runs_gets_no_prompt_meant_for_a_person():
     state = play(state, Intent("initiative", actor=ANN), 1).state
     outcome = play(state, Intent("initiative", actor=BOB), 10)
     assert keys(outcome) == ["initiative.rolled", "turn.to_act"]
+
+
+def test_a_fighter_renamed_mid_fight_keeps_its_turn():
+    state = joined((ANN, "Ann", False), (BOB, "Bob", True))
+    state = play(state, Intent("initiative", actor=ANN), 10).state
+    state = play(state, Intent("initiative", actor=BOB), 1).state
+    brute = Fighter(ANN, "Brute", sheet=Combatant(name="Brute", traits=dict(TRAITS))).to_record()
+    state = play(state, Intent("refresh", data={"fighter": brute})).state
+    d = view(state, SYSTEM)
+    assert turns.current_slot(d) == (14, [ANN])
+    assert turns.now_text(d) == "Round 1, Brute's turn"
+    outcome = play(state, Intent("attack", actor=ANN, targets=(BOB,)), 9, 9, 2)
+    assert [pending.attacker for pending in outcome.state.pending] == [ANN]
+
+
+def test_a_defense_in_a_system_without_any_says_so():
+    state = FightState(system="elethril", gm=GM, fighters=(Fighter(ANN, "Ann", sheet=Combatant(name="Ann")),))
+    with pytest.raises(CombatError) as refused:
+        step(state, Intent("defend", actor=ANN, option="dodge"), get_system("elethril"), dice())
+    assert str(refused.value) == "The elethril rules have no defense to choose: Armor Class is the defense."
+
+
+def test_joining_without_a_sheet_for_the_fights_system_is_told():
+    state = play(FightState(system="storyteller"), Intent("start", by=GM, fiat=True)).state
+    bare = Fighter(ANN, "Ann", sheet=Combatant(name="Ann")).to_record()
+    outcome = play(state, Intent("join", actor=ANN, data={"fighter": bare}))
+    told = [event for event in outcome.events if event.key == "control.no_sheet"]
+    assert [dict(event.values) for event in told] == [{"names": "Ann", "system": "storyteller", "have": "has"}]
+    sheeted = Fighter(BOB, "Bob", npc=True, sheet=Combatant(name="Bob", traits=dict(TRAITS))).to_record()
+    added = play(outcome.state, Intent("add", by=GM, fiat=True, data={"fighters": [sheeted]}))
+    assert "control.no_sheet" not in keys(added)

@@ -482,6 +482,20 @@ class StorytellerSystem(RuleSystem):
             return False
         return damage_type in soaks
 
+    def defense_choices(self, attack: StorytellerAttack, defender: Combatant) -> tuple[str, ...]:
+        """The defenses the seed lets ``defender`` make against ``attack``: no block against a
+        damage type they cannot soak, no parry with nothing in hand ("Defensive Actions")."""
+        return tuple(name for name in self.defense_names if self._refusal(attack, defender, name) is None)
+
+    def _refusal(self, attack: StorytellerAttack, defender: Combatant, defense: str) -> str | None:
+        table = self.defenses[defense]
+        if table.get("needs_soak") and not self.can_soak(defender, attack.damage_type,
+                                                         getattr(attack, "fire", False)):
+            return f"You cannot block {attack.damage_type} damage: you cannot soak it."
+        if table.get("needs_weapon") and not defender.weapon:   # a weapon or a shield (``shields``)
+            return "You need a weapon or shield in hand to parry."
+        return None
+
     def defend(self, attack: StorytellerAttack, defender: Combatant, defense: str, roller: Roller,
                *, modifier: int = 0, dice_modifier: int = 0) -> StorytellerDefense:
         """Dodge, block or parry: the pool vs 6 (+ ``modifier``); each success cancels one
@@ -491,11 +505,9 @@ class StorytellerSystem(RuleSystem):
         if defense not in self.defenses:
             raise CombatError(f"Defend with one of: {', '.join(self.defense_names)}.")
         table = self.defenses[defense]
-        if table.get("needs_soak") and not self.can_soak(defender, attack.damage_type,
-                                                         getattr(attack, "fire", False)):
-            raise CombatError(f"You cannot block {attack.damage_type} damage: you cannot soak it.")
-        if table.get("needs_weapon") and not defender.weapon:   # a weapon or a shield (``shields``)
-            raise CombatError("You need a weapon or shield in hand to parry.")
+        refused = self._refusal(attack, defender, defense)
+        if refused:
+            raise CombatError(refused)
         pool = Pool(trait_pool(defender, table["traits"]).parts + modifier_parts(dice_modifier)
                     + self.wound_parts(defender))
         roll = self.roll(pool.size, self.moved_difficulty(table["difficulty"], modifier), roller)
