@@ -32,7 +32,6 @@ from world.text import escape, free_text, plain, table
 
 CHARACTER_TYPECLASS = "typeclasses.characters.Character"
 ARMOR = "|g<Armor>|n"
-WIDTH = 78
 MAX_SOAK = 10
 MAX_ARMOR_TEXT = 40
 MAX_WHY = 400
@@ -526,7 +525,7 @@ def render_notes(target, own: bool) -> str:
                      f"{_cut(note.get('approved_by') or '?', 8)} {(note.get('approved_at') or '?')[:10]}"))
     head = "Your armor notes" if own else f"{escape(target.key)}'s armor notes"
     foot = "* worn" if worn is not None and any(n.get("id") == worn for n in notes) else "Nothing worn."
-    return f"|w{head}|n\n{table(('#', 'Armor', 'Soak', 'Approved'), (7, 22, 29), rows, width=WIDTH)}\n{foot}"
+    return f"|w{head}|n\n{table(('#', 'Armor', 'Soak', 'Approved'), (7, 22, 29), rows)}\n{foot}"
 
 
 def render_requests(requests: list[dict], title: str) -> str:
@@ -538,7 +537,7 @@ def render_requests(requests: list[dict], title: str) -> str:
         name = req["name"] + ("" if req.get("armor") else " (custom)")
         rows.append((str(req["id"]), _cut(req.get("requester_name") or "?", 12), _cut(name, 18),
                      req["status"], _cut(plain(req.get("why") or ""), 26)))
-    return f"|w{title}|n\n{table(('#', 'From', 'Armor', 'Status', 'Why'), (6, 14, 20, 11), rows, width=WIDTH)}"
+    return f"|w{title}|n\n{table(('#', 'From', 'Armor', 'Status', 'Why'), (6, 14, 20, 11), rows)}"
 
 
 def render_request(request: dict) -> str:

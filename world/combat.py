@@ -30,7 +30,6 @@ MAX_INIT_TRAIT = 20
 #: ``+npc/init all``: every NPC here; no NPC may be called this.
 ALL_NPCS = "all"
 LOG_PAGE = 8
-WIDTH = 78
 
 
 # ------------------------------------------------------------------------------- finding
@@ -523,7 +522,7 @@ def render_list(caller) -> str:
         gm = fights.obj(state.gm)
         rows.append((escape(f"{room.key}(#{room.id})" if room else "-"), row.system_key, str(state.round),
                      escape(gm.key if gm else "-"), str(len(state.fighters))))
-    return (table(("Room", "System", "Round", "Storyteller", "Fighters"), (), rows, width=WIDTH)
+    return (table(("Room", "System", "Round", "Storyteller", "Fighters"), (), rows)
             if rows else "No fights are running.")
 
 

@@ -16,7 +16,6 @@ from world import combat, fights
 from world.text import COMBAT, fit
 
 MAX_POSITION_DIGITS = 3
-WIDTH = 78
 
 
 def parse_where(text: str) -> tuple[str, str]:
@@ -73,7 +72,7 @@ def render_order(caller) -> str:
                      else "acted" if name in ids and (at, ids[name]) in used else "")
             init = f"init {at}" if rolled.get(name) == at else f"action at {at}"
             parts.append(f"{name} ({init}{', ' + state if state else ''})")
-        lines.append(fit(f"{n:>2}. " + " & ".join(parts), WIDTH, indent=4))
+        lines.append(fit(f"{n:>2}. " + " & ".join(parts), indent=4))
     if mine:
         lines.append("Next round goes by initiative again.")
     return "\n".join(lines)

@@ -12,13 +12,11 @@ from rules.engine import splits, turns
 from rules.engine.attacks import shields
 from world import fights, poses
 from world.marks import is_game_master, marks, next_line, settings_lines
-from world.text import COMBAT, columns, escape, fit
-
-WIDTH = 78
+from world.text import columns, fit, titled
 
 
 def render_hud(row, viewer=None) -> str:
-    """The 78-column HUD of fight ``row`` for ``viewer``."""
+    """The HUD of fight ``row`` for ``viewer``, laid out for their window's width."""
     d = fights.reading(row)
     if d.system.declared_rounds:
         from world.segments import render_hud as segments_hud
@@ -57,29 +55,30 @@ def render_hud(row, viewer=None) -> str:
         shown = name + (" (AI)" if fighter_id in d.ai else " (NPC)" if d.is_npc(fighter_id) else "")
         rows.append((position, shown, str(at) if at is not None else "-", health.describe(), ", ".join(status)))
     gm = fights.obj(d.gm)
-    lines = [f"|w{COMBAT} {system.title}|n",
+    lines = [titled(system.title),
              fit(f"Round {d.round}   Storyteller: {gm.key if gm else 'nobody'}   "
-                 f"Turn: {turns.turn_text(d, waiting)}", WIDTH),
-             columns(("#", "Name", "Init", "Health", "Status"), (4, 20, 6, 25), rows, width=WIDTH,
+                 f"Turn: {turns.turn_text(d, waiting)}"),
+             columns(("#", "Name", "Init", "Health", "Status"), (4, 20, 6, 25), rows,
                      highlight={"TO ACT": "|g", "DYING": "|r"})]
+    notes = []
     if (d.order or {}).get("round") == d.round:
-        lines.append("Order: the Storyteller's, this round only (+combat/order).")
+        notes.append("Order: the Storyteller's, this round only (+combat/order).")
     if order.declare:
-        lines.append("Declare (low to high): " + escape(", ".join(order.declare)))
-    lines.extend(escape(line) for line in splits.hud_lines(d))
+        notes.append("Declare (low to high): " + ", ".join(order.declare))
+    notes.extend(splits.hud_lines(d))
     if d.scene.get("duel"):
-        lines.append("Formal duel: brawl attacks are disallowed.")
-    lines.extend(settings_lines(d))
+        notes.append("Formal duel: brawl attacks are disallowed.")
+    notes.extend(settings_lines(d))
     scene = system.scene_text(d.scene)
     if scene:
-        lines.append("Space: " + escape(scene))
+        notes.append("Space: " + scene)
     for name, shield in sorted(shields(d).items()):
-        lines.append(f"Shield on {escape(name)}: {escape(shield.describe())}")
+        notes.append(f"Shield on {name}: {shield.describe()}")
     if d.dropped:
-        lines.append("On the ground: " + escape(", ".join(f"{item['owner']}'s {item['weapon']} ({item['feet']} ft)"
-                                                          for item in d.dropped)))
-    lines.extend(next_line(d, viewer))
+        notes.append("On the ground: " + ", ".join(f"{item['owner']}'s {item['weapon']} ({item['feet']} ft)"
+                                                   for item in d.dropped))
+    notes.extend(next_line(d, viewer))
     for pending in d.pending:
-        lines.append(f"Waiting for defense: {escape(d.name(pending.attacker))} -> {escape(d.name(pending.target))} "
-                     f"(#{pending.id})")
+        notes.append(f"Waiting for defense: {d.name(pending.attacker)} -> {d.name(pending.target)} (#{pending.id})")
+    lines.extend(fit(note) for note in notes)
     return "\n".join(lines)

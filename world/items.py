@@ -11,7 +11,6 @@ from rules.systems import CombatError, get_system
 from rules.systems.elethril.actions import describe_item as describe
 from rules.systems.elethril.actions import item_words
 from rules.text import quote
-from world.sheets import WIDTH
 from world.text import escape, table
 
 KEY = "elethril"
@@ -79,7 +78,7 @@ def render_items(target, own: bool) -> str:
         rows.append((str(item["id"]), item_words(item, system), str(item["charges"]),
                      "?" if modifier is None else f"{modifier:+d}", effect))
     head = "Your magical items" if own else f"{escape(target.key)}'s magical items"
-    shown = table(("#", "Item", "Charges", "Init", "Effect"), (6, 34, 9, 6), rows, width=WIDTH)
+    shown = table(("#", "Item", "Charges", "Init", "Effect"), (6, 34, 9, 6), rows)
     return (f"|w{head}|n\n{shown}\nIn an elethril fight: use <item>[=<target>], a discharge at your "
             "initiative\n+ the item's Init modifier; each use spends a charge.")
 
@@ -91,7 +90,7 @@ def render_spells(system) -> str:
         casting = "instant" if spell.instant else f"{spell.casting_time} segment{'s' if spell.casting_time > 1 else ''}"
         effect = f"{spell.damage} damage" if spell.damage else f"heals {spell.heal}" if spell.heal else "ST narrates"
         rows.append((spell.key, spell.name, str(spell.level), casting, effect))
-    shown = table(("Spell", "Name", "Level", "Casting", "Effect"), (20, 20, 7, 13), rows, width=WIDTH)
+    shown = table(("Spell", "Name", "Level", "Casting", "Effect"), (20, 20, 7, 13), rows)
     return (f"{shown}\nCasting begins at your initiative segment; the spell takes effect at the start\n"
             "of the segment after its casting time (instant: in its own segment, before\n"
             "missiles and melee). A hit while casting spoils it.")

@@ -5,18 +5,17 @@ marks and the game master's settings, decided here once for both HUDs (``world.h
 from __future__ import annotations
 
 from world.access import STAFF, has_perm
-from world.text import escape
 
 
 def settings_lines(d) -> list[str]:
-    """The game master's settings for the fight, one line each (both HUDs)."""
+    """The game master's settings for the fight, one plain line each (both HUDs fit them)."""
     lines = []
     if d.settings.get("lethal"):
-        lines.append(f"Lethal fight (set by {escape(d.settings['lethal'])}): player characters die with no decision.")
+        lines.append(f"Lethal fight (set by {d.settings['lethal']}): player characters die with no decision.")
     if d.settings.get("helpless"):
-        lines.append(f"The AI may attack the helpless (set by {escape(d.settings['helpless'])}).")
+        lines.append(f"The AI may attack the helpless (set by {d.settings['helpless']}).")
     if d.settings.get("posewait"):
-        lines.append(f"The fight waits for every player's pose each round (set by {escape(d.settings['posewait'])}).")
+        lines.append(f"The fight waits for every player's pose each round (set by {d.settings['posewait']}).")
     if d.settings.get("timeout"):
         lines.append(f"Defenses wait {d.settings['timeout']} seconds, then resolve with none (+combat/timeout).")
     return lines

@@ -25,7 +25,6 @@ from rules.text import quote
 from world import combat, fights, narration
 from world.access import NARRATOR, require_perm
 from world.sheets import (
-    WIDTH,
     clear_sheet,
     every_system,
     is_npc,
@@ -38,7 +37,7 @@ from world.sheets import (
     update_sheet,
     weapon_name,
 )
-from world.text import COMBAT, escape
+from world.text import COMBAT, escape, fit
 from world.text import table as text_table
 
 NPC_TYPECLASS = combat.NPC_TYPECLASS
@@ -163,8 +162,8 @@ def render_templates(system: RuleSystem) -> str:
         kind = template.kind + (f" ({template.base_kind})" if template.base_kind else "")
         weapon = weapons.get(template.weapon, template.weapon) if template.weapon else "-"
         rows.append((key, template.name, kind or "-", weapon, str(len(template.traits))))
-    shown = text_table(("Template", "Name", "Kind", "Weapon", "Traits"), (15, 22, 19, 14, 8), rows, width=WIDTH)
-    return f"NPC templates ({system.key}): +npc/create <name>=<template>\n{shown}"
+    shown = text_table(("Template", "Name", "Kind", "Weapon", "Traits"), (15, 22, 19, 14, 8), rows)
+    return f"{fit(f'NPC templates ({system.key}): +npc/create <name>=<template>')}\n{shown}"
 
 
 # ------------------------------------------------------------------------------- services
@@ -375,9 +374,9 @@ def render_list(room, system: RuleSystem) -> str:
         rows.append((escape(npc.key) + ("*" if is_light(npc) else ""), escape(shown_kind(system, combatant.kind) or "-"),
                      escape(weapon), health.describe(), fight))
     lines = [f"NPCs here ({len(npcs)}, {system.key}):",
-             text_table(("Name", "Kind", "Weapon", "Health", "Fight"), (23, 10, 13, 25, 7), rows, width=WIDTH)]
+             text_table(("Name", "Kind", "Weapon", "Health", "Fight"), (23, 10, 13, 25, 7), rows)]
     if light:
-        lines.append("* light NPC: give it a sheet with +npc/create <name>=<template> or +npc/set.")
+        lines.append(fit("* light NPC: give it a sheet with +npc/create <name>=<template> or +npc/set."))
     if fighting:
-        lines.append("Fight: init = in the fight with initiative; in = joined, no initiative yet.")
+        lines.append(fit("Fight: init = in the fight with initiative; in = joined, no initiative yet."))
     return "\n".join(lines)

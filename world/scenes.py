@@ -36,6 +36,7 @@ from rules.systems import CombatError
 from rules.text import quote, visible
 from world import fights
 from world.models import Scene, SceneEntry
+from world.text import NARROW, screen_width
 
 MAX_TITLE = 60
 MAX_TITLE_CODED = 80  # the database's column
@@ -324,13 +325,16 @@ def list_view(limit: int = RECENT) -> list[str]:
     scenes = recent(limit)
     if not scenes:
         return ["No scenes yet. +scene/start <title> starts one in your room."]
-    lines = [f"{'#':>5}  {'Started':<16}  {'Lines':>5}  {'Room':<16}  Title"]
+    width = screen_width()
+    narrow = width < NARROW   # the start and the room left out
+    lines = [f"{'#':>5}  " + ("" if narrow else f"{'Started':<16}  ") + f"{'Lines':>5}  "
+             + ("" if narrow else f"{'Room':<16}  ") + "Title"]
     for scene in scenes:
         state = "" if scene.stopped else " (running)"
         title = (scene.plain_title or "untitled") + state
-        line = (f"{scene.id:>5}  {scene.started:%Y-%m-%d %H:%M}  {scene.entry_count:>5}  "
-                f"{visible(scene.room_name)[:16]:<16}  {visible(title)}")
-        lines.append(line[:WIDTH])
+        line = (f"{scene.id:>5}  " + ("" if narrow else f"{scene.started:%Y-%m-%d %H:%M}  ") + f"{scene.entry_count:>5}  "
+                + ("" if narrow else f"{visible(scene.room_name)[:16]:<16}  ") + visible(title))
+        lines.append(line[:width])
     lines.append("+scene/log #<id> reads one.")
     return lines
 

@@ -8,8 +8,7 @@ from rules.systems import CombatError
 from rules.systems.elethril import actions as rounds
 from world import fights, poses
 from world.marks import is_game_master, marks, next_line, settings_lines
-from world.sheets import WIDTH
-from world.text import COMBAT, columns, escape, fit, spoken
+from world.text import columns, escape, fit, screen_width, spoken, titled
 
 
 def initiatives(d) -> dict[str, int]:
@@ -80,21 +79,19 @@ def render_hud(row, viewer=None) -> str:
     else:
         phase = "declaring (+combat/next rolls initiative)"
     gm = fights.obj(d.gm)
-    lines = [f"|w{COMBAT} {system.title}|n",
-             fit(f"Round {r}   Storyteller: {gm.key if gm else 'nobody'}   {phase}", WIDTH),
+    lines = [titled(system.title),
+             fit(f"Round {r}   Storyteller: {gm.key if gm else 'nobody'}   {phase}"),
              columns(("Name", "Side", "Init", "Action", "Health", "Status"), (14, 7, 6, 24, 15), rows,
-                     width=WIDTH, highlight={"to declare": "|g", "DYING": "|r"})]
-    parties = party_lines(d)
-    if parties:
-        lines.append(escape(parties))
-    lines.extend(settings_lines(d))
+                     highlight={"to declare": "|g", "DYING": "|r"})]
+    notes = [party_lines(d), *settings_lines(d)]
     if modifiers:
-        lines.append(escape("Initiative modifiers: " + "; ".join(modifiers)))
+        notes.append("Initiative modifiers: " + "; ".join(modifiers))
     if off_hands:
-        lines.append(escape("Off-hand weapons (+combat/offhand): " + "; ".join(off_hands)))
-    lines.extend(escape(line) for line in board.describe(width=WIDTH, now=rounds.next_segment(d),
+        notes.append("Off-hand weapons (+combat/offhand): " + "; ".join(off_hands))
+    lines.extend(fit(note) for note in notes if note)
+    lines.extend(escape(line) for line in board.describe(width=screen_width(), now=rounds.next_segment(d),
                                                          spoken=spoken()).splitlines())
-    lines.extend(next_line(d, viewer))
+    lines.extend(fit(note) for note in next_line(d, viewer))
     return "\n".join(lines)
 
 

@@ -12,7 +12,7 @@ from rules.dice import TraitError, match_trait
 from rules.systems import CombatError, RuleSystem, get_system, system_keys
 from rules.systems.base import Combatant, Health
 from rules.text import quote
-from world.text import columns, escape
+from world.text import columns, fit
 
 MAX_RATING = 20
 MAX_AMOUNT = 200  # +damage/+heal: health levels, Life Points or hit points
@@ -22,7 +22,6 @@ FALSE_WORDS = ("no", "n", "false", "off", "0", "")
 FIELDS = ("kind", "base_kind", "transformed", "weapon")
 #: What one system's sheet holds (``sheets`` Attribute: ``{system key: {field: value}}``).
 SHEET_KEYS = ("traits", *FIELDS)
-WIDTH = 78
 
 
 def default_system() -> RuleSystem:
@@ -345,31 +344,29 @@ def weapon_name(system: RuleSystem, key: str) -> str:
 
 
 def render_sheet(obj, system: RuleSystem) -> str:
-    """The 78-column ``+sheet`` of ``obj``: its sheet for ``system`` (the header names the
+    """The ``+sheet`` of ``obj``, laid out for the viewer's width: its sheet for ``system`` (the header names the
     system; its kind only where the system has kinds), then its health under each system."""
     combatant = snapshot(obj, system)
     health = system.health(combatant.health, combatant)
-    header = (f"|w{escape(obj.key)}|n  {'NPC' if is_npc(obj) else 'Character'}  {system.key} sheet"
-              + (f"  Kind: {escape(shown_kind(system, combatant.kind))}" if system.kinds else "")
-              + (f" (base {escape(combatant.base_kind)}, "
-                 f"{'transformed' if combatant.transformed else 'not transformed'})"
-                 if transforms(system, combatant.kind) else ""))
+    header = fit(f"{obj.key}  {'NPC' if is_npc(obj) else 'Character'}  {system.key} sheet"
+                 + (f"  Kind: {shown_kind(system, combatant.kind)}" if system.kinds else "")
+                 + (f" (base {combatant.base_kind}, {'transformed' if combatant.transformed else 'not transformed'})"
+                    if transforms(system, combatant.kind) else ""))
     traits = sorted(combatant.traits.items(), key=lambda item: system.trait_names.index(item[0])
                     if item[0] in system.trait_names else len(system.trait_names))
     cells = [f"{name}: {value}" for name, value in traits] or ["(no traits set)"]
     per_column = -(-len(cells) // 3)
     rows = [cells[row::per_column] for row in range(per_column)]  # down the first column, then the next
-    table = columns(None, (26, 26), [row + [""] * (3 - len(row)) for row in rows], width=WIDTH)
+    table = columns(None, (26, 26), [row + [""] * (3 - len(row)) for row in rows])
     weapon = weapon_name(system, combatant.weapon) if combatant.weapon else "none"
     note = system.weapon_note(combatant.weapon) if combatant.weapon else ""
     weapon += f" ({note})" if note else ""
-    lines = [header, str(table), f"Weapon in hand: {escape(weapon)}",
-             f"Health ({system.key}): {health.describe()}"]
+    lines = [f"Weapon in hand: {weapon}", f"Health ({system.key}): {health.describe()}"]
     for other in systems_with_health(obj):
         if other != system:
             fighter = snapshot(obj, other)
             lines.append(f"Health ({other.key}): {other.health(fighter.health, fighter).describe()}")
-    return "\n".join(lines)
+    return "\n".join([header, str(table), *(fit(line) for line in lines)])
 
 
 def systems_with_health(obj) -> list[RuleSystem]:

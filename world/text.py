@@ -71,15 +71,56 @@ def reads_aloud(session) -> bool:
     return bool(session is not None and getattr(session, "protocol_flags", {}).get("SCREENREADER"))
 
 
+#: The screen widths the views lay themselves out for (narrower or wider windows get these),
+#: the one assumed without NAWS, and the width under which a table becomes one line a row.
+MIN_WIDTH, DEFAULT_WIDTH, MAX_WIDTH, NARROW = 40, 78, 200, 60
+_width: ContextVar[int] = ContextVar("fray_width", default=DEFAULT_WIDTH)
+
+
+def session_width(session) -> int:
+    """The width ``session``'s client reported (NAWS: Evennia's ``SCREENWIDTH``), kept within
+    :data:`MIN_WIDTH` to :data:`MAX_WIDTH`; :data:`DEFAULT_WIDTH` without one."""
+    flags = getattr(session, "protocol_flags", None) or {}
+    reported = (flags.get("SCREENWIDTH") or {}).get(0) or DEFAULT_WIDTH
+    try:
+        return max(MIN_WIDTH, min(MAX_WIDTH, int(reported)))
+    except (TypeError, ValueError):
+        return DEFAULT_WIDTH
+
+
 @contextmanager
 def views_for(session) -> Iterator[None]:
     """Render the views built inside for ``session``: linear sentences when it has the
-    screen-reader flag (the base command wraps every command in this)."""
+    screen-reader flag, laid out for its width (the base command wraps every command in
+    this)."""
     token = _spoken.set(reads_aloud(session))
+    sized = _width.set(session_width(session) if session is not None else DEFAULT_WIDTH)
     try:
         yield
     finally:
         _spoken.reset(token)
+        _width.reset(sized)
+
+
+def screen_width() -> int:
+    """The width the view being built is for (:func:`views_for`; 78 outside a command)."""
+    return _width.get()
+
+
+def scaled(widths: Sequence[int], width: int, headers: Sequence[str] | None = None) -> list[int]:
+    """Column widths drawn for 78 columns, stretched (or squeezed) for a ``width`` one, each
+    still as wide as its header and a space either side (the last column, not in ``widths``,
+    takes what is left)."""
+    if width == DEFAULT_WIDTH:
+        return list(widths)
+    least = [len(header) + 2 for header in headers or ()] or [3] * len(widths)
+    return [max(low, size * width // DEFAULT_WIDTH) for size, low in zip(widths, [*least, *[3] * len(widths)])]
+
+
+def one_line_a_row(headers: Sequence[str] | None, rows: Iterable[Sequence[str]], width: int) -> str:
+    """A table for a narrow window: each row one entry (:func:`sentences`), wrapped to
+    ``width`` with its continuation lines indented; plain cells in, escaped text out."""
+    return "\n".join(fit(line, width) for line in sentences(headers, rows).splitlines())
 
 
 def spoken() -> bool:
@@ -135,13 +176,14 @@ def wrap_words(text: str, width: int) -> list[str]:
     return lines
 
 
-def fit(text: str, width: int = 78, indent: int = 2) -> str:
-    """Plain ``text`` escaped in lines of at most ``width`` columns, broken at the last space
-    that fits (inner spacing kept), the continuation lines indented by ``indent`` (a HUD's
-    header line with long names). For a screen reader: one line, the wide gaps as sentence
-    breaks."""
+def fit(text: str, width: int | None = None, indent: int = 2) -> str:
+    """Plain ``text`` escaped in lines of at most ``width`` columns (default: the viewer's,
+    :func:`screen_width`), broken at the last space that fits (inner spacing kept), the
+    continuation lines indented by ``indent`` (a HUD's header line with long names). For a
+    screen reader: one line, the wide gaps as sentence breaks."""
     if spoken():
         return escape(RULE.sub(". ", text.strip())) + "."
+    width = width or screen_width()
     text = printable(text)
     lines = []
     while len(text) > width:
@@ -153,17 +195,28 @@ def fit(text: str, width: int = 78, indent: int = 2) -> str:
     return "\n".join(doubled(line) for line in lines)
 
 
+def titled(title: str) -> str:
+    """A view's first line, ``<Combat> <title>``, wrapped to the viewer's width."""
+    return f"{COMBAT} |w" + fit(title, max(MIN_WIDTH, screen_width()) - len("<Combat> ")) + "|n"
+
+
 def columns(headers: Sequence[str] | None, widths: Sequence[int], rows: Iterable[Sequence[str]], *,
-            width: int = 78, highlight: Mapping[str, str] | None = None) -> str:
+            width: int | None = None, highlight: Mapping[str, str] | None = None) -> str:
     """A table of fixed-width columns under a ``~`` rule, for the views typed every few
     seconds (the HUD): plain cells in, escaped text out (measured as shown, ``\\uXXXX`` and
     all), each cell wrapped at word breaks inside its column as EvTable wrapped it, with one
     space either side, rows top-aligned; the last column takes what ``widths`` leave of
     ``width`` (78); no ``headers``: no header and no rule. ``highlight`` colours a phrase kept
     whole on one line (``{"TO ACT": "|g"}``). Costs microseconds a row, where EvTable costs
-    milliseconds. For a screen reader: :func:`sentences`."""
+    milliseconds. ``widths`` are drawn for 78 columns and stretched to ``width`` (default: the
+    viewer's, :func:`screen_width`); under :data:`NARROW`, one line a row
+    (:func:`one_line_a_row`). For a screen reader: :func:`sentences`."""
     if spoken():
         return sentences(headers, ([escape(cell) for cell in row] for row in rows))
+    width = width or screen_width()
+    if width < NARROW:
+        return one_line_a_row(headers, rows, width)
+    widths = scaled(widths, width, headers)
     widths = [*widths, width - sum(widths)]
     highlight = highlight or {}
 
@@ -187,11 +240,22 @@ def columns(headers: Sequence[str] | None, widths: Sequence[int], rows: Iterable
     return "\n".join(out)
 
 
-def table(headers: Sequence[str], widths: Sequence[int], rows: Iterable[Sequence[str]], *, width: int = 78) -> str:
-    """A list view (not on a hot path) as Evennia's EvTable draws it, ``widths`` for all but
-    the last column; cells already escaped. For a screen reader: :func:`sentences`."""
+def table(headers: Sequence[str], widths: Sequence[int], rows: Iterable[Sequence[str]], *,
+          width: int | None = None) -> str:
+    """A list view (not on a hot path) as Evennia's EvTable draws it, ``widths`` (drawn for 78
+    columns, stretched to ``width``: default the viewer's) for all but the last column; cells
+    already escaped. Under :data:`NARROW`: one line a row. For a screen reader:
+    :func:`sentences`."""
     if spoken():
         return sentences(headers, rows)
+    width = width or screen_width()
+    if width < NARROW:
+        from evennia.utils.ansi import strip_ansi
+
+        return one_line_a_row(headers, ([strip_ansi(str(cell)) for cell in row] for row in rows), width)
+    widths = scaled(widths, width, headers)
+    if widths and len(widths) == len(headers):   # every column given: the last takes the rounding
+        widths[-1] += width - sum(widths)
     from evennia.utils.evtable import EvTable
 
     drawn = EvTable(*headers, width=width, border="header")
