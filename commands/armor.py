@@ -56,7 +56,8 @@ class CmdRequest(Command):
     approved it, when, its soak values). A custom armor needs explicit
     soak values: the first word after = is a list of <column>:<n> pairs
     joined by commas, no spaces; the columns are the system's armor
-    columns (storyteller: bashing, lethal, aggravated; a unique start is
+    columns (storyteller, aeon: bashing, lethal, aggravated; eldritch:
+    bash, lethal, bullets; elethril: armor_class; a unique start is
     enough), each value 0-10, and columns left out give nothing. For a
     table armor such values replace the table's. Everything after that
     first word is the comment.

@@ -33,6 +33,19 @@ def find_character(caller, name: str):
     raise CombatError(f"No character '{quote(name)}'.")
 
 
+#: ``+roll``'s usage and example by the rule system played where the caller is, then
+#: ``+roll/odds``'s: (what follows ``+roll``, example, what follows ``+roll/odds``, example).
+#: Eldritch has no 'vs'; elethril's odds take a bonus and an Armor Class.
+ROLL_USAGE = {
+    "storyteller": ("<pool>[ vs <difficulty>]", "Dexterity+Brawl vs 6",
+                    "<pool>[ vs <difficulty>]", "Dexterity+Brawl vs 6"),
+    "aeon": ("<pool>[ vs <successes needed>]", "Dexterity+Brawl vs 2",
+             "<pool>[ vs <successes needed>]", "Dexterity+Brawl vs 2"),
+    "eldritch": ("<pool>", "Dexterity+Brawl", "<pool>", "Dexterity+Brawl"),
+    "elethril": ("<dice and traits>[ vs <total>]", "1d20+2 vs 15", "<bonus>[ vs <Armor Class>]", "0 vs 5"),
+}
+
+
 class CmdRoll(Command):
     """
     Roll dice from your sheet.
@@ -74,7 +87,20 @@ class CmdRoll(Command):
     key = "+roll"
     allowed_switches = ("private", "wp", "odds")
     max_switches = 2
-    syntax = "+roll <pool>[ vs <difficulty>]  e.g. +roll Dexterity+Brawl vs 6"
+    syntax = "+roll <pool>[ vs <difficulty>]"
+
+    def fail_usage(self):
+        """The usage, with an example, of the system played here (``ROLL_USAGE``)."""
+        try:
+            key = combat.system_here(self.caller).key
+        except CombatError:   # a fight whose system is gone from the game
+            key = ""
+        if key not in ROLL_USAGE:
+            return super().fail_usage()
+        odds = "odds" in self.switches
+        form, example = ROLL_USAGE[key][2:] if odds else ROLL_USAGE[key][:2]
+        command = "+roll/odds" if odds else "+roll"
+        self.fail(f"Usage: {command} {form}  e.g. {command} {example}")
 
     def run(self):
         if (acting := split_acting(self)) is None:

@@ -112,14 +112,20 @@ class ApproveForm(forms.Form):
     """``+request/approve``'s soak values and comment, checked by ``world.armor.parse_soak``."""
 
     soak = forms.CharField(required=False, max_length=80, label="Soak values", validators=[one_line],
-                           help_text="column:value pairs joined by commas, e.g. bashing:1,lethal:1; leave "
-                                     "empty for a table armor's own values.")
+                           help_text="column:value pairs joined by commas; leave empty for a table "
+                                     "armor's own values.")
     comment = forms.CharField(required=False, max_length=armor.MAX_COMMENT, validators=[one_line],
                               widget=forms.TextInput(attrs={"size": 80}))
 
     def __init__(self, *args, system_key: str = "", **kwargs):
         super().__init__(*args, **kwargs)
         self.system_key = system_key
+        try:   # the example in the request's system's own columns
+            example = armor.soak_example(get_system(system_key))
+        except CombatError:
+            return
+        self.fields["soak"].help_text = (f"column:value pairs joined by commas, e.g. {example}; leave "
+                                         "empty for a table armor's own values.")
 
     def clean_soak(self):
         spec = self.cleaned_data["soak"].strip()
@@ -159,9 +165,10 @@ class ArmorRequestAdmin(StaffOnly, admin.ModelAdmin):
         return own + super().get_urls()
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
-        extra = {"approve_form": ApproveForm(), "deny_form": DenyForm(), **(extra_context or {})}
         number = _number(object_id)
         row = ArmorRequest.objects.filter(pk=number).first() if number else None
+        extra = {"approve_form": ApproveForm(system_key=row.system_key if row else ""), "deny_form": DenyForm(),
+                 **(extra_context or {})}
         extra["request_open"] = row is not None and row.status == ArmorRequest.OPEN or any(
             extra[name].errors for name in ("approve_form", "deny_form"))
         return super().change_view(request, object_id, form_url, extra)

@@ -41,7 +41,6 @@ MAX_NOTICES = 20
 MAX_ID_DIGITS = 9
 #: Request states; only ``open`` requests can be approved, denied or withdrawn.
 OPEN, APPROVED, DENIED, WITHDRAWN, REVOKED = ArmorRequest.STATUSES
-APPROVE_EXAMPLE = "+request/approve <#>=bashing:1,lethal:1 <comment>"
 
 
 # --- storage -------------------------------------------------------------------------------
@@ -242,6 +241,16 @@ def _require_open(request: dict, done: str) -> None:
         raise CombatError(f"Request #{number} is {status}.")
 
 
+def soak_example(system: RuleSystem) -> str:
+    """Soak values in ``system``'s own columns for a hint: its first table armor's
+    (``bash:1,lethal:2`` in eldritch, ``armor_class:8`` in elethril), else 1 in its first two columns."""
+    first = next(iter((system.armor_table or {}).values()), None)
+    soak = {column: value for column, value in (first or {}).get("soak", {}).items()
+            if column in system.armor_columns and value}
+    return ",".join(f"{column}:{value}" for column, value in soak.items()) or \
+        ",".join(f"{column}:1" for column in system.armor_columns[:2])
+
+
 def parse_soak(system: RuleSystem, spec: str) -> dict[str, int]:
     """``bashing:1,lethal:1`` → ``{"bashing": 1, "lethal": 1}`` (columns by unique prefix,
     values 0-10, zeros dropped). Raises CombatError."""
@@ -252,7 +261,7 @@ def parse_soak(system: RuleSystem, spec: str) -> dict[str, int]:
         name, value = name.strip().casefold(), value.strip()
         if not colon or not name:
             raise CombatError(f"Give soak values as <column>:<n> joined by commas (no spaces), "
-                              f"e.g. {APPROVE_EXAMPLE}.")
+                              f"e.g. +request/approve <#>={soak_example(system)} <comment>.")
         found = [c for c in columns if c == name] or [c for c in columns if c.startswith(name)]
         if len(found) != 1:
             raise CombatError(f"Unknown armor column '{quote(name)}'. Columns: {', '.join(columns)}.")
@@ -302,7 +311,7 @@ def approve(staff, number: int, text: str = "", *, spec: str | None = None,
         soak = dict(system.armor_table[request["armor"]]["soak"])
     else:
         raise CombatError(f"Request #{number} is for a custom armor: give its soak values, "
-                          f"e.g. +request/approve {number}=bashing:1,lethal:1 <comment>.")
+                          f"e.g. +request/approve {number}={soak_example(system)} <comment>.")
     stamp = now_iso()
     note = {"id": number, "system": system.key, "armor": request.get("armor"), "name": request["name"],
             "soak": soak, "approved_by": staff.key, "approved_at": stamp, "comment": comment,
@@ -579,6 +588,10 @@ def render_request(request: dict) -> str:
             lines.append(f"  Staff: +request/approve {number}[=<comment>] or +request/deny {number}=<why>")
         else:
             lines.append(f"  Staff: +request/approve {number}=<col>:<n>[,<col>:<n>...][ <comment>]")
-            lines.append(f"         e.g. +request/approve {number}=bashing:1,lethal:1 fine;"
+            try:
+                example = soak_example(get_system(system_key))
+            except CombatError:   # a system gone from the game: its columns are unknown
+                example = "<col>:<n>"
+            lines.append(f"         e.g. +request/approve {number}={example} fine;"
                          f" or +request/deny {number}=<why>")
     return "\n".join(lines)

@@ -5,7 +5,8 @@ as help text is parsed like any message), and one topic page per rule
 system, ``help storyteller``, ``help aeon``, ``help eldritch`` and ``help elethril``: how a
 turn runs, the dice, defenses, damage and health, and the commands only that system has.
 Each part is a subtopic (``help aeon/damage``). The full rules, with the seed sections and
-every data option: ``docs/rules/<system>.md``. Command help itself is the commands'
+every data option: ``docs/rules/<system>.md``, served on the website as ``/rules/<system>/``
+(``web/website/views/rules.py``). Command help itself is the commands'
 docstrings (``commands.help``).
 """
 
@@ -83,8 +84,8 @@ HELP_ENTRY_DICTS = [
             action), or 'defend none'. Damage is rolled, then soaked by kind;
             wounds fill seven health levels.
 
-            Staff: the full rules, with every option, are in the game's
-            docs/rules/storyteller.md.
+            The full rules, with every option: the website's /rules/storyteller/
+            (docs/rules/storyteller.md in the game's files).
 
             # subtopics
 
@@ -140,8 +141,8 @@ HELP_ENTRY_DICTS = [
             you have not acted yet. Damage below hardness does nothing; soak
             takes dice off; each damage success is a health level.
 
-            Staff: the full rules, with every option, are in the game's
-            docs/rules/aeon.md.
+            The full rules, with every option: the website's /rules/aeon/
+            (docs/rules/aeon.md in the game's files).
 
             # subtopics
 
@@ -196,8 +197,8 @@ HELP_ENTRY_DICTS = [
             after acting (each later defense at -2 more); the higher total
             wins and your Success Levels come off the attack's.
 
-            Staff: the full rules, with every option, are in the game's
-            docs/rules/eldritch.md.
+            The full rules, with every option: the website's /rules/eldritch/
+            (docs/rules/eldritch.md in the game's files).
 
             # subtopics
 
@@ -248,8 +249,8 @@ HELP_ENTRY_DICTS = [
             +combat/next. There is no dodge, block or parry: Armor Class is
             the defense. Hit points; at 0 down, at -10 dead.
 
-            Staff: the full rules, with every option, are in the game's
-            docs/rules/elethril.md.
+            The full rules, with every option: the website's /rules/elethril/
+            (docs/rules/elethril.md in the game's files).
 
             # subtopics
 

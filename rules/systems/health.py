@@ -1,7 +1,7 @@
 """The health track the d10 pool systems share (storyteller and aeon): health levels filled by
 bashing, lethal and aggravated damage, always listed aggravated above lethal above bashing, each
 level with its wound penalty. What differs is what a full track means: each system's subclass
-says how damage past the last level rolls over and when the fighter is dead
+says what damage past the last level does (it turns bashing lethal) and when the fighter is dead
 (``rules.systems.storyteller.system.StorytellerHealth``, ``rules.systems.aeon.system.AeonHealth``).
 """
 

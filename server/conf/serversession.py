@@ -5,6 +5,9 @@ Fray's views are built as sentences for such a session (``world.text.views_for``
 what every viewer shares, the room's narration: a health track's box art in words, arrows as
 "gives" (``world.text.speak``). Evennia's Portal then drops the ``~~~`` rules as it always does
 for a screen reader.
+
+A connection whose GMCP (or MSDP) answer reaches the Server only after its login gets its
+character's GMCP packages then (``load_sync_data``).
 """
 
 from evennia.server.serversession import ServerSession as BaseServerSession
@@ -23,3 +26,17 @@ class ServerSession(BaseServerSession):
             elif isinstance(text, (tuple, list)) and text and isinstance(text[0], str):
                 kwargs["text"] = (speak(text[0]), *text[1:])
         super().data_out(**kwargs)
+
+    def load_sync_data(self, sessdata):
+        """The Portal's news of this connection. A telnet client's GMCP (or MSDP) answer reaches
+        the Server when the Portal syncs, once every negotiation has answered or after Evennia's
+        2 seconds; a client that logs in sooner (TinTin++ typing the login at once) was logged
+        in without out-of-band data, so its character's packages (``world.gmcp``), sent on login,
+        are sent now."""
+        had_oob = bool((getattr(self, "protocol_flags", None) or {}).get("OOB"))
+        super().load_sync_data(sessdata)
+        puppet = getattr(self, "puppet", None)
+        if not had_oob and self.protocol_flags.get("OOB") and puppet is not None:
+            from world import gmcp
+
+            gmcp.refresh(puppet, force=True)

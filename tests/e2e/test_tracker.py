@@ -101,6 +101,15 @@ def test_the_tracker_follows_a_telnet_round_live(fray_server, fray_client, arena
             bob.expect(r"Round 2 begins\.")
             text_has(page, "Round 2 begins.")
             assert page.evaluate("window.__marker") == 1
+            # newest first (a polled entry goes on top), in a box that scrolls (issue 30 item 9h)
+            lines = page.evaluate("Array.from(document.querySelectorAll('#fray-narration .fray-line'))"
+                                  ".map(n => n.innerText)")
+            newer = next(i for i, text in enumerate(lines) if "Round 2 begins." in text)
+            older = next(i for i, text in enumerate(lines) if f"Guard attacks {a} with punch." in text)
+            assert newer < older, lines
+            box = page.evaluate("[getComputedStyle(document.getElementById('fray-narration')).overflowY,"
+                                " getComputedStyle(document.getElementById('fray-narration')).maxHeight]")
+            assert box[0] == "auto" and box[1].endswith("px"), box
             assert "Round 2" in staff.inner_text("#fray-now")
 
             # A player's forged press of the button: refused, nothing changes.

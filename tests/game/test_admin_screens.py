@@ -61,6 +61,11 @@ class TestArmorRequests(AdminTest):
         self.assertEqual(self.client.post(self.url(second), {"status": "approved"}).status_code, 403)
         self.assertEqual(armor.get_request(second)["status"], "open")
 
+    def test_the_soak_example_is_in_the_requests_systems_columns(self):
+        number = armor.file_armor_request(self.char2, "troll-hide cloak", "won it", get_system("eldritch"))["id"]
+        self.assertContains(self.client.get(self.url(number)), "e.g. bash:1,lethal:2; leave empty")
+        self.assertContains(self.client.get(self.url(self.file("cloak"))), "e.g. bashing:1; leave empty")
+
     def test_approve_makes_the_note_and_tells_the_player(self):
         number = self.file("goblin")
         page = self.client.post(self.url(number, "approve"), {"soak": "", "comment": "Well earned."}, follow=True)

@@ -6,6 +6,7 @@ from unittest import mock
 from evennia.utils import create
 
 from commands.armor import CmdArmor, CmdRequest
+from rules.systems import get_system
 from tests.game.test_combat_commands import FrayCommandTest
 from world import armor, sheets
 from world.models import ArmorRequest
@@ -321,3 +322,34 @@ class TestBadInput(ArmorTest):
         for _ in range(armor.MAX_OPEN):
             self.file("goblin")
         self.refused(CmdRequest(), "/armor goblin=again", "You already have 5 open requests")
+
+
+class TestHintsInTheSystemsColumns(ArmorTest):
+    """Issue 30 item 9f: a custom armor's hints show soak values in the request's system's own
+    columns (eldritch bash/lethal/bullets, elethril armor_class), and the example works."""
+
+    def custom(self, system_key):
+        return armor.file_armor_request(self.char2, "troll-hide cloak", "Won it", get_system(system_key))["id"]
+
+    def test_eldritch(self):
+        number = self.custom("eldritch")
+        self.assertIn(f"e.g. +request/approve {number}=bash:1,lethal:2 fine; or +request/deny {number}=<why>",
+                      self.st(CmdRequest(), f"/view {number}"))
+        self.refused(CmdRequest(), f"/approve {number}", f"Request #{number} is for a custom armor: give its soak "
+                     f"values, e.g. +request/approve {number}=bash:1,lethal:2 <comment>.", caller=self.char1)
+        self.refused(CmdRequest(), f"/approve {number}=bash:1,,lethal:2 fine", "Give soak values as <column>:<n> joined by "
+                     "commas (no spaces), e.g. +request/approve <#>=bash:1,lethal:2 <comment>.", caller=self.char1)
+        self.st(CmdRequest(), f"/approve {number}=bash:1,lethal:2 fine",
+                f"<Armor> Request #{number} approved: #{number} troll-hide cloak (eldritch: bash 1, lethal 2)")
+
+    def test_elethril(self):
+        number = self.custom("elethril")
+        self.assertIn(f"e.g. +request/approve {number}=armor_class:8 fine;", self.st(CmdRequest(), f"/view {number}"))
+        self.refused(CmdRequest(), f"/approve {number}", f"Request #{number} is for a custom armor: give its soak "
+                     f"values, e.g. +request/approve {number}=armor_class:8 <comment>.", caller=self.char1)
+        self.st(CmdRequest(), f"/approve {number}=armor_class:8",
+                f"<Armor> Request #{number} approved: #{number} troll-hide cloak (elethril: armor_class 8)")
+
+    def test_storyteller_and_aeon_keep_their_damage_types(self):
+        self.assertEqual(armor.soak_example(get_system("storyteller")), "bashing:1")
+        self.assertEqual(armor.soak_example(get_system("aeon")), "bashing:3,lethal:2")

@@ -173,3 +173,30 @@ class ScreenReaderTest(FrayCommandTest):
         session.protocol_flags = {}
         session.data_out(text="Hurt (-1) [LB.....]")
         self.assertEqual(session.sessionhandler.data_out.call_args.kwargs["text"], "Hurt (-1) [LB.....]")
+
+
+class TestLateNegotiation(FrayCommandTest):
+    """Issue 30 item 9b: a client that logs in before the Portal tells the Server it took GMCP
+    (TinTin++ typing the login at once) gets the login's packages when the Portal does."""
+
+    def server_session(self, oob: bool, puppet=None):
+        from server.conf.serversession import ServerSession
+
+        session = ServerSession()
+        session.protocol_flags = {"OOB": oob, "SCREENWIDTH": {0: 78}}
+        session.puppet = puppet
+        return session
+
+    def test_the_packages_follow_the_late_news(self):
+        with mock.patch.object(gmcp, "refresh") as refresh:
+            late = self.server_session(False, self.char2)
+            late.load_sync_data({"protocol_flags": {"OOB": True}, "protocol_key": "telnet"})
+            refresh.assert_called_once_with(self.char2, force=True)
+            self.assertEqual(late.protocol_flags, {"OOB": True, "SCREENWIDTH": {0: 78}})
+            refresh.reset_mock()
+            late.load_sync_data({"protocol_flags": {"OOB": True}})   # already known: nothing again
+            refresh.assert_not_called()
+            self.server_session(False, None).load_sync_data({"protocol_flags": {"OOB": True}})   # not logged in
+            refresh.assert_not_called()
+            self.server_session(False, self.char2).load_sync_data({"protocol_flags": {"OOB": False}})
+            refresh.assert_not_called()

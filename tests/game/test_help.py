@@ -1,7 +1,7 @@
 """Help by rule system (issue 18, item 1): a command's page shows the part of the system
 played here first and names the others; every switch has a page; system topics exist."""
 
-from django.test import override_settings
+from django.test import Client, override_settings
 from evennia.utils.test_resources import EvenniaCommandTest
 
 from commands import fray
@@ -81,7 +81,8 @@ class TestHelpBySystem(EvenniaCommandTest):
             page = self.help(system)
             self.assertIn(f"Help for {system}", page)
             self.assertIn(f"+combat/start {system}", page)
-            self.assertIn(f"docs/rules/{system}.md", page)
+            self.assertIn(f"the website's /rules/{system}/\n(docs/rules/{system}.md in the game's files)", page)
+            self.assertContains(Client().get(f"/rules/{system}/"), f"<code>docs/rules/{system}.md</code>")
             self.assertIn(f"Subtopics (help {system}/<name>): dice, turn, defenses, damage,", page)
             self.assertLessEqual(len(page.splitlines()), 41)
             self.assertEqual([line for line in page.splitlines() if len(line) > 78], [])

@@ -4,6 +4,7 @@ nothing is rolled, logged or used up."""
 from commands import fray
 from tests.game import fightview as encounters
 from tests.game.test_combat_commands import FrayCommandTest
+from tests.game.test_eldritch_commands import EldritchFightTest
 from tests.game.test_elethril_commands import ElethrilFightTest
 from world import dice, fights
 from world.sheets import add_traits, update_sheet
@@ -57,7 +58,9 @@ class TestOdds(FrayCommandTest):
 
     def test_bad_input_is_one_line(self):
         self.player(fray.CmdRoll(), "/odds Dexteriy", "<Fray> Unknown trait 'Dexteriy'. Did you mean Dexterity?")
-        self.player(fray.CmdRoll(), "/odds", "<Fray> Usage: +roll <pool>[ vs <difficulty>]")
+        self.player(fray.CmdRoll(), "/odds",
+                    "<Fray> Usage: +roll/odds <pool>[ vs <difficulty>]  e.g. +roll/odds Dexterity+Brawl vs 6")
+        self.player(fray.CmdRoll(), "", "<Fray> Usage: +roll <pool>[ vs <difficulty>]  e.g. +roll Dexterity+Brawl vs 6")
 
 
 class TestElethrilOdds(ElethrilFightTest):
@@ -69,3 +72,20 @@ class TestElethrilOdds(ElethrilFightTest):
         self.assertIn("  Hit Armor Class 10            65.0%", out)
         self.assertIn("  Hit Armor Class -10            5.0%", out)
         self.player(fray.CmdRoll(), "/odds 1d6", "<Fray> Odds are for the attack's d20: add only numbers or traits.")
+
+    def test_a_bare_odds_shows_elethrils_own_usage_and_its_example_works(self):
+        """Issue 30 item 9e: the usage's example is one the fight's system reads."""
+        self.player(fray.CmdRoll(), "/odds",
+                    "<Fray> Usage: +roll/odds <bonus>[ vs <Armor Class>]  e.g. +roll/odds 0 vs 5")
+        self.player(fray.CmdRoll(), "/odds 0 vs 5", "<Roll> Odds for Char2: short sword")
+        self.player(fray.CmdRoll(), "",
+                    "<Fray> Usage: +roll <dice and traits>[ vs <total>]  e.g. +roll 1d20+2 vs 15")
+        self.force(13)
+        self.player(fray.CmdRoll(), "1d20+2 vs 15", "<Roll> Char2 rolls")
+
+
+class TestEldritchRollUsage(EldritchFightTest):
+    def test_a_bare_roll_shows_eldritchs_usage_without_vs(self):
+        self.player(fray.CmdRoll(), "/odds", "<Fray> Usage: +roll/odds <pool>  e.g. +roll/odds Dexterity+Brawl")
+        self.player(fray.CmdRoll(), "/odds Dexterity+Brawl", "<Roll> Odds for Char2")
+        self.player(fray.CmdRoll(), "", "<Fray> Usage: +roll <pool>  e.g. +roll Dexterity+Brawl")

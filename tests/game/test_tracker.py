@@ -2,6 +2,8 @@
 a fight's page and its JSON state, the Storyteller's buttons through the same services as
 the commands, and every refusal with its HTTP status, changing nothing."""
 
+import re
+
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -117,6 +119,29 @@ class TestPages(TrackerTest):
         self.assertContains(response, 'id="fray-next"')
         self.assertContains(response, "Roll log")
         self.assertContains(response, "#1 R1 Char2: initiative")
+
+    def test_narration_and_log_run_newest_first_in_a_bounded_box(self):
+        """Issue 30 item 9h: a long fight's page stays short: the newest narration (and roll
+        log entry) on top, in a box of at most 28em that scrolls; the poll's new entries
+        go on top too (the page's script: insertBefore the first)."""
+        self.force(6, 6, 6)
+        self.player(fray.CmdAttack(), "Guard")
+        page = self.client_for(self.account).get(self.url).content.decode()
+        narration = page[page.index('id="fray-narration"'):page.index("Roll log")]
+        seqs = [int(n) for n in re.findall(r'class="fray-line" data-seq="(\d+)"', narration)]
+        self.assertGreaterEqual(len(seqs), 3)
+        self.assertEqual(seqs, sorted(seqs, reverse=True))
+        self.assertEqual(seqs[0], max(entry["seq"] for entry in tracker.narration(self.row.pk)))
+        log = page[page.index('id="fray-log"'):]
+        numbers = [int(n) for n in re.findall(r'class="fray-log" data-number="(\d+)"', log)]
+        self.assertGreaterEqual(len(numbers), 2)
+        self.assertEqual(numbers, sorted(numbers, reverse=True))
+        self.assertIn("#fray-tracker .fray-scroll { max-height: 28em; overflow-y: auto; }", page)
+        self.assertIn('<div id="fray-narration" class="fray-scroll', page)
+        self.assertIn('<div id="fray-log" class="fray-scroll', page)
+        self.assertEqual(page.count("box.insertBefore(line, box.firstChild);"), 1)
+        self.assertEqual(page.count("box.insertBefore(node, box.firstChild);"), 1)
+        self.assertNotIn("box.appendChild(line)", page)
 
     def test_unknown_fight_wrong_method_bad_cursor(self):
         web = self.reader()

@@ -23,6 +23,7 @@ class TestWebsite(EvenniaTest):
         self.assertIn('href="/webclient/"', text)
         self.assertIn('href="/help/"', text)
         self.assertIn('href="/scenes/"', text)
+        self.assertIn('<a href="/rules/">Rules</a>: the full rules reference', text)
         self.assertNotIn("Welcome to Evennia", text)
         self.assertNotIn("The Python MUD/MU* creation system", text)   # Fray's own slogan in the header
 
@@ -62,3 +63,56 @@ class TestWebsite(EvenniaTest):
         self.assertIn("Dice\n----\nA pool of d10", text)
         self.assertNotIn("# subtopics", text)
         self.assertNotIn("## dice", text)
+
+
+class TestRulesPages(EvenniaTest):
+    """Issue 30 item 9a: the rules reference (docs/rules.md, docs/rules/<system>.md) on the
+    website, for anyone; Markdown rendered with any raw HTML shown as text."""
+
+    def test_the_index_links_each_systems_page_and_the_menu_links_the_index(self):
+        page = Client().get("/rules/")
+        self.assertEqual(page.status_code, 200)
+        text = page.content.decode()
+        self.assertIn("<h1 id=\"frays-rules-reference\">Fray's rules reference</h1>", text)
+        for system in ("storyteller", "aeon", "eldritch", "elethril"):
+            self.assertIn(f'<a href="/rules/{system}/">{system}</a>', text)
+        self.assertIn('<a class="nav-link" href="/rules/">Rules</a>', text)
+        self.assertIn("<title>", text)
+
+    def test_a_systems_page_has_its_tables_headings_and_anchors(self):
+        text = Client().get("/rules/eldritch/").content.decode()
+        self.assertIn('<h1 id="eldritch-rules-eldritch">Eldritch rules (<code>eldritch</code>)</h1>', text)
+        self.assertIn('<h2 id="data-options">Data options</h2>', text)
+        self.assertIn('href="#data-options"', text)
+        self.assertIn('<table class="table table-sm table-bordered">', text)
+        self.assertIn("<strong>eldritch</strong>", text)            # the page's own name in the row
+        self.assertIn('<a href="/rules/aeon/">aeon</a>', text)      # the others linked
+        aeon = Client().get("/rules/aeon/").content.decode()
+        self.assertIn("<td>Mauled</td>", aeon)
+
+    def test_unknown_pages_are_not_found_and_only_get_is_answered(self):
+        for url in ("/rules/nope/", "/rules/rules/", "/rules/..%2Frules/", "/rules/aeon.md/",
+                    "/rules/%3Cscript%3E/", "/rules/aeon/x/"):
+            self.assertEqual(Client().get(url).status_code, 404, url)
+        self.assertEqual(Client().post("/rules/aeon/").status_code, 405)
+
+    def test_raw_html_and_script_links_in_a_page_are_text(self):
+        from pathlib import Path
+        from tempfile import TemporaryDirectory
+        from unittest import mock
+
+        from web.website.views import rules
+
+        with TemporaryDirectory() as folder:
+            page = Path(folder) / "evil.md"
+            page.write_text('# Evil <b>bold</b>\n\n<script>alert(1)</script>\n\n[x](javascript:alert(1)) '
+                            '<img src=x onerror=alert(1)> [back](../rules.md#top) [other](aeon.md)\n',
+                            encoding="utf-8")
+            with mock.patch.dict(rules.PAGES, {"evil": page}):
+                text = Client().get("/rules/evil/").content.decode()
+        self.assertIn("<p>&lt;script&gt;alert(1)&lt;/script&gt;</p>", text)
+        self.assertIn("[x](javascript:alert(1))", text)          # no link made
+        self.assertIn("&lt;img src=x onerror=alert(1)&gt;", text)
+        self.assertIn('<a href="/rules/#top">back</a> <a href="/rules/aeon/">other</a>', text)
+        self.assertIn('<h1 id="evil-bboldb">Evil &lt;b&gt;bold&lt;/b&gt;</h1>', text)
+        self.assertNotIn("<script>alert", text)

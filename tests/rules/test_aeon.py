@@ -201,10 +201,22 @@ def test_schedule_highest_first_ties_on_dex_wits_then_together():
 def test_chart_is_data():
     health = AE.health({})
     assert [(lvl.name, lvl.penalty) for lvl in health.levels] == [
-        ("Bruised", 0), ("Hurt", -1), ("Injured", -1), ("Wounded", -2), ("Maimed", -2),
+        ("Bruised", 0), ("Hurt", -1), ("Injured", -1), ("Wounded", -2), ("Mauled", -2),
         ("Crippled", -5), ("Incapacitated", -5)]
     assert health.describe() == "Healthy [.......]"
     assert health.meter == (7, 7)
+
+
+def test_the_fifth_level_has_the_storytellers_name_and_maimed_is_only_pulling_blows():
+    """Issue 30 item 9c: one level, one word in both d10 systems (Mauled -2), and "maimed" is
+    left to the aeon seed's own meaning, Pulling Blows' maiming wound (a condition mark)."""
+    from rules.systems import get_system
+
+    storyteller = [(lvl.name, lvl.penalty) for lvl in get_system("storyteller").health({}).levels]
+    assert [(lvl.name, lvl.penalty) for lvl in AE.health({}).levels] == storyteller
+    assert ("Mauled", -2) in storyteller
+    assert AE.condition_marks({"maimed": True}) == ("maimed",)
+    assert "maimed" not in {lvl.name.casefold() for lvl in AE.health({}).levels}
 
 
 def test_worked_example_three_bashing_then_four_lethal():
@@ -276,7 +288,7 @@ def test_extra_levels_from_the_trait_and_the_record():
     actor = fighter(**{"Extra Health": 2})
     health = AE.health({}, actor)
     assert [lvl.name for lvl in health.levels] == [
-        "Bruised", "Hurt", "Hurt", "Hurt", "Injured", "Wounded", "Maimed", "Crippled", "Incapacitated"]
+        "Bruised", "Hurt", "Hurt", "Hurt", "Injured", "Wounded", "Mauled", "Crippled", "Incapacitated"]
     assert health.meter == (9, 9)
     assert AE.health(health.with_damage(8, "bashing").to_record()).boxes == "BBBBBBBB."
     assert not health.with_damage(7, "lethal").incapacitated

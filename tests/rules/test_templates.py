@@ -130,3 +130,17 @@ def test_bad_toml_file(tmp_path):
                                               "[templates.thug.traits]\nStrenght = 3\n")
     with pytest.raises(RulesDataError, match=r"storyteller.toml: templates.thug.traits: unknown trait 'Strenght'"):
         load_templates("storyteller", ST.trait_names, ST.kinds, tuple(ST.weapons), data_dir=tmp_path)
+
+
+def test_every_storyteller_caster_has_the_traits_a_cast_attack_rolls_to_hit():
+    """A template with Power casts (storyteller magic), and a cast attack spell rolls Dexterity +
+    Dueling to hit (the storyteller seed, Magical Attack): the Auror and the Dark Wizard have
+    Dueling, not only the Dexterity every template has."""
+    magic = ST.magic
+    table = load_templates("storyteller", ST.trait_names, ST.kinds, tuple(ST.weapons))
+    casters = {key: t for key, t in table.items() if t.traits.get(magic.power_trait, 0) > 0}
+    assert set(casters) == {"auror", "dark-wizard"}
+    assert magic.to_hit == ("Dexterity", "Dueling")
+    for key, template in casters.items():
+        assert all(template.traits.get(name, 0) > 0 for name in magic.to_hit), key
+    assert (table["auror"].traits["Dueling"], table["dark-wizard"].traits["Dueling"]) == (4, 3)

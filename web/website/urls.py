@@ -12,13 +12,16 @@ from evennia.web.website.urls import urlpatterns as evennia_website_urlpatterns
 
 from web.website.views import fights
 from web.website.views import help as fray_help
-from web.website.views import scenes
+from web.website.views import rules, scenes
 
 # add patterns here
 urlpatterns = [
     # a Fray command's help page: every system's part under its heading (commands/help.py)
     path("help/<str:category>/<str:topic>/", fray_help.FrayHelpDetailView.as_view(),
          name="help-entry-detail"),
+    # the rules reference (docs/rules.md and docs/rules/<system>.md)
+    path("rules/", rules.rules_page, name="rules-index"),
+    path("rules/<slug:system>/", rules.rules_page, name="rules-page"),
     # scene logs (world/scenes.py)
     path("scenes/", scenes.scene_list, name="scene-list"),
     path("scenes/<int:scene_id>/", scenes.scene_detail, name="scene-detail"),

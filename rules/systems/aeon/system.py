@@ -1,7 +1,7 @@
 """The ``aeon`` rule system: d10 pools at TN 7, successes needed, wound chart, hardness.
 
 Source: the aeon seed (Aeon Reborn: damage types, soak, hardness, Armor
-Piercing, the wound chart's rollover, bleeding, called shots) with the Trinity 1st-edition
+Piercing, the wound chart turning bashing lethal, bleeding, called shots) with the Trinity 1st-edition
 defaults described in ``docs/rules/aeon.md``. Every number lives in ``rules/data/aeon.toml``.
 
 Grappling, surprise, hiding and mounted combat are in ``rules.systems.aeon.tactics``.
@@ -12,8 +12,9 @@ Choices where the source is silent (each also noted where it is made):
   when they reach the difficulty (successes needed); the difficulty is a threshold and is not
   subtracted again from the damage.
 - Once knocked out (chart full, bashing at the bottom), a new lethal/aggravated level goes on
-  top and pushes the lowest bashing wound off; that wound rolls over, turning the highest
-  remaining bashing wound lethal. With no bashing left to turn, the chart is all lethal: dead.
+  top and pushes the lowest bashing wound off, which turns the highest remaining bashing wound
+  lethal (the seed's "rolls over"; Fray's texts keep *rollover* for the storyteller's extra hit
+  successes). With no bashing left to turn, the chart is all lethal: dead.
 """
 
 from __future__ import annotations
@@ -89,10 +90,10 @@ class AeonHealth(HealthTrack):
         """The chart after ``amount`` levels of ``damage_type``, one level at a time:
 
         - room left: the level is added (the ordering puts it above any lower type);
-        - full, bashing: the highest bashing wound turns lethal (rollover);
+        - full, bashing: the highest bashing wound turns lethal;
         - full, lethal/aggravated with bashing present (knocked out): the new level goes on
-          top, pushes the lowest bashing wound off, and that wound rolls over, turning the
-          highest remaining bashing wound lethal;
+          top and pushes the lowest bashing wound off, which turns the highest remaining
+          bashing wound lethal;
         - full with no bashing: dead already; nothing changes.
         """
         if damage_type not in DAMAGE_TYPES:
@@ -110,7 +111,7 @@ class AeonHealth(HealthTrack):
             else:
                 counts[damage_type] += 1
                 counts["bashing"] -= 1  # pushed off the bottom ...
-                if counts["bashing"]:  # ... and rolls over
+                if counts["bashing"]:  # ... and turns the highest one left lethal
                     counts["bashing"] -= 1
                     counts["lethal"] += 1
         return self.with_counts(counts)

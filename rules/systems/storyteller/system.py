@@ -64,10 +64,9 @@ class StorytellerHealth(HealthTrack):
     def with_damage(self, amount: int, damage_type: str) -> StorytellerHealth:
         """The track after ``amount`` levels of ``damage_type``.
 
-        A bashing level that finds the track full turns one bashing level into lethal (the
-        wound rolls over). A lethal or aggravated level that finds it full is death when
-        ``lethal_kills`` (the default: lethal past Incapacitated is death); otherwise it too
-        turns a bashing level. With no bashing left to turn, any level is death.
+        A bashing level that finds the track full turns one bashing level into lethal. A
+        lethal or aggravated level that finds it full is death when ``lethal_kills`` (the
+        default: lethal past Incapacitated is death); otherwise it too turns a bashing level. With no bashing left to turn, any level is death.
         """
         counts = self.counts
         dead = self.dead
