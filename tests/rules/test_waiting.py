@@ -147,3 +147,19 @@ def test_joining_without_a_sheet_for_the_fights_system_is_told():
     sheeted = Fighter(BOB, "Bob", npc=True, sheet=Combatant(name="Bob", traits=dict(TRAITS))).to_record()
     added = play(outcome.state, Intent("add", by=GM, fiat=True, data={"fighters": [sheeted]}))
     assert "control.no_sheet" not in keys(added)
+
+
+def test_at_a_tied_eldritch_slot_next_passes_only_those_still_to_act():
+    eldritch = get_system("eldritch")
+    traits = {"Dexterity": 4, "Perception": 2, "Brawl": 4, "Strength": 4, "Constitution": 1}
+    state = FightState(system="eldritch", gm=GM, fighters=tuple(
+        Fighter(fid, name, npc=npc, sheet=Combatant(name=name, traits=dict(traits)))
+        for fid, name, npc in ((ANN, "Ann", False), (BOB, "Bob", True))))
+    for fighter_id in (ANN, BOB):
+        state = step(state, Intent("initiative", actor=fighter_id), eldritch, dice(5)).state
+    at, tied = turns.current_slot(view(state, eldritch))
+    assert tied == [ANN, BOB]
+    state = step(state, Intent("pass", actor=ANN), eldritch, dice()).state
+    outcome = step(state, Intent("next", by=GM, fiat=True), eldritch, dice())
+    assert [dict(event.values) for event in outcome.events if event.key == "turn.passes"] == [{"names": "Bob"}]
+    assert turns.current_slot(view(outcome.state, eldritch))[0] < at   # their next actions, 5 steps on
