@@ -1,4 +1,4 @@
-"""End to end: the README's TinTin++ lines (issue 30 item 9b) in Debian's TinTin++ (``tt++``,
+"""End to end: the README's TinTin++ lines in Debian's TinTin++ (``tt++``,
 package ``tintin++``; skipped without it) against a real server. TinTin++ 2.02 refuses the
 server's offer of GMCP unless the script's ``IAC WILL GMCP`` event answers it: with the README's
 lines the health arrives as a line at login; without that one line, nothing does."""

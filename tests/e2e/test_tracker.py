@@ -101,7 +101,7 @@ def test_the_tracker_follows_a_telnet_round_live(fray_server, fray_client, arena
             bob.expect(r"Round 2 begins\.")
             text_has(page, "Round 2 begins.")
             assert page.evaluate("window.__marker") == 1
-            # newest first (a polled entry goes on top), in a box that scrolls (issue 30 item 9h)
+            # newest first (a polled entry goes on top), in a box that scrolls
             lines = page.evaluate("Array.from(document.querySelectorAll('#fray-narration .fray-line'))"
                                   ".map(n => n.innerText)")
             newer = next(i for i, text in enumerate(lines) if "Round 2 begins." in text)

@@ -325,7 +325,7 @@ class TestBadInput(ArmorTest):
 
 
 class TestHintsInTheSystemsColumns(ArmorTest):
-    """Issue 30 item 9f: a custom armor's hints show soak values in the request's system's own
+    """A custom armor's hints show soak values in the request's system's own
     columns (eldritch bash/lethal/bullets, elethril armor_class), and the example works."""
 
     def custom(self, system_key):

@@ -176,7 +176,7 @@ class ScreenReaderTest(FrayCommandTest):
 
 
 class TestLateNegotiation(FrayCommandTest):
-    """Issue 30 item 9b: a client that logs in before the Portal tells the Server it took GMCP
+    """A client that logs in before the Portal tells the Server it took GMCP
     (TinTin++ typing the login at once) gets the login's packages when the Portal does."""
 
     def server_session(self, oob: bool, puppet=None):

@@ -74,7 +74,7 @@ class TestElethrilOdds(ElethrilFightTest):
         self.player(fray.CmdRoll(), "/odds 1d6", "<Fray> Odds are for the attack's d20: add only numbers or traits.")
 
     def test_a_bare_odds_shows_elethrils_own_usage_and_its_example_works(self):
-        """Issue 30 item 9e: the usage's example is one the fight's system reads."""
+        """The usage's example is one the fight's system reads."""
         self.player(fray.CmdRoll(), "/odds",
                     "<Fray> Usage: +roll/odds <bonus>[ vs <Armor Class>]  e.g. +roll/odds 0 vs 5")
         self.player(fray.CmdRoll(), "/odds 0 vs 5", "<Roll> Odds for Char2: short sword")

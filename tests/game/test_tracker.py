@@ -121,7 +121,7 @@ class TestPages(TrackerTest):
         self.assertContains(response, "#1 R1 Char2: initiative")
 
     def test_narration_and_log_run_newest_first_in_a_bounded_box(self):
-        """Issue 30 item 9h: a long fight's page stays short: the newest narration (and roll
+        """A long fight's page stays short: the newest narration (and roll
         log entry) on top, in a box of at most 28em that scrolls; the poll's new entries
         go on top too (the page's script: insertBefore the first)."""
         self.force(6, 6, 6)

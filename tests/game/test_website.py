@@ -66,7 +66,7 @@ class TestWebsite(EvenniaTest):
 
 
 class TestRulesPages(EvenniaTest):
-    """Issue 30 item 9a: the rules reference (docs/rules.md, docs/rules/<system>.md) on the
+    """The rules reference (docs/rules.md, docs/rules/<system>.md) on the
     website, for anyone; Markdown rendered with any raw HTML shown as text."""
 
     def test_the_index_links_each_systems_page_and_the_menu_links_the_index(self):

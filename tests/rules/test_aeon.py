@@ -208,7 +208,7 @@ def test_chart_is_data():
 
 
 def test_the_fifth_level_has_the_storytellers_name_and_maimed_is_only_pulling_blows():
-    """Issue 30 item 9c: one level, one word in both d10 systems (Mauled -2), and "maimed" is
+    """One level, one word in both d10 systems (Mauled -2), and "maimed" is
     left to the aeon seed's own meaning, Pulling Blows' maiming wound (a condition mark)."""
     from rules.systems import get_system
 

@@ -1,4 +1,4 @@
-"""One word, one meaning, in the texts players read (issue 30 item 9d): *rollover* is the
+"""One word, one meaning, in the texts players read: *rollover* is the
 storyteller seed's "rollover successes", a hit's net successes beyond the first (the damage
 roll's "(rollover)"); a wound that a full chart turns lethal is said to *turn lethal*, never to
 "roll over" (the aeon seed's words, quoted, are the only exception)."""
