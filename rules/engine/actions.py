@@ -287,7 +287,10 @@ class Refresh(Action):
         if before.name != fighter.sheet.name:
             renamed(d, fighter.id, before.name, fighter.sheet.name)
         if dict(before.sheet.health) != dict(fighter.sheet.health):
-            d.store_health(fighter.id, d.health(fighter.id), decided_by="staff")
+            health = d.health(fighter.id)
+            d.store_health(fighter.id, health, decided_by="staff")
+            if not health.dead:
+                d.update_conditions(fighter.id, dying=None)   # healed by staff: no longer dying
 
 
 def renamed(d: Draft, fighter_id: int, old: str, new: str) -> None:

@@ -277,8 +277,7 @@ def pass_turn(d: Draft) -> None:
     round starts after the last, once everyone able has rolled initiative. Raises CombatError
     (nothing passes) while a defense is awaited, or when only initiative rolls are awaited."""
     if d.pending:
-        raise CombatError(f"Nothing passed: {defenses_text(d)[2:]}. Let them answer, or "
-                          "+combat/resolve.")
+        raise CombatError(f"Nothing passed: {defenses_text(d)}. Let them answer, or +combat/resolve.")
     if not initiative_rolls(d):
         raise CombatError("Nobody has rolled initiative yet (+combat/init, +npc/init).")
     at, waiting = current_slot(d)
@@ -306,18 +305,18 @@ def turn_text(d: Draft, waiting: list[int]) -> str:
         text = "waiting for initiative (+combat/init, +npc/init)"
     else:
         text = "round over (+combat/next)"
-    return text + defenses_text(d)
+    return "; ".join(filter(None, (text, defenses_text(d))))
 
 
 def defenses_text(d: Draft) -> str:
-    """``"; waiting for Bob's defense"`` while attacks wait on their targets (each target
+    """``"waiting for Bob's defense"`` while attacks wait on their targets (each target
     once), else ""."""
     targets = list(dict.fromkeys(pending.target for pending in d.pending))
     if not targets:
         return ""
     names = [f"{d.name(target)}'s" for target in targets]
     listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-    return f"; waiting for {listed} defense{'s' if len(targets) > 1 else ''}"
+    return f"waiting for {listed} defense{'s' if len(targets) > 1 else ''}"
 
 
 def now_text(d: Draft) -> str:
@@ -325,5 +324,6 @@ def now_text(d: Draft) -> str:
     waiting = current_slot(d)[1]
     if waiting:
         names = ", ".join(d.name(item) for item in waiting)
-        return f"Round {d.round}, {names}'{'' if names.endswith('s') else 's'} turn{defenses_text(d)}"
+        turn = f"Round {d.round}, {names}'{'' if names.endswith('s') else 's'} turn"
+        return "; ".join(filter(None, (turn, defenses_text(d))))
     return f"Round {d.round}, {turn_text(d, waiting)}"

@@ -131,3 +131,12 @@ def test_ending_the_fight_spares_the_dying():
     dying, _ = blow(fight("storyteller"), ANN)
     summary = step(dying, Intent("end", by=GM, fiat=True), get_system("storyteller"), dice()).result
     assert summary[0] == "Ann: Incapacitated [LLLLLLL] (dying: spared as the fight ends)"
+
+
+def test_staff_healing_the_dying_ends_the_decision():
+    dying, _ = blow(fight("storyteller"), ANN)
+    healed = Fighter(ANN, "Ann", sheet=Combatant(name="Ann", traits=dict(TRAITS), health={"lethal": 5}))
+    outcome = step(dying, Intent("refresh", data={"fighter": healed.to_record()}), get_system("storyteller"), dice())
+    assert "dying" not in outcome.state.fighter(ANN).conditions
+    with pytest.raises(CombatError, match="Ann is not dying"):
+        step(outcome.state, Intent("kill", by=GM, fiat=True, targets=(ANN,)), get_system("storyteller"), dice())
