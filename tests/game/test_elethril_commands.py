@@ -78,7 +78,7 @@ class TestDeclaringAndRoundOne(ElethrilFightTest):
         for line in ("Round 1 initiative (lowest acts first):",
                      "foes: d10 4 -> base 1",
                      # issue 17 item 28 (choose): the side behind is surprised by its gap
-                     "party: d10 7 -> base 4 (surprised: 3 segments behind)",
+                     "party: d10 7 -> base 4 (3 segments behind)",
                      "Char2: party base 4 + 3 (short sword) = 7 -> segment 7",
                      "Orc: foes base 1 + 3 (short sword) = 4 -> segment 4",
                      "Zed: foes base 1 -> segment 1",

@@ -75,7 +75,7 @@ def test_seed_1a_side_a_rolls_4_side_b_7_becomes_1_and_4():
     assert {n: i.base for n, i in by_actor(result).items()} == {"Ann": 1, "Orc": 4}
     # issue 17 item 28 (choose): the side behind is surprised, its head start the surprise
     assert [g.describe() for g in result.groups] == ["A: d10 4 -> base 1",
-                                                     "B: d10 7 -> base 4 (surprised: 3 segments behind)"]
+                                                     "B: d10 7 -> base 4 (3 segments behind)"]
 
 
 def test_seed_1a_the_side_initiative_determines_surprise_as_data():
@@ -95,6 +95,7 @@ def test_seed_1a_the_side_initiative_determines_surprise_as_data():
     result = harsh.start_round(1, decls, roller, groups=sides)
     done(roller)
     assert [(g.base, g.surprised) for g in result.groups] == [(1, 0), (14, 13)]
+    assert result.groups[1].describe() == "B: d10 7 -> base 14 (surprised: 13 segments behind)"
     assert by_actor(result)["Orc"].landing == (2, 5)          # 14 + fist 1: round 2, segment 5
     roller = dice(4, 6)
     assert [g.base for g in harsh.start_round(1, decls, roller, groups=sides).groups] == [1, 3]

@@ -88,15 +88,19 @@ class GroupRoll:
     #: (``[surprise]`` in the data; seed 1a: the side initiative "is used to determine
     #: surprise"); 0 for none.
     surprised: int = 0
+    #: Of those, the segments the data's ``[surprise] segments`` added: a surprise that costs
+    #: time. Without them the side is only behind by its gap, and is said to be.
+    lost: int = 0
 
     def describe(self) -> str:
         shown = f" -> base {self.base}" if self.base != self.die else ""
         if self.surprised:
-            shown += f" (surprised: {plural(self.surprised, 'segment')} behind)"
+            shown += f" ({'surprised: ' if self.lost else ''}{plural(self.surprised, 'segment')} behind)"
         return f"{self.name}: d10 {self.die}{shown}"
 
     def to_record(self) -> dict[str, Any]:
-        return {"name": self.name, "die": self.die, "base": self.base, "surprised": self.surprised}
+        record = {"name": self.name, "die": self.die, "base": self.base, "surprised": self.surprised}
+        return {**record, "lost": self.lost} if self.lost else record
 
 
 @dataclass(frozen=True)

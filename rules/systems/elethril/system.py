@@ -957,7 +957,8 @@ class ElethrilSystem(RuleSystem):
         its surprise, and its base goes ``surprise_segments`` further back."""
         if not self.surprise_margin or behind < self.surprise_margin:
             return rolled
-        return replace(rolled, base=rolled.base + self.surprise_segments, surprised=behind + self.surprise_segments)
+        return replace(rolled, base=rolled.base + self.surprise_segments, surprised=behind + self.surprise_segments,
+                       lost=self.surprise_segments)
 
     def _forfeit(self, plan: Plan) -> tuple[tuple[str, int], ...]:
         return (("forfeit", self.forfeit_penalty),) if plan.declaration.forfeited else ()
