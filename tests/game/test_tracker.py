@@ -113,6 +113,7 @@ class TestPages(TrackerTest):
         self.assertNotContains(response, 'id="fray-controls"')
         self.assertNotContains(response, "Roll log")
         self.assertNotContains(response, "fray-next")
+        self.assertContains(response, '<p id="fray-unposed" class="mb-1">Still to pose this round: Char2</p>')
 
     def test_the_storyteller_sees_the_log_and_the_buttons(self):
         response = self.client_for(self.account).get(self.url)
