@@ -182,7 +182,8 @@ def fit(text: str, width: int | None = None, indent: int = 2) -> str:
     continuation lines indented by ``indent`` (a HUD's header line with long names). For a
     screen reader: one line, the wide gaps as sentence breaks."""
     if spoken():
-        return escape(RULE.sub(". ", text.strip())) + "."
+        said = RULE.sub(". ", text.strip())
+        return escape(said if said.endswith((".", "!", "?")) else said + ".")
     width = width or screen_width()
     text = printable(text)
     lines = []

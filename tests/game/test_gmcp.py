@@ -117,7 +117,7 @@ class ScreenReaderTest(FrayCommandTest):
         self.assertEqual(hud.splitlines()[1:], [
             "Round 1. Storyteller: Char. Turn: Guard.",
             "1, Guard (NPC), init 14, health Healthy [.......], status TO ACT.",
-            "Declare (low to high): Guard",
+            "Declare (low to high): Guard.",
             "Storyteller: +combat/next 1 passes this turn and no later one."])
         self.assertNotIn("~", hud)
         log = self.st(fray.CmdCombat(), "/log")

@@ -82,7 +82,7 @@ class TestKindFindings(FrayCommandTest):
                 "<Combat> Storyteller sheet: Char2's kind is now Muggle (no longer transformed).")
         self.st(fray.CmdStat(), "Char2/kind=Werewolf", "<Combat> Storyteller sheet: Char2's kind is now Werewolf.")
         sheet = self.st(fray.CmdSheet(), "Char2")
-        self.assertIn("Kind: Werewolf (base Muggle, not transformed)", sheet)
+        self.assertIn("Kind: Werewolf (base Muggle, not transformed)", " ".join(sheet.split()))   # wrapped at 78
 
     def test_each_system_shows_its_own_kind(self):
         self.st(npcs.CmdNpc(), "/create Thug=thug")
