@@ -268,8 +268,8 @@ def poses_text(caller) -> str:
     room's pose order (``world.poses``)."""
     row = require_fight(caller)
     d = fights.reading(row)
-    waiting = set(poses.unposed(row))
-    players = [fighter_id for fighter_id in d.ids() if not d.is_npc(fighter_id)]
+    waiting = set(poses.unposed(row, d))
+    players = poses.expected(d)
     posed = [d.name(item) for item in players if item not in waiting]
     still = [d.name(item) for item in players if item in waiting]
     room = fights.obj(row.room_id)
@@ -287,7 +287,7 @@ def nudge(caller) -> list[str]:
     row = require_fight(caller)
     require_gm(caller, row, "nudge for poses")
     d = fights.reading(row)
-    waiting = poses.unposed(row)
+    waiting = poses.unposed(row, d)
     if not waiting:
         raise CombatError(f"Everyone in the fight has posed since round {d.round} began.")
     for fighter_id in waiting:

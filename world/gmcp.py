@@ -107,7 +107,7 @@ def combat(row, viewer) -> dict:
             "turn": [d.name(fighter_id) for fighter_id in waiting],
             "order": [] if declared else [list(slot.names) for slot in turns.schedule(d).slots],
             "gm": gm.key if gm else None, "fighters": roster, "defense": defense,
-            "unposed": [d.name(fighter_id) for fighter_id in poses.unposed(row)]}
+            "unposed": [d.name(fighter_id) for fighter_id in poses.unposed(row, d)]}
 
 
 def send(obj, *, force: bool = False) -> None:

@@ -34,7 +34,7 @@ def render_hud(row, viewer=None) -> str:
               for name in slot.names if name in named]  # a name in each of its slots
     listed += [("-", fighter_id, None) for fighter_id in d.ids() if d.name(fighter_id) not in rolls]
     rows = []
-    unposed = set(poses.unposed(row)) if is_game_master(d, viewer) else set()
+    unposed = set(poses.unposed(row, d)) if is_game_master(d, viewer) else set()
     for position, fighter_id, at in listed:
         health = d.health(fighter_id)
         name = d.name(fighter_id)

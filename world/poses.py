@@ -64,17 +64,22 @@ def round_began(room, row) -> float:
     return float(kept[2]) if len(kept) == 3 and kept[:2] == [row.pk, int(fights.state(row).round)] else 0.0
 
 
-def unposed(row) -> list[int]:
-    """The player characters in fight ``row`` who have not posed since its round began (not
-    the idle, the dead or NPCs), in joining order."""
-    d = fights.reading(row)
+def expected(d) -> list[int]:
+    """The fighters the fight waits on to pose: its player characters, not the idle or the
+    dead (NPCs pose through their Storyteller), in joining order."""
+    return [fighter_id for fighter_id in d.ids()
+            if not d.is_npc(fighter_id) and not d.is_idle(fighter_id) and not d.health(fighter_id).dead]
+
+
+def unposed(row, d=None) -> list[int]:
+    """Those of :func:`expected` in fight ``row`` who have not posed since its round began
+    (``d``: the fight as the caller already reads it, ``fights.reading``)."""
+    d = d or fights.reading(row)
     room = fights.obj(row.room_id)
     if room is None:
         return []
     since, posed = round_began(room, row), last_poses(room)
-    return [fighter_id for fighter_id in d.ids()
-            if not d.is_npc(fighter_id) and not d.is_idle(fighter_id) and not d.health(fighter_id).dead
-            and posed.get(fighter_id, 0.0) <= since]
+    return [fighter_id for fighter_id in expected(d) if posed.get(fighter_id, 0.0) <= since]
 
 
 def ago(seconds: float) -> str:

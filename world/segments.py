@@ -30,7 +30,7 @@ def render_hud(row, viewer=None) -> str:
     waiting = rounds.to_declare(d)
     viewer_id = getattr(viewer, "id", None)
     sees_all = is_game_master(d, viewer)
-    unposed = set(poses.unposed(row)) if sees_all else set()
+    unposed = set(poses.unposed(row, d)) if sees_all else set()
     rows, modifiers, off_hands = [], [], []
     for fighter_id in d.ids():
         name = d.name(fighter_id)
