@@ -394,9 +394,10 @@ class CmdCombat(Command):
 
     ## posewait
     +combat/posewait [on or off]   (Storytellers)
-    On: +combat/next passes nothing until every player character in the
-    fight (not idle) has posed since the round began. Off (the default):
-    it moves on regardless.
+    On: a round does not end (+combat/next passes nothing at its last
+    turn) until every player character in the fight able to act, and not
+    idle, has posed since the round began; turns before it pass as ever.
+    Off (the default): it moves on regardless. Elethril: not used.
       +combat/posewait on
 
     ## helpless
@@ -523,7 +524,7 @@ class CmdCombat(Command):
             caller.msg(combat.render_list(caller))
             return
         if switch == "poses":
-            caller.msg(literal(combat.poses_text(caller)))
+            caller.msg("\n".join(literal(line) for line in combat.poses_text(caller).split("\n")))
             return
         if switch == "nudge":
             caller.msg(f"{COMBAT} Nudged for a pose: {escape(', '.join(combat.nudge(caller)))}.")

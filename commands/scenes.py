@@ -115,6 +115,7 @@ class CmdEmit(EvenniaEmit):
     Send a message without your name (staff: Builder and above).
 
     Usage:
+      @emit <message>                  to everyone here, as on a MUSH
       @remit [<room>, <room>, ... =] <message>
       @emit/contents [<obj>, <obj>, ... =] <message>
       @pemit <name>[, <name>, ...]=<message>
@@ -123,19 +124,25 @@ class CmdEmit(EvenniaEmit):
       /contents  send to everyone inside the objects named (default: here)
       /accounts  only to characters with a player
 
-    @remit and @emit/contents reach everyone in a room: a scene running
+    @emit, @remit and @emit/contents reach everyone in a room: a scene running
     there (+scene) keeps the message. @pemit tells characters only; that
     is private and not kept. The MUSH codes act in the message (%%r a
     line break, %%ch%%cr bright red ... %%cn; help mush).
 
     Examples:
+      @emit The lights go out.
       @remit Thunder rolls over the harbour.
       @remit Tavern=A bell rings somewhere.
       @pemit Ann=You feel watched.
     """
 
     def func(self):
+        here = self.caller.location
         with scenes.emitting():
+            if (self.cmdstring.lstrip("@") == "emit" and not self.switches and self.rhs is None
+                    and self.args.strip() and here is not None):
+                here.msg_contents(self.args)   # a MUSH's @emit: everyone here hears it, once
+                return
             super().func()
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from evennia.utils.create import create_object
 
-from rules.engine import Intent
+from rules.engine import Intent, turns
 from rules.engine.draft import find_named
 from rules.engine.turns import now_text as turn_now
 from rules.systems import CombatError, RuleSystem, get_system
@@ -334,9 +334,11 @@ def next_turn(caller, sent_at: float | None = None, row: Fight | None = None, tu
     if turn is not None and turn != now:
         raise CombatError(f"Turn {turn} is over; nothing passed. Now: {now_text(row)}. "
                           f"+combat/next {now} passes that.")
-    if fights.state(row).settings.get("posewait") and (waiting := poses.unposed(row)):
-        names = ", ".join(fights.reading(row).name(item) for item in waiting)
-        raise CombatError(f"Nothing passed: waiting for poses from {names} (+combat/nudge; "
+    d = fights.reading(row)
+    if (d.settings.get("posewait") and not d.pending and not d.system.declared_rounds and turns.ends_round(d)
+            and (waiting := poses.unposed(row, d))):
+        names = ", ".join(d.name(item) for item in waiting)
+        raise CombatError(f"Nothing passed: round {d.round} waits for poses from {names} (+combat/nudge; "
                           "+combat/posewait off stops waiting).")
     if turn is None and sent_at is not None and row.moved_at and row.moved_at > float(sent_at):
         raise CombatError(f"The fight moved on as you sent that; nothing passed. Now: {now_text(row)}. "

@@ -65,10 +65,10 @@ def round_began(room, row) -> float:
 
 
 def expected(d) -> list[int]:
-    """The fighters the fight waits on to pose: its player characters, not the idle or the
-    dead (NPCs pose through their Storyteller), in joining order."""
+    """The fighters the fight waits on to pose: its player characters able to act, not the
+    idle (NPCs pose through their Storyteller), in joining order."""
     return [fighter_id for fighter_id in d.ids()
-            if not d.is_npc(fighter_id) and not d.is_idle(fighter_id) and not d.health(fighter_id).dead]
+            if not d.is_npc(fighter_id) and not d.is_idle(fighter_id) and not d.health(fighter_id).incapacitated]
 
 
 def unposed(row, d=None) -> list[int]:

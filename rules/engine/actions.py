@@ -571,7 +571,8 @@ class Initiative(Action):
     def perform(self, d: Draft, intent: Intent) -> InitiativeRoll:
         if "fighter" in intent.data:
             d.require_gm("roll initiative for NPCs")
-            add_fighter(d, fighter_of(intent))
+            if add_fighter(d, fighter_of(intent)):
+                unsheeted(d, [fighter_of(intent)])
         actor = require_actor(d, intent)
         if d.has_initiative(actor):
             when = "round" if d.system.reroll_each_round else "fight"

@@ -90,6 +90,7 @@ class Draft:
         self.settings: dict[str, Any] = copied(dict(state.settings))
         self.ended = state.ended
         self._fates: list[tuple[str, int, str]] = []   # deaths and the dying, told after the blow
+        self._retold: dict[str, str] = {}   # the rules' deadly words for the dying -> what is so
         self.events: list[Event] = []
         self.log: list[LogEntry] = []
 
@@ -236,7 +237,8 @@ class Draft:
         if dying:
             first = not self.conditions_of(fighter_id).get("dying")
             self.update_conditions(fighter_id, dying=plain(health.to_record()))
-            health = health.spared()
+            deadly, health = health.describe(), health.spared()
+            self._retold[deadly] = f"{health.describe()}, dying"
             if first:
                 self._fates.append(("fight.dying", fighter_id, ""))
         elif health.dead and not was_dead:
@@ -313,9 +315,16 @@ class Draft:
     def say(self, key: str, *, actor: int | None = None, refs: Mapping[str, int] | None = None,
             values: Mapping[str, Any] | None = None, lines: Sequence[str] = ()) -> None:
         """Tell the fight's room (message ``key``; ``actor`` is $You(); ``refs`` fighters shown
-        as each viewer sees them; ``values`` plain facts; ``lines`` the working)."""
+        as each viewer sees them; ``values`` plain facts; ``lines`` the working, where the rules'
+        words for a death that waits for the game master's decision read as what is so: the
+        health kept, and dying)."""
+        told = []
+        for line in lines:
+            for deadly, dying in self._retold.items():
+                line = line.replace(deadly, dying)
+            told.append(line)
         self.emit("said", key=key, actor=actor, refs=dict(refs or {}), values=dict(values or {}),
-                  lines=tuple(lines))
+                  lines=tuple(told))
 
     def tell(self, to: int | None, key: str, *, values: Mapping[str, Any] | None = None,
              lines: Sequence[str] = (), about: int | None = None) -> None:

@@ -74,6 +74,14 @@ def first_waiting(order: ActionSchedule, used: set, named: dict[str, int], is_ab
     return None, []
 
 
+def ends_round(d: Draft) -> bool:
+    """Whether passing those now to act would leave nobody to act this round (the next
+    ``+combat/next`` starts a new round)."""
+    at, waiting = current_slot(d)
+    passed = used_actions(d) | {(at, fighter_id) for fighter_id in waiting}
+    return not first_waiting(schedule(d), passed, d.by_name(), lambda fighter_id: able(d, fighter_id))[1]
+
+
 def has_acted(d: Draft, fighter_id: int) -> bool:
     """Whether the fighter rolled initiative and has no action left this round."""
     return d.has_initiative(fighter_id) and not open_actions(d, fighter_id)

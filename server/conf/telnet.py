@@ -101,9 +101,7 @@ class FrayTelnetProtocol(TelnetProtocol):
         super().connectionMade()
 
     def dataReceived(self, data):
-        # Evennia's own NAWS check (resyncs the session when the client resizes)
-        if NAWS in data and len(data) == 9 and self.protocol_flags.get("AUTORESIZE"):
-            self.sessionhandler.sync(self.sessionhandler.get(self.sessid))
+        size = self._window()
         try:
             self._parse(data)
         except Exception:  # noqa: BLE001 - never leave the parser stuck
@@ -111,7 +109,16 @@ class FrayTelnetProtocol(TelnetProtocol):
             self.state = "data"
             self._line.clear()
             self._flaw, self._stray_iac = None, False
+        if self._window() != size and self.protocol_flags.get("AUTORESIZE") and self.handshakes <= 0:
+            # the client resized (NAWS): the Server lays its views out for the new width.
+            # Evennia resyncs before it reads the new size, so its Server was one resize late.
+            self.sessionhandler.sync(self)
         self._deliver()
+
+    def _window(self) -> tuple:
+        """The (width, height) the client last reported."""
+        flags = self.protocol_flags
+        return ((flags.get("SCREENWIDTH") or {}).get(0), (flags.get("SCREENHEIGHT") or {}).get(0))
 
     def _parse(self, data: bytes):
         i, n = 0, len(data)

@@ -7,6 +7,7 @@ and narration lines arrive wrapped, their words intact. The wrapping is done onc
 Fray's telnet protocol (``server/conf/telnet.py``)."""
 
 import re
+import struct
 import uuid
 
 import pytest
@@ -140,3 +141,27 @@ def test_a_fight_fits_the_60_columns_a_naws_client_reports(telnet_login):
     assert ANSWER not in alice.transcript and re.search(ws(ANSWER), alice.transcript)
     assert lines_over(bob, 78) == []
     assert max(len(line) for line in bob.transcript.split("\n")) > 60  # bob's own width
+
+
+def naws_update(client, width: int, height: int = 24) -> None:
+    """The client's window changes size: it tells the server (IAC SB NAWS ... IAC SE)."""
+    size = struct.pack("!HH", width, height).replace(b"\xff", b"\xff\xff")
+    client._sendall(bytes([255, 250, NAWS]) + size + bytes([255, 240]))
+
+
+def test_a_resized_window_gets_views_laid_out_for_its_new_width_at_once(telnet_login):
+    tag = uuid.uuid4().hex[:6]
+    st = telnet_login(superuser=True, naws=(120, 24))
+    alice = telnet_login(f"alice{tag}", naws=(120, 24))
+    for trait, value in {"Dexterity": 3, "Brawl": 2, "Strength": 2}.items():
+        st.command(f"+stat {alice.account_name}/{trait}={value}", ws(f"{trait} is now {value}."))
+    wide = alice.command("+sheet", r"Health \(storyteller\)")
+    assert "Dexterity: 3, " not in wide   # three columns, side by side
+    naws_update(alice, 40)
+    alice.read_for(0.5)
+    narrow = alice.command("+sheet", r"Health \(storyteller\)")
+    assert "Dexterity: 3, Brawl: 2" in " ".join(narrow.split()), narrow   # one entry a row, for 40 columns
+    assert max(len(line) for line in narrow.split("\n")) <= 40
+    naws_update(alice, 120)
+    alice.read_for(0.5)
+    assert "Dexterity: 3, " not in alice.command("+sheet", r"Health \(storyteller\)")

@@ -4,11 +4,12 @@ attacks on it through the same services as the Storyteller, with forced dice."""
 from unittest import mock
 
 from commands import fray, npcs
+from rules.systems import get_system
 from tests.game import fightview as encounters
 from tests.game.test_aeon_commands import AeonFightTest
 from tests.game.test_combat_commands import FrayCommandTest
 from world import dice, fights
-from world.sheets import add_traits, traits_of, update_sheet
+from world.sheets import add_traits, store_health, traits_of, update_sheet
 
 
 class AiTest(FrayCommandTest):
@@ -309,6 +310,21 @@ class TestAiOtherSystems(FrayCommandTest):
         self.assertIn(" Orc (AI)      foes   -     short sword > Char2     5/5 hp", hud)
         self.assertIn(" Zed (AI)      foes   -     dagger > Char2          8/8 hp", hud)
         self.assertEqual(sorted(record["target"] for record in encounter.declarations.values()), ["Char2", "Char2"])
+
+    def test_elethril_an_ai_npc_holds_back_a_declared_blow_once_its_target_is_helpless(self):
+        update_sheet(self.char2, "elethril", traits={"THAC0": 18, "Armor Class": 5, "Hit Points": 12})
+        self.st(fray.CmdCombat(), "/start elethril")
+        self.player(fray.CmdCombat(), "/join")
+        self.st(npcs.CmdNpc(), "/create Orc=orc")
+        self.st(fray.CmdCombat(), "/add Orc")
+        self.st(fray.CmdCombat(), "/side Orc=foes")
+        self.st(fray.CmdCombat(), "/ai Orc")   # it declares its short sword at Char2
+        store_health(self.char2, get_system("elethril"), {"damage": 20, "maximum": 12})   # down at -8
+        self.force(*[5] * 20)
+        told = "".join(self.st(fray.CmdCombat(), "/next") for _ in range(12))
+        self.assertIn("Orc (AI) holds back its short sword: Char2 is helpless (+combat/helpless on lets it strike).",
+                      told)
+        self.assertNotIn("Orc's short sword at Char2", told)
 
     def test_eldritch_the_ai_waits_for_the_defense_then_takes_its_next_action(self):
         encounter, guard = self.fast_guard("eldritch")   # 13: actions at 13, 8 and 3

@@ -26,7 +26,7 @@ class TestDying(DeathTest):
     def test_a_deadly_punch_leaves_the_player_dying_until_the_storyteller_kills(self):
         self.at_deaths_door()
         out = self.punch()
-        self.assertIn("  Char2 takes 3 levels of bashing: Dead [LLLLLLL]\n"
+        self.assertIn("  Char2 takes 3 levels of bashing: Incapacitated [LLLLLLL], dying\n"
                       "<Combat> Char2 is dying: that would kill them. The Storyteller decides: "
                       "+combat/kill Char2, or +combat/spare Char2.", out)
         self.assertIn(" 1   Char2               9     Incapacitated [LLLLLLL]  down, no pose, DYING",

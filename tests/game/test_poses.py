@@ -20,7 +20,8 @@ class TestPoseOrder(FrayCommandTest):
 
     def test_the_fight_knows_who_has_not_posed_this_round(self):
         self.storyteller_fight("Guard")
-        self.assertIn("Round 1. Posed: nobody yet. Still to pose: Char2.", self.st(fray.CmdCombat(), "/poses"))
+        self.assertEqual(self.st(fray.CmdCombat(), "/poses"), "Round 1. Posed: nobody yet. Still to pose: Char2.\n"
+                         "Pose order (next to pose first):\n1. Char: not yet\n2. Char2: not yet")
         self.assertIn(" 1   Char2               9     Healthy [.......]        TO ACT, no pose",
                       self.st(fray.CmdCombat(), ""))
         self.assertNotIn("no pose", self.player(fray.CmdCombat(), ""))   # the Storyteller's mark
@@ -28,9 +29,10 @@ class TestPoseOrder(FrayCommandTest):
         self.player(fray.CmdCombat(), "/nudge", "<Fray> Only this scene's Storyteller or staff can nudge for poses.")
         self.st(fray.CmdCombat(), "/nudge", "<Combat> Nudged for a pose: Char2.")
         self.st(fray.CmdCombat(), "/posewait", "<Combat> You make the fight wait for everyone's pose")
-        self.st(fray.CmdCombat(), "/next", "<Fray> Nothing passed: waiting for poses from Char2 (+combat/nudge; "
-                                           "+combat/posewait off stops waiting).")
+        self.st(fray.CmdCombat(), "/next", "<Combat> Char2 passes.")   # turns pass; the round's end waits
+        self.st(fray.CmdCombat(), "/next", "<Fray> Nothing passed: round 1 waits for poses from Char2 "
+                                           "(+combat/nudge; +combat/posewait off stops waiting).")
         self.call(scenes.CmdPose(), "squares up.", caller=self.char2)
         self.assertIn("Posed: Char2. Still to pose: nobody.", self.st(fray.CmdCombat(), "/poses"))
         self.st(fray.CmdCombat(), "/nudge", "<Fray> Everyone in the fight has posed since round 1 began.")
-        self.st(fray.CmdCombat(), "/next", "<Combat> Char2 passes.")
+        self.st(fray.CmdCombat(), "/next", "<Combat> Guard passes.|<Combat> Round 2 begins.")

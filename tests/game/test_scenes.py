@@ -283,3 +283,26 @@ class TestSceneWeb(SceneTest):
         self.assertEqual(listing.content.decode().count('class="pagination'), 1)
         self.assertContains(listing, 'href="?page=2"')
         self.assertContains(self.web.get("/scenes/?page=2"), "Scene 0<")
+
+
+class TestEmit(FrayCommandTest):
+    def test_a_bare_emit_reaches_everyone_here_once_as_on_a_mush(self):
+        self.call(CmdScene(), "/start", caller=self.char1)
+        self.assertEqual(self.call(CmdEmit(), "The lights go out.", caller=self.char1, receiver=self.char2,
+                                   cmdstring="@emit"), "The lights go out.")
+        self.assertEqual(self.call(CmdEmit(), "A bell rings.", caller=self.char1, cmdstring="@emit"), "A bell rings.")
+        rows = [(entry.kind, entry.text) for entry in scenes.scene_in(self.room1).entries.order_by("number")]
+        self.assertEqual(rows[-2:], [("emit", "The lights go out."), ("emit", "A bell rings.")])
+
+
+class TestOocSay(FrayCommandTest):
+    def test_ooc_with_a_message_is_an_out_of_character_say_not_leaving_the_character(self):
+        from commands.account import CmdOOC
+
+        self.call(CmdScene(), "/start", caller=self.char1)
+        heard = self.call(CmdOOC(), "brb, phone |r%r", caller=self.account, receiver=self.char2, cmdstring="ooc")
+        self.assertEqual(heard, '<OOC> Char says, "brb, phone |r%r"')
+        self.assertEqual(self.call(CmdOOC(), ":waves.", caller=self.account, receiver=self.char2, cmdstring="ooc"),
+                         "<OOC> Char waves.")
+        self.assertIs(self.session.puppet, self.char1)   # still in character
+        self.assertEqual(list(scenes.scene_in(self.room1).entries.all()), [])   # not kept in the scene

@@ -140,3 +140,12 @@ def test_staff_healing_the_dying_ends_the_decision():
     assert "dying" not in outcome.state.fighter(ANN).conditions
     with pytest.raises(CombatError, match="Ann is not dying"):
         step(outcome.state, Intent("kill", by=GM, fiat=True, targets=(ANN,)), get_system("storyteller"), dice())
+
+
+def test_the_blows_own_words_say_dying_not_dead():
+    d = Draft(fight("eldritch"), get_system("eldritch"), dice())
+    deadly = d.health(ANN).with_damage(100, "lethal")
+    d.store_health(ANN, deadly)
+    d.say("attack.resolved", lines=[f"Ann takes 100 lethal: {deadly.describe()}"])
+    assert d.events[-1].lines == (f"Ann takes 100 lethal: {d.health(ANN).describe()}, dying",)
+    assert d.health(ANN).describe().startswith("Down: Life Points -9/")

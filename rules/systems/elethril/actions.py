@@ -666,9 +666,13 @@ def target_of(d: Draft, event: Event, actor: int, named, before, label: str) -> 
         d.say("elethril.target_gone", refs={"actor": actor}, values={"label": label, "target": event.target})
         return None
     fighter = before[event.target]
-    if d.system.health(fighter.health, fighter).dead:
+    health = d.system.health(fighter.health, fighter)
+    if health.dead:
         d.say("elethril.target_dead", refs={"actor": actor, "target": target}, values={"label": label})
         return None
+    if actor in d.ai and not d.settings.get("helpless") and (health.incapacitated or d.is_idle(target)):
+        d.say("ai.holds_back", refs={"actor": actor, "target": target}, values={"label": label})
+        return None   # declared while the target could fight back: the AI leaves the helpless alone
     return target
 
 
