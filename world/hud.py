@@ -34,7 +34,8 @@ def render_hud(row, viewer=None) -> str:
               for name in slot.names if name in named]  # a name in each of its slots
     listed += [("-", fighter_id, None) for fighter_id in d.ids() if d.name(fighter_id) not in rolls]
     rows = []
-    unposed = set(poses.unposed(row, d)) if is_game_master(d, viewer) else set()
+    game_master = is_game_master(d, viewer)
+    unposed = set(poses.unposed(row, d)) if game_master else set()
     for position, fighter_id, at in listed:
         health = d.health(fighter_id)
         name = d.name(fighter_id)
@@ -77,7 +78,7 @@ def render_hud(row, viewer=None) -> str:
     if d.dropped:
         notes.append("On the ground: " + ", ".join(f"{item['owner']}'s {item['weapon']} ({item['feet']} ft)"
                                                    for item in d.dropped))
-    notes.extend(next_line(d, viewer))
+    notes.extend(next_line(d, game_master))
     for pending in d.pending:
         notes.append(f"Waiting for defense: {d.name(pending.attacker)} -> {d.name(pending.target)} (#{pending.id})")
     lines.extend(fit(note) for note in notes)

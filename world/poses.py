@@ -15,7 +15,7 @@ import time
 
 from world import fights
 from world.scenes import kind_of
-from world.sheets import is_npc
+from world.sheets import is_npc, rewrite
 
 #: The most characters a room remembers the poses of.
 KEPT = 40
@@ -26,7 +26,7 @@ def _record(room) -> dict:
 
 
 def _store(room, record: dict) -> None:
-    room.attributes.add("poses", record, category="fray")
+    rewrite(room, "poses", record)
 
 
 def heard(room, text, from_obj) -> None:
@@ -53,14 +53,15 @@ def on_fight_event(event: fights.FightEvent) -> None:
         _store(room, record)
 
 
-def last_poses(room) -> dict[int, float]:
-    """``{character id: when they last posed here}`` (epoch seconds)."""
-    return {int(entry[0]): float(entry[2]) for entry in _record(room).get("order", ())}
+def last_poses(room, record: dict | None = None) -> dict[int, float]:
+    """``{character id: when they last posed here}`` (epoch seconds; ``record``: the room's,
+    when read already)."""
+    return {int(entry[0]): float(entry[2]) for entry in (record or _record(room)).get("order", ())}
 
 
-def round_began(room, row) -> float:
+def round_began(room, row, record: dict | None = None) -> float:
     """When the fight ``row``'s current round began (0.0 when not noted: everything counts)."""
-    kept = _record(room).get("round") or []
+    kept = (record or _record(room)).get("round") or []
     return float(kept[2]) if len(kept) == 3 and kept[:2] == [row.pk, int(fights.state(row).round)] else 0.0
 
 
@@ -78,7 +79,8 @@ def unposed(row, d=None) -> list[int]:
     room = fights.obj(row.room_id)
     if room is None:
         return []
-    since, posed = round_began(room, row), last_poses(room)
+    record = _record(room)
+    since, posed = round_began(room, row, record), last_poses(room, record)
     return [fighter_id for fighter_id in expected(d) if posed.get(fighter_id, 0.0) <= since]
 
 

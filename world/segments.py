@@ -91,7 +91,7 @@ def render_hud(row, viewer=None) -> str:
     lines.extend(fit(note) for note in notes if note)
     lines.extend(escape(line) for line in board.describe(width=screen_width(), now=rounds.next_segment(d),
                                                          spoken=spoken()).splitlines())
-    lines.extend(fit(note) for note in next_line(d, viewer))
+    lines.extend(fit(note) for note in next_line(d, sees_all))
     return "\n".join(lines)
 
 

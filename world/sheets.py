@@ -119,16 +119,23 @@ def worn_armor(obj, system: RuleSystem, values: Mapping | None = None) -> dict[s
 
 
 def store_health(obj, system: RuleSystem, record: Mapping) -> None:
-    """Save ``obj``'s health record for ``system``. Every hit lands here, so an existing
-    Attribute is rewritten with one UPDATE of its row (Evennia's value setter saves the row
-    twice); its cached copy is kept in step. A first record creates the Attribute."""
+    """Save ``obj``'s health record for ``system`` (every hit lands here: :func:`rewrite`)."""
     attribute = obj.attributes.get("health", category="fray", return_obj=True)
     health = dict(attribute.db_value or {}) if attribute else {}
     health[system.key] = dict(record)
+    rewrite(obj, "health", health, attribute)
+
+
+def rewrite(obj, key: str, value, attribute=None) -> None:
+    """Save ``obj``'s Attribute ``key`` (category ``fray``) often written (health, pose order):
+    an existing one is rewritten with one UPDATE of its row (Evennia's value setter saves the
+    row twice), its cached copy kept in step; a first value creates the Attribute.
+    ``attribute``: the Attribute object when the caller has it already."""
+    attribute = attribute or obj.attributes.get(key, category="fray", return_obj=True)
     if attribute is None:
-        obj.health = health
+        obj.attributes.add(key, value, category="fray")
         return
-    attribute.db_value = to_pickle(health)
+    attribute.db_value = to_pickle(value)
     type(attribute).objects.filter(pk=attribute.pk).update(db_value=attribute.db_value)
 
 

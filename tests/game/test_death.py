@@ -29,7 +29,7 @@ class TestDying(DeathTest):
         self.assertIn("  Char2 takes 3 levels of bashing: Incapacitated [LLLLLLL], dying\n"
                       "<Combat> Char2 is dying: that would kill them. The Storyteller decides: "
                       "+combat/kill Char2, or +combat/spare Char2.", out)
-        self.assertIn(" 1   Char2               9     Incapacitated [LLLLLLL]  down, no pose, DYING",
+        self.assertIn(" 1   Char2               9     Incapacitated [LLLLLLL]  down, DYING",
                       self.st(fray.CmdCombat(), ""))
         self.player(fray.CmdCombat(), "/kill Char2", "<Fray> Only this scene's Storyteller or staff can decide a death.")
         self.st(fray.CmdCombat(), "/kill Guard", "<Fray> Guard is not dying: only a player character the rules would "
@@ -42,7 +42,7 @@ class TestDying(DeathTest):
         self.at_deaths_door()
         self.punch()
         self.st(fray.CmdCombat(), "/spare Char2", "<Combat> You spare Char2, who lives, at death's door.")
-        self.assertIn(" 1   Char2               9     Incapacitated [LLLLLLL]  down, no pose  ",
+        self.assertIn(" 1   Char2               9     Incapacitated [LLLLLLL]  down  ",
                       self.st(fray.CmdCombat(), ""))
         self.st(fray.CmdCombat(), "/spare Char2", "<Fray> Char2 is not dying")
 
