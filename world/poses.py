@@ -45,12 +45,13 @@ def on_fight_event(event: fights.FightEvent) -> None:
     """The fight's event stream: the first event of a new round (or of a new fight) notes when
     the round began in the fight's room."""
     room = event.room
-    if room is None or event.kind == "ended":
-        return
+    if room is None or event.kind == "ended" or room.ndb.fray_pose_round == (event.fight, event.round):
+        return   # the round already noted (the cache spares a read per event)
     record = _record(room)
     if record.get("round", [None, None])[:2] != [event.fight, event.round]:
         record["round"] = [event.fight, event.round, time.time()]
         _store(room, record)
+    room.ndb.fray_pose_round = (event.fight, event.round)
 
 
 def last_poses(room, record: dict | None = None) -> dict[int, float]:
