@@ -51,3 +51,19 @@ def test_waiting_defense_timeout_next_by_number_poses_and_death(fray_server, fra
     assert "DYING" in st.command("+combat", r"Storyteller: \+combat/next")
     st.command(f"+combat/kill {b}", rf"{b} dies\. Allowed by \w+\.")
     st.command("+combat/end", r"end the fight")
+
+
+def test_less_typing_several_traits_at_once_and_every_npcs_initiative(fray_server, fray_client, arena):
+    st, alice, bob = arena
+    a = alice.account_name
+    st.command(f"+stat {a}=Dexterity 4, Brawl 3, Strength 2", r"Strength is now 2")
+    sheet = " ".join(alice.command("+sheet", r"Health \(storyteller\)").split())
+    assert "Dexterity: 4" in sheet and "Brawl: 3" in sheet and "Strength: 2" in sheet, sheet
+    st.command(f"+stat {a}=Dexterity 5, Brawl 99", r"Brawl")   # one bad item: nothing changes
+    assert "Dexterity: 4" in " ".join(alice.command("+sheet", r"Health \(storyteller\)").split())
+    st.command("+npc/create Thug*2=thug", r"Thug 2")
+    st.command("+combat/start", r"Round 1")
+    force(st, [5, 6])
+    out = " ".join(st.command("+npc/init all", r"Initiative rolled for [^\n]*").split())
+    assert "Initiative rolled for Thug 1, Thug 2." in out, out
+    st.command("+combat/end", r"end the fight")
