@@ -10,7 +10,7 @@ from evennia.commands.default.general import CmdPose as EvenniaPose
 
 from commands.command import Command
 from world import poses, scenes
-from world.text import escape, free_text, literal
+from world.text import escape, free_text, literal, unformatted
 
 
 class CmdScene(Command):
@@ -138,11 +138,17 @@ class CmdEmit(EvenniaEmit):
 
     def func(self):
         here = self.caller.location
+        to_rooms = self.cmdstring.lstrip("@") == "remit" or "contents" in self.switches
         with scenes.emitting():
             if (self.cmdstring.lstrip("@") == "emit" and not self.switches and self.rhs is None
                     and self.args.strip() and here is not None):
-                here.msg_contents(self.args)   # a MUSH's @emit: everyone here hears it, once
+                here.msg_contents(unformatted(self.args))   # a MUSH's @emit: everyone here hears it, once
                 return
+            if to_rooms:   # the room formats what it sends: braces are shown as typed
+                if self.rhs is None:
+                    self.args = unformatted(self.args)
+                else:
+                    self.rhs = unformatted(self.rhs)
             super().func()
 
 
@@ -166,3 +172,11 @@ class CmdPose(EvenniaPose):
       :draws $pron(your,f) sword.%%r%%ch%%crThe blade glows.%%cn
       pose's hat falls off.
     """
+
+    def func(self):
+        if not self.args or self.caller.location is None:
+            super().func()
+            return
+        # the room formats what it sends ({key} from its mapping): braces are shown as typed
+        self.caller.location.msg_contents(text=(unformatted(f"{self.caller.name}{self.args}"), {"type": "pose"}),
+                                          from_obj=self.caller)

@@ -53,6 +53,22 @@ def plain(text: str) -> str:
     return strip_ansi(str(text).replace("|", "||"))
 
 
+def unformatted(text: str) -> str:
+    """Player text for a message Evennia formats for each reader (``msg_contents`` fills
+    ``{key}`` from its mapping): braces doubled, so ``{}`` or ``{you:>5000000}`` is shown as
+    typed, never run."""
+    return text.replace("{", "{{").replace("}", "}}")
+
+
+def without_controls(text: str, parsed: bool = False) -> str:
+    """``text`` with control and format characters (ESC, BEL, NUL, a right-to-left override)
+    written as ``\\uXXXX``: nothing a player types moves another's cursor or retitles their
+    window. Line breaks and the letters of every script stay. ``parsed``: the text goes through
+    Evennia's function parser, whose escape is a backslash, so the written ones are doubled."""
+    mark = "\\\\" if parsed else "\\"
+    return "".join(ch if ch.isprintable() or ch == "\n" else mark + visible(ch)[1:] for ch in str(text))
+
+
 def escape_for_room(text: str) -> str:
     """Text made literal for ``msg_contents`` (colour codes, ``$func()`` and ``{key}``)."""
     return (escape(text).replace("\\", "\\\\").replace("$", "$$")

@@ -19,7 +19,7 @@ from __future__ import annotations
 from evennia.utils import logger
 
 from rules.systems import CombatError
-from world import combat, fights, gmcp, reactor, scenes
+from world import combat, fights, gmcp, npcs, reactor, scenes
 from world.access import STAFF, has_perm
 from world.marks import marks
 from world.models import Fight, FightNarration
@@ -177,6 +177,8 @@ def act(fight_id: int, account, action: str, name: str = "", numbers: str | None
         combat.resolve_all(caller, row=row)
     elif action == "add":
         combat.add_named(caller, name, row=row)
+    elif action == "npc" and " ".join(name.split()).casefold() == combat.ALL_NPCS and not numbers:
+        npcs.init_all(caller, row=row)   # +npc/init all: every NPC here with a sheet
     elif action == "npc":
         combat.npc_init(caller, name, numbers, row=row)
     elif action == "end":

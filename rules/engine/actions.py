@@ -190,6 +190,9 @@ class Leave(Action):
 
     def perform(self, d: Draft, intent: Intent) -> None:
         actor = require_actor(d, intent)
+        if d.conditions_of(actor).get("dying"):
+            raise CombatError(f"{d.name(actor)} is dying: the Storyteller decides first (+combat/kill or "
+                              "+combat/spare).")
         notices = remove_fighter(d, actor)
         d.say("fight.left", actor=actor, lines=notices)
 

@@ -9,6 +9,7 @@ from evennia.utils.create import create_account
 
 from commands.armor import CmdRequest
 from commands.scenes import CmdEmit, CmdScene
+from commands.scenes import CmdPose as FrayPose
 from tests.game.test_combat_commands import FrayCommandTest
 from world import armor
 from world.models import Scene, SceneEntry
@@ -137,3 +138,27 @@ class TestHelp(FrayCommandTest):
         for page in (self.help("mush"), self.help("pose"), self.help("+scene")):
             self.assertEqual([line for line in page.splitlines() if len(line) > 78], [])
             self.assertLessEqual(len(page.splitlines()), 41)
+
+
+class TestWhatPlayersCannotSmuggle(FrayCommandTest):
+    """Fray's pose (``commands.scenes.CmdPose``) and the room's delivery."""
+
+    def test_braces_in_a_pose_or_emit_are_shown_as_typed_never_formatted(self):
+        for typed in ("{}", "{0}", "}{", "${}", "{you:>50}x", "{you.__class__}"):
+            self.assertEqual(self.call(FrayPose(), typed, caller=self.char2, receiver=self.char1),
+                             f"Char2 {typed}", typed)
+        self.assertEqual(self.call(FrayPose(), "$conj({})", caller=self.char2, receiver=self.char1),
+                         "Char2 {}s")   # $conj() still acts
+        self.assertEqual(self.call(CmdEmit(), "A {} sign.", caller=self.char1, receiver=self.char2,
+                                   cmdstring="remit"), "A {} sign.")
+        self.assertEqual(self.call(CmdEmit(), "Lights {0}.", caller=self.char1, receiver=self.char2,
+                                   cmdstring="@emit"), "Lights {0}.")
+
+    def test_control_bytes_reach_nobody_raw(self):
+        heard = self.call(CmdSay(), "bell\x07 clear\x1b[2J rtl\u202e", caller=self.char2, receiver=self.char1,
+                          noansi=False)
+        self.assertNotIn("\x07", heard)
+        self.assertNotIn("\x1b[2J", heard)
+        self.assertIn("bell\\u0007 clear\\u001b[2J rtl\\u202e", heard)
+        posed = self.call(FrayPose(), "clears \x1b]0;PWNED\x07 the screen", caller=self.char2, receiver=self.char1)
+        self.assertEqual(posed, "Char2 clears \\u001b]0;PWNED\\u0007 the screen")

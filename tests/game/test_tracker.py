@@ -9,7 +9,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from evennia.utils.create import create_account, create_object
 
-from commands import fray
+from commands import fray, npcs
 from tests.game import fightview as encounters
 from tests.game.test_combat_commands import FrayCommandTest
 from world import fights, tracker
@@ -114,6 +114,13 @@ class TestPages(TrackerTest):
         self.assertNotContains(response, "Roll log")
         self.assertNotContains(response, "fray-next")
         self.assertContains(response, '<p id="fray-unposed" class="mb-1">Still to pose this round: Char2</p>')
+
+    def test_the_npc_button_takes_all_as_the_command_does(self):
+        self.st(npcs.CmdNpc(), "/create Thug*2=thug")
+        self.force(5, 6)
+        self.assertEqual(self.press(self.client_for(self.account), "npc", {"name": "all"}).status_code, 303)
+        rolled = [text for text in self.texts() if " rolls initiative:" in text]
+        self.assertEqual([text.split(" rolls")[0] for text in rolled[-2:]], ["<Combat> Thug 1", "<Combat> Thug 2"])
 
     def test_the_storyteller_sees_the_log_and_the_buttons(self):
         response = self.client_for(self.account).get(self.url)

@@ -149,3 +149,9 @@ def test_the_blows_own_words_say_dying_not_dead():
     d.say("attack.resolved", lines=[f"Ann takes 100 lethal: {deadly.describe()}"])
     assert d.events[-1].lines == (f"Ann takes 100 lethal: {d.health(ANN).describe()}, dying",)
     assert d.health(ANN).describe().startswith("Down: Life Points -9/")
+
+
+def test_the_dying_cannot_leave_before_the_decision():
+    dying, _ = blow(fight("storyteller"), ANN)
+    with pytest.raises(CombatError, match="Ann is dying: the Storyteller decides first"):
+        step(dying, Intent("leave", actor=ANN, by=ANN), get_system("storyteller"), dice())
