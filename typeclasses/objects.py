@@ -10,6 +10,8 @@ with a location in the game world (like Characters, Rooms, Exits).
 
 from evennia.objects.objects import DefaultObject
 
+from world.text import without_controls
+
 
 class ObjectParent:
     """
@@ -21,6 +23,11 @@ class ObjectParent:
     take precedence.
 
     """
+
+    def at_say(self, message, **kwargs):
+        """Say (or whisper) ``message`` with its control bytes written out, for the speaker's own
+        echo too (the room's delivery does it for the others: ``typeclasses.rooms``)."""
+        return super().at_say(without_controls(message), **kwargs)
 
 
 class Object(ObjectParent, DefaultObject):

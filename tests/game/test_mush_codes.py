@@ -160,5 +160,8 @@ class TestWhatPlayersCannotSmuggle(FrayCommandTest):
         self.assertNotIn("\x07", heard)
         self.assertNotIn("\x1b[2J", heard)
         self.assertIn("bell\\u0007 clear\\u001b[2J rtl\\u202e", heard)
+        own = self.call(CmdSay(), "bell\x07 clear\x1b[2J", caller=self.char2, noansi=False)   # the speaker's echo
+        self.assertNotIn("\x07", own)
+        self.assertIn("bell\\u0007 clear\\u001b[2J", own)
         posed = self.call(FrayPose(), "clears \x1b]0;PWNED\x07 the screen", caller=self.char2, receiver=self.char1)
         self.assertEqual(posed, "Char2 clears \\u001b]0;PWNED\\u0007 the screen")

@@ -215,7 +215,7 @@ class TestSceneCommand(SceneTest):
         self.call(CmdSay(), "caf\u00e9 \u6226 \u201cquoted\u201d", caller=self.char1)
         self.call(CmdSay(), "\x00\x07\x08hi", caller=self.char1)
         self.assertEqual(self.entries(), [("say", 'Char says, "caf\u00e9 \u6226 \u201cquoted\u201d"'),
-                                          ("say", 'Char says, "hi"')])
+                                          ("say", 'Char says, "\\u0000\\u0007\\u0008hi"')])   # as the room read it
         self.assertIn('Char says, "caf\u00e9 \u6226 \u201cquoted\u201d"', self.scene("/log"))
 
     def test_player_text_in_the_log_stays_literal(self):
