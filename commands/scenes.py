@@ -159,6 +159,7 @@ class CmdPose(EvenniaPose):
     Usage:
       pose <text>
       :<text>
+      ;<text>            (no space after your name: ;'s hat falls.)
       pose's <text>      (no space after your name: Ann's hat falls.)
 
     Everyone here reads it; a scene running here (+scene) keeps it. The
@@ -172,6 +173,15 @@ class CmdPose(EvenniaPose):
       :draws $pron(your,f) sword.%%r%%ch%%crThe blade glows.%%cn
       pose's hat falls off.
     """
+
+    aliases = [":", ";", "emote"]
+
+    def parse(self):
+        """A semipose (``;``) puts no space after the name; the others as Evennia's pose."""
+        if self.cmdstring == ";":
+            self.args = self.args.strip()
+            return
+        super().parse()
 
     def func(self):
         if not self.args or self.caller.location is None:

@@ -14,7 +14,8 @@ class TestPoseOrder(FrayCommandTest):
         self.call(scenes.CmdPose(), "grins.", caller=self.char2)
         self.st(scenes.CmdScene(), "/order", "Pose order in Room (next to pose first):\n1. Char: not yet\n"
                                              "2. Char2: just now")
-        self.call(scenes.CmdPose(), "nods.", caller=self.char1)
+        self.assertEqual(self.call(scenes.CmdPose(), "'s hat falls.", caller=self.char1, receiver=self.char2,
+                                   cmdstring=";"), "Char's hat falls.")   # a semipose counts too
         self.assertEqual(list(poses.last_poses(self.room1)), [self.char2.id, self.char1.id])
         self.st(scenes.CmdScene(), "/order now", "<Fray> Usage: +scene/order (the pose order of the room you are in)")
 
