@@ -30,17 +30,15 @@ class Room(ObjectParent, DefaultRoom):
         pose or emit is recorded once when a scene runs here (one cached check otherwise),
         and noted as its maker's latest pose (``world.poses``)."""
         mapping = dict(mapping) if mapping else {}
-        typed, typed_mapping = text, dict(mapping)   # the scene log strips the controls itself
-        if scenes.kind_of(text) is not None:   # what a player said, posed or emitted: no control bytes
+        typed = text   # the scene log strips the controls itself
+        if scenes.kind_of(text) is not None:   # a pose or emit: no control bytes (a say's: at_say)
             if isinstance(text, (tuple, list)):
                 text = (without_controls(text[0], parsed=True), *text[1:]) if text and isinstance(text[0], str) else text
             elif isinstance(text, str):
                 text = without_controls(text, parsed=True)
-            mapping = {key: without_controls(value) if isinstance(value, str) else value
-                       for key, value in mapping.items()}
         super().msg_contents(text=text, exclude=exclude, from_obj=from_obj, mapping=mapping,
                              raise_funcparse_errors=raise_funcparse_errors, **kwargs)
-        scenes.heard(self, typed, from_obj, typed_mapping)
+        scenes.heard(self, typed, from_obj, mapping)
         poses.heard(self, text, from_obj)
 
     def at_object_delete(self):

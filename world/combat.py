@@ -19,6 +19,7 @@ from rules.systems.base import InitiativeRoll
 from rules.text import quote
 from world import fights, poses
 from world.access import NARRATOR, STAFF, has_perm, require_perm
+from world.marks import is_game_master
 from world.models import Fight
 from world.sheets import default_system, is_npc, update_sheet
 from world.text import COMBAT, escape, spoken, table
@@ -75,7 +76,7 @@ def find_combatant(row: Fight, name: str):
 
 def is_gm(caller, row: Fight) -> bool:
     """Whether ``caller`` runs the fight: its game master (who started it), or staff."""
-    return fights.state(row).gm == getattr(caller, "id", None) or has_perm(caller, STAFF)
+    return is_game_master(fights.state(row), caller)
 
 
 def require_gm(caller, row: Fight, doing: str) -> None:

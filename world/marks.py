@@ -22,7 +22,8 @@ def settings_lines(d) -> list[str]:
 
 
 def is_game_master(d, viewer) -> bool:
-    """Whether ``viewer`` runs the fight: its game master, or staff."""
+    """Whether ``viewer`` runs the fight ``d`` (a draft or a state: anything with ``gm``): its
+    game master, or staff."""
     return viewer is not None and (getattr(viewer, "id", None) == d.gm or has_perm(viewer, STAFF))
 
 
