@@ -152,7 +152,10 @@ def change_health(target, system: RuleSystem, amount: int | None, damage_type: s
     else:
         after = system.damage(combatant, amount or 0, damage_type or "")
     what = "all" if amount is None else f"{amount} {system.damage_type(damage_type or '')}"
-    return f"{target.key}: {before.describe()} {'-' if heal else '+'} {what} -> {after.describe()}", after
+    line = f"{target.key}: {before.describe()} {'-' if heal else '+'} {what} -> {after.describe()}"
+    if heal and amount is None and after.to_record() != system.health(None, combatant).to_record():
+        line += f" (the {system.key} rules heal what is left only by name: +heal {target.key}=<levels> <type>)"
+    return line, after
 
 
 def parse_rating(text: str, what: str = "A rating", low: int = 0, high: int = MAX_RATING) -> int:

@@ -265,6 +265,18 @@ class TestAeonBleeding(AeonFightTest):
         self.assertNotIn("bleeding", out)
 
 
+class TestAeonHealing(AeonFightTest):
+    def test_aggravated_wounds_are_hard_to_heal_and_stay_after_heal_all(self):
+        # seed (Damage Types): aggravated damage "is particularly hard to heal"
+        self.char2.health = {"aeon": {"bashing": 1, "lethal": 2, "aggravated": 2}}
+        out = self.st(fray.CmdHeal(), "Char2=all")
+        self.assertIn("Char2: Mauled (-2) [AALLB..] - all -> Hurt (-1) [AA.....] (the aeon rules heal what is "
+                      "left only by name: +heal Char2=<levels> <type>)", out)
+        self.assertEqual(self.char2.health["aeon"], {"bashing": 0, "lethal": 0, "aggravated": 2, "extra": 0})
+        self.st(fray.CmdHeal(), "Char2=2 aggravated")
+        self.assertEqual(self.char2.health["aeon"], {"bashing": 0, "lethal": 0, "aggravated": 0, "extra": 0})
+
+
 class TestAeonRolls(AeonFightTest):
     def test_roll_vs_successes_needed_and_bad_input(self):
         self.force(9, 8, 2, 2, 2)

@@ -315,6 +315,21 @@ def test_staff_damage_and_heal():
         AE.damage_type("fire")
 
 
+def test_aggravated_damage_is_hard_to_heal():
+    # seed (Damage Types): aggravated damage "is particularly hard to heal": healing
+    # everything leaves it, naming it heals it; raising the dead clears the whole chart
+    actor = fighter(health=wounds(bashing=1, lethal=2, aggravated=2))
+    assert AE.heal(actor, None, None).boxes == "AA....."
+    assert AE.heal(actor, 1, "aggravated").boxes == "ALLB..."
+    assert AE.heal(fighter(health=wounds(aggravated=7)), None, None).boxes == "......."
+    data = copy.deepcopy(load_system_data("aeon"))
+    data["healing"]["all_heals_aggravated"] = True
+    assert AeonSystem(data).heal(actor, None, None).boxes == "......."
+    data["healing"]["all_heals_aggravated"] = "yes"
+    with pytest.raises(RulesDataError, match="all_heals_aggravated"):
+        AeonSystem(data)
+
+
 # ============================================================================= soak
 
 

@@ -328,6 +328,10 @@ class AeonSystem(RuleSystem):
         self.bleed_fraction = require(bleeding, "fraction", int, "bleeding")
         if self.bleed_interval < 1 or self.bleed_fraction < 1:
             raise RulesDataError("bleeding: interval_rounds and fraction must be at least 1.")
+        healing = data.get("healing", {})
+        self.all_heals_aggravated = healing.get("all_heals_aggravated", False)
+        if not isinstance(self.all_heals_aggravated, bool):
+            raise RulesDataError("healing.all_heals_aggravated must be true or false.")
         self.kinds = require(data, "kinds", dict, "aeon")
         for name, kind in self.kinds.items():
             where = f"kinds.{name}"
@@ -978,6 +982,17 @@ class AeonSystem(RuleSystem):
     def damage_type(self, text: str) -> str:
         """``"l"``, ``"Lethal"`` … → ``"lethal"``. Raises CombatError."""
         return match_damage_type(text, DAMAGE_TYPES)
+
+    def heal(self, actor: Combatant, amount: int | None, damage_type: str | None) -> AeonHealth:
+        """As ``RuleSystem.heal``, but aggravated damage is "particularly hard to heal" (seed:
+        Damage Types): healing everything (``amount`` and ``damage_type`` None) of someone
+        living heals their bashing and lethal wounds and leaves the aggravated ones, which heal
+        only when named (``[healing] all_heals_aggravated``, false by default; raising the dead
+        stays staff fiat and clears the chart)."""
+        health = self.health(actor.health, actor)
+        if amount is None and damage_type is None and not health.dead and not self.all_heals_aggravated:
+            return health.healed(None, "bashing").healed(None, "lethal")
+        return super().heal(actor, amount, damage_type)
 
     def start_of_round(self, fighter: Combatant, round_number: int) -> RoundEffect | None:
         """Bleeding in a fight (seed: Baselines past a third of their levels in lethal or
