@@ -42,7 +42,7 @@ from rules.dice.seeded import SeededRoller, commitment, seed_bytes
 from rules.engine import Event, Fighter, FightState, Intent, Outcome, step, view
 from rules.engine.replay import digest
 from rules.systems import RuleSystem, get_system
-from world import dice
+from world import dice, statements
 from world.models import Fight, FightIntent, FightLogEntry
 
 
@@ -213,54 +213,16 @@ class Loaded:
                 row.seq += 1
                 self.events.append((Event("ended", data={"seed": row.dice_seed, "commitment": row.dice_commitment}),
                                     int(self.state.round), {}))
-            _update(row, ("state", "round", "system_key", "seq", "log_count", "intent_count", "updated", "ended",
+            statements.update(row, ("state", "round", "system_key", "seq", "log_count", "intent_count", "updated", "ended",
                           "dice_counter", "moved_at"))
             row.fray_state = self.state
             self.saved = self.state
         if self.log:
-            _insert(self.log)
+            statements.insert(self.log)
             self.log = []
         if self.intents:
-            _insert(self.intents)
+            statements.insert(self.intents)
             self.intents = []
-
-
-#: {model or (model, field names): (its INSERT or UPDATE statement, its fields)}, made once.
-_STATEMENTS: dict[Any, tuple[str, list]] = {}
-
-
-def _update(row, names: tuple[str, ...]) -> None:
-    """UPDATE the fields ``names`` of ``row`` (the fight, written by every command that
-    changes it) with a statement made once; the fields' own conversions apply, as in
-    ``save(update_fields=...)``, whose compiler costs more than the write."""
-    model = type(row)
-    if (model, names) not in _STATEMENTS:
-        fields = [model._meta.get_field(name) for name in names]
-        quote = connection.ops.quote_name
-        _STATEMENTS[(model, names)] = (
-            f"UPDATE {quote(model._meta.db_table)} SET {', '.join(f'{quote(f.column)} = %s' for f in fields)} "
-            f"WHERE {quote(model._meta.pk.column)} = %s", fields)
-    sql, fields = _STATEMENTS[(model, names)]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*(f.get_db_prep_save(f.pre_save(row, False), connection) for f in fields), row.pk])
-
-
-def _insert(rows: list) -> None:
-    """INSERT ``rows`` (new rows of one model: roll-log entries, intents) in one statement,
-    made once for each model and number of rows rather than by the ORM's compiler every time
-    (each command writes a few, and ``bulk_create`` costs more than the write: see
-    ``docs/performance.md``). The fields' own conversions (JSON, dates) apply as the ORM's."""
-    model = type(rows[0])
-    if (model, len(rows)) not in _STATEMENTS:
-        fields = [f for f in model._meta.concrete_fields if not f.primary_key]
-        quote = connection.ops.quote_name
-        values = ", ".join([f"({', '.join(['%s'] * len(fields))})"] * len(rows))
-        _STATEMENTS[(model, len(rows))] = (
-            f"INSERT INTO {quote(model._meta.db_table)} ({', '.join(quote(f.column) for f in fields)}) VALUES {values}",
-            fields)
-    sql, fields = _STATEMENTS[(model, len(rows))]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [f.get_db_prep_save(f.pre_save(row, True), connection) for row in rows for f in fields])
 
 
 class Unit:

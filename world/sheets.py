@@ -12,6 +12,7 @@ from rules.dice import TraitError, match_trait
 from rules.systems import CombatError, RuleSystem, get_system, system_keys
 from rules.systems.base import Combatant, Health
 from rules.text import quote
+from world import statements
 from world.text import columns, fit
 
 MAX_RATING = 20
@@ -136,7 +137,7 @@ def rewrite(obj, key: str, value, attribute=None) -> None:
         obj.attributes.add(key, value, category="fray")
         return
     attribute.db_value = to_pickle(value)
-    type(attribute).objects.filter(pk=attribute.pk).update(db_value=attribute.db_value)
+    statements.update(attribute, ("db_value",))
 
 
 def change_health(target, system: RuleSystem, amount: int | None, damage_type: str | None,
