@@ -21,4 +21,6 @@ def start_plugin_services(server):
 
     server - a reference to the main server application.
     """
-    pass
+    from server.conf.amp import use_server_amp
+
+    use_server_amp()   # before the link to the Portal is made (server/conf/amp.py)

@@ -106,6 +106,12 @@ COLOR_XTERM256_EXTRA_GFG = [r"(?<!%)" + regex for regex in color_markups.MUX_COL
 COLOR_XTERM256_EXTRA_GBG = [r"(?<!%)" + regex for regex in color_markups.MUX_COLOR_XTERM256_EXTRA_GBG]
 COLOR_ANSI_XTERM256_BRIGHT_BG_EXTRA_MAP = color_markups.MUX_COLOR_ANSI_XTERM256_BRIGHT_BG_EXTRA_MAP
 
+# --- The Portal-Server link (server/conf/amp.py) ---
+# AMP read as a byte stream: Evennia's own protocol takes a read cut by TCP in the wrong
+# place for a stray HTTP request and drops the link under load ("... Server restarted.").
+AMP_SERVER_PROTOCOL_CLASS = "server.conf.amp.PortalAMP"
+AMP_CLIENT_PROTOCOL_CLASS = "server.conf.amp.ServerAMP"
+
 # --- Telnet (server/conf/telnet.py, runs in the Portal) ---
 # Fray's telnet protocol: malformed telnet input never wedges a session, a line ended
 # by CR alone runs at once, and every line sent is wrapped to the client's width.

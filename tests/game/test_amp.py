@@ -1,0 +1,90 @@
+"""The Portal-Server link survives TCP cutting its stream anywhere (server/conf/amp.py).
+
+Under load the Server's output reaches the Portal in reads cut at arbitrary places. Evennia's
+AMP protocol took a read that did not start with a NUL byte, after one that ended with two,
+for a stray HTTP request and dropped the link: the Server reconnected and every player saw
+"... Server restarted."."""
+
+from twisted.internet.testing import StringTransport
+from twisted.protocols import amp
+
+from evennia.server import amp_client
+from evennia.server.portal import amp_server
+from evennia.server.portal.amp import MsgServer2Portal, dumps
+from server.conf.amp import PortalAMP, ServerAMP, use_server_amp
+
+
+def stream(count: int = 3) -> bytes:
+    """``count`` boxes as the Server sends narration to the Portal, back to back."""
+    data = b""
+    for ask in range(1, count + 1):
+        box = amp.AmpBox(_command=b"MsgServer2Portal", _ask=str(ask).encode())
+        text = f"<Combat> Ann's punch at Bob: 3 successes, Bob takes {ask} bashing. " * 3
+        box.update(MsgServer2Portal.makeArguments({"packed_data": dumps((ask, {"text": ((text,), {})}))}, None))
+        data += box.serialize()
+    return data
+
+
+def link(protocol_class):
+    """A protocol of ``protocol_class`` on a fake transport, keeping the boxes it parses."""
+    received = []
+    protocol = type("Kept", (protocol_class,), {"ampBoxReceived": lambda self, box: received.append(box),
+                                                "connectionMade": lambda self: None})()   # no Portal sync
+    transport = StringTransport()
+    protocol.makeConnection(transport)
+    return protocol, transport, received
+
+
+def cuts(data: bytes) -> list[int]:
+    """The places where a read ending there ends with two NULs and the next read does not
+    start with one (the three NULs between boxes, cut after the second)."""
+    return [at for at in range(2, len(data)) if data[at - 2:at] == b"\0\0" and data[at:at + 1] != b"\0"]
+
+
+def test_a_stream_cut_after_two_nuls_dropped_evennias_link():
+    data = stream()
+    at = cuts(data)[0]
+    protocol, transport, received = link(amp_server.AMPServerProtocol)
+    protocol.dataReceived(data[:at])
+    protocol.dataReceived(data[at:])
+    assert transport.disconnecting                     # taken for HTTP: the link is dropped
+    assert transport.value().startswith(b"HTTP/1.1")
+    assert len(received) == 1                          # the boxes after the cut are lost
+
+
+def test_every_box_arrives_wherever_tcp_cuts_the_stream():
+    data = stream()
+    assert len(cuts(data)) == 2                        # between box 1 and 2, and 2 and 3
+    for protocol_class in (PortalAMP, ServerAMP):
+        for at in range(1, len(data)):
+            protocol, transport, received = link(protocol_class)
+            protocol.dataReceived(data[:at])
+            protocol.dataReceived(data[at:])
+            assert not transport.disconnecting, (protocol_class, at)
+            assert [box[b"_ask"] for box in received] == [b"1", b"2", b"3"], (protocol_class, at)
+
+
+def test_a_stream_read_a_byte_at_a_time_arrives_whole():
+    protocol, transport, received = link(PortalAMP)
+    for byte in stream(5):
+        protocol.dataReceived(bytes([byte]))
+    assert not transport.disconnecting
+    assert len(received) == 5
+
+
+def test_a_stray_http_request_is_still_answered_and_closed():
+    protocol, transport, received = link(PortalAMP)
+    protocol.dataReceived(b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")
+    assert transport.disconnecting
+    assert transport.value().startswith(b"HTTP/1.1")
+    assert received == []
+
+
+def test_the_servers_client_factory_builds_the_stream_reading_protocol():
+    kept = amp_client.AMPServerClientProtocol
+    try:
+        use_server_amp()
+        server = type("Server", (), {"amp_protocol": None})()
+        assert isinstance(amp_client.AMPClientFactory(server).buildProtocol(None), ServerAMP)
+    finally:
+        amp_client.AMPServerClientProtocol = kept
