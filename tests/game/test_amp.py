@@ -5,12 +5,12 @@ AMP protocol took a read that did not start with a NUL byte, after one that ende
 for a stray HTTP request and dropped the link: the Server reconnected and every player saw
 "... Server restarted."."""
 
-from twisted.internet.testing import StringTransport
-from twisted.protocols import amp
-
 from evennia.server import amp_client
 from evennia.server.portal import amp_server
 from evennia.server.portal.amp import MsgServer2Portal, dumps
+from twisted.internet.testing import StringTransport
+from twisted.protocols import amp
+
 from server.conf.amp import PortalAMP, ServerAMP, use_server_amp
 
 
