@@ -35,11 +35,22 @@ Output (``sendLine``)
     lines indented by ``FRAY_TELNET_WRAP_INDENT`` (2) more than the line, colour codes
     taking no width and never cut. Lines that fit are sent as they are, cheaply.
     ``FRAY_TELNET_WRAP = False`` turns it off.
+
+Output to a client that does not read (``pauseProducing``)
+    The protocol is its connection's streaming producer: once the connection's send buffer
+    passes Twisted's 64 KB, text lines wait in the protocol instead, at most
+    ``FRAY_TELNET_HELD_OUTPUT`` bytes (128 KB); past that the oldest are dropped, as a MUSH
+    flushes a full output queue. When the client reads again, it is told how many lines it
+    missed, then gets the rest. The kernel's send buffer for each client is fixed at
+    ``FRAY_TELNET_SEND_BUFFER`` (64 KB; Linux would grow it to 4 MB). A client that never
+    reads holds at most about 200 KB of the Portal's memory, and costs the others nothing.
 """
 
 from __future__ import annotations
 
 import re
+import socket
+from collections import deque
 
 from django.conf import settings
 from evennia.server.portal.naws import NAWS
@@ -82,6 +93,9 @@ REFUSE_STRAY_IAC = (
     " set to cp1251 or latin-1 sends it for some letters). Set your client's encoding to"
     " UTF-8 and send it again."
 )
+#: the notice a client that stopped reading gets when it reads again
+OUTPUT_DROPPED = "<Fray> {count} lines of output were dropped while your client was not reading."
+
 REFUSE_BROKEN_SEQUENCE = (
     "<Fray> That line was not run: it held a broken telnet sequence (IAC SB without"
     " IAC SE). Send it again."
@@ -98,7 +112,18 @@ class FrayTelnetProtocol(TelnetProtocol):
         self._flaw = None  # why the line being read must not run (a refusal text)
         self._stray_iac = False  # the line holds an undoubled 0xFF
         self._ready: list[bytes] = []  # complete lines of this packet, not yet delivered
+        self._paused = False  # the connection's send buffer is full: lines wait in _held
+        self._held: deque[str | bytes] = deque()
+        self._held_size = 0
+        self._dropped = 0
         super().connectionMade()
+        self.transport.registerProducer(self, True)
+        size = getattr(settings, "FRAY_TELNET_SEND_BUFFER", 64 * 1024)
+        try:   # the kernel's send buffer for this client, fixed (not grown to 4 MB by Linux)
+            if size:
+                self.transport.getHandle().setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, size)
+        except (AttributeError, OSError):   # a transport with no socket of its own (TLS, tests)
+            pass
 
     def dataReceived(self, data):
         size = self._window()
@@ -295,4 +320,39 @@ class FrayTelnetProtocol(TelnetProtocol):
                 indent=getattr(settings, "FRAY_TELNET_WRAP_INDENT", 2),
                 mxp=bool(self.protocol_flags.get("MXP")),
             )
+        if self._paused or self._held:
+            self._hold(line)
+            return None
         return super().sendLine(line)
+
+    # ------------------------------------------------------------------ a client that does not read
+
+    def _hold(self, line) -> None:
+        """Keep ``line`` until the client reads again; past the limit, drop the oldest."""
+        self._held.append(line)
+        self._held_size += len(line)
+        limit = getattr(settings, "FRAY_TELNET_HELD_OUTPUT", 128 * 1024)
+        while self._held_size > limit and len(self._held) > 1:
+            self._held_size -= len(self._held.popleft())
+            self._dropped += 1
+
+    def pauseProducing(self):
+        """The connection's send buffer is full (Twisted): hold text lines from now on."""
+        self._paused = True
+
+    def resumeProducing(self):
+        """The client read its buffer down: say what was dropped, then send what waited,
+        until the buffer fills again."""
+        self._paused = False
+        if self._dropped:
+            count, self._dropped = self._dropped, 0
+            TelnetProtocol.sendLine(self, OUTPUT_DROPPED.format(count=count))
+        while self._held and not self._paused:
+            line = self._held.popleft()
+            self._held_size -= len(line)
+            TelnetProtocol.sendLine(self, line)
+
+    def stopProducing(self):
+        """The connection is closing: nothing more to send."""
+        self._held.clear()
+        self._held_size = 0

@@ -202,3 +202,43 @@ def test_a_line_ended_by_cr_alone_runs_at_once(fray_client):
     client._sendall(f"\nsay four-{tag}\r\n".encode())
     client.expect(rf'You say, "four-{tag}"', timeout=5)
     assert client.read_for(1.0).strip() == ""
+
+
+# --------------------------------------------------------------------------- a client that does not read
+
+
+def test_a_client_that_stops_reading_loses_old_output_not_the_game(fray_server, fray_client):
+    """A player whose client stops reading while 3 MB of output is sent to them: the Portal
+    holds at most about 200 KB for them and drops the oldest lines; the game goes on for
+    everyone else; when the client reads again it is told how many lines it missed, then
+    gets the newest output, and its next command is answered (server/conf/telnet.py)."""
+    admin = fray_client(superuser=True)
+    stalled, other = fray_client(), fray_client()
+    tag = uuid.uuid4().hex[:6]
+    created = admin.command(f"dig Flood{tag}", rf"Created room Flood{tag}\(#\d+\)")
+    room = "#" + re.search(rf"Created room Flood{tag}\(#(\d+)\)", created).group(1)
+    admin.command(f"tel {stalled.account_name}={room}", r"Teleported")
+    stalled.expect(rf"Flood{tag}")
+    words = " ".join(f"word{n}" for n in range(700))    # about 5 KB a look
+    admin.command(f"@desc {room}={words}", r"set")
+    stalled.read_for(0.5)
+    for _ in range(600):                                 # 3 MB the client does not read
+        stalled._sendall(b"look\r\n")
+        time.sleep(0.02)
+    stalled._sendall(f"say end-{tag}\r\n".encode())
+    started = time.monotonic()
+    other.command("look", r"Limbo", timeout=20)          # the game goes on for the others
+    assert time.monotonic() - started < 10
+    time.sleep(2)
+    received = bytearray()                               # read it all at once, as a client would
+    stalled.sock.setblocking(True)
+    stalled.sock.settimeout(60)
+    while f"end-{tag}".encode() not in received[-4096:]:
+        received += stalled.sock.recv(1 << 20)
+    stalled.sock.setblocking(False)
+    text = received.decode("utf-8", "replace")
+    dropped = re.search(r"<Fray> (\d+) lines of output were dropped while your client was not\s+reading\.", text)
+    assert dropped and int(dropped.group(1)) > 300      # most of the 600 looks never reached it,
+    assert 0 < text.count("word699") < 300              # the newest did,
+    assert text.rindex("word699") > dropped.start()     # the last after the notice
+    stalled.command("look", r"word699", timeout=20)     # and the next command is answered
