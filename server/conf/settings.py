@@ -134,3 +134,8 @@ try:
     from server.conf.secret_settings import *  # noqa: F401,F403
 except ImportError:
     print("secret_settings.py file not found or failed to import.")
+
+# Character generation (+chargen): may a character whose sheet staff have not approved join a
+# fight on their own (+combat/join)? False: only when the fight's Storyteller adds them
+# (+combat/add).
+FRAY_UNAPPROVED_MAY_JOIN = False
