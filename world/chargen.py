@@ -468,3 +468,12 @@ def render_history(target, rows: list[SheetLog]) -> str:
                      else f"{row.system_key} rolled {row.what}: {row.data.get('scores')}") for row in rows])
     return f"|w{escape(target.key)}'s sheet log|n\n{body}"
 
+
+
+def staff_set_stats(staff, target, changes: list[tuple[str, str]], system: RuleSystem) -> list[str]:
+    """``world.sheets.set_stats`` by staff (the admin's sheet form), with the changes to an
+    approved sheet logged as ``+stat``'s are."""
+    before = sheets.sheet_of(target, system)
+    lines = sheets.set_stats(target, changes, system)
+    staff_edits(staff, target, system, before, sheets.sheet_of(target, system))
+    return lines

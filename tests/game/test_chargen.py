@@ -301,3 +301,58 @@ class TestMigration(ChargenTest):
         migration.approve_existing(apps)   # once only
         self.assertEqual(SheetReview.objects.count(), 1)
         self.assertTrue(chargen.is_approved(self.char2, get_system("aeon")))
+
+
+class TestAdminQueue(ChargenTest):
+    def setUp(self):
+        super().setUp()
+        from django.test import Client
+
+        self.warden = create.create_account("Warden", "warden@example.com", "Fr4y-admin-pw", is_superuser=True)
+        self.addCleanup(self.warden.delete)
+        self.client = Client()
+        self.client.force_login(self.warden)
+        self.review = self.submitted()
+
+    def url(self, action="change"):
+        return f"/admin/fray/sheetreview/{self.review.id}/{action}/"
+
+    def test_the_queue_lists_the_sheet_and_its_page_approves_it_telling_the_player(self):
+        listing = self.client.get("/admin/fray/sheetreview/")
+        self.assertContains(listing, "Char2")
+        page = self.client.get(self.url())
+        self.assertContains(page, 'id="fray-approve"')
+        answer = self.client.post(self.url("approve"), {"comment": "Fine <b>work</b>"})
+        self.assertEqual(answer.status_code, 302)
+        self.review.refresh_from_db()
+        self.assertEqual((self.review.status, self.review.handled_by, self.review.comment),
+                         ("approved", "Warden", "Fine <b>work</b>"))
+        self.assertIn("Your storyteller sheet is approved by Warden.", "\n".join(self.char2.pending_notices))
+        again = self.client.post(self.url("approve"), {"comment": ""})
+        self.assertContains(again, "is approved already, by Warden", status_code=409)
+
+    def test_send_back_needs_a_reason_and_tells_the_player(self):
+        before = self.state()
+        self.assertEqual(self.client.post(self.url("unapprove"), {"reason": ""}).status_code, 400)
+        self.assertEqual(self.client.post(self.url("unapprove"), {"reason": "a\tb"}).status_code, 400)
+        self.assertEqual(self.client.get(self.url("approve")).status_code, 405)
+        self.assertEqual(self.state(), before)
+        self.assertEqual(self.client.post(self.url("unapprove"), {"reason": "More Melee."}).status_code, 302)
+        self.assertEqual(chargen.status(self.char2, self.storyteller), chargen.UNAPPROVED)
+        self.assertIn("sent back by Warden: More Melee.", "\n".join(self.char2.pending_notices))
+
+    def test_a_forged_post_changes_nothing(self):
+        from django.test import Client
+
+        forged = Client(enforce_csrf_checks=True)
+        forged.force_login(self.warden)
+        self.assertEqual(forged.post(self.url("approve"), {"comment": ""}).status_code, 403)
+        anonymous = Client().post(self.url("approve"), {"comment": ""})
+        self.assertEqual(anonymous.status_code, 302)
+        self.assertIn("/admin/login/", anonymous["Location"])
+        self.assertEqual(chargen.status(self.char2, self.storyteller), chargen.SUBMITTED)
+
+    def test_the_admin_sheet_form_logs_changes_to_an_approved_sheet(self):
+        chargen.approve(self.char1, self.review.id)
+        chargen.staff_set_stats(self.warden, self.char2, [("Brawl", "1")], self.storyteller)
+        self.assertEqual(list(SheetLog.objects.values_list("by", "what", "old", "new")), [("Warden", "Brawl", "3", "1")])
