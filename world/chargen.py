@@ -399,10 +399,19 @@ def render(character, system: RuleSystem) -> str:
             for name, traits_of in names.items():
                 pool = tally.pool(name)
                 head = f"{name}: {pool.spent} of {pool.size} spent, {pool.left} left" if pool else \
-                    (f"{group.name}: from the {group.pool} points" if group.pool else f"{group.name}: freebies only")
+                    (f"{group.name}: from the {group.pool} points" if group.pool else f"{group.name}: freebies")
                 if name == next(iter(names)):
                     head += f" ({group.minimum} to {highest}"
-                    head += f"; past the points, {group.freebie_cost} freebies a dot)" if group.freebie_cost else ")"
+                    if group.costs:
+                        head += "; a level's cost varies: help +chargen"
+                    elif group.cost != 1:
+                        head += f"; {group.cost} points each"
+                    if pool is None and not group.pool:
+                        head += f"; {group.freebie_cost} a dot" + "".join(
+                            f", {trait} {cost}" for trait, cost in group.freebie_costs.items())
+                    elif group.freebie_cost:
+                        head += f"; past the points, {group.freebie_cost} freebies a dot"
+                    head += ")"
                 lines.append(fit(head))
                 cells = [f"{trait} {traits.get(trait, group.base)}" for trait in traits_of]
                 per_row = 3
@@ -465,7 +474,9 @@ def render_history(target, rows: list[SheetLog]) -> str:
     body = columns(("#", "When", "By", "What"), (6, 20, 14),
                    [(str(row.id), when(row.at.isoformat()), row.by,
                      f"{row.system_key} {row.what}: {row.old or '-'} -> {row.new or '-'}" if row.kind == SheetLog.EDIT
-                     else f"{row.system_key} rolled {row.what}: {row.data.get('scores')}") for row in rows])
+                     else f"{row.system_key} rolled {row.what}: " + ", ".join(
+                         f"{score} {total}" for score, total in (row.data.get("scores") or {}).items()))
+                    for row in rows])
     return f"|w{escape(target.key)}'s sheet log|n\n{body}"
 
 
