@@ -488,3 +488,41 @@ def staff_set_stats(staff, target, changes: list[tuple[str, str]], system: RuleS
     lines = sheets.set_stats(target, changes, system)
     staff_edits(staff, target, system, before, sheets.sheet_of(target, system))
     return lines
+
+
+def page(character, system: RuleSystem) -> dict:
+    """The chargen sheet as data for the web page: ``{"system", "status", "status_text",
+    "method", "groups": [{"name", "head", "traits": [(trait, rating)]}], "freebies": (spent,
+    total, left) or None, "kind", "kinds", "weapon", "weapons", "scores", "class", "classes",
+    "problems", "traits" (every trait a player may set), "editable", "comment"}``."""
+    rules = rules_for(system)
+    state = status(character, system)
+    sheet = sheets.sheet_of(character, system)
+    data = {"system": system.key, "status": state, "status_text": STATUS_WORDS[state], "method": rules.method,
+            "groups": [], "freebies": None, "kinds": list(rules.kinds),
+            "kind": sheets.shown_kind(system, sheet.get("kind")) if rules.kinds else "",
+            "weapons": sorted(system.weapon_names) if rules.weapon else [], "weapon": sheet.get("weapon") or "",
+            "editable": state not in (SUBMITTED, APPROVED), "traits": list(rules.trait_names),
+            "problems": problems(character, system) if state not in (SUBMITTED, APPROVED) else [],
+            "comment": "", "locked": list(rules.locked)}
+    row = latest(character, system)
+    if row is not None and row.status in (APPROVED, UNAPPROVED):
+        data["comment"] = f"{row.handled_by}: {row.comment}" if row.comment else row.handled_by
+    if rules.method == ROLLED:
+        record = record_of(character, system)
+        data.update(scores=record.get("scores") or {}, faces=record.get("faces") or {},
+                    klass=record.get("class") or "", classes=list(rules.classes),
+                    sheet_traits=sorted(sheets.traits_of(character, system).items()))
+        return data
+    traits = traits_in_chargen(character, system)
+    tally = rules.tally(traits)
+    for group in rules.groups:
+        for name, names in (group.categories or {group.name: group.traits}).items():
+            pool = tally.pool(name)
+            head = f"{pool.spent} of {pool.size} spent, {pool.left} left" if pool else \
+                (f"from the {group.pool} points" if group.pool else "freebies")
+            data["groups"].append({"name": name, "head": f"{head} ({group.minimum} to {group.maximum})",
+                                   "traits": [(trait, traits.get(trait, group.base)) for trait in names]})
+    if rules.freebies:
+        data["freebies"] = (tally.freebies_spent, tally.freebies, tally.freebies_left)
+    return data

@@ -356,3 +356,58 @@ class TestAdminQueue(ChargenTest):
         chargen.approve(self.char1, self.review.id)
         chargen.staff_set_stats(self.warden, self.char2, [("Brawl", "1")], self.storyteller)
         self.assertEqual(list(SheetLog.objects.values_list("by", "what", "old", "new")), [("Warden", "Brawl", "3", "1")])
+
+
+class TestWebPage(ChargenTest):
+    def setUp(self):
+        super().setUp()
+        from django.test import Client
+
+        self.account2.characters.add(self.char2)
+        self.web = Client()
+        self.web.force_login(self.account2)
+
+    def test_the_page_shows_the_sheet_as_it_is_and_sets_a_trait_with_the_same_rules(self):
+        page = self.web.get("/chargen/storyteller/")
+        self.assertContains(page, "Char2: storyteller character generation")
+        self.assertContains(page, "0 of 7 spent, 7 left (1 to 5)")
+        answer = self.web.post("/chargen/storyteller/set", {"trait": "Dexterity", "rating": "3"})
+        self.assertEqual((answer.status_code, answer["Location"]), (303, "/chargen/storyteller/"))
+        self.assertEqual(sheets.traits_of(self.char2, "storyteller")["Dexterity"], 3)
+        self.assertContains(self.web.get("/chargen/storyteller/"), '<td class="chargen-rating" data-trait="Dexterity">3</td>',
+                            html=False)
+        self.assertEqual(self.web.get("/chargen/").status_code, 302)
+
+    def test_refusals_and_bad_input_change_nothing(self):
+        before = self.state()
+        refused = self.web.post("/chargen/storyteller/set", {"trait": "Brawl", "rating": "4"})
+        self.assertContains(refused, "Brawl 4 is over the creation maximum 3.", status_code=409)
+        self.assertContains(self.web.post("/chargen/storyteller/set", {"trait": "THAC0", "rating": "1"}),
+                            "On the storyteller sheet: Unknown trait", status_code=409)
+        self.assertEqual(self.web.post("/chargen/storyteller/set", {"trait": "Brawl\n", "rating": "1"}).status_code, 400)
+        self.assertEqual(self.web.post("/chargen/storyteller/set", {"trait": "Brawl", "rating": ""}).status_code, 400)
+        self.assertContains(self.web.post("/chargen/storyteller/submit"), "Not ready to submit: 7 points left",
+                            status_code=409)
+        self.assertEqual(self.web.get("/chargen/storyteller/set").status_code, 405)
+        self.assertEqual(self.web.get("/chargen/fifth/").status_code, 404)
+        self.assertEqual(self.state(), before)
+
+    def test_a_forged_or_anonymous_post_changes_nothing(self):
+        from django.test import Client
+
+        before = self.state()
+        forged = Client(enforce_csrf_checks=True)
+        forged.force_login(self.account2)
+        self.assertEqual(forged.post("/chargen/storyteller/set", {"trait": "Brawl", "rating": "1"}).status_code, 403)
+        anonymous = Client().post("/chargen/storyteller/set", {"trait": "Brawl", "rating": "1"})
+        self.assertEqual(anonymous.status_code, 302)
+        self.assertIn("login", anonymous["Location"])
+        self.assertEqual(self.state(), before)
+
+    def test_submit_on_the_web_puts_the_sheet_in_the_queue(self):
+        self.build("storyteller", STORYTELLER)
+        self.assertEqual(self.web.post("/chargen/storyteller/submit").status_code, 303)
+        self.assertEqual(chargen.status(self.char2, self.storyteller), chargen.SUBMITTED)
+        page = self.web.get("/chargen/storyteller/")
+        self.assertContains(page, "Status: submitted, waiting for staff")
+        self.assertNotContains(page, 'id="chargen-set"')
