@@ -78,6 +78,8 @@ class Group:
     freebie_cost: int
     freebie_costs: Mapping[str, int]
     max_by_trait: Mapping[str, int]
+    #: The highest rating experience may buy (0: the sheet's own maximum for the trait).
+    xp_max: int
     xp: XpCost
     xp_by_trait: Mapping[str, XpCost]
 
@@ -338,6 +340,8 @@ class ChargenRules:
         else:
             group = self.group_of(trait)
             cost = group.xp_cost(trait) if group is not None and trait not in self.locked else None
+            if group is not None and group.xp_max:
+                highest = min(highest, max(group.xp_max, group.highest(trait)))
         if cost is None or not cost.buyable:
             raise ChargenError(f"{trait} is not bought with experience under the {self.system} rules; ask staff.")
         if new <= old:
@@ -397,6 +401,7 @@ def _group(table: Mapping[str, Any], where: str, known: tuple[str, ...]) -> Grou
             {"c": list(table.get("freebie_costs", {}))}, "c", f"{where}.freebie_costs", traits)}),
         max_by_trait=MappingProxyType({t: _whole(table["max_by_trait"], t, f"{where}.max_by_trait") for t in _names(
             {"c": list(table.get("max_by_trait", {}))}, "c", f"{where}.max_by_trait", traits)}),
+        xp_max=_whole(table, "xp_max", where, 0) if "xp_max" in table else 0,
         xp=_xp(table.get("xp", {}), f"{where}.xp"),
         xp_by_trait=MappingProxyType({t: _xp(table["xp_by_trait"][t], f"{where}.xp_by_trait.{t}") for t in _names(
             {"c": list(table.get("xp_by_trait", {}))}, "c", f"{where}.xp_by_trait", traits)}))

@@ -27,8 +27,8 @@ from rules.dice import TraitError, match_trait
 from rules.dice.seeded import SeededRoller, commitment
 from rules.systems import CombatError, RuleSystem, get_system, system_keys
 from rules.text import quote
-from world import sheets
-from world.access import STAFF, require_perm
+from world import fights, sheets
+from world.access import STAFF, has_perm, require_perm
 from world.armor import notify, when
 from world.models import SheetLog, SheetReview
 from world.text import columns, escape, fit, free_text
@@ -262,10 +262,26 @@ def submit(character, system: RuleSystem) -> SheetReview:
     rules = rules_for(system)
     if rules.method != ROLLED:
         _store_traits(character, system, traits_in_chargen(character, system))
-    return SheetReview.objects.create(
+    row = SheetReview.objects.create(
         character=character, character_name=character.key, system_key=system.key, status=SUBMITTED,
         sheet={"sheet": sheets.sheet_of(character, system), "chargen": record_of(character, system)},
         submitted_at=now())
+    line = (f"{CHARGEN} {escape(character.key)} submits their {system.key} sheet for approval (#{row.id}): "
+            f"+chargen/queue, +approve {escape(character.key)}")
+    fights.afterwards(lambda: tell_staff(line, character))
+    return row
+
+
+def tell_staff(line: str, but=None) -> None:
+    """``line`` to every connected staff member's character (Builder and above) but ``but``."""
+    from evennia.server.sessionhandler import SESSION_HANDLER
+
+    told = set()
+    for session in SESSION_HANDLER.get_sessions():
+        puppet = session.get_puppet()
+        if puppet is not None and puppet != but and puppet.id not in told and has_perm(puppet, STAFF):
+            told.add(puppet.id)
+            puppet.msg(line)
 
 
 def withdraw(character, system: RuleSystem) -> SheetReview:

@@ -19,6 +19,15 @@ SHEET = [("Strength", 4), ("Dexterity", 4), ("Stamina", 3), ("Charisma", 3), ("M
          ("Melee", 3), ("Firearms", 3), ("Stealth", 3), ("Medicine", 3), ("Occult", 2), ("Willpower", 10)]
 
 
+AEON = [("Strength", 3), ("Dexterity", 4), ("Stamina", 2), ("Perception", 3), ("Intelligence", 2), ("Wits", 3),
+        ("Appearance", 2), ("Manipulation", 2), ("Charisma", 2), ("Brawl", 3), ("Melee", 3), ("Firearms", 3),
+        ("Athletics", 3), ("Awareness", 3), ("Stealth", 3), ("Willpower", 6), ("Dexterity", 5), ("Endurance", 1)]
+ELDRITCH = [("Strength", 4), ("Dexterity", 4), ("Constitution", 3), ("Intelligence", 3), ("Perception", 3),
+            ("Willpower", 3), ("Brawl", 5), ("Melee", 4), ("Acrobatics", 3), ("Notice", 3),
+            ("Acute Senses", 1), ("Fast Reaction Time", 1), ("Natural Toughness", 1), ("Hard to Kill", 2),
+            ("Atemi Grip", 1)]
+
+
 @pytest.fixture(scope="module")
 def strict_server():
     server = FrayServer(extra_settings="FRAY_UNAPPROVED_MAY_JOIN = False")
@@ -50,6 +59,7 @@ def test_a_new_player_builds_submits_is_approved_and_fights(strict_server):
         alice.command(f"+chargen/set {trait}={rating}", rf"your {trait} is now {rating}\.")
     alice.command("+chargen", r"Ready: \+chargen/submit")
     alice.command("+chargen/submit", r"Your storyteller sheet is submitted \(#\d+\)")
+    st.expect(rf"{name} submits their storyteller sheet for approval \(#\d+\)")
 
     st.command("+combat/start", r"Round 1")
     alice.command("+combat/join", r"<Fray> Your storyteller sheet is not approved yet, so you cannot join on your own")
@@ -81,5 +91,21 @@ def test_a_new_player_builds_submits_is_approved_and_fights(strict_server):
     alice.command("+xp/spend Athletics", r"<Fray> Athletics 4 costs 6 XP; you have 3\.")
     alice.command("+xp/spend Awareness", r"You spend 2 XP: your storyteller Awareness is now 2\. 1 XP left\.")
 
-    alice.command("+chargen/roll/elethril", r"you roll 3d6 for each score, in order: Strength \d+ \(\d\+\d\+\d\)")
+    # The other systems: each built, submitted and approved by its switch.
+    for trait, rating in AEON:
+        alice.command(f"+chargen/set/aeon {trait}={rating}", rf"your {trait} is now {rating}\.")
+    for trait, rating in ELDRITCH:
+        alice.command(f"+chargen/set/eldritch {trait}={rating}", rf"your {trait} is now {rating}\.")
+    rolled = alice.command("+chargen/roll/elethril",
+                           r"you roll 3d6 for each score, in order: Strength \d+ \(\d\+\d\+\d\).*$")
     alice.command("+chargen/log", r"elethril rolled 3d6 in order")
+    # a class whose prime score the roll reached (a Rogue needs Dexterity 9, a Warrior Strength 9 ...)
+    scores = dict(re.findall(r"(Strength|Dexterity|Intelligence|Wisdom) (\d+)", rolled))
+    fit = next((klass for klass, score in (("Warrior", "Strength"), ("Rogue", "Dexterity"), ("Wizard", "Intelligence"),
+                                           ("Priest", "Wisdom")) if int(scores[score]) >= 9), None)
+    for key in ("aeon", "eldritch") + (("elethril",) if fit else ()):
+        if key == "elethril":
+            alice.command(f"+chargen/set/elethril class={fit}", rf"you are a {fit}: THAC0 20")
+        alice.command(f"+chargen/submit/{key}", rf"Your {key} sheet is submitted")
+        st.command(f"+approve/{key} {name}", rf"You approve {name}'s {key} sheet")
+        alice.expect(rf"Your {key} sheet is approved by")

@@ -149,3 +149,11 @@ def test_a_table_naming_a_trait_the_system_lacks_is_refused(tmp_path):
                                         'traits = ["THAC0"]\nbase = 0\nmin = 0\nmax = 3\npoints = 3\n')
     with pytest.raises(RulesDataError, match="'THAC0' is not a trait of the system"):
         chargen.load("aeon", get_system("aeon").trait_names, data_dir=tmp_path)
+
+
+def test_experience_buys_no_more_than_the_groups_experience_maximum():
+    rules = rules_of("storyteller")
+    assert rules.xp_cost("Brawl", 4, 5, 20) == 8
+    with pytest.raises(ChargenError, match=r"^Brawl 6 is over the maximum 5\.$"):
+        rules.xp_cost("Brawl", 5, 6, 20)
+    assert rules.xp_cost("Willpower", 9, 10, 20) == 9   # advantages: the sheet's own maximum
