@@ -411,3 +411,16 @@ class TestWebPage(ChargenTest):
         page = self.web.get("/chargen/storyteller/")
         self.assertContains(page, "Status: submitted, waiting for staff")
         self.assertNotContains(page, 'id="chargen-set"')
+
+
+class TestServerStart(ChargenTest):
+    def test_every_chargen_table_is_checked_at_start_and_a_broken_one_is_named(self):
+        from unittest import mock
+
+        from rules import chargen as rules_chargen
+        from rules.data import RulesDataError
+        from server.conf.at_server_startstop import chargen_check
+
+        self.assertEqual(chargen_check(), [])
+        with mock.patch.object(rules_chargen, "load", side_effect=RulesDataError("aeon.toml: bad")):
+            self.assertEqual(chargen_check()[0], "Chargen table of storyteller: aeon.toml: bad")
