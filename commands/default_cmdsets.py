@@ -16,12 +16,13 @@ own cmdsets by inheriting from them or directly from `evennia.CmdSet`.
 
 from evennia import default_cmds
 
-from commands import account, actions, armor, eldritch, fray, helpcmd, items, npcs, scenes
+from commands import account, actions, armor, chargen, eldritch, fray, helpcmd, items, npcs, scenes
 from commands import aeon as aeon_commands
 
 FRAY_COMMANDS = (fray.CmdRoll, fray.CmdSheet, fray.CmdStat, fray.CmdCombat, npcs.CmdNpc, fray.CmdAttack,
                  fray.CmdDefend, fray.CmdEscape, fray.CmdCast, fray.CmdSpells, fray.CmdDamage, fray.CmdHeal, fray.CmdDice,
-                 armor.CmdRequest, armor.CmdArmor, scenes.CmdScene)
+                 armor.CmdRequest, armor.CmdArmor, scenes.CmdScene, chargen.CmdChargen, chargen.CmdApprove,
+                 chargen.CmdUnapprove, chargen.CmdXp)
 FRAY_COMMANDS += (aeon_commands.CmdAmbush, aeon_commands.CmdHide, aeon_commands.CmdClinch, aeon_commands.CmdMount,
                   aeon_commands.CmdDismount, aeon_commands.CmdPickup)
 FRAY_COMMANDS += (eldritch.CmdConceal, eldritch.CmdSearch, eldritch.CmdSpot, eldritch.CmdEyeContact, eldritch.CmdLos,

@@ -9,7 +9,7 @@ from commands.command import Command, split_acting, split_actor, split_aimed
 from rules.systems import CombatError, system_keys
 from rules.text import quote
 from world import ai as npc_ai
-from world import combat, combat_order, dice, fights, gmcp, rolls, sheets
+from world import chargen, combat, combat_order, dice, fights, gmcp, rolls, sheets
 from world.access import NARRATOR, STAFF, require_perm
 from world.hud import render_hud
 from world.text import COMBAT, escape, literal, table
@@ -178,6 +178,7 @@ class CmdStat(Command):
     After <name>= a comma-separated list sets several: traits and their
     ratings, kind, weapon ... and their values. One refused (an unknown
     trait, a rating out of range) refuses them all; nothing changes.
+    Changes to an approved sheet are logged: +chargen/log <name>.
 
     Examples:
       +stat Alice/Dexterity=3
@@ -195,10 +196,11 @@ class CmdStat(Command):
 
     def run(self):
         require_perm(self.caller, STAFF, "set stats")
+        system = self.sheet_system()
         if self.rhs is not None and "/" not in self.lhs and self.lhs.strip():
-            system = self.sheet_system()
             target = find_character(self.caller, self.lhs)
             changes = sheets.parse_changes(self.rhs, system, "+stat <name>=<trait> <value>, ...")
+            before = sheets.sheet_of(target, system)
             lines = sheets.set_stats(target, changes, system)
         else:
             parsed = self.name_and_field()
@@ -206,7 +208,10 @@ class CmdStat(Command):
                 return
             name, field = parsed
             target = find_character(self.caller, name)
-            lines = [sheets.set_stat(target, field, self.rhs, self.sheet_system())]
+            before = sheets.sheet_of(target, system)
+            lines = [sheets.set_stat(target, field, self.rhs, system)]
+        # an approved sheet's changes are logged: who, when, old -> new
+        chargen.staff_edits(self.caller, target, system, before, sheets.sheet_of(target, system))
         tell_change(self.caller, target, lines)
         fights.afterwards(lambda: gmcp.refresh(target))  # a trait may change the health meter
 

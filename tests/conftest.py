@@ -37,6 +37,10 @@ from django.conf import settings as _settings  # noqa: E402
 # Every game test creates two accounts; Django's default PBKDF2 costs ~0.3 s a password, most
 # of a test's time. The tests check no password's strength, so they hash the cheap way.
 _settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+# The fight tests build their fighters' sheets with +stat and let them +combat/join without
+# approval; the character generation tests (tests/game/test_chargen.py) set it back to the
+# game's default, False.
+_settings.FRAY_UNAPPROVED_MAY_JOIN = True
 
 
 @pytest.fixture(scope="session")

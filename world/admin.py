@@ -14,9 +14,10 @@ from django.utils.html import format_html_join
 
 from rules.dice import TraitError
 from rules.systems import CombatError, get_system, system_keys
-from world import armor, reactor, sheets
+from world import armor, chargen, reactor, sheets
 from world.access import STAFF, has_perm
-from world.models import ArmorNotes, ArmorRequest, FrayNpc, FraySheet, Scene, SceneEntry
+from world.models import (ArmorNotes, ArmorRequest, FrayNpc, FraySheet, Scene, SceneEntry, SheetLog, SheetReview,
+                          XpEntry)
 
 
 class SceneEntryInline(admin.TabularInline):
@@ -217,6 +218,117 @@ class ArmorRequestAdmin(StaffOnly, admin.ModelAdmin):
         return self._act(request, number, DenyForm, act)
 
 
+# --- sheet approval ------------------------------------------------------------------------
+
+class SheetApproveForm(forms.Form):
+    comment = forms.CharField(required=False, max_length=chargen.MAX_COMMENT, validators=[one_line],
+                              widget=forms.TextInput(attrs={"size": 80}))
+
+
+class SheetUnapproveForm(forms.Form):
+    reason = forms.CharField(max_length=chargen.MAX_COMMENT, validators=[one_line],
+                             widget=forms.TextInput(attrs={"size": 80}),
+                             error_messages={"required": "Give a reason: the player is told it."})
+
+
+@admin.register(SheetReview)
+class SheetReviewAdmin(StaffOnly, admin.ModelAdmin):
+    """The sheets players submitted (``+chargen/submit``): read-only rows; the change page
+    approves a waiting one or sends it back (``+approve``, ``+unapprove``)."""
+
+    list_display = ("id", "status", "character_name", "system_key", "submitted_at", "handled_by", "handled_at")
+    list_display_links = ("id", "character_name")
+    list_filter = ("status", "system_key")
+    search_fields = ("character_name", "comment")
+    readonly_fields = ("character", "character_name", "system_key", "status", "submitted_at", "handled_by",
+                       "handled_at", "comment", "sheet")
+    change_form_template = "admin/fray/sheetreview/change_form.html"
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def get_urls(self):
+        own = [path("<int:number>/approve/", self.admin_site.admin_view(self.approve_view),
+                    name="fray_sheetreview_approve"),
+               path("<int:number>/unapprove/", self.admin_site.admin_view(self.unapprove_view),
+                    name="fray_sheetreview_unapprove")]
+        return own + super().get_urls()
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        number = _number(object_id)
+        row = SheetReview.objects.filter(pk=number).first() if number else None
+        extra = {"approve_form": SheetApproveForm(), "unapprove_form": SheetUnapproveForm(), **(extra_context or {})}
+        extra["review_open"] = row is not None and row.status == SheetReview.SUBMITTED
+        extra["review_approved"] = row is not None and row.status == SheetReview.APPROVED
+        return super().change_view(request, object_id, form_url, extra)
+
+    def _act(self, request, number, form_class, act):
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        if not self.has_view_permission(request):
+            return redirect("admin:login")
+        row = get_object_or_404(SheetReview, pk=_number(number) or 0)
+        form = form_class(request.POST)
+        name = "approve_form" if form_class is SheetApproveForm else "unapprove_form"
+        status = None
+        if not form.is_valid():
+            messages.error(request, "Nothing was changed: correct the errors below.")
+            status = 400
+        else:
+            try:
+                messages.success(request, act(row, form.cleaned_data))
+                return redirect(reverse("admin:fray_sheetreview_change", args=[row.id]))
+            except CombatError as error:
+                messages.error(request, _refused(error))
+                status = 409
+        view = copy(request)
+        view.method = "GET"
+        response = self.change_view(view, str(row.id), extra_context={name: form})
+        response.status_code = status
+        return response
+
+    def approve_view(self, request, number):
+        def act(row, data):
+            reactor.call("admin approve sheet", chargen.approve, request.user, row.id, data["comment"])
+            return f"{row.character_name}'s {row.system_key} sheet (#{row.id}) approved. They are told."
+
+        return self._act(request, number, SheetApproveForm, act)
+
+    def unapprove_view(self, request, number):
+        def act(row, data):
+            reactor.call("admin unapprove sheet", chargen.unapprove, request.user, row.id, data["reason"])
+            return f"{row.character_name}'s {row.system_key} sheet (#{row.id}) sent back. They are told."
+
+        return self._act(request, number, SheetUnapproveForm, act)
+
+
+class ReadOnlyRows(StaffOnly):
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(SheetLog)
+class SheetLogAdmin(ReadOnlyRows, admin.ModelAdmin):
+    """Rolls of ability scores and staff edits of approved sheets, read-only."""
+
+    list_display = ("id", "at", "character_name", "system_key", "kind", "by", "what", "old", "new")
+    list_filter = ("kind", "system_key")
+    search_fields = ("character_name", "by", "what")
+    readonly_fields = ("character", "character_name", "system_key", "kind", "by", "at", "what", "old", "new", "data")
+
+
+@admin.register(XpEntry)
+class XpEntryAdmin(ReadOnlyRows, admin.ModelAdmin):
+    """Every experience award, spend and refund, read-only (``+xp/undo`` undoes a spend)."""
+
+    list_display = ("id", "at", "character_name", "kind", "amount", "system_key", "trait", "old", "new", "by",
+                    "undone_by")
+    list_filter = ("kind", "system_key")
+    search_fields = ("character_name", "reason", "trait", "by")
+    readonly_fields = ("character", "character_name", "kind", "amount", "system_key", "trait", "old", "new",
+                       "reason", "by", "at", "undone_by", "undone_at")
+
+
 # --- sheets and NPCs -----------------------------------------------------------------------
 
 #: The sheet fields that are not traits, in the order they are applied.
@@ -385,7 +497,8 @@ class SheetAdmin(StaffOnly, admin.ModelAdmin):
 
     def save_model(self, request, obj, form, change):
         try:
-            for line in reactor.call("admin sheet", sheets.set_stats, obj, form.changes(), form.SYSTEM):
+            for line in reactor.call("admin sheet", chargen.staff_set_stats, request.user, obj, form.changes(),
+                                     form.SYSTEM):
                 messages.info(request, line)
         except (CombatError, TraitError) as error:
             messages.error(request, _refused(error))

@@ -17,7 +17,7 @@ from rules.engine.turns import now_text as turn_now
 from rules.systems import CombatError, RuleSystem, get_system
 from rules.systems.base import InitiativeRoll
 from rules.text import quote
-from world import fights, poses
+from world import chargen, fights, poses
 from world.access import NARRATOR, STAFF, has_perm, require_perm
 from world.marks import is_game_master
 from world.models import Fight
@@ -159,6 +159,7 @@ def join(caller) -> None:
         raise CombatError(f"{caller.key} is already in the fight in {room.key if room else 'another room'}: "
                           "+combat/leave first.")
     row = require_fight(caller)
+    chargen.require_may_join(caller, system_of(row))
     perform(caller, row, "join", actor=caller.id, data={"fighter": fights.fighter_record(caller, system_of(row))})
 
 

@@ -197,6 +197,94 @@ class ArmorRequest(models.Model):
         return f"Request #{self.id} ({self.requester_name}: {self.name}, {self.status})"
 
 
+class SheetReview(models.Model):
+    """A character's sheet of one rule system put up for staff review (``world.chargen``):
+    submitted, then approved or unapproved (sent back with a reason), or withdrawn by its
+    player. A character's sheet is approved while its latest review is. The id is the entry's
+    number in the queue, never reused."""
+
+    SUBMITTED, APPROVED, UNAPPROVED, WITHDRAWN = "submitted", "approved", "unapproved", "withdrawn"
+    STATUSES = (SUBMITTED, APPROVED, UNAPPROVED, WITHDRAWN)
+
+    character = models.ForeignKey("objects.ObjectDB", null=True, blank=True, on_delete=models.SET_NULL,
+                                  related_name="+")
+    character_name = models.CharField(max_length=80)
+    system_key = models.CharField(max_length=32, db_index=True)
+    status = models.CharField(max_length=16, choices=[(s, s) for s in STATUSES], default=SUBMITTED,
+                              db_index=True)
+    #: The sheet as submitted (``world.sheets.sheet_of``), and the chargen record (rolled
+    #: scores, class) beside it.
+    sheet = models.JSONField(default=dict, blank=True)
+    submitted_at = models.DateTimeField()
+    handled_by = models.CharField(max_length=80, blank=True, default="")
+    handled_at = models.DateTimeField(null=True, blank=True)
+    #: The approver's comment, or the reason the sheet was sent back.
+    comment = models.TextField(blank=True, default="")
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self):
+        return f"Sheet #{self.id} ({self.character_name}, {self.system_key}, {self.status})"
+
+
+class SheetLog(models.Model):
+    """Something done to a character's sheet outside character generation, kept for good:
+    a staff edit of an approved sheet (who, when, old -> new) or a roll of ability scores
+    (its verifiable dice: the seed, its commitment and the faces)."""
+
+    EDIT, ROLL = "edit", "roll"
+
+    character = models.ForeignKey("objects.ObjectDB", null=True, blank=True, on_delete=models.SET_NULL,
+                                  related_name="+")
+    character_name = models.CharField(max_length=80)
+    system_key = models.CharField(max_length=32)
+    kind = models.CharField(max_length=8, choices=[(EDIT, EDIT), (ROLL, ROLL)])
+    by = models.CharField(max_length=80)
+    at = models.DateTimeField()
+    #: The trait or field changed ("" for a roll), and its value before and after, as text.
+    what = models.CharField(max_length=80, blank=True, default="")
+    old = models.CharField(max_length=80, blank=True, default="")
+    new = models.CharField(max_length=80, blank=True, default="")
+    data = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self):
+        return f"#{self.id} {self.character_name} {self.kind} {self.what} {self.old} -> {self.new}"
+
+
+class XpEntry(models.Model):
+    """One award or spend of experience (``world.xp``); a character's balance is the sum of
+    its entries' amounts. A spend undone by staff is marked (``undone_by``) and its refund is
+    an entry of its own."""
+
+    AWARD, SPEND, UNDO = "award", "spend", "undo"
+
+    character = models.ForeignKey("objects.ObjectDB", null=True, blank=True, on_delete=models.SET_NULL,
+                                  related_name="+")
+    character_name = models.CharField(max_length=80)
+    kind = models.CharField(max_length=8, choices=[(AWARD, AWARD), (SPEND, SPEND), (UNDO, UNDO)])
+    amount = models.IntegerField()
+    system_key = models.CharField(max_length=32, blank=True, default="")
+    trait = models.CharField(max_length=80, blank=True, default="")
+    old = models.IntegerField(null=True, blank=True)
+    new = models.IntegerField(null=True, blank=True)
+    reason = models.TextField(blank=True, default="")
+    by = models.CharField(max_length=80)
+    at = models.DateTimeField()
+    undone_by = models.CharField(max_length=80, blank=True, default="")
+    undone_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+        verbose_name_plural = "XP entries"
+
+    def __str__(self):
+        return f"#{self.id} {self.character_name} {self.kind} {self.amount:+d}"
+
+
 # --- the Django admin's screens over game objects (``world/admin.py``): proxies, no tables ---
 
 from evennia.objects.models import ObjectDB  # noqa: E402

@@ -133,6 +133,11 @@ FRAY_MSSP_STATUS = "Alpha"  # Alpha, Closed Beta, Open Beta, Live
 FRAY_MSSP_EXTRA = {}  # any other MSSP variables, e.g. {"LOCATION": "Germany", "CREATED": "2026"}
 
 
+# Character generation (+chargen): may a character whose sheet staff have not approved join a
+# fight on their own (+combat/join)? False: only when the fight's Storyteller adds them
+# (+combat/add).
+FRAY_UNAPPROVED_MAY_JOIN = False
+
 ######################################################################
 # Settings given in secret_settings.py override those in this file.
 ######################################################################

@@ -516,6 +516,8 @@ class FrayServer:
             "CREATION_THROTTLE_LIMIT = None\n"
             "LOGIN_THROTTLE_LIMIT = None\n"
             "IDLE_TIMEOUT = -1\n"
+            "# the fight tests' characters join without a sheet approval (extra_settings may say False)\n"
+            "FRAY_UNAPPROVED_MAY_JOIN = True\n"
             f"{self.extra_settings}\n"
         )
         self._built = True

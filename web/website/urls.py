@@ -10,7 +10,7 @@ from django.urls import path
 
 from evennia.web.website.urls import urlpatterns as evennia_website_urlpatterns
 
-from web.website.views import fights
+from web.website.views import chargen, fights
 from web.website.views import help as fray_help
 from web.website.views import rules, scenes
 
@@ -27,6 +27,10 @@ urlpatterns = [
     path("scenes/<int:scene_id>/", scenes.scene_detail, name="scene-detail"),
     path("scenes/<int:scene_id>/text", scenes.scene_text, name="scene-text"),
     # the live combat tracker (world/tracker.py)
+    path("chargen/", chargen.chargen_index, name="chargen-index"),
+    path("chargen/<slug:system>/", chargen.chargen_page, name="chargen"),
+    *(path(f"chargen/<slug:system>/{action}", chargen.chargen_action, {"action": action}, name=f"chargen-{action}")
+      for action in chargen.ACTIONS),
     path("fights/", fights.fight_list, name="fight-list"),
     path("fights/<int:fight_id>/", fights.fight_detail, name="fight-detail"),
     path("fights/<int:fight_id>/state", fights.fight_state, name="fight-state"),
