@@ -76,6 +76,10 @@ ORDER = ("look", "+roll", "+sheet", "+combat", "attack", "defend", "+combat/next
 
 
 class Conn(asyncio.Protocol):
+    #: lines " ... Server restarted." received, by all clients (the Server's link to the Portal
+    #: dropped and came back: every session is resynced and in-flight output lost)
+    restarts_seen = 0
+
     """One telnet connection. Refuses every option (DONT / WONT), drops sub-negotiations,
     decodes UTF-8, strips ANSI and ``\\r`` (tests/e2e/harness.py's TelnetClient, event-driven).
     ``expect`` matches in the data callback, so the arrival time is the time the bytes came in."""
@@ -111,6 +115,8 @@ class Conn(asyncio.Protocol):
         if not text:
             return
         self.buf += ANSI_RE.sub("", text).replace("\r", "")
+        if "Server restarted." in text:
+            Conn.restarts_seen += 1
         if self._waiter:
             regex, future = self._waiter
             m = regex.search(self.buf)
@@ -227,6 +233,8 @@ class Run:
     unanswered: list[str] = field(default_factory=list)  # the first few, with what came instead
     wall: float = 0.0  # time.time() - time.monotonic(), for the Server's log times
     collections: list[tuple[int, float]] = field(default_factory=list)  # (generation, ms) in the window
+    link_drops: int = 0  # the Portal dropped the Server's AMP link (its log), whole run
+    restarts_seen: int = 0  # clients told "... Server restarted." (the link came back), whole run
 
 
 async def timed(conn: Conn, run: Run, line: str, pattern: str) -> str:
@@ -443,6 +451,8 @@ def report(run: Run, args) -> None:
     print("\nGarbage collections of 5 ms or more in the window (each stops the Server): "
           + "; ".join(f"generation {g}: {len(ms)}, longest {max(ms):.0f} ms" if ms else f"generation {g}: 0"
                       for g, ms in pauses.items()) + ".")
+    print(f"\nThe Server's link to the Portal: dropped {run.link_drops} times (the Portal's log), "
+          f"\"... Server restarted.\" seen by clients {run.restarts_seen} times (whole run).")
     if run.unanswered:
         print("\nUnanswered (first few): " + "; ".join(run.unanswered))
     if run.errors:
@@ -488,18 +498,26 @@ def main(argv=None) -> int:
     parser.add_argument("--rooms", type=int, default=20, help="fights, one room each (default 20)")
     parser.add_argument("--seconds", type=float, default=60, help="measured window (default 60)")
     parser.add_argument("--warmup", type=float, default=15, help="unmeasured warm-up (default 15)")
+    parser.add_argument("--source", default=None,
+                        help="the game to load (default: this checkout; e.g. a `git worktree` of an "
+                             "older commit, to compare)")
     parser.add_argument("--login-batch", type=int, default=8,
                         help="accounts created / logged in at a time (default 8)")
     args = parser.parse_args(argv)
     if args.rooms < 1 or args.clients < 2 * args.rooms:
         parser.error("need at least one room and two clients (a Storyteller and a watcher) per room")
+    source = {"source_dir": args.source} if args.source else {}
     server = FrayServer(extra_env={"FRAY_TEST_DICE": "0", "FRAY_BENCH_GC": "1"}, extra_settings=SETTINGS,
-                        startup_timeout=90)
+                        startup_timeout=90, **source)
     try:
         log(f"starting a server in {server.game_dir}")
         start_server(server)
         run = asyncio.run(scenario(server, args))
         run.collections = collector_pauses(server, run)
+        run.restarts_seen = Conn.restarts_seen
+        portal_log = server.game_dir / "server" / "logs" / "portal.log"
+        run.link_drops = portal_log.read_text(errors="replace").count("should not receive http") \
+            if portal_log.exists() else 0
     finally:
         log("stopping the server, removing its temp dir")
         server.cleanup()
