@@ -11,40 +11,10 @@ to one reader. A system's own entries, and its own wording of a shared one, are
 
 from __future__ import annotations
 
-import tomllib
-from functools import cache
-from pathlib import Path
-from string import Formatter
-from typing import Any
-
+from world import catalogue as messages
 from world.text import COMBAT, ROLL, escape, escape_for_room
 
-CATALOGUE = Path(__file__).with_name("messages")
-
-
-@cache
-def catalogue() -> dict[str, str]:
-    """{``area.name`` or ``system.area.name``: template} from ``world/messages/*.toml``."""
-    flat: dict[str, str] = {}
-
-    def walk(prefix: str, node: Any) -> None:
-        for key, value in node.items():
-            name = f"{prefix}.{key}" if prefix else key
-            if isinstance(value, dict):
-                walk(name, value)
-            else:
-                flat[name] = str(value)
-
-    for path in sorted(CATALOGUE.glob("*.toml")):
-        with open(path, "rb") as data:
-            walk("", tomllib.load(data))
-    return flat
-
-
-def entry(key: str, system: str = "") -> str:
-    """The template of message ``key`` (the system's own wording first). Raises KeyError."""
-    messages = catalogue()
-    return messages.get(f"{system}.{key}") or messages[key]
+entry = messages.entry
 
 
 class _Fill(dict):
@@ -52,10 +22,6 @@ class _Fill(dict):
 
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
-
-
-def _fields(template: str) -> set[str]:
-    return {name for _, name, _, _ in Formatter().parse(template) if name}
 
 
 def template(event, system: str = "") -> str:
@@ -109,8 +75,9 @@ def narrate(event) -> None:
         elif room is not None:
             room.msg_contents(f"{ROLL} {escape_for_room(line)}")
     elif event.kind == "ended" and room is not None and event.data.get("seed"):
-        room.msg_contents(f"{COMBAT} The dice of fight #{event.fight} are revealed: check them "
-                          f"with +combat/verify {event.fight}.\n  Seed: {escape(event.data['seed'])}")
+        revealed = entry("fight.dice_revealed").format_map(_Fill(fight=event.fight))
+        seed = entry("fight.seed").format_map(_Fill(seed=escape_for_room(str(event.data["seed"]))))
+        room.msg_contents(f"{COMBAT} {revealed}\n  {seed}")
 
 
 def tell_room(room, key: str, *, actor=None, refs=None, values=None, lines=()) -> None:
@@ -129,12 +96,6 @@ def tell_room(room, key: str, *, actor=None, refs=None, values=None, lines=()) -
 
 
 def check() -> list[str]:
-    """Problems with the catalogue: an entry whose template does not parse. (The test of
-    every event kind renders each key against every system.)"""
-    problems = []
-    for key, text in catalogue().items():
-        try:
-            _fields(text)
-        except ValueError as error:
-            problems.append(f"{CATALOGUE.name}/: {key}: {error}")
-    return problems
+    """Problems with the message catalogue, Fray's and the game's own file, one line each
+    (``world.catalogue.problems``): the Server does not start with any."""
+    return messages.problems()

@@ -17,10 +17,13 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 from rules.text import printable, visible
+from world.catalogue import Prefix
 
-COMBAT = "|y<Combat>|n"
-ROLL = "|c<Roll>|n"
-FRAY = "|r<Fray>|n"
+#: The message prefixes: catalogue entries (``[prefix]`` in ``world/messages/fight.toml``), so a
+#: game may restyle them (``world.catalogue``); each reads as its text in an f-string.
+COMBAT = Prefix("combat")
+ROLL = Prefix("roll")
+FRAY = Prefix("fray")
 def doubled(text: str) -> str:
     """``text`` with ``|`` and ``%`` doubled: shown as typed, no colour code or MUSH code
     (``%r``, ``%ch``) acting."""
@@ -214,7 +217,10 @@ def fit(text: str, width: int | None = None, indent: int = 2) -> str:
 
 def titled(title: str) -> str:
     """A view's first line, ``<Combat> <title>``, wrapped to the viewer's width."""
-    return f"{COMBAT} |w" + fit(title, max(MIN_WIDTH, screen_width()) - len("<Combat> ")) + "|n"
+    from evennia.utils.ansi import strip_ansi
+
+    shown = f"{COMBAT} "
+    return f"{shown}|w" + fit(title, max(MIN_WIDTH, screen_width()) - len(strip_ansi(shown))) + "|n"
 
 
 def columns(headers: Sequence[str] | None, widths: Sequence[int], rows: Iterable[Sequence[str]], *,

@@ -39,13 +39,12 @@ def at_server_start():
 
     from twisted.internet import reactor
 
-    from world import narration, subscribers, timeouts
+    from world import subscribers, timeouts
 
+    # (the message catalogue was checked before the Portal connected:
+    # server/conf/server_services_plugins.py)
     subscribers.register()   # the fights' event stream: telnet, GMCP, the web tracker, scene logs, the AI
     reactor.callWhenRunning(timeouts.watch)   # attacks left waiting before a restart wait anew
-    problems = narration.check()
-    if problems:   # a broken message catalogue: say which entry, and do not start half-worded
-        raise SystemExit("\n".join(problems))
 
     if os.environ.get("FRAY_BENCH_GC") == "1":
         _log_gc_pauses()
