@@ -11,8 +11,26 @@ to one reader. A system's own entries, and its own wording of a shared one, are
 
 from __future__ import annotations
 
+from evennia.utils.ansi import strip_ansi
+from evennia.utils.funcparser import ACTOR_STANCE_CALLABLES, FuncParser
+
 from world import catalogue as messages
 from world.text import COMBAT, ROLL, escape, escape_for_room
+
+_PARSER = FuncParser(ACTOR_STANCE_CALLABLES)
+
+
+class _Bystander:
+    """The reader a log is written for: in the room, but neither the actor nor a target."""
+
+    key = name = "someone"
+
+    def __bool__(self):
+        return True
+
+
+#: Whom ``$You()`` speaks to in the scene log and on the web: a bystander.
+BYSTANDER = _Bystander()
 
 entry = messages.entry
 
@@ -93,6 +111,46 @@ def tell_room(room, key: str, *, actor=None, refs=None, values=None, lines=()) -
         text = "\n".join(f"  {escape(line)}" for line in lines)
         for viewer in room.contents:
             viewer.msg(text=(text, {}))
+
+
+def bystander(template: str, from_obj=None, mapping: dict | None = None, room=None) -> str:
+    """``template`` (as handed to ``msg_contents``) as a bystander reads it: ``$You()`` in
+    the third person, ``{key}`` as each object's name; colour codes kept."""
+    mapping = dict(mapping or {})
+    you = from_obj or room
+    mapping.setdefault("you", you)
+    text = _PARSER.parse(str(template), raise_errors=False, return_string=True, caller=you,
+                         receiver=BYSTANDER, mapping=mapping)
+    try:
+        text = text.format_map({key: (obj.get_display_name(looker=None) if hasattr(obj, "get_display_name")
+                                      else str(obj)) for key, obj in mapping.items()})
+    except (KeyError, ValueError, IndexError, AttributeError):
+        pass  # what Evennia delivered could not have been formatted either
+    return text
+
+
+def head_line(event, system: str | None = None) -> str:
+    """A ``said`` event's ``<Combat>`` line as a bystander reads it, colour codes kept."""
+    system = system_key(event) if system is None else system
+    return bystander(f"{COMBAT} {template(event, system)}", event.actor, dict(event.refs), event.room)
+
+
+def narration_text(event, system: str | None = None) -> str:
+    """A narration event as a bystander read it: the ``<Combat>`` head line, then its lines
+    of dice indented by 2 (plain text: the scene log and the web tracker keep it so)."""
+    return "\n".join([strip_ansi(head_line(event, system))] + [f"  {line}" for line in event.lines])
+
+
+def web_html(event, system: str | None = None) -> str:
+    """A narration event for a web page, as HTML to put in as is: the catalogue's words as a
+    bystander reads them, every character of the text escaped (``&lt;`` …), colour codes as
+    ``<span class="color-NNN">`` (the webclient's classes; the prefix is a styled span, not a
+    raw ``|y<Combat>|n``), names as names, line breaks as ``<br>``; its dice lines after,
+    indented."""
+    from evennia.utils.text2html import parse_html
+
+    lines = [head_line(event, system)] + [f"  {escape(line)}" for line in event.lines]
+    return parse_html("\n".join(lines))
 
 
 def check() -> list[str]:
