@@ -12,7 +12,7 @@ from rules.dice import TraitError, match_trait
 from rules.systems import CombatError, RuleSystem, get_system, system_keys
 from rules.systems.base import Combatant, Health
 from rules.text import quote
-from world.text import columns, fit
+from world.text import columns, fit, health_text
 
 MAX_RATING = 20
 MAX_AMOUNT = 200  # +damage/+heal: health levels, Life Points or hit points
@@ -368,11 +368,11 @@ def render_sheet(obj, system: RuleSystem) -> str:
     weapon = weapon_name(system, combatant.weapon) if combatant.weapon else "none"
     note = system.weapon_note(combatant.weapon) if combatant.weapon else ""
     weapon += f" ({note})" if note else ""
-    lines = [f"Weapon in hand: {weapon}", f"Health ({system.key}): {health.describe()}"]
+    lines = [f"Weapon in hand: {weapon}", f"Health ({system.key}): {health_text(health)}"]
     for other in systems_with_health(obj):
         if other != system:
             fighter = snapshot(obj, other)
-            lines.append(f"Health ({other.key}): {other.health(fighter.health, fighter).describe()}")
+            lines.append(f"Health ({other.key}): {health_text(other.health(fighter.health, fighter))}")
     return "\n".join([header, str(table), *(fit(line) for line in lines)])
 
 

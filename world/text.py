@@ -147,6 +147,22 @@ def spoken() -> bool:
     return _spoken.get()
 
 
+def track_words(health) -> str:
+    """A health track's boxes in words, from its counts: ``"1 lethal, 1 bashing, 5 of 7 free"``."""
+    counts = (("aggravated", health.aggravated), ("lethal", health.lethal), ("bashing", health.bashing))
+    free = health.size - health.filled
+    return ", ".join([*(f"{count} {word}" for word, count in counts if count), f"{max(0, free)} of {health.size} free"])
+
+
+def health_text(health) -> str:
+    """A fighter's health for the view being built: ``"Hurt (-1) [LB.....]"``; for a screen
+    reader the track in words, from its counts (``"Hurt (-1), 1 lethal, 1 bashing, 5 of 7
+    free"``). Points (no track) read the same either way."""
+    if not hasattr(health, "boxes"):
+        return health.describe()
+    return f"{health.words()}, {track_words(health)}" if spoken() else health.describe()
+
+
 def speak(text: str) -> str:
     """Outgoing text made plain for a screen reader: a health track's box art
     (``[LB.....]``) in words ("1 lethal, 1 bashing, 5 of 7 free") and arrows (``->``) as

@@ -116,7 +116,7 @@ class ScreenReaderTest(FrayCommandTest):
         hud = self.st(fray.CmdCombat(), "")
         self.assertEqual(hud.splitlines()[1:], [
             "Round 1. Storyteller: Char. Turn: Guard.",
-            "1, Guard (NPC), init 14, health Healthy [.......], status TO ACT.",
+            "1, Guard (NPC), init 14, health Healthy, 7 of 7 free, status TO ACT.",   # the track from its counts
             "Declare (low to high): Guard.",
             "Storyteller: +combat/next 1 passes this turn and no later one."])
         self.assertNotIn("~", hud)
@@ -150,10 +150,11 @@ class ScreenReaderTest(FrayCommandTest):
     def test_lists_and_the_sheet_are_sentences(self):
         sheet = self.st(fray.CmdSheet(), "Char2")
         self.assertIn("Dexterity: 3, ", sheet)
+        self.assertIn("Health (storyteller): Healthy, 7 of 7 free", sheet)
         self.assertNotIn("   ", sheet)
         self.st(npcs.CmdNpc(), "/create Thug")
         listed = self.st(npcs.CmdNpc(), "/list")
-        self.assertIn("Thug*, kind Muggle, health Healthy [.......].", listed)
+        self.assertIn("Thug*, kind Muggle, health Healthy, 7 of 7 free.", listed)   # from the track's counts
         self.assertNotIn("~", listed)
 
     def test_a_plain_session_keeps_its_columns(self):

@@ -77,14 +77,15 @@ class AeonHealth(HealthTrack):
     def knocked_out(self) -> bool:
         return self.filled >= self.size and self.bashing > 0
 
-    def describe(self) -> str:
-        """``"Hurt (-1) [LB.....]"``, ``"Incapacitated (knocked out) [BBBBBBB]"``, ``"Dead [...]"``."""
+    def words(self) -> str:
+        """``"Hurt (-1)"``, ``"Incapacitated (knocked out)"``, ``"Dead"`` (``describe()`` adds
+        the track: ``"Hurt (-1) [LB.....]"``)."""
         if self.dead:
-            return f"Dead [{self.boxes}]"
+            return "Dead"
         if self.knocked_out:
-            return f"{self.level_name} (knocked out) [{self.boxes}]"
+            return f"{self.level_name} (knocked out)"
         penalty = f" ({self.penalty})" if self.filled else ""
-        return f"{self.level_name}{penalty} [{self.boxes}]"
+        return f"{self.level_name}{penalty}"
 
     def with_damage(self, amount: int, damage_type: str) -> AeonHealth:
         """The chart after ``amount`` levels of ``damage_type``, one level at a time:

@@ -56,10 +56,10 @@ class StorytellerHealth(HealthTrack):
     dead: bool = False
     lethal_kills: bool = True   # lethal/aggravated into a full track is death (data, per kind)
 
-    def describe(self) -> str:
-        """``"Hurt (-1) [LB.....]"``."""
+    def words(self) -> str:
+        """``"Hurt (-1)"`` (``describe()``: ``"Hurt (-1) [LB.....]"``)."""
         penalty = f" ({self.penalty})" if self.filled and not self.incapacitated else ""
-        return f"{self.level_name}{penalty} [{self.boxes}]"
+        return f"{self.level_name}{penalty}"
 
     def with_damage(self, amount: int, damage_type: str) -> StorytellerHealth:
         """The track after ``amount`` levels of ``damage_type``.
