@@ -44,6 +44,7 @@ from rules.engine.replay import digest
 from rules.systems import RuleSystem, get_system
 from world import dice
 from world.models import Fight, FightIntent, FightLogEntry
+from world.wording import line_text
 
 
 # --------------------------------------------------------------------------------- events
@@ -470,7 +471,8 @@ def _step(loaded: Loaded, system: RuleSystem, intent: Intent) -> Outcome:
         row.log_count += 1
         records, drawn_left = drawn[:len(entry.dice)], drawn[len(entry.dice):]
         loaded.log.append(FightLogEntry(fight=row, number=row.log_count, round=entry.round, actor=entry.actor[:80],
-                                        what=entry.what[:200], lines=list(entry.lines), dice=records))
+                                        what=entry.what[:200], dice=records,
+                                        lines=[line_text(line, row.system_key, plain=True) for line in entry.lines]))
         drawn = drawn_left
     row.intent_count += 1
     loaded.intents.append(FightIntent(fight=row, number=row.intent_count, intent=intent.to_record(),

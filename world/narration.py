@@ -15,7 +15,8 @@ from evennia.utils.ansi import strip_ansi
 from evennia.utils.funcparser import ACTOR_STANCE_CALLABLES, FuncParser
 
 from world import catalogue as messages
-from world.text import COMBAT, ROLL, escape, escape_for_room
+from world.text import COMBAT, ROLL, escape, escape_for_room, reads_aloud
+from world.wording import line_text, lines_text, value_text  # noqa: F401 (the lines' words)
 
 _PARSER = FuncParser(ACTOR_STANCE_CALLABLES)
 
@@ -49,13 +50,24 @@ def template(event, system: str = "") -> str:
     return text.format_map(_Fill(values))
 
 
-def notice_text(event, system: str = "") -> str:
+def notice_text(event, system: str = "", spoken: bool = False) -> str:
     """A notice's text for ``msg`` (values escaped; a notice names no refs)."""
     values = {name: escape(str(value)) for name, value in event.values.items()}
     text = entry(event.key, system).format_map(_Fill(values))
     if event.lines:
-        text = "\n".join([text, *(f"  {escape(line)}" for line in event.lines)])
+        text = "\n".join([text, lines_text(event.lines, system, spoken=spoken)])
     return text
+
+
+def tell_lines(viewer, lines, system: str = "") -> None:
+    """Send ``viewer`` the lines, worded for each of their sessions (a screen reader hears a
+    track's boxes as words, from the track's counts)."""
+    sessions = list(getattr(getattr(viewer, "sessions", None), "all", lambda: [])())
+    if not any(reads_aloud(session) for session in sessions):
+        viewer.msg(text=(lines_text(lines, system), {}))
+        return
+    for session in sessions:
+        viewer.msg(text=(lines_text(lines, system, spoken=reads_aloud(session)), {}), session=session)
 
 
 def system_key(event) -> str:
@@ -76,14 +88,20 @@ def narrate(event) -> None:
     ``<Combat>`` lines, per viewer."""
     room = event.room
     if event.kind == "said" and room is not None:
-        room.msg_contents(f"{COMBAT} {template(event, system_key(event))}", from_obj=event.actor,
+        system = system_key(event)
+        room.msg_contents(f"{COMBAT} {template(event, system)}", from_obj=event.actor,
                           mapping=dict(event.refs))
-        if event.lines:  # the same literal text for every viewer: no per-viewer parsing
-            text = "\n".join(f"  {escape(line)}" for line in event.lines)
+        if event.lines:  # the same words for every viewer (a screen reader's in words)
             for viewer in room.contents:
-                viewer.msg(text=(text, {}))
+                tell_lines(viewer, event.lines, system)
     elif event.kind == "notice" and event.to is not None:
-        event.to.msg(f"{COMBAT} {notice_text(event, system_key(event))}")
+        system = system_key(event)
+        sessions = list(getattr(getattr(event.to, "sessions", None), "all", lambda: [])())
+        if any(reads_aloud(session) for session in sessions):
+            for session in sessions:
+                event.to.msg(f"{COMBAT} {notice_text(event, system, spoken=reads_aloud(session))}", session=session)
+        else:
+            event.to.msg(f"{COMBAT} {notice_text(event, system)}")
     elif event.kind == "rolled":
         line = event.values["line"]
         if event.data.get("private"):
@@ -108,9 +126,8 @@ def tell_room(room, key: str, *, actor=None, refs=None, values=None, lines=()) -
     event = Event("said", key=key, values=dict(values or {}), lines=tuple(lines))
     room.msg_contents(f"{COMBAT} {template(event)}", from_obj=actor, mapping=dict(refs or {}))
     if lines:
-        text = "\n".join(f"  {escape(line)}" for line in lines)
         for viewer in room.contents:
-            viewer.msg(text=(text, {}))
+            tell_lines(viewer, lines)
 
 
 def bystander(template: str, from_obj=None, mapping: dict | None = None, room=None) -> str:
@@ -138,7 +155,9 @@ def head_line(event, system: str | None = None) -> str:
 def narration_text(event, system: str | None = None) -> str:
     """A narration event as a bystander read it: the ``<Combat>`` head line, then its lines
     of dice indented by 2 (plain text: the scene log and the web tracker keep it so)."""
-    return "\n".join([strip_ansi(head_line(event, system))] + [f"  {line}" for line in event.lines])
+    system = system_key(event) if system is None else system
+    return "\n".join([strip_ansi(head_line(event, system))]
+                     + [f"  {line_text(line, system, plain=True)}" for line in event.lines])
 
 
 def web_html(event, system: str | None = None) -> str:
@@ -149,7 +168,8 @@ def web_html(event, system: str | None = None) -> str:
     indented."""
     from evennia.utils.text2html import parse_html
 
-    lines = [head_line(event, system)] + [f"  {escape(line)}" for line in event.lines]
+    system = system_key(event) if system is None else system
+    lines = [head_line(event, system)] + [f"  {line_text(line, system)}" for line in event.lines]
     return parse_html("\n".join(lines))
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from rules.dice import Roller
 from rules.engine.conditions import ID_CONDITIONS, ID_LIST_CONDITIONS, check_keys
-from rules.engine.events import Event, LogEntry
+from rules.engine.events import Event, Line, LogEntry
 from rules.engine.intents import Intent
 from rules.engine.state import Fighter, FightState, Pending, plain
 from rules.systems.base import Combatant, CombatError, RuleSystem
@@ -320,8 +320,9 @@ class Draft:
         health kept, and dying)."""
         told = []
         for line in lines:
-            for deadly, dying in self._retold.items():
-                line = line.replace(deadly, dying)
+            if isinstance(line, str):
+                for deadly, dying in self._retold.items():
+                    line = line.replace(deadly, dying)
             told.append(line)
         self.emit("said", key=key, actor=actor, refs=dict(refs or {}), values=dict(values or {}),
                   lines=tuple(told))
@@ -345,7 +346,7 @@ class Draft:
         """One roll-log entry, with the dice drawn since the entry before it."""
         drawn = tuple(self.dice.drawn[self._logged_dice:])
         self._logged_dice = len(self.dice.drawn)
-        self.log.append(LogEntry(actor=str(actor), what=str(what), lines=tuple(str(line) for line in lines),
+        self.log.append(LogEntry(actor=str(actor), what=str(what), lines=tuple(line if isinstance(line, Line) else str(line) for line in lines),
                                  round=int(self.round), dice=drawn))
 
     # --------------------------------------------------------------------- the caller

@@ -6,7 +6,8 @@ An event names what happened by ``kind`` and, for what is told in words, by its 
 ``key`` in the game's message catalogue (``world/narration``): the words are the game's, the
 facts are the event's. ``refs`` name fighters (and other game objects) by id, to be shown to
 each viewer as that viewer sees them; ``values`` are plain facts (numbers, labels, names);
-``lines`` are the working of the dice as the rules wrote it.
+``lines`` are the working of the dice: each a :class:`Line` (a message key and its values,
+worded by the game) or, where the rules still word it, a finished string.
 """
 
 from __future__ import annotations
@@ -30,6 +31,17 @@ KINDS = ("said", "notice", "turn", "health", "roster", "order", "rolled", "ended
 
 
 @dataclass(frozen=True)
+class Line:
+    """One line of working as data: ``key``, a message of the catalogue's ``[line]`` entries
+    (``"line.attack_cancelled"``), and its ``values``: names, numbers, and health values (a
+    system's ``Health``), which the game words for each reader (a track's boxes, or their
+    counts in words for a screen reader)."""
+
+    key: str
+    values: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class Event:
     """One thing that happened in a fight (see :data:`KINDS`)."""
 
@@ -38,7 +50,7 @@ class Event:
     actor: int | None = None
     refs: Mapping[str, int] = field(default_factory=dict)
     values: Mapping[str, Any] = field(default_factory=dict)
-    lines: tuple[str, ...] = ()
+    lines: tuple[str | Line, ...] = ()
     to: int | None = None
     data: Mapping[str, Any] = field(default_factory=dict)
 
@@ -50,7 +62,7 @@ class LogEntry:
 
     actor: str
     what: str
-    lines: tuple[str, ...]
+    lines: tuple[str | Line, ...]
     round: int
     dice: tuple[tuple[int, int], ...] = ()
 

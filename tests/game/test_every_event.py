@@ -13,14 +13,15 @@ from unittest import mock
 
 from evennia.utils.test_resources import EvenniaTest
 
-from rules.engine import Event
+from rules.engine import Event, Line
+from rules.systems import get_system
 from rules.systems import system_keys
 from world import catalogue, fights, gmcp, narration
 from world.text import speak
 
 ROOT = Path(__file__).resolve().parents[2]
 #: The calls that name a message key, and the position of the key among their arguments.
-KEYED_CALLS = {"say": 0, "tell": 1, "tell_controller": 1, "tell_room": 1}
+KEYED_CALLS = {"say": 0, "tell": 1, "tell_controller": 1, "tell_room": 1, "Line": 0}
 #: Keys built with an f-string, by where they are built: every key each can give.
 BUILT = {
     ("rules/engine/actions.py", "f'fight.{intent.option}'"): ("fight.left_room", "fight.disconnected", "fight.back"),
@@ -36,7 +37,7 @@ VALUE = "V|r<b>&%cr"
 
 
 #: The kind of event each keyed call makes.
-KIND_OF = {"say": "said", "tell": "notice", "tell_controller": "notice", "tell_room": "said"}
+KIND_OF = {"say": "said", "tell": "notice", "tell_controller": "notice", "tell_room": "said", "Line": "line"}
 
 
 def used_keys() -> tuple[dict[str, set[str]], set[tuple[str, str]]]:
@@ -113,8 +114,13 @@ def messages() -> list[tuple[str, str]]:
     ``said``)."""
     used, _ = used_keys()
     return sorted((kind, key) for key in catalogue.defaults()
-                  if not key.startswith("prefix.") and key not in ("fight.dice_revealed", "fight.seed")
+                  if not key.startswith(("prefix.", "line.")) and key not in ("fight.dice_revealed", "fight.seed")
                   for kind in sorted(used.get(shared(key)) or {"said"}))
+
+
+def lines() -> list[str]:
+    """Every line of working of the catalogue (``[line]``, ``rules.engine.Line``)."""
+    return sorted(key for key in catalogue.defaults() if key.startswith("line."))
 
 
 def test_every_message_of_the_catalogue_is_told_by_the_code():
@@ -255,3 +261,56 @@ def test_the_outputs_are_registered_in_one_place():
 
     assert registered == [narration.narrate, gmcp.on_event, tracker.on_event, scenes.on_fight_event,
                           poses.on_fight_event, ai.heard]
+
+
+class TestEveryLineEveryOutput(EvenniaTest):
+    """Each ``[line]`` entry under a ``said`` event, in every system, for every output; a
+    health value is its track's boxes, and for a screen reader its counts in words."""
+
+    def setUp(self):
+        super().setUp()
+        catalogue.reload()
+        self.sent = {}
+        for who in (self.char1, self.char2):
+            patcher = mock.patch.object(who, "msg")
+            self.sent[who] = patcher.start()
+            self.addCleanup(patcher.stop)
+
+    def line(self, key: str) -> Line:
+        hurt = get_system("storyteller").health({"lethal": 1, "bashing": 1})
+        return Line(key, {name: hurt if name == "health" else VALUE
+                          for name in catalogue.fields(catalogue.defaults()[key])})
+
+    def test_every_line_renders_in_every_system_for_every_output(self):
+        used, _ = used_keys()
+        assert sorted(key for key in used if key.startswith("line.")) == lines()
+        rendered = 0
+        for system in system_keys():
+            for key in lines():
+                line = self.line(key)
+                event = fights.FightEvent(fight=0, seq=1, round=1, room=self.room1, actor=self.char1,
+                                          event=Event("said", key="fight.left", actor=self.char1.id, lines=(line,)))
+                for sent in self.sent.values():
+                    sent.reset_mock()
+                with mock.patch.object(narration, "system_key", return_value=system):
+                    narration.narrate(event)
+                told = texts(self.sent[self.char2].call_args_list)[-1]
+                assert told.startswith("  "), (key, told)
+                assert "V||r<b>&%%cr" in told or "{" not in catalogue.defaults()[key], (key, told)
+                if "health" in line.values:
+                    assert "Hurt (-1) [LB.....]" in told, (key, told)
+                    # a screen reader's session: the same line, the track in words from its counts
+                    with mock.patch.object(narration, "system_key", return_value=system), \
+                            mock.patch.object(narration, "reads_aloud", return_value=True), \
+                            mock.patch.object(self.char2.sessions, "all", return_value=["reader"]):
+                        narration.narrate(event)
+                    spoken_call = self.sent[self.char2].call_args_list[-1]
+                    assert spoken_call.kwargs["session"] == "reader"
+                    assert "Hurt (-1), 1 lethal, 1 bashing, 5 of 7 free" in spoken_call.kwargs["text"][0]
+                logged = narration.narration_text(event, system).splitlines()[1]
+                assert "V|r<b>&%cr" in logged or "{" not in catalogue.defaults()[key], (key, logged)
+                html = narration.web_html(event, system)
+                assert "&lt;b&gt;" in html and "<b>" not in html, (key, html)
+                self.assertNotRegex(logged + told + html, r"(?<!\{)\{[a-z_]+\}(?!\})")
+                rendered += 1
+        assert rendered == len(system_keys()) * len(lines()) >= 12
