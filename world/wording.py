@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from evennia.utils.ansi import strip_ansi
 
+from rules.lines import Dying
 from world.catalogue import entry
 from world.text import escape, track_words
 
@@ -22,6 +23,8 @@ def value_text(value, spoken: bool = False) -> str:
     """A value of a :class:`~rules.engine.Line` in words: a health value as the rules show it
     (``"Hurt (-1) [LB.....]"``), for a screen reader its track's counts in words (``"Hurt
     (-1), 1 lethal, 1 bashing, 5 of 7 free"``); anything else as text."""
+    if isinstance(value, Dying):
+        return entry("value.dying").format_map(_Fill(health=value_text(value.health, spoken)))
     if hasattr(value, "describe") and hasattr(value, "words"):
         if spoken and hasattr(value, "boxes"):
             return f"{value.words()}, {track_words(value)}"

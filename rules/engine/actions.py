@@ -470,7 +470,7 @@ class Kill(Action):
         deadly = d.system.health(d.conditions_of(target)["dying"], d.combatant(target))
         by = str(intent.data.get("by_name") or "the Storyteller")
         d.store_health(target, deadly, decided_by=by)
-        d.add_log(by, f"kill {d.name(target)}", [f"{d.name(target)}: {deadly.describe()}"])
+        d.add_log(by, f"kill {d.name(target)}", [Line("line.health", {"name": d.name(target), "health": deadly})])
 
 
 class Spare(Action):
@@ -484,7 +484,7 @@ class Spare(Action):
         d.update_conditions(target, dying=None)
         d.say("fight.spared", actor=intent.by, refs={"target": target})
         d.add_log(str(intent.data.get("by_name") or ""), f"spare {d.name(target)}",
-                  [f"{d.name(target)}: {d.health(target).describe()}"])
+                  [Line("line.health", {"name": d.name(target), "health": d.health(target)})])
 
 
 class Setting(Action):

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.engine.state import FightState
+from rules.lines import Dying, Line  # noqa: F401 (part of what an event carries)
 
 #: The kinds of event (``Event.kind``):
 #: ``said``: told to the fight's room (``key``, ``actor`` for $You(), ``refs``, ``values``, ``lines``);
@@ -28,17 +29,6 @@ from rules.engine.state import FightState
 #: ``rolled``: a ``+roll`` (``values``: line; ``data``: private, gm; ``to``: the roller's player);
 #: ``ended``: the fight is over.
 KINDS = ("said", "notice", "turn", "health", "roster", "order", "rolled", "ended")
-
-
-@dataclass(frozen=True)
-class Line:
-    """One line of working as data: ``key``, a message of the catalogue's ``[line]`` entries
-    (``"line.attack_cancelled"``), and its ``values``: names, numbers, and health values (a
-    system's ``Health``), which the game words for each reader (a track's boxes, or their
-    counts in words for a screen reader)."""
-
-    key: str
-    values: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -114,18 +114,26 @@ def messages() -> list[tuple[str, str]]:
     ``said``)."""
     used, _ = used_keys()
     return sorted((kind, key) for key in catalogue.defaults()
-                  if not key.startswith(("prefix.", "line.")) and key not in ("fight.dice_revealed", "fight.seed")
+                  if not key.startswith(("prefix.", "value.")) and not is_line(key)
+                  and key not in ("fight.dice_revealed", "fight.seed")
                   for kind in sorted(used.get(shared(key)) or {"said"}))
 
 
+def is_line(key: str) -> bool:
+    """A line of working (``[line]``, ``[<system>.line]``: ``rules.lines.Line``)."""
+    return key.startswith("line.") or ".line." in key
+
+
 def lines() -> list[str]:
-    """Every line of working of the catalogue (``[line]``, ``rules.engine.Line``)."""
-    return sorted(key for key in catalogue.defaults() if key.startswith("line."))
+    """Every line of working of the catalogue."""
+    return sorted(key for key in catalogue.defaults() if is_line(key))
 
 
 def test_every_message_of_the_catalogue_is_told_by_the_code():
     used, _ = used_keys()
-    unused = sorted(key for key in catalogue.defaults() if shared(key) not in used and not key.startswith("prefix.")
+    # (the prefixes, and [value] entries: how world.wording shows a value of a line)
+    unused = sorted(key for key in catalogue.defaults() if shared(key) not in used
+                    and not key.startswith(("prefix.", "value."))
                     and key not in ("fight.dice_revealed", "fight.seed"))
     assert unused == []
 
@@ -283,7 +291,7 @@ class TestEveryLineEveryOutput(EvenniaTest):
 
     def test_every_line_renders_in_every_system_for_every_output(self):
         used, _ = used_keys()
-        assert sorted(key for key in used if key.startswith("line.")) == lines()
+        assert sorted(key for key, kinds in used.items() if "line" in kinds) == lines()
         rendered = 0
         for system in system_keys():
             for key in lines():

@@ -38,6 +38,7 @@ from rules.systems.aeon.tactics import (
     Mount,
     pick_choice,
 )
+from rules.lines import Line
 from rules.systems.base import (
     ActionSchedule,
     Combatant,
@@ -579,8 +580,9 @@ class AeonSystem(RuleSystem):
         lines.append(f"damage: gross {gross} - soak {soak.total} -> {('1 die' if size == 1 else f'{size} dice')}{floor} "
                      f"{roll.describe()}")
         after = before.with_damage(roll.successes, damage_type)
-        lines.append(f"{victim.name} takes {plural(roll.successes, 'level')} of {damage_type}: "
-                     f"{after.describe()}")
+        lines.append(Line("line.takes_one" if roll.successes == 1 else "line.takes",
+                          {"victim": victim.name, "count": roll.successes, "damage_type": damage_type,
+                           "health": after}))
         return Harm(victim.name, damage_type, gross, soak, roll, roll.successes, before, after), lines
 
     # -------------------------------------------------------------------------- attacks
@@ -909,7 +911,7 @@ class AeonSystem(RuleSystem):
             spared = harm.health_after.with_counts({**harm.health_after.counts, "bashing": 1,
                                                     attack.damage_type: harm.health_after.counts[attack.damage_type] - 1})
             harm = replace(harm, health_after=spared)
-            lines.append(f"{attack.target} is maimed, not killed (Pulling Blows): {spared.describe()}")
+            lines.append(Line("aeon.line.maimed", {"target": attack.target, "health": spared}))
             effects = (("maimed", attack.target, True),)
         return Resolution(attack.attacker, attack.target, True, net, tuple(lines), (harm,), effects)
 
@@ -1000,7 +1002,7 @@ class AeonSystem(RuleSystem):
         if round_number <= int(since) or (round_number - int(since)) % self.bleed_interval:
             return None
         after = health.with_damage(1, "lethal")
-        return RoundEffect(health=after, lines=(f"{fighter.name} bleeds: 1 lethal level -> {after.describe()}",))
+        return RoundEffect(health=after, lines=(Line("aeon.line.bleeds", {"name": fighter.name, "health": after}),))
 
     def bleeds(self, health: AeonHealth, combatant: Combatant) -> bool:
         """More than a third of the levels lost to lethal or aggravated, and a kind that
