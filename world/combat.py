@@ -547,7 +547,7 @@ def render_log(caller, page_text: str) -> str:
         head = (f"Entry {entry['number']}, round {entry['round']}, " if spoken()
                 else f"#{entry['number']} R{entry['round']} ")
         lines.append(escape(f"{head}{entry['actor']}: {entry['what']}"))
-        lines.extend("    " + escape(line) for line in entry["lines"])
+        lines.extend("    " + escape(line) for line in (spoken() and entry["spoken"] or entry["lines"]))
     if count == 0:
         lines.append("No rolls yet.")
     return "\n".join(lines)

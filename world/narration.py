@@ -59,15 +59,21 @@ def notice_text(event, system: str = "", spoken: bool = False) -> str:
     return text
 
 
-def tell_lines(viewer, lines, system: str = "") -> None:
-    """Send ``viewer`` the lines, worded for each of their sessions (a screen reader hears a
-    track's boxes as words, from the track's counts)."""
+def deliver(viewer, render) -> None:
+    """Send ``viewer`` ``render(spoken)``: once, or when one of their sessions reads aloud,
+    to each session its own (a screen reader hears a track's boxes as words, from the
+    track's counts)."""
     sessions = list(getattr(getattr(viewer, "sessions", None), "all", lambda: [])())
     if not any(reads_aloud(session) for session in sessions):
-        viewer.msg(text=(lines_text(lines, system), {}))
+        viewer.msg(text=(render(False), {}))
         return
     for session in sessions:
-        viewer.msg(text=(lines_text(lines, system, spoken=reads_aloud(session)), {}), session=session)
+        viewer.msg(text=(render(reads_aloud(session)), {}), session=session)
+
+
+def tell_lines(viewer, lines, system: str = "") -> None:
+    """Send ``viewer`` an event's lines (:func:`deliver`)."""
+    deliver(viewer, lambda spoken: lines_text(lines, system, spoken=spoken))
 
 
 def system_key(event) -> str:
@@ -96,12 +102,7 @@ def narrate(event) -> None:
                 tell_lines(viewer, event.lines, system)
     elif event.kind == "notice" and event.to is not None:
         system = system_key(event)
-        sessions = list(getattr(getattr(event.to, "sessions", None), "all", lambda: [])())
-        if any(reads_aloud(session) for session in sessions):
-            for session in sessions:
-                event.to.msg(f"{COMBAT} {notice_text(event, system, spoken=reads_aloud(session))}", session=session)
-        else:
-            event.to.msg(f"{COMBAT} {notice_text(event, system)}")
+        deliver(event.to, lambda spoken: f"{COMBAT} {notice_text(event, system, spoken=spoken)}")
     elif event.kind == "rolled":
         line = event.values["line"]
         if event.data.get("private"):

@@ -12,6 +12,7 @@ from rules.dice import TraitError, match_trait
 from rules.systems import CombatError, RuleSystem, get_system, system_keys
 from rules.systems.base import Combatant, Health
 from rules.text import quote
+from rules.lines import Line
 from world.text import columns, fit, health_text
 
 MAX_RATING = 20
@@ -152,7 +153,8 @@ def change_health(target, system: RuleSystem, amount: int | None, damage_type: s
     else:
         after = system.damage(combatant, amount or 0, damage_type or "")
     what = "all" if amount is None else f"{amount} {system.damage_type(damage_type or '')}"
-    return f"{target.key}: {before.describe()} {'-' if heal else '+'} {what} -> {after.describe()}", after
+    return Line("line.health_change", {"name": target.key, "before": before, "sign": "-" if heal else "+",
+                                       "what": what, "after": after}), after
 
 
 def parse_rating(text: str, what: str = "A rating", low: int = 0, high: int = MAX_RATING) -> int:

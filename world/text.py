@@ -80,8 +80,6 @@ def escape_for_room(text: str) -> str:
 
 # ---------------------------------------------------------------------- screen readers
 _spoken: ContextVar[bool] = ContextVar("fray_spoken", default=False)
-TRACK = re.compile(r"(\s*)\[(?=[ABL.]{5,}\])([ABL]*)(\.*)\]")  # 5 boxes or more
-TRACK_WORDS = (("A", "aggravated"), ("L", "lethal"), ("B", "bashing"))
 RULE = re.compile(r"\s{3,}")
 
 
@@ -164,15 +162,10 @@ def health_text(health) -> str:
 
 
 def speak(text: str) -> str:
-    """Outgoing text made plain for a screen reader: a health track's box art
-    (``[LB.....]``) in words ("1 lethal, 1 bashing, 5 of 7 free") and arrows (``->``) as
-    "gives"; everything else as it was."""
-    def track(match: re.Match) -> str:
-        space, filled, free = match.group(1), match.group(2), len(match.group(3))
-        parts = [f"{filled.count(letter)} {word}" for letter, word in TRACK_WORDS if letter in filled]
-        return (", " if space else "") + ", ".join([*parts, f"{free} of {len(filled) + free} free"])
-
-    return TRACK.sub(track, text).replace(" -> ", " gives ")
+    """Outgoing text made plain for a screen reader: arrows (``->``) as "gives". (A health
+    track is said in words where it is worded, from its counts: :func:`health_text`,
+    ``world.wording``; nothing re-reads text for it.)"""
+    return text.replace(" -> ", " gives ")
 
 
 def sentences(headers: Sequence[str] | None, rows: Iterable[Sequence[str]]) -> str:
