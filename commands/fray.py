@@ -6,16 +6,16 @@ from evennia.utils.utils import inherits_from
 
 from commands import systems
 from commands.command import Command, split_acting, split_actor, split_aimed
+from rules.lines import Line
 from rules.systems import CombatError, system_keys
 from rules.text import quote
 from world import ai as npc_ai
-from rules.lines import Line
 from world import combat, combat_order, dice, fights, gmcp, narration, rolls, sheets
-from world.wording import line_text
 from world.access import NARRATOR, STAFF, require_perm
 from world.hud import render_hud
 from world.text import COMBAT, escape, literal, table
 from world.verify import verify as verify_dice
+from world.wording import line_text
 
 CHARACTER_TYPECLASS = "typeclasses.characters.Character"
 

@@ -9,10 +9,10 @@ from django.conf import settings
 from evennia.utils.dbserialize import deserialize, to_pickle
 
 from rules.dice import TraitError, match_trait
+from rules.lines import Line
 from rules.systems import CombatError, RuleSystem, get_system, system_keys
 from rules.systems.base import Combatant, Health
 from rules.text import quote
-from rules.lines import Line
 from world.text import columns, fit, health_text
 
 MAX_RATING = 20

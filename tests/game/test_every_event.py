@@ -14,8 +14,7 @@ from unittest import mock
 from evennia.utils.test_resources import EvenniaTest
 
 from rules.engine import Event, Line
-from rules.systems import get_system
-from rules.systems import system_keys
+from rules.systems import get_system, system_keys
 from world import catalogue, fights, gmcp, narration
 from world.text import speak
 

@@ -28,6 +28,7 @@ from typing import Any
 from rules.data import RulesDataError, load_system_data, require, require_choice
 from rules.dice import DEFAULT_LIMITS, DiceSyntaxError, PoolExpression, Roller
 from rules.dice.odds import MiddleRoller, chance_of, pool_outcomes
+from rules.lines import Line
 from rules.systems.aeon.actions import ACTIONS, ride
 from rules.systems.aeon.dice import AeonRoll, Harm, roll_aeon
 from rules.systems.aeon.multiple import MultipleActions
@@ -38,7 +39,6 @@ from rules.systems.aeon.tactics import (
     Mount,
     pick_choice,
 )
-from rules.lines import Line
 from rules.systems.base import (
     ActionSchedule,
     Combatant,
