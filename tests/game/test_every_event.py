@@ -120,7 +120,7 @@ def messages() -> list[tuple[str, str]]:
 
 def is_line(key: str) -> bool:
     """A line of working (``[line]``, ``[<system>.line]``: ``rules.lines.Line``)."""
-    return key.startswith("line.") or ".line." in key
+    return key.startswith("line.") or ".line." in key or ".lines." in key
 
 
 def lines() -> list[str]:
