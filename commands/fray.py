@@ -6,14 +6,16 @@ from evennia.utils.utils import inherits_from
 
 from commands import systems
 from commands.command import Command, split_acting, split_actor, split_aimed
+from rules.lines import Line
 from rules.systems import CombatError, system_keys
 from rules.text import quote
 from world import ai as npc_ai
-from world import chargen, combat, combat_order, dice, fights, gmcp, rolls, sheets
+from world import chargen, combat, combat_order, dice, fights, gmcp, narration, rolls, sheets
 from world.access import NARRATOR, STAFF, require_perm
 from world.hud import render_hud
 from world.text import COMBAT, escape, literal, table
 from world.verify import verify as verify_dice
+from world.wording import line_text
 
 CHARACTER_TYPECLASS = "typeclasses.characters.Character"
 
@@ -722,13 +724,17 @@ class CmdEscape(Command):
         combat.escape_hold(self.caller, self.args.strip() or None)
 
 
-def tell_change(caller, target, lines: str | list[str]) -> None:
-    """Show a staff change (a line, or several in one reply) to the one who made it and to
-    the character's player."""
-    lines = [lines] if isinstance(lines, str) else lines
-    caller.msg("\n".join(f"{COMBAT} {escape(line)}" for line in lines))
+def tell_change(caller, target, lines) -> None:
+    """Show a staff change (a line or a ``Line``, or several in one reply) to the one who made
+    it and to the character's player (a health in words for a screen reader)."""
+    lines = [lines] if isinstance(lines, (str, Line)) else lines
+
+    def said(spoken: bool, by: str = "") -> str:
+        return "\n".join(f"{COMBAT} {line_text(line, spoken=spoken)}{by}" for line in lines)
+
+    narration.deliver(caller, said)
     if target != caller and target.has_account:
-        target.msg("\n".join(f"{COMBAT} {escape(line)} (by {escape(caller.key)})" for line in lines))
+        narration.deliver(target, lambda spoken: said(spoken, f" (by {escape(caller.key)})"))
 
 
 class HealthCommand(Command):

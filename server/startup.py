@@ -48,6 +48,8 @@ import sys
 import time
 from pathlib import Path
 
+from server.conf.server_services_plugins import REFUSED
+
 #: the login screen (server/conf/connection_screens.py)
 CONNECTION_SCREEN_RE = re.compile(rb"connect\s+<username>\s+<password>")
 IAC, DONT, DO, WONT, WILL, SB, SE = 255, 254, 253, 252, 251, 250, 240
@@ -182,6 +184,12 @@ class Game:
         except OSError:
             return ""
 
+    def refusals(self, offsets: dict[str, int]) -> list[str]:
+        """The reasons the Server gave since ``offsets`` for not starting (a problem of the
+        game's message file: ``server/conf/server_services_plugins.py``), one line each."""
+        text = self.log_since("server.log", offsets)
+        return list(dict.fromkeys(line[line.index(REFUSED):] for line in text.splitlines() if REFUSED in line))
+
     def setup_restart_pending(self, offsets: dict[str, int]) -> bool:
         """The Server ran Evennia's initial setup (a new database) since ``offsets`` and
         has not yet come back from the one restart that ends it."""
@@ -315,6 +323,10 @@ def start(port: int, stall: float, max_wait: float, host: str = "127.0.0.1") -> 
         if error is None:
             say(f"Fray answers on port {port} (after {now - started:.0f}s).")
             return 0
+
+        refused = game.refusals(log_offsets)
+        if refused:  # the Server will not start until the game's files are fixed: say why at once
+            return fail("\n!!! ".join(refused))
 
         # what we wait for, said when it changes
         if launcher_rc is None and not procs["portal"]:

@@ -23,6 +23,7 @@ from world.marks import is_game_master
 from world.models import Fight
 from world.sheets import default_system, is_npc, update_sheet
 from world.text import COMBAT, escape, spoken, table
+from world.wording import line_text
 
 NPC_TYPECLASS = "typeclasses.npcs.NPC"
 NPC_NAME_CHARS = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 '-")
@@ -141,7 +142,7 @@ def start(caller, system_key: str | None, *, duel: bool = False, lethal: bool = 
 def end(caller, row: Fight | None = None) -> str:
     """The game master ends the fight (default: the one here); returns the summary."""
     row = row or require_fight(caller)
-    return "\n".join(perform(caller, row, "end"))
+    return "\n".join(line_text(line, plain=True) for line in perform(caller, row, "end"))
 
 
 def _not_elsewhere(thing, row: Fight, leave_hint: str = "+combat/leave there first") -> None:
@@ -547,7 +548,7 @@ def render_log(caller, page_text: str) -> str:
         head = (f"Entry {entry['number']}, round {entry['round']}, " if spoken()
                 else f"#{entry['number']} R{entry['round']} ")
         lines.append(escape(f"{head}{entry['actor']}: {entry['what']}"))
-        lines.extend("    " + escape(line) for line in entry["lines"])
+        lines.extend("    " + escape(line) for line in (spoken() and entry["spoken"] or entry["lines"]))
     if count == 0:
         lines.append("No rolls yet.")
     return "\n".join(lines)

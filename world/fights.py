@@ -44,6 +44,7 @@ from rules.engine.replay import digest
 from rules.systems import RuleSystem, get_system
 from world import dice, statements
 from world.models import Fight, FightIntent, FightLogEntry
+from world.wording import line_text
 
 
 # --------------------------------------------------------------------------------- events
@@ -432,7 +433,7 @@ def _step(loaded: Loaded, system: RuleSystem, intent: Intent) -> Outcome:
         row.log_count += 1
         records, drawn_left = drawn[:len(entry.dice)], drawn[len(entry.dice):]
         loaded.log.append(FightLogEntry(fight=row, number=row.log_count, round=entry.round, actor=entry.actor[:80],
-                                        what=entry.what[:200], lines=list(entry.lines), dice=records))
+                                        what=entry.what[:200], dice=records, **log_lines(entry.lines, row.system_key)))
         drawn = drawn_left
     row.intent_count += 1
     loaded.intents.append(FightIntent(fight=row, number=row.intent_count, intent=intent.to_record(),
@@ -502,9 +503,17 @@ def log_count(row: Fight) -> int:
     return row.log_count
 
 
+def log_lines(lines, system: str) -> dict:
+    """A roll-log entry's ``lines`` as plain text, and ``spoken``: the same for a screen
+    reader (``world.wording``), kept only when it differs."""
+    shown = [line_text(line, system, plain=True) for line in lines]
+    spoken = [line_text(line, system, plain=True, spoken=True) for line in lines]
+    return {"lines": shown, "spoken": spoken if spoken != shown else []}
+
+
 def log_entries(row: Fight, first: int = 1, last: int | None = None) -> list[dict]:
     """Roll-log entries ``first`` to ``last`` (numbers from 1; default: to the newest), as
-    ``{"number", "round", "actor", "what", "lines"}``; one query for a page."""
+    ``{"number", "round", "actor", "what", "lines", "spoken"}``; one query for a page."""
     saved = FightLogEntry.objects.filter(fight_id=row.pk, number__gte=first)
     if last is not None:
         saved = saved.filter(number__lte=last)
@@ -512,7 +521,7 @@ def log_entries(row: Fight, first: int = 1, last: int | None = None) -> list[dic
     if _units and row.pk in _units[-1].fights:
         entries += [entry for entry in _units[-1].fights[row.pk].log
                     if entry.number >= first and (last is None or entry.number <= last)]
-    return [{"number": entry.number, **entry.to_record()} for entry in entries]
+    return [{"number": entry.number, **entry.to_record(), "spoken": list(entry.spoken or ())} for entry in entries]
 
 
 def seq(row: Fight) -> int:

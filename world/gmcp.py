@@ -40,7 +40,6 @@ from evennia.utils import logger
 from rules.engine import turns
 from world import fights, poses, reactor
 from world.sheets import default_system, snapshot
-from world.text import TRACK
 
 VITALS = "Char_Vitals"  # Evennia sends an OOB name "A_B" as the GMCP package "A.B"
 COMBAT = "Fray_Combat"
@@ -59,7 +58,7 @@ def oob_sessions(obj) -> list:
 
 def health_words(health) -> str:
     """A health value in words, without the track's box art: ``"Hurt (-1)"``."""
-    return TRACK.sub("", health.describe()).strip()
+    return health.words()
 
 
 def meter(health) -> dict:

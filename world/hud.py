@@ -11,8 +11,9 @@ from __future__ import annotations
 from rules.engine import splits, turns
 from rules.engine.attacks import shields
 from world import fights, poses
-from world.marks import is_game_master, marks, next_line, settings_lines
-from world.text import columns, fit, titled
+from world.marks import is_game_master, next_line, settings_lines
+from world.marks import status as fighter_status
+from world.text import columns, fit, health_text, titled
 
 
 def render_hud(row, viewer=None) -> str:
@@ -48,13 +49,9 @@ def render_hud(row, viewer=None) -> str:
             status.append("acted")
         elif name not in rolls:
             status.append("no init")
-        if d.is_idle(fighter_id):
-            status.append("idle")
-        if fighter_id in unposed:
-            status.append("no pose")
-        status.extend(marks(d, fighter_id))
+        status.extend(fighter_status(d, fighter_id, unposed))
         shown = name + (" (AI)" if fighter_id in d.ai else " (NPC)" if d.is_npc(fighter_id) else "")
-        rows.append((position, shown, str(at) if at is not None else "-", health.describe(), ", ".join(status)))
+        rows.append((position, shown, str(at) if at is not None else "-", health_text(health), ", ".join(status)))
     gm = fights.obj(d.gm)
     lines = [titled(system.title),
              fit(f"Round {d.round}   Storyteller: {gm.key if gm else 'nobody'}   "

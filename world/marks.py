@@ -35,6 +35,16 @@ def next_line(d, for_game_master: bool) -> list[str]:
     return [f"Storyteller: +combat/next {d.turn} passes this turn and no later one."]
 
 
+def status(d, fighter_id: int, unposed=frozenset()) -> list[str]:
+    """What both HUDs' Status column says after their own turn marks (``TO ACT``, ``to
+    declare`` …): ``idle``, ``no pose`` (for the game master: ``unposed`` ids), then
+    :func:`marks`."""
+    found = ["idle"] if d.is_idle(fighter_id) else []
+    if fighter_id in unposed:
+        found.append("no pose")
+    return found + marks(d, fighter_id)
+
+
 def marks(d, fighter_id: int) -> list[str]:
     """A fighter's short HUD marks (plain text): the game's own (dying, a clinch, held, prone, a
     tackle's difficulty, the game master's shifts), then the system's

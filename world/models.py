@@ -55,6 +55,9 @@ class FightLogEntry(models.Model):
     actor = models.CharField(max_length=80)
     what = models.CharField(max_length=200)
     lines = models.JSONField(default=list)
+    #: The lines as a screen reader hears them (a health track's boxes in words), when they
+    #: differ from ``lines``; else empty.
+    spoken = models.JSONField(default=list, blank=True)
     #: The dice behind this entry, in roll order (``world.dice``): one record per die.
     dice = models.JSONField(default=list, blank=True)
     created = models.DateTimeField(auto_now_add=True)

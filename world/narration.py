@@ -11,40 +11,29 @@ to one reader. A system's own entries, and its own wording of a shared one, are
 
 from __future__ import annotations
 
-import tomllib
-from functools import cache
-from pathlib import Path
-from string import Formatter
-from typing import Any
+from evennia.utils.ansi import strip_ansi
+from evennia.utils.funcparser import ACTOR_STANCE_CALLABLES, FuncParser
 
-from world.text import COMBAT, ROLL, escape, escape_for_room
+from world import catalogue as messages
+from world.text import COMBAT, ROLL, escape, escape_for_room, reads_aloud
+from world.wording import line_text, lines_text, value_text  # noqa: F401 (the lines' words)
 
-CATALOGUE = Path(__file__).with_name("messages")
-
-
-@cache
-def catalogue() -> dict[str, str]:
-    """{``area.name`` or ``system.area.name``: template} from ``world/messages/*.toml``."""
-    flat: dict[str, str] = {}
-
-    def walk(prefix: str, node: Any) -> None:
-        for key, value in node.items():
-            name = f"{prefix}.{key}" if prefix else key
-            if isinstance(value, dict):
-                walk(name, value)
-            else:
-                flat[name] = str(value)
-
-    for path in sorted(CATALOGUE.glob("*.toml")):
-        with open(path, "rb") as data:
-            walk("", tomllib.load(data))
-    return flat
+_PARSER = FuncParser(ACTOR_STANCE_CALLABLES)
 
 
-def entry(key: str, system: str = "") -> str:
-    """The template of message ``key`` (the system's own wording first). Raises KeyError."""
-    messages = catalogue()
-    return messages.get(f"{system}.{key}") or messages[key]
+class _Bystander:
+    """The reader a log is written for: in the room, but neither the actor nor a target."""
+
+    key = name = "someone"
+
+    def __bool__(self):
+        return True
+
+
+#: Whom ``$You()`` speaks to in the scene log and on the web: a bystander.
+BYSTANDER = _Bystander()
+
+entry = messages.entry
 
 
 class _Fill(dict):
@@ -54,10 +43,6 @@ class _Fill(dict):
         return "{" + key + "}"
 
 
-def _fields(template: str) -> set[str]:
-    return {name for _, name, _, _ in Formatter().parse(template) if name}
-
-
 def template(event, system: str = "") -> str:
     """The event's line for ``msg_contents``: values literal, refs ``{name}``, ``$You()``."""
     text = entry(event.key, system)
@@ -65,13 +50,30 @@ def template(event, system: str = "") -> str:
     return text.format_map(_Fill(values))
 
 
-def notice_text(event, system: str = "") -> str:
+def notice_text(event, system: str = "", spoken: bool = False) -> str:
     """A notice's text for ``msg`` (values escaped; a notice names no refs)."""
     values = {name: escape(str(value)) for name, value in event.values.items()}
     text = entry(event.key, system).format_map(_Fill(values))
     if event.lines:
-        text = "\n".join([text, *(f"  {escape(line)}" for line in event.lines)])
+        text = "\n".join([text, lines_text(event.lines, system, spoken=spoken)])
     return text
+
+
+def deliver(viewer, render) -> None:
+    """Send ``viewer`` ``render(spoken)``: once, or when one of their sessions reads aloud,
+    to each session its own (a screen reader hears a track's boxes as words, from the
+    track's counts)."""
+    sessions = list(getattr(getattr(viewer, "sessions", None), "all", lambda: [])())
+    if not any(reads_aloud(session) for session in sessions):
+        viewer.msg(text=(render(False), {}))
+        return
+    for session in sessions:
+        viewer.msg(text=(render(reads_aloud(session)), {}), session=session)
+
+
+def tell_lines(viewer, lines, system: str = "") -> None:
+    """Send ``viewer`` an event's lines (:func:`deliver`)."""
+    deliver(viewer, lambda spoken: lines_text(lines, system, spoken=spoken))
 
 
 def system_key(event) -> str:
@@ -92,14 +94,15 @@ def narrate(event) -> None:
     ``<Combat>`` lines, per viewer."""
     room = event.room
     if event.kind == "said" and room is not None:
-        room.msg_contents(f"{COMBAT} {template(event, system_key(event))}", from_obj=event.actor,
+        system = system_key(event)
+        room.msg_contents(f"{COMBAT} {template(event, system)}", from_obj=event.actor,
                           mapping=dict(event.refs))
-        if event.lines:  # the same literal text for every viewer: no per-viewer parsing
-            text = "\n".join(f"  {escape(line)}" for line in event.lines)
+        if event.lines:  # the same words for every viewer (a screen reader's in words)
             for viewer in room.contents:
-                viewer.msg(text=(text, {}))
+                tell_lines(viewer, event.lines, system)
     elif event.kind == "notice" and event.to is not None:
-        event.to.msg(f"{COMBAT} {notice_text(event, system_key(event))}")
+        system = system_key(event)
+        deliver(event.to, lambda spoken: f"{COMBAT} {notice_text(event, system, spoken=spoken)}")
     elif event.kind == "rolled":
         line = event.values["line"]
         if event.data.get("private"):
@@ -109,8 +112,9 @@ def narrate(event) -> None:
         elif room is not None:
             room.msg_contents(f"{ROLL} {escape_for_room(line)}")
     elif event.kind == "ended" and room is not None and event.data.get("seed"):
-        room.msg_contents(f"{COMBAT} The dice of fight #{event.fight} are revealed: check them "
-                          f"with +combat/verify {event.fight}.\n  Seed: {escape(event.data['seed'])}")
+        revealed = entry("fight.dice_revealed").format_map(_Fill(fight=event.fight))
+        seed = entry("fight.seed").format_map(_Fill(seed=escape_for_room(str(event.data["seed"]))))
+        room.msg_contents(f"{COMBAT} {revealed}\n  {seed}")
 
 
 def tell_room(room, key: str, *, actor=None, refs=None, values=None, lines=()) -> None:
@@ -123,18 +127,54 @@ def tell_room(room, key: str, *, actor=None, refs=None, values=None, lines=()) -
     event = Event("said", key=key, values=dict(values or {}), lines=tuple(lines))
     room.msg_contents(f"{COMBAT} {template(event)}", from_obj=actor, mapping=dict(refs or {}))
     if lines:
-        text = "\n".join(f"  {escape(line)}" for line in lines)
         for viewer in room.contents:
-            viewer.msg(text=(text, {}))
+            tell_lines(viewer, lines)
+
+
+def bystander(template: str, from_obj=None, mapping: dict | None = None, room=None) -> str:
+    """``template`` (as handed to ``msg_contents``) as a bystander reads it: ``$You()`` in
+    the third person, ``{key}`` as each object's name; colour codes kept."""
+    mapping = dict(mapping or {})
+    you = from_obj or room
+    mapping.setdefault("you", you)
+    text = _PARSER.parse(str(template), raise_errors=False, return_string=True, caller=you,
+                         receiver=BYSTANDER, mapping=mapping)
+    try:
+        text = text.format_map({key: (obj.get_display_name(looker=None) if hasattr(obj, "get_display_name")
+                                      else str(obj)) for key, obj in mapping.items()})
+    except (KeyError, ValueError, IndexError, AttributeError):
+        pass  # what Evennia delivered could not have been formatted either
+    return text
+
+
+def head_line(event, system: str | None = None) -> str:
+    """A ``said`` event's ``<Combat>`` line as a bystander reads it, colour codes kept."""
+    system = system_key(event) if system is None else system
+    return bystander(f"{COMBAT} {template(event, system)}", event.actor, dict(event.refs), event.room)
+
+
+def narration_text(event, system: str | None = None) -> str:
+    """A narration event as a bystander read it: the ``<Combat>`` head line, then its lines
+    of dice indented by 2 (plain text: the scene log and the web tracker keep it so)."""
+    system = system_key(event) if system is None else system
+    return "\n".join([strip_ansi(head_line(event, system))]
+                     + [f"  {line_text(line, system, plain=True)}" for line in event.lines])
+
+
+def web_html(event, system: str | None = None) -> str:
+    """A narration event for a web page, as HTML to put in as is: the catalogue's words as a
+    bystander reads them, every character of the text escaped (``&lt;`` …), colour codes as
+    ``<span class="color-NNN">`` (the webclient's classes; the prefix is a styled span, not a
+    raw ``|y<Combat>|n``), names as names, line breaks as ``<br>``; its dice lines after,
+    indented."""
+    from evennia.utils.text2html import parse_html
+
+    system = system_key(event) if system is None else system
+    lines = [head_line(event, system)] + [f"  {line_text(line, system)}" for line in event.lines]
+    return parse_html("\n".join(lines))
 
 
 def check() -> list[str]:
-    """Problems with the catalogue: an entry whose template does not parse. (The test of
-    every event kind renders each key against every system.)"""
-    problems = []
-    for key, text in catalogue().items():
-        try:
-            _fields(text)
-        except ValueError as error:
-            problems.append(f"{CATALOGUE.name}/: {key}: {error}")
-    return problems
+    """Problems with the message catalogue, Fray's and the game's own file, one line each
+    (``world.catalogue.problems``): the Server does not start with any."""
+    return messages.problems()

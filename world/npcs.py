@@ -37,7 +37,7 @@ from world.sheets import (
     update_sheet,
     weapon_name,
 )
-from world.text import COMBAT, escape, fit
+from world.text import COMBAT, escape, fit, health_text
 from world.text import table as text_table
 
 NPC_TYPECLASS = combat.NPC_TYPECLASS
@@ -372,7 +372,7 @@ def render_list(room, system: RuleSystem) -> str:
         weapon = weapon_name(system, combatant.weapon) if combatant.weapon else "-"
         light = light or is_light(npc)
         rows.append((escape(npc.key) + ("*" if is_light(npc) else ""), escape(shown_kind(system, combatant.kind) or "-"),
-                     escape(weapon), health.describe(), fight))
+                     escape(weapon), health_text(health), fight))
     lines = [f"NPCs here ({len(npcs)}, {system.key}):",
              text_table(("Name", "Kind", "Weapon", "Health", "Fight"), (23, 10, 13, 25, 7), rows)]
     if light:

@@ -30,11 +30,10 @@ from django.db.models import F
 from django.utils import timezone
 from evennia.utils import logger
 from evennia.utils.ansi import strip_ansi
-from evennia.utils.funcparser import ACTOR_STANCE_CALLABLES, FuncParser
 
 from rules.systems import CombatError
 from rules.text import quote, visible
-from world import fights
+from world import fights, narration
 from world.models import Scene, SceneEntry
 from world.text import NARROW, screen_width
 
@@ -45,20 +44,9 @@ WIDTH = 78
 RECENT = 15
 RECORDED_TYPES = frozenset({"say", "pose"})
 
-_PARSER = FuncParser(ACTOR_STANCE_CALLABLES)
 _emitting: ContextVar[bool] = ContextVar("fray_scene_emit", default=False)
 
 
-class _Bystander:
-    """The reader a log is written for: in the room, but neither the actor nor a target."""
-
-    key = name = "someone"
-
-    def __bool__(self):
-        return True
-
-
-BYSTANDER = _Bystander()
 
 
 # ------------------------------------------------------------------------- finding
@@ -175,18 +163,8 @@ def kind_of(text) -> str | None:
 
 def render(template: str, from_obj=None, mapping: dict | None = None, room=None) -> str:
     """``template`` as a bystander reads it (``$You()`` in the third person, ``{key}`` as
-    names), colour codes stripped."""
-    mapping = dict(mapping or {})
-    you = from_obj or room
-    mapping.setdefault("you", you)
-    text = _PARSER.parse(str(template), raise_errors=False, return_string=True, caller=you,
-                         receiver=BYSTANDER, mapping=mapping)
-    try:
-        text = text.format_map({key: (obj.get_display_name(looker=None) if hasattr(obj, "get_display_name")
-                                      else str(obj)) for key, obj in mapping.items()})
-    except (KeyError, ValueError, IndexError, AttributeError):
-        pass  # what Evennia delivered could not have been formatted either
-    return strip_ansi(text)
+    names), colour codes stripped (``world.narration.bystander``)."""
+    return strip_ansi(narration.bystander(template, from_obj, mapping, room))
 
 
 def record(room, kind: str, speaker: str, text: str) -> SceneEntry | None:
@@ -237,15 +215,9 @@ def on_fight_event(event: fights.FightEvent) -> None:
 
 
 def narration_text(event: fights.FightEvent) -> str:
-    """A narration event as a bystander read it: the ``<Combat>`` head line, then its lines
-    of dice indented by 2 (plain text; the scene log and the web tracker keep it so)."""
-    from world.narration import system_key, template
-    from world.text import COMBAT
-
-    head = render(f"{COMBAT} {template(event, system_key(event))}", event.actor, dict(event.refs), event.room)
-    return "\n".join([head] + [f"  {line}" for line in event.lines])
-
-
+    """A narration event as a bystander read it (``world.narration.narration_text``): the
+    scene log and the web tracker keep it so."""
+    return narration.narration_text(event)
 
 
 # ------------------------------------------------------------------------- reading

@@ -7,7 +7,8 @@ from __future__ import annotations
 from rules.systems import CombatError
 from rules.systems.elethril import actions as rounds
 from world import fights, poses
-from world.marks import is_game_master, marks, next_line, settings_lines
+from world.marks import is_game_master, next_line, settings_lines
+from world.marks import status as fighter_status
 from world.text import columns, escape, fit, screen_width, spoken, titled
 
 
@@ -42,11 +43,7 @@ def render_hud(row, viewer=None) -> str:
             status.append("to declare")
         elif action is not None and action.round < r and system.can_act(fighter):
             status.append("busy")
-        if d.is_idle(fighter_id):
-            status.append("idle")
-        if fighter_id in unposed:
-            status.append("no pose")
-        status.extend(marks(d, fighter_id))
+        status.extend(fighter_status(d, fighter_id, unposed))
         if action is not None and action.round < r and not any(e.round >= r for e in action.events):
             shown = "reloading"   # a missile rate below one (seed 4d)
         elif action is not None and (now or action.round < r):

@@ -9,11 +9,12 @@ from django.conf import settings
 from evennia.utils.dbserialize import deserialize, to_pickle
 
 from rules.dice import TraitError, match_trait
+from rules.lines import Line
 from rules.systems import CombatError, RuleSystem, get_system, system_keys
 from rules.systems.base import Combatant, Health
 from rules.text import quote
 from world import statements
-from world.text import columns, fit
+from world.text import columns, fit, health_text
 
 MAX_RATING = 20
 MAX_AMOUNT = 200  # +damage/+heal: health levels, Life Points or hit points
@@ -153,10 +154,11 @@ def change_health(target, system: RuleSystem, amount: int | None, damage_type: s
     else:
         after = system.damage(combatant, amount or 0, damage_type or "")
     what = "all" if amount is None else f"{amount} {system.damage_type(damage_type or '')}"
-    line = f"{target.key}: {before.describe()} {'-' if heal else '+'} {what} -> {after.describe()}"
-    if heal and amount is None and after.to_record() != system.health(None, combatant).to_record():
-        line += f" (the {system.key} rules heal what is left only by name: +heal {target.key}=<levels> <type>)"
-    return line, after
+    # aeon's aggravated wounds are left by healing everything: say how the rest heals
+    left = heal and amount is None and after.to_record() != system.health(None, combatant).to_record()
+    return Line("line.health_change_left" if left else "line.health_change",
+                {"name": target.key, "before": before, "sign": "-" if heal else "+", "what": what, "after": after,
+                 "system": system.key}), after
 
 
 def parse_rating(text: str, what: str = "A rating", low: int = 0, high: int = MAX_RATING) -> int:
@@ -372,11 +374,11 @@ def render_sheet(obj, system: RuleSystem) -> str:
     weapon = weapon_name(system, combatant.weapon) if combatant.weapon else "none"
     note = system.weapon_note(combatant.weapon) if combatant.weapon else ""
     weapon += f" ({note})" if note else ""
-    lines = [f"Weapon in hand: {weapon}", f"Health ({system.key}): {health.describe()}"]
+    lines = [f"Weapon in hand: {weapon}", f"Health ({system.key}): {health_text(health)}"]
     for other in systems_with_health(obj):
         if other != system:
             fighter = snapshot(obj, other)
-            lines.append(f"Health ({other.key}): {other.health(fighter.health, fighter).describe()}")
+            lines.append(f"Health ({other.key}): {health_text(other.health(fighter.health, fighter))}")
     return "\n".join([header, str(table), *(fit(line) for line in lines)])
 
 

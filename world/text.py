@@ -17,10 +17,13 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 from rules.text import printable, visible
+from world.catalogue import Prefix
 
-COMBAT = "|y<Combat>|n"
-ROLL = "|c<Roll>|n"
-FRAY = "|r<Fray>|n"
+#: The message prefixes: catalogue entries (``[prefix]`` in ``world/messages/fight.toml``), so a
+#: game may restyle them (``world.catalogue``); each reads as its text in an f-string.
+COMBAT = Prefix("combat")
+ROLL = Prefix("roll")
+FRAY = Prefix("fray")
 def doubled(text: str) -> str:
     """``text`` with ``|`` and ``%`` doubled: shown as typed, no colour code or MUSH code
     (``%r``, ``%ch``) acting."""
@@ -77,8 +80,6 @@ def escape_for_room(text: str) -> str:
 
 # ---------------------------------------------------------------------- screen readers
 _spoken: ContextVar[bool] = ContextVar("fray_spoken", default=False)
-TRACK = re.compile(r"(\s*)\[(?=[ABL.]{5,}\])([ABL]*)(\.*)\]")  # 5 boxes or more
-TRACK_WORDS = (("A", "aggravated"), ("L", "lethal"), ("B", "bashing"))
 RULE = re.compile(r"\s{3,}")
 
 
@@ -144,16 +145,27 @@ def spoken() -> bool:
     return _spoken.get()
 
 
-def speak(text: str) -> str:
-    """Outgoing text made plain for a screen reader: a health track's box art
-    (``[LB.....]``) in words ("1 lethal, 1 bashing, 5 of 7 free") and arrows (``->``) as
-    "gives"; everything else as it was."""
-    def track(match: re.Match) -> str:
-        space, filled, free = match.group(1), match.group(2), len(match.group(3))
-        parts = [f"{filled.count(letter)} {word}" for letter, word in TRACK_WORDS if letter in filled]
-        return (", " if space else "") + ", ".join([*parts, f"{free} of {len(filled) + free} free"])
+def track_words(health) -> str:
+    """A health track's boxes in words, from its counts: ``"1 lethal, 1 bashing, 5 of 7 free"``."""
+    counts = (("aggravated", health.aggravated), ("lethal", health.lethal), ("bashing", health.bashing))
+    free = health.size - health.filled
+    return ", ".join([*(f"{count} {word}" for word, count in counts if count), f"{max(0, free)} of {health.size} free"])
 
-    return TRACK.sub(track, text).replace(" -> ", " gives ")
+
+def health_text(health) -> str:
+    """A fighter's health for the view being built: ``"Hurt (-1) [LB.....]"``; for a screen
+    reader the track in words, from its counts (``"Hurt (-1), 1 lethal, 1 bashing, 5 of 7
+    free"``). Points (no track) read the same either way."""
+    if not hasattr(health, "boxes"):
+        return health.describe()
+    return f"{health.words()}, {track_words(health)}" if spoken() else health.describe()
+
+
+def speak(text: str) -> str:
+    """Outgoing text made plain for a screen reader: arrows (``->``) as "gives". (A health
+    track is said in words where it is worded, from its counts: :func:`health_text`,
+    ``world.wording``; nothing re-reads text for it.)"""
+    return text.replace(" -> ", " gives ")
 
 
 def sentences(headers: Sequence[str] | None, rows: Iterable[Sequence[str]]) -> str:
@@ -214,7 +226,10 @@ def fit(text: str, width: int | None = None, indent: int = 2) -> str:
 
 def titled(title: str) -> str:
     """A view's first line, ``<Combat> <title>``, wrapped to the viewer's width."""
-    return f"{COMBAT} |w" + fit(title, max(MIN_WIDTH, screen_width()) - len("<Combat> ")) + "|n"
+    from evennia.utils.ansi import strip_ansi
+
+    shown = f"{COMBAT} "
+    return f"{shown}|w" + fit(title, max(MIN_WIDTH, screen_width()) - len(strip_ansi(shown))) + "|n"
 
 
 def columns(headers: Sequence[str] | None, widths: Sequence[int], rows: Iterable[Sequence[str]], *,

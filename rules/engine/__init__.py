@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from rules.dice import Roller
 from rules.engine.draft import Draft
-from rules.engine.events import Event, LogEntry, Outcome
+from rules.engine.events import Event, Line, LogEntry, Outcome
 from rules.engine.intents import Intent
 from rules.engine.state import Fighter, FightState, Pending
 from rules.systems.base import CombatError, RuleSystem
@@ -48,5 +48,5 @@ class _NoDice:
 
 NO_DICE = _NoDice()
 
-__all__ = ["CombatError", "Draft", "Event", "FightState", "Fighter", "Intent", "LogEntry", "Outcome", "Pending",
+__all__ = ["CombatError", "Draft", "Event", "Line", "FightState", "Fighter", "Intent", "LogEntry", "Outcome", "Pending",
            "step", "view"]

@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 
 from rules.engine import attacks, splits, turns
 from rules.engine.draft import Draft
+from rules.engine.events import Line
 from rules.engine.intents import Intent
 from rules.engine.state import Fighter
 from rules.systems.base import CombatError, InitiativeRoll
@@ -87,10 +88,10 @@ class End(Action):
 
     key = "end"
 
-    def perform(self, d: Draft, intent: Intent) -> list[str]:
+    def perform(self, d: Draft, intent: Intent) -> list[Line]:
         d.require_gm("end the fight")
-        summary = [f"{d.name(fighter_id)}: {d.health(fighter_id).describe()}"
-                   + (" (dying: spared as the fight ends)" if d.conditions_of(fighter_id).get("dying") else "")
+        summary = [Line("line.health_spared" if d.conditions_of(fighter_id).get("dying") else "line.health",
+                        {"name": d.name(fighter_id), "health": d.health(fighter_id)})
                    for fighter_id in d.ids()]
         d.say("fight.ended", actor=intent.by,
               values={"rounds": "1 round" if int(d.round) == 1 else f"{d.round} rounds"}, lines=summary)
@@ -160,14 +161,15 @@ def unsheeted(d: Draft, joined: list[Fighter]) -> None:
                                           "have": "has" if len(bare) == 1 else "have"})
 
 
-def remove_fighter(d: Draft, fighter_id: int) -> list[str]:
+def remove_fighter(d: Draft, fighter_id: int) -> list[Line]:
     """Take the fighter out, cancelling attacks by or on them; returns notices. Their
     initiative and the actions they used are kept, so leaving and rejoining gains nothing."""
     notices = []
     keep = []
     for pending in d.pending:
         if fighter_id in (pending.attacker, pending.target):
-            notices.append(f"The attack of {d.name(pending.attacker)} on {d.name(pending.target)} is cancelled.")
+            notices.append(Line("line.attack_cancelled",
+                                {"attacker": d.name(pending.attacker), "target": d.name(pending.target)}))
         else:
             keep.append(pending)
     d.pending = keep
@@ -468,7 +470,7 @@ class Kill(Action):
         deadly = d.system.health(d.conditions_of(target)["dying"], d.combatant(target))
         by = str(intent.data.get("by_name") or "the Storyteller")
         d.store_health(target, deadly, decided_by=by)
-        d.add_log(by, f"kill {d.name(target)}", [f"{d.name(target)}: {deadly.describe()}"])
+        d.add_log(by, f"kill {d.name(target)}", [Line("line.health", {"name": d.name(target), "health": deadly})])
 
 
 class Spare(Action):
@@ -482,7 +484,7 @@ class Spare(Action):
         d.update_conditions(target, dying=None)
         d.say("fight.spared", actor=intent.by, refs={"target": target})
         d.add_log(str(intent.data.get("by_name") or ""), f"spare {d.name(target)}",
-                  [f"{d.name(target)}: {d.health(target).describe()}"])
+                  [Line("line.health", {"name": d.name(target), "health": d.health(target)})])
 
 
 class Setting(Action):

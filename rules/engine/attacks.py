@@ -17,6 +17,7 @@ from rules.engine import splits, turns
 from rules.engine.conditions import ID_CONDITIONS
 from rules.engine.draft import Draft
 from rules.engine.state import Pending
+from rules.lines import Line
 from rules.systems.base import CombatError, plural
 
 
@@ -187,7 +188,7 @@ def deliver(d: Draft, actor: int, target: int, rolled, *, defendable: bool = Tru
                                  round=int(d.round)))
         d.say("attack.opens", refs={"attacker": actor, "target": target}, values={"label": rolled.label},
               lines=[*notes, *getattr(rolled, "preface", ()), f"{d.name(actor)} {rolled.describe()}",
-                     f"{d.name(target)} may defend."])
+                     Line("line.may_defend", {"target": d.name(target)})])
         prefix = f"defend {d.name(target)}=" if d.is_npc(target) else "defend "
         answers = ", ".join(prefix + choice for choice in system.defense_choices(rolled, d.combatant(target)))
         cost = ("." if not system.defense_uses_action
@@ -200,11 +201,11 @@ def deliver(d: Draft, actor: int, target: int, rolled, *, defendable: bool = Tru
         return
     why = []
     if rolled.needs_defense and not defendable:
-        why.append(f"{d.name(target)} is caught by surprise and cannot defend.")
+        why.append(Line("line.surprised", {"target": d.name(target)}))
     elif rolled.needs_defense and d.health(target).incapacitated:
-        why.append(f"{d.name(target)} is down and cannot defend.")
+        why.append(Line("line.down_no_defense", {"target": d.name(target)}))
     elif rolled.needs_defense:
-        why.append(f"{d.name(target)} has already acted this round and cannot defend.")
+        why.append(Line("line.acted_no_defense", {"target": d.name(target)}))
     finish(d, actor, target, rolled, None, why, told=notes)
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from rules.dice import Roller
 from rules.engine.conditions import ID_CONDITIONS, ID_LIST_CONDITIONS, check_keys
-from rules.engine.events import Event, LogEntry
+from rules.engine.events import Dying, Event, Line, LogEntry
 from rules.engine.intents import Intent
 from rules.engine.state import Fighter, FightState, Pending, plain
 from rules.systems.base import Combatant, CombatError, RuleSystem
@@ -91,6 +91,7 @@ class Draft:
         self.ended = state.ended
         self._fates: list[tuple[str, int, str]] = []   # deaths and the dying, told after the blow
         self._retold: dict[str, str] = {}   # the rules' deadly words for the dying -> what is so
+        self._spared: dict[str, Any] = {}   # the same deadly words -> the health kept (for a Line)
         self.events: list[Event] = []
         self.log: list[LogEntry] = []
 
@@ -239,6 +240,7 @@ class Draft:
             self.update_conditions(fighter_id, dying=plain(health.to_record()))
             deadly, health = health.describe(), health.spared()
             self._retold[deadly] = f"{health.describe()}, dying"
+            self._spared[deadly] = health
             if first:
                 self._fates.append(("fight.dying", fighter_id, ""))
         elif health.dead and not was_dead:
@@ -320,8 +322,13 @@ class Draft:
         health kept, and dying)."""
         told = []
         for line in lines:
-            for deadly, dying in self._retold.items():
-                line = line.replace(deadly, dying)
+            if isinstance(line, str):
+                for deadly, dying in self._retold.items():
+                    line = line.replace(deadly, dying)
+            elif any(hasattr(value, "words") and value.describe() in self._retold for value in line.values.values()):
+                line = Line(line.key, {name: Dying(self._spared[value.describe()])
+                                       if hasattr(value, "words") and value.describe() in self._retold else value
+                                       for name, value in line.values.items()})
             told.append(line)
         self.emit("said", key=key, actor=actor, refs=dict(refs or {}), values=dict(values or {}),
                   lines=tuple(told))
@@ -345,7 +352,7 @@ class Draft:
         """One roll-log entry, with the dice drawn since the entry before it."""
         drawn = tuple(self.dice.drawn[self._logged_dice:])
         self._logged_dice = len(self.dice.drawn)
-        self.log.append(LogEntry(actor=str(actor), what=str(what), lines=tuple(str(line) for line in lines),
+        self.log.append(LogEntry(actor=str(actor), what=str(what), lines=tuple(line if isinstance(line, Line) else str(line) for line in lines),
                                  round=int(self.round), dice=drawn))
 
     # --------------------------------------------------------------------- the caller

@@ -6,7 +6,8 @@ An event names what happened by ``kind`` and, for what is told in words, by its 
 ``key`` in the game's message catalogue (``world/narration``): the words are the game's, the
 facts are the event's. ``refs`` name fighters (and other game objects) by id, to be shown to
 each viewer as that viewer sees them; ``values`` are plain facts (numbers, labels, names);
-``lines`` are the working of the dice as the rules wrote it.
+``lines`` are the working of the dice: each a :class:`Line` (a message key and its values,
+worded by the game) or, where the rules still word it, a finished string.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.engine.state import FightState
+from rules.lines import Dying, Line  # noqa: F401 (part of what an event carries)
 
 #: The kinds of event (``Event.kind``):
 #: ``said``: told to the fight's room (``key``, ``actor`` for $You(), ``refs``, ``values``, ``lines``);
@@ -38,7 +40,7 @@ class Event:
     actor: int | None = None
     refs: Mapping[str, int] = field(default_factory=dict)
     values: Mapping[str, Any] = field(default_factory=dict)
-    lines: tuple[str, ...] = ()
+    lines: tuple[str | Line, ...] = ()
     to: int | None = None
     data: Mapping[str, Any] = field(default_factory=dict)
 
@@ -50,7 +52,7 @@ class LogEntry:
 
     actor: str
     what: str
-    lines: tuple[str, ...]
+    lines: tuple[str | Line, ...]
     round: int
     dice: tuple[tuple[int, int], ...] = ()
 

@@ -169,6 +169,8 @@ class Health(Protocol):
 
     def describe(self) -> str: ...  # one short line, e.g. "Hurt (-1) [LB.....]"
 
+    def words(self) -> str: ...  # describe() without a track's boxes: "Hurt (-1)"
+
     def with_damage(self, amount: int, damage_type: str) -> Health: ...  # no soak
 
     def healed(self, amount: int | None, damage_type: str | None) -> Health: ...  # None: all / any
@@ -201,6 +203,10 @@ class PointsHealth:
     @property
     def meter(self) -> tuple[int, int]:
         return (self.current, self.maximum)
+
+    def words(self) -> str:
+        """Points have no track: :meth:`describe` as it is."""
+        return self.describe()
 
     def spared(self):
         """This health, or if it is dead the nearest that is not: one point above ``dead_at``

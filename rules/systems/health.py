@@ -52,6 +52,14 @@ class HealthTrack:
         text = "A" * self.aggravated + "L" * self.lethal + "B" * self.bashing
         return text + "." * (self.size - len(text))
 
+    def describe(self) -> str:
+        """``"Hurt (-1) [LB.....]"``: :meth:`words`, then the track's :attr:`boxes`."""
+        return f"{self.words()} [{self.boxes}]"
+
+    def words(self) -> str:
+        """The health level in words (each system's own), without the track's boxes."""
+        raise NotImplementedError
+
     @property
     def incapacitated(self) -> bool:
         return self.dead or self.filled >= self.size

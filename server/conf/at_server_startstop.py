@@ -39,14 +39,12 @@ def at_server_start():
 
     from twisted.internet import reactor
 
-    from world import narration, subscribers, timeouts
+    from world import subscribers, timeouts
 
+    # (the message catalogue and the chargen tables were checked before the Portal connected:
+    # server/conf/server_services_plugins.py)
     subscribers.register()   # the fights' event stream: telnet, GMCP, the web tracker, scene logs, the AI
     reactor.callWhenRunning(timeouts.watch)   # attacks left waiting before a restart wait anew
-    problems = narration.check()
-    problems += chargen_check()   # every system's chargen table, as staff last edited it
-    if problems:   # a broken message catalogue: say which entry, and do not start half-worded
-        raise SystemExit("\n".join(problems))
 
     if os.environ.get("FRAY_BENCH_GC") == "1":
         _log_gc_pauses()
@@ -58,22 +56,6 @@ def at_server_start():
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
-
-
-def chargen_check() -> list[str]:
-    """What is wrong with the rule systems' chargen tables (``rules/data/chargen/``): one line
-    each, empty when every table loads."""
-    from rules.chargen import load
-    from rules.data import RulesDataError
-    from rules.systems import get_system, system_keys
-
-    problems = []
-    for key in system_keys():
-        try:
-            load(key, get_system(key).trait_names)
-        except RulesDataError as error:
-            problems.append(f"Chargen table of {key}: {error}")
-    return problems
 
 
 def _log_gc_pauses():

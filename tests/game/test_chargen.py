@@ -419,7 +419,7 @@ class TestServerStart(ChargenTest):
 
         from rules import chargen as rules_chargen
         from rules.data import RulesDataError
-        from server.conf.at_server_startstop import chargen_check
+        from server.conf.server_services_plugins import chargen_check
 
         self.assertEqual(chargen_check(), [])
         with mock.patch.object(rules_chargen, "load", side_effect=RulesDataError("aeon.toml: bad")):

@@ -116,7 +116,7 @@ class ScreenReaderTest(FrayCommandTest):
         hud = self.st(fray.CmdCombat(), "")
         self.assertEqual(hud.splitlines()[1:], [
             "Round 1. Storyteller: Char. Turn: Guard.",
-            "1, Guard (NPC), init 14, health Healthy [.......], status TO ACT.",
+            "1, Guard (NPC), init 14, health Healthy, 7 of 7 free, status TO ACT.",   # the track from its counts
             "Declare (low to high): Guard.",
             "Storyteller: +combat/next 1 passes this turn and no later one."])
         self.assertNotIn("~", hud)
@@ -134,13 +134,21 @@ class ScreenReaderTest(FrayCommandTest):
         self.assertNotIn("~", hud)
         self.assertNotIn(" 1  .", hud)
 
-    def test_only_a_track_is_said_in_words(self):
+    def test_text_is_never_reparsed_for_a_track_only_arrows_read_as_words(self):
         from rules.text import printable
         from world.text import speak
 
-        self.assertEqual(speak("I got an [A] on it, [B.] and [x]"), "I got an [A] on it, [B.] and [x]")
-        self.assertEqual(speak("Bruised (0) [B......]"), "Bruised (0), 1 bashing, 6 of 7 free")
+        # a pose that looks like a track is read as typed: a track's words come from its counts
+        self.assertEqual(speak("I got an [A] on it, [BB.....] and [x]"), "I got an [A] on it, [BB.....] and [x]")
+        self.assertEqual(speak("9 8 -> 1 success"), "9 8 gives 1 success")
         self.assertEqual(printable("a\U0001f600b\u00e9"), "a\\U0001f600b\\u00e9")
+
+    def test_a_health_change_is_said_in_words_from_the_track(self):
+        out = self.st(fray.CmdDamage(), "Char2=2 bashing")
+        self.assertEqual(out, "<Combat> Char2: Healthy, 7 of 7 free + 2 bashing -> Hurt (-1), 2 bashing, 5 of 7 free")
+        self.session.protocol_flags["SCREENREADER"] = False
+        out = self.st(fray.CmdDamage(), "Char2=1 lethal")
+        self.assertEqual(out, "<Combat> Char2: Hurt (-1) [BB.....] + 1 lethal -> Injured (-1) [LBB....]")
 
     def test_a_sentence_keeps_a_name_that_is_a_dash(self):
         from world.text import sentences
@@ -150,10 +158,11 @@ class ScreenReaderTest(FrayCommandTest):
     def test_lists_and_the_sheet_are_sentences(self):
         sheet = self.st(fray.CmdSheet(), "Char2")
         self.assertIn("Dexterity: 3, ", sheet)
+        self.assertIn("Health (storyteller): Healthy, 7 of 7 free", sheet)
         self.assertNotIn("   ", sheet)
         self.st(npcs.CmdNpc(), "/create Thug")
         listed = self.st(npcs.CmdNpc(), "/list")
-        self.assertIn("Thug*, kind Muggle, health Healthy [.......].", listed)
+        self.assertIn("Thug*, kind Muggle, health Healthy, 7 of 7 free.", listed)   # from the track's counts
         self.assertNotIn("~", listed)
 
     def test_a_plain_session_keeps_its_columns(self):
@@ -161,18 +170,18 @@ class ScreenReaderTest(FrayCommandTest):
         self.st(npcs.CmdNpc(), "/create Thug")
         self.assertIn("~~~~", self.st(npcs.CmdNpc(), "/list"))
 
-    def test_text_to_a_screen_reader_says_the_track_in_words(self):
+    def test_text_to_a_screen_reader_reads_arrows_as_words(self):
         from server.conf.serversession import ServerSession
 
         session = ServerSession()
         session.protocol_flags = {"SCREENREADER": True}
         session.sessionhandler = mock.Mock()
-        session.data_out(text=("Alice takes 2 levels: Hurt (-1) [LB.....]; 9 8 -> 1 success", {}))
+        session.data_out(text=("Alice takes 2 levels: Hurt (-1), 1 lethal, 1 bashing, 5 of 7 free; 9 8 -> 1 success", {}))
         self.assertEqual(session.sessionhandler.data_out.call_args.kwargs["text"][0],
                          "Alice takes 2 levels: Hurt (-1), 1 lethal, 1 bashing, 5 of 7 free; 9 8 gives 1 success")
         session.protocol_flags = {}
-        session.data_out(text="Hurt (-1) [LB.....]")
-        self.assertEqual(session.sessionhandler.data_out.call_args.kwargs["text"], "Hurt (-1) [LB.....]")
+        session.data_out(text="Hurt (-1) [LB.....] 9 8 -> 1 success")
+        self.assertEqual(session.sessionhandler.data_out.call_args.kwargs["text"], "Hurt (-1) [LB.....] 9 8 -> 1 success")
 
 
 class TestLateNegotiation(FrayCommandTest):

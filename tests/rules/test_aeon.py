@@ -20,6 +20,7 @@ from rules.systems import system_keys
 from rules.systems.aeon.system import AeonAttack, AeonHealth, AeonSystem, bleed
 from rules.systems.base import Combatant, CombatError, InitiativeRoll, Pool
 from tests.rules.forced_dice import dice, done
+from tests.rules.wording import englished
 
 AE = AeonSystem()
 
@@ -398,7 +399,7 @@ def test_hardness_and_soak_boundaries(gross, faces, levels):
 def test_damage_roll_line_shows_the_arithmetic():
     roller = dice(9, 1)
     harm, lines = AE.harm(TOUGH, 8, "bashing", roller)
-    assert lines == ["Tuff's bashing soak Stamina 6, hardness 3",
+    assert englished(lines) == ["Tuff's bashing soak Stamina 6, hardness 3",
                      "damage: gross 8 - soak 6 -> 2 dice TN 7: 9 1 -> 1 success",
                      "Tuff takes 1 level of bashing: Bruised (0) [B......]"]
     assert harm.health_after.boxes == "B......"
@@ -678,7 +679,7 @@ def test_pulling_blows_may_maim_rather_than_kill():
     result = resolve(rolled, None, *([7] * 8), target=hurt)
     after = result.harm[0].health_after
     assert not after.dead and after.incapacitated and after.boxes == "LLLLLLB"
-    assert "Bob is maimed, not killed (Pulling Blows): Incapacitated (knocked out) [LLLLLLB]" in result.lines
+    assert "Bob is maimed, not killed (Pulling Blows): Incapacitated (knocked out) [LLLLLLB]" in englished(result.lines)
     assert result.effects == (("maimed", "Bob", True),)
     assert AE.condition_marks({"maimed": True}) == ("maimed",)
 

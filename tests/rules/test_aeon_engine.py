@@ -11,6 +11,7 @@ from rules.engine import Fighter, FightState, Intent, step, turns, view
 from rules.systems import CombatError, get_system
 from rules.systems.base import Combatant
 from tests.rules.forced_dice import dice, done
+from tests.rules.wording import english
 
 GM, ANN, BOB = 1, 10, 11
 ANN_SHEET = {"Dexterity": 3, "Brawl": 2, "Strength": 2, "Wits": 2, "Stamina": 2, "Stealth": 2, "Awareness": 1,
@@ -33,7 +34,7 @@ def play(state: FightState, intent: Intent, *faces: int):
 
 
 def said(outcome) -> str:
-    return "\n".join(line for event in outcome.events for line in (event.key, *event.lines))
+    return "\n".join(english(line) for event in outcome.events for line in (event.key, *event.lines))
 
 
 @pytest.fixture

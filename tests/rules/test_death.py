@@ -130,7 +130,9 @@ def test_lethal_and_helpless_are_the_game_masters_switches():
 def test_ending_the_fight_spares_the_dying():
     dying, _ = blow(fight("storyteller"), ANN)
     summary = step(dying, Intent("end", by=GM, fiat=True), get_system("storyteller"), dice()).result
-    assert summary[0] == "Ann: Incapacitated [LLLLLLL] (dying: spared as the fight ends)"
+    assert summary[0].key == "line.health_spared"   # worded by the game: "Ann: Incapacitated [LLLLLLL] (dying: …)"
+    assert summary[0].values["name"] == "Ann"
+    assert summary[0].values["health"].describe() == "Incapacitated [LLLLLLL]"
 
 
 def test_staff_healing_the_dying_ends_the_decision():

@@ -20,6 +20,7 @@ from rules.systems.base import Combatant, CombatError, InitiativeRoll, Pool
 from rules.systems.eldritch.dice import DiceRules, roll_die
 from rules.systems.eldritch.system import EldritchSystem, LifePoints, Situation
 from tests.rules.forced_dice import dice, done
+from tests.rules.wording import englished
 
 EL = EldritchSystem()
 
@@ -299,7 +300,7 @@ def test_worked_example_hanks_bat_does_11():
     assert (harm.raw, harm.soak.size, harm.amount) == (17, 6, 11)
     assert harm.damage_type == "bash"
     assert harm.health_after.meter == (15, 26)
-    assert resolution.lines[-3:] == (
+    assert tuple(englished(resolution.lines))[-3:] == (
         "damage: (Strength 3) x 5 + 2 net SLs = 17 bash",
         "Henry's bash soak: Constitution 4 + Natural Toughness 2 = 6",
         "Henry loses 11 Life Points of bash: Life Points 15/26")

@@ -17,6 +17,7 @@ from rules.systems import system_keys
 from rules.systems.base import Combatant, CombatError, InitiativeRoll, Pool
 from rules.systems.elethril.system import ElethrilAttack, ElethrilSystem, HitPoints
 from tests.rules.forced_dice import dice, done
+from tests.rules.wording import englished
 
 EL = ElethrilSystem()
 
@@ -237,7 +238,7 @@ def test_damage_dice_by_target_size():
     small = resolve(swing(ann, human, "long sword", 15), ann, human, 8)       # 1d8
     assert small.hit and small.harm[0].amount == 8
     assert small.lines[2] == "damage (small/medium): 1d8 (8) = 8"
-    assert small.lines[3] == "Bob loses 8 hit points: 12/20 hp"
+    assert englished(small.lines)[3] == "Bob loses 8 hit points: 12/20 hp"
     large = resolve(swing(ann, ogre, "long sword", 15), ann, ogre, 11)        # 1d12
     assert large.harm[0].amount == 11 and large.harm[0].health_after.meter == (19, 30)
     assert large.lines[2] == "damage (large): 1d12 (11) = 11"
@@ -341,7 +342,7 @@ def effect(spell: str, caster: Combatant, target: Combatant | None, *faces: int)
 def test_a_damaging_spell_needs_no_attack_roll_and_ignores_armor_class():
     orc = fighter("Orc", Hit_Points=12, Armor_Class=0)
     result = effect("magic missile", fighter("Zed"), orc, 3)          # 1d4+1: no d20
-    assert result.lines == ("Zed's Magic Missile takes effect on Orc.", "damage: 1d4 (3) + 1 = 4",
+    assert tuple(englished(result.lines)) == ("Zed's Magic Missile takes effect on Orc.", "damage: 1d4 (3) + 1 = 4",
                             "Orc loses 4 hit points: 8/12 hp")
     assert result.hit and result.harm[0].health_after == HitPoints(12, 4)
 
@@ -349,13 +350,13 @@ def test_a_damaging_spell_needs_no_attack_roll_and_ignores_armor_class():
 def test_fireball_is_5d6_at_the_lowest_casting_level():
     result = effect("fireball", fighter("Zed"), fighter("Ann"), 6, 5, 4, 3, 2)
     assert "damage: 5d6 (6, 5, 4, 3, 2) = 20" in result.lines
-    assert result.lines[-1] == "Ann loses 20 hit points: Dead -10/10 hp"
+    assert englished(result.lines)[-1] == "Ann loses 20 hit points: Dead -10/10 hp"
 
 
 def test_a_healing_spell_heals_the_caster_by_default_never_above_the_maximum():
     zed = fighter("Zed", health={"damage": 3, "maximum": 10})
     result = effect("cure light wounds", zed, None, 7)
-    assert result.lines == ("Zed's Cure Light Wounds takes effect on Zed.", "healing: 1d8 (7) = 7",
+    assert tuple(englished(result.lines)) == ("Zed's Cure Light Wounds takes effect on Zed.", "healing: 1d8 (7) = 7",
                             "Zed regains 3 hit points: 10/10 hp")
     assert not result.hit and result.harm[0].health_after == HitPoints(10, 0)
 

@@ -23,6 +23,7 @@ from rules.systems.elethril.system import ElethrilSystem
 from rules.systems.elethril.timeline import PHASES, cancel, delay, tick_of
 from tests.rules.forced_dice import dice, done
 from tests.rules.test_elethril import refused_with_data_changed
+from tests.rules.wording import englished
 
 EL = ElethrilSystem()
 
@@ -84,7 +85,7 @@ def test_the_sheet_s_weapon_plus_lowers_speed_and_adds_to_hit_and_damage():
     done(roller)
     assert rolled.describe() == ("short sword +1, quality +1: d20 11 + 1 (magic) + 1 (quality) = 13 vs 13 "
                                  "(THAC0 18 - AC 5): hit")
-    assert resolution.lines[2:] == ("damage (small/medium): 1d6 (4) + 1 (magic) + 1 (quality) = 6",
+    assert tuple(englished(resolution.lines))[2:] == ("damage (small/medium): 1d6 (4) + 1 (magic) + 1 (quality) = 6",
                                     "Orc loses 6 hit points: 3/9 hp")
 
 
@@ -217,13 +218,13 @@ def test_the_item_s_spell_takes_effect_like_the_spell():
     roller = dice(3)
     hit = EL.spell_effect(event.spell, pc("Eve"), Combatant("Orc", {"Hit Points": 5}), roller)
     done(roller)
-    assert hit.lines == ("Eve's Magic Missile takes effect on Orc.", "damage: 1d4 (3) + 1 = 4",
+    assert tuple(englished(hit.lines)) == ("Eve's Magic Missile takes effect on Orc.", "damage: 1d4 (3) + 1 = 4",
                          "Orc loses 4 hit points: 1/5 hp")
     drinker = Combatant("Ann", {"Hit Points": 10}, health={"damage": 6, "maximum": 10})
     roller = dice(5)
     healed = EL.spell_effect("cure light wounds", drinker, None, roller)
     done(roller)
-    assert healed.lines[-1] == "Ann regains 5 hit points: 9/10 hp"
+    assert englished(healed.lines)[-1] == "Ann regains 5 hit points: 9/10 hp"
 
 
 # ===================================================================== trait ranges

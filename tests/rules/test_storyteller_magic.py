@@ -17,6 +17,7 @@ from rules.systems import get_system
 from rules.systems.base import Combatant, CombatError
 from rules.systems.storyteller.magic import CastRoll, MagicalAttack, Shield, StorytellerMagic
 from tests.rules.forced_dice import dice, done  # noqa: E402
+from tests.rules.wording import englished
 
 ST = get_system("storyteller")
 MAGIC = StorytellerMagic(ST)
@@ -366,7 +367,7 @@ def test_overshoot_with_too_few_candidates_takes_them_all_without_a_die():
     missed = attack(wild_reducto(), [2, 2, 2], bob, caster=WILD)
     resolution, _ = resolve(missed, [7, 7, 7, 7, 2, 2, 2, 2, 2], bob, [WILD, bob], caster=WILD)
     assert [(h.name, h.levels) for h in resolution.harm] == [("Bob", 4)]
-    assert not any(line.startswith("split") for line in resolution.lines)
+    assert not any(line.startswith("split") for line in englished(resolution.lines))
     # a miss with nobody but the caster about: nothing happens, no dice.
     resolution, _ = resolve(missed, [], WILD, [WILD], caster=WILD)
     assert resolution.harm == ()

@@ -28,6 +28,7 @@ from typing import Any
 from rules.data import RulesDataError, load_system_data, require, require_choice
 from rules.dice import DEFAULT_LIMITS, DiceSyntaxError, PoolExpression, Roller
 from rules.dice.odds import MiddleRoller, chance_of, pool_outcomes
+from rules.lines import Line
 from rules.systems.aeon.actions import ACTIONS, ride
 from rules.systems.aeon.dice import AeonRoll, Harm, roll_aeon
 from rules.systems.aeon.multiple import MultipleActions
@@ -77,14 +78,15 @@ class AeonHealth(HealthTrack):
     def knocked_out(self) -> bool:
         return self.filled >= self.size and self.bashing > 0
 
-    def describe(self) -> str:
-        """``"Hurt (-1) [LB.....]"``, ``"Incapacitated (knocked out) [BBBBBBB]"``, ``"Dead [...]"``."""
+    def words(self) -> str:
+        """``"Hurt (-1)"``, ``"Incapacitated (knocked out)"``, ``"Dead"`` (``describe()`` adds
+        the track: ``"Hurt (-1) [LB.....]"``)."""
         if self.dead:
-            return f"Dead [{self.boxes}]"
+            return "Dead"
         if self.knocked_out:
-            return f"{self.level_name} (knocked out) [{self.boxes}]"
+            return f"{self.level_name} (knocked out)"
         penalty = f" ({self.penalty})" if self.filled else ""
-        return f"{self.level_name}{penalty} [{self.boxes}]"
+        return f"{self.level_name}{penalty}"
 
     def with_damage(self, amount: int, damage_type: str) -> AeonHealth:
         """The chart after ``amount`` levels of ``damage_type``, one level at a time:
@@ -582,8 +584,9 @@ class AeonSystem(RuleSystem):
         lines.append(f"damage: gross {gross} - soak {soak.total} -> {('1 die' if size == 1 else f'{size} dice')}{floor} "
                      f"{roll.describe()}")
         after = before.with_damage(roll.successes, damage_type)
-        lines.append(f"{victim.name} takes {plural(roll.successes, 'level')} of {damage_type}: "
-                     f"{after.describe()}")
+        lines.append(Line("line.takes_one" if roll.successes == 1 else "line.takes",
+                          {"victim": victim.name, "count": roll.successes, "damage_type": damage_type,
+                           "health": after}))
         return Harm(victim.name, damage_type, gross, soak, roll, roll.successes, before, after), lines
 
     # -------------------------------------------------------------------------- attacks
@@ -912,7 +915,7 @@ class AeonSystem(RuleSystem):
             spared = harm.health_after.with_counts({**harm.health_after.counts, "bashing": 1,
                                                     attack.damage_type: harm.health_after.counts[attack.damage_type] - 1})
             harm = replace(harm, health_after=spared)
-            lines.append(f"{attack.target} is maimed, not killed (Pulling Blows): {spared.describe()}")
+            lines.append(Line("aeon.line.maimed", {"target": attack.target, "health": spared}))
             effects = (("maimed", attack.target, True),)
         return Resolution(attack.attacker, attack.target, True, net, tuple(lines), (harm,), effects)
 
@@ -1014,7 +1017,7 @@ class AeonSystem(RuleSystem):
         if round_number <= int(since) or (round_number - int(since)) % self.bleed_interval:
             return None
         after = health.with_damage(1, "lethal")
-        return RoundEffect(health=after, lines=(f"{fighter.name} bleeds: 1 lethal level -> {after.describe()}",))
+        return RoundEffect(health=after, lines=(Line("aeon.line.bleeds", {"name": fighter.name, "health": after}),))
 
     def bleeds(self, health: AeonHealth, combatant: Combatant) -> bool:
         """More than a third of the levels lost to lethal or aggravated, and a kind that

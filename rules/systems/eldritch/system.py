@@ -73,6 +73,7 @@ from typing import Any
 from rules.data import RulesDataError, load_system_data, require, require_choice
 from rules.dice import DiceSyntaxError, PoolExpression, Roller
 from rules.dice.odds import enumerate_outcomes, percent
+from rules.lines import Line
 from rules.systems.base import (
     ActionSchedule,
     Combatant,
@@ -1338,7 +1339,8 @@ class EldritchSystem(EldritchChecks, RuleSystem):
             soak_text += f" = {soak.size}"
         lines = [f"damage: {working} {damage_type}",
                  f"{victim.name}'s {column} soak{'' if natural else ' (no natural soak)'}: {soak_text}",
-                 f"{victim.name} loses {plural(amount, 'Life Point')} of {damage_type}: {after.describe()}"]
+                 Line("eldritch.line.loses_one" if amount == 1 else "eldritch.line.loses",
+                      {"victim": victim.name, "count": amount, "damage_type": damage_type, "health": after})]
         return Harm(victim.name, damage_type, raw, working, soak, amount, before, after), lines
 
     def resolve(self, attack: EldritchAttack, defense: EldritchDefense | None, attacker: Combatant,

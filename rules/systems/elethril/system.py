@@ -91,6 +91,7 @@ from typing import Any
 from rules.data import RulesDataError, load_system_data, require, require_choice
 from rules.dice import DiceSyntaxError, PoolExpression, Roller, Term, parse_pool, roll_dice
 from rules.dice.odds import enumerate_outcomes
+from rules.lines import Line
 from rules.systems.base import (
     ActionSchedule,
     Combatant,
@@ -1085,7 +1086,8 @@ class ElethrilSystem(RuleSystem):
         size = "large" if attack.size == "L" else "small/medium"
         lines += [f"{attack.attacker}'s {attack.label} hits {attack.target}.",
                   f"damage ({size}): {working}",
-                  f"{attack.target} loses {plural(amount, 'hit point')}: {after.describe()}"]
+                  Line("elethril.lines.loses_one" if amount == 1 else "elethril.lines.loses",
+                       {"target": attack.target, "count": amount, "health": after})]
         harm = Harm(attack.target, roll, tuple(parts), amount, before, after)
         return Resolution(attack.attacker, attack.target, True, 0, tuple(lines), (harm,), ())
 
@@ -1116,12 +1118,14 @@ class ElethrilSystem(RuleSystem):
         if found.damage:
             after = before.with_damage(roll.total)
             lines += [f"damage: {roll.describe()}",
-                      f"{target.name} loses {plural(roll.total, 'hit point')}: {after.describe()}"]
+                      Line("elethril.lines.loses_one" if roll.total == 1 else "elethril.lines.loses",
+                           {"target": target.name, "count": roll.total, "health": after})]
         else:
             after = before.healed(roll.total)
             lines += [f"healing: {roll.describe()}",
-                      f"{target.name} regains {plural(before.damage - after.damage, 'hit point')}: "
-                      f"{after.describe()}"]
+                      Line("elethril.lines.regains_one" if before.damage - after.damage == 1
+                           else "elethril.lines.regains",
+                           {"target": target.name, "count": before.damage - after.damage, "health": after})]
         harm = Harm(target.name, roll, (), after.damage - before.damage, before, after)
         return Resolution(caster.name, target.name, bool(found.damage and roll.total > 0), 0,
                           tuple(lines), (harm,), ())

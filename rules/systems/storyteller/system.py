@@ -17,6 +17,7 @@ from typing import Any
 from rules.data import RulesDataError, load_system_data, require, require_choice
 from rules.dice import DEFAULT_LIMITS, DiceSyntaxError, PoolExpression, Roller
 from rules.dice.odds import MiddleRoller, chance_of, pool_outcomes
+from rules.lines import Line
 from rules.systems.base import (
     ActionSchedule,
     Combatant,
@@ -56,10 +57,10 @@ class StorytellerHealth(HealthTrack):
     dead: bool = False
     lethal_kills: bool = True   # lethal/aggravated into a full track is death (data, per kind)
 
-    def describe(self) -> str:
-        """``"Hurt (-1) [LB.....]"``."""
+    def words(self) -> str:
+        """``"Hurt (-1)"`` (``describe()``: ``"Hurt (-1) [LB.....]"``)."""
         penalty = f" ({self.penalty})" if self.filled and not self.incapacitated else ""
-        return f"{self.level_name}{penalty} [{self.boxes}]"
+        return f"{self.level_name}{penalty}"
 
     def with_damage(self, amount: int, damage_type: str) -> StorytellerHealth:
         """The track after ``amount`` levels of ``damage_type``.
@@ -547,7 +548,8 @@ class StorytellerSystem(RuleSystem):
         levels = max(0, raw - (soak_roll.net if soak_roll else 0))
         before = self.health(victim.health, victim)
         after = before.with_damage(levels, damage_type)
-        lines.append(f"{victim.name} takes {plural(levels, 'level')} of {damage_type}: {after.describe()}")
+        lines.append(Line("line.takes_one" if levels == 1 else "line.takes",
+                          {"victim": victim.name, "count": levels, "damage_type": damage_type, "health": after}))
         return Harm(victim.name, damage_type, pool, damage_roll, soak_roll, levels, before, after), lines
 
     def resolve(self, attack: StorytellerAttack, defense: StorytellerDefense | None,

@@ -1,0 +1,29 @@
+"""Lines of working as data (``docs/architecture.md``, "Events"): what the rules say happened,
+under an event's head line, as a message key of the game's catalogue and its values, never
+a sentence. Kept apart from the engine so every rule system can make them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of working as data: ``key``, a message of the catalogue's ``[line]`` entries
+    (``"line.attack_cancelled"``), and its ``values``: names, numbers, and health values (a
+    system's ``Health``), which the game words for each reader (a track's boxes, or their
+    counts in words for a screen reader)."""
+
+    key: str
+    values: Mapping[str, Any] = field(default_factory=dict)
+
+
+
+@dataclass(frozen=True)
+class Dying:
+    """A health value that would kill, shown as the health kept while the game master
+    decides, and dying (``Draft.store_health``)."""
+
+    health: Any

@@ -1,0 +1,126 @@
+"""A game's own wording (``world.catalogue``): the message file a game keeps
+(``server/conf/messages.toml`` or ``FRAY_MESSAGES``) rewords any entry, and the check the
+Server makes before it starts names the file, the key and the problem in one line."""
+
+import tempfile
+from pathlib import Path
+
+from django.test import override_settings
+
+from commands import fray
+from tests.game.test_combat_commands import FrayCommandTest
+from world import catalogue, narration
+from world.text import COMBAT, titled
+
+
+class GameFileTest(FrayCommandTest):
+    def setUp(self):
+        super().setUp()
+        self.dir = Path(tempfile.mkdtemp(prefix="fray-messages-"))
+        self.path = self.dir / "house.toml"
+        self.addCleanup(catalogue.reload)
+
+    def use(self, text: str | None) -> list[str]:
+        """The game's file holds ``text`` (None: the setting names a file that is not there);
+        the problems found, the catalogue read anew."""
+        if text is not None:
+            self.path.write_text(text)
+        settings = override_settings(FRAY_MESSAGES=str(self.path))
+        settings.enable()
+        self.addCleanup(settings.disable)
+        catalogue.reload()
+        return catalogue.problems()
+
+
+class TestTheCheck(GameFileTest):
+    def test_a_good_file_has_no_problem(self):
+        self.assertEqual(self.use('[prefix]\ncombat = "|r[COMBAT]|n"\n\n[attack]\n'
+                                  'opens = "{attacker} swings {label} at {target}!"\n'), [])
+
+    def test_an_unknown_key_is_one_line_naming_file_and_key(self):
+        self.assertEqual(self.use('[attack]\nswings = "{attacker} swings."\n'),
+                         [f"{self.path}: attack.swings: unknown key (not one of Fray's messages)"])
+
+    def test_an_unknown_placeholder_is_one_line(self):
+        self.assertEqual(self.use('[attack]\nopens = "{attacker} swings {label} at {victim}."\n'),
+                         [f"{self.path}: attack.opens: unknown placeholder {{victim}} "
+                          "(this entry has: {attacker}, {target}, {label})"])
+
+    def test_a_missing_placeholder_is_one_line(self):
+        self.assertEqual(self.use('[attack]\nopens = "{attacker} swings at {target}."\n'),
+                         [f"{self.path}: attack.opens: missing placeholder {{label}}"])
+
+    def test_a_template_that_does_not_parse_is_one_line(self):
+        self.assertEqual(self.use('[attack]\nopens = "{attacker} swings {label at {target}."\n'),
+                         [f"{self.path}: attack.opens: broken template: unexpected '{{' in field name"])
+
+    def test_a_placeholder_with_a_format_is_broken(self):
+        self.assertEqual(self.use('[attack]\nopens = "{attacker:>9} swings {label} at {target}."\n'),
+                         [f"{self.path}: attack.opens: broken template: placeholder {{attacker:>9}} "
+                          "is not a plain {name}"])
+
+    def test_an_unknown_function_is_broken(self):
+        self.assertEqual(self.use('[fight]\nleft = "$Me() $conj(leave) the fight."\n'),
+                         [f"{self.path}: fight.left: broken template: unknown function $Me()"])
+
+    def test_a_value_that_is_not_text_is_one_line(self):
+        self.assertEqual(self.use('[fight]\nleft = 3\n'),
+                         [f"{self.path}: fight.left: the template is a int, not a string"])
+
+    def test_a_file_that_is_not_toml_is_one_line(self):
+        problems = self.use('[attack\nopens = "x"\n')
+        self.assertEqual(len(problems), 1)
+        self.assertTrue(problems[0].startswith(f"{self.path}: not a TOML file: "), problems)
+
+    def test_a_named_file_that_is_not_there_is_one_line(self):
+        self.assertEqual(self.use(None), [f"{self.path}: the file does not exist (FRAY_MESSAGES)"])
+
+    def test_each_problem_is_its_own_line(self):
+        problems = self.use('[attack]\nswings = "x"\nopens = "{attacker}"\n')
+        self.assertEqual(problems, [f"{self.path}: attack.swings: unknown key (not one of Fray's messages)",
+                                    f"{self.path}: attack.opens: missing placeholder {{target}}, {{label}}"])
+
+    def test_a_system_may_word_a_shared_entry_its_own_way(self):
+        self.assertEqual(self.use('[eldritch.attack]\nopens = "{attacker} lunges at {target} ({label})."\n'), [])
+        self.assertEqual(catalogue.entry("attack.opens", "eldritch"), "{attacker} lunges at {target} ({label}).")
+        self.assertEqual(catalogue.entry("attack.opens", "aeon"), "{attacker} attacks {target} with {label}.")
+
+    def test_a_system_that_does_not_exist_is_an_unknown_key(self):
+        self.assertEqual(self.use('[wuxia.attack]\nopens = "{attacker} {target} {label}"\n'),
+                         [f"{self.path}: wuxia.attack.opens: unknown key (not one of Fray's messages)"])
+
+    def test_the_game_file_is_server_conf_messages_toml_without_the_setting(self):
+        from django.conf import settings
+
+        self.assertEqual(catalogue.GAME_FILE, Path("server/conf/messages.toml"))
+        with override_settings(FRAY_MESSAGES="", GAME_DIR=str(self.dir)):
+            self.assertIsNone(catalogue.override_path())
+            (self.dir / "server" / "conf").mkdir(parents=True)
+            (self.dir / "server" / "conf" / "messages.toml").write_text('[attack]\nswings = "x"\n')
+            self.assertEqual(catalogue.problems(),
+                             [f"{self.dir}/server/conf/messages.toml: attack.swings: unknown key "
+                              "(not one of Fray's messages)"])
+        self.assertNotEqual(settings.GAME_DIR, str(self.dir))
+
+    def test_fray_own_catalogue_has_no_problem(self):
+        with override_settings(FRAY_MESSAGES=""):
+            catalogue.reload()
+            self.assertEqual(narration.check(), [])
+
+
+class TestTheNewWords(GameFileTest):
+    HOUSE = ('[prefix]\ncombat = "|r[COMBAT]|n"\n\n'
+             '[attack]\nopens = "{attacker} swings {label} at {target}!"\n')
+
+    def test_the_prefix_and_an_attack_line_are_the_game_s_own(self):
+        self.assertEqual(self.use(self.HOUSE), [])
+        self.assertEqual(f"{COMBAT} x", "|r[COMBAT]|n x")
+        self.assertEqual(titled("Storyteller fight"), "|r[COMBAT]|n |wStoryteller fight|n")
+        self.storyteller_fight("Guard", Stamina=2, Dodge=1)
+        self.force(9, 8, 7, 2, 2)
+        out = self.player(fray.CmdAttack(), "Guard")
+        self.assertEqual(out.splitlines()[0], "[COMBAT] Char2 swings punch at Guard!")
+
+    def test_a_bad_entry_is_never_used(self):
+        self.use('[attack]\nopens = "{attacker} swings at {victim}."\n')
+        self.assertEqual(catalogue.entry("attack.opens"), "{attacker} attacks {target} with {label}.")

@@ -1,0 +1,52 @@
+"""The words of a fight's lines of working (``rules.engine.Line``: a message key and its values),
+from the message catalogue, for every output: ``msg`` (escaped), a screen reader (a track's
+boxes as words, from its counts), and plain text for a log or a page. ``world.narration``
+uses them for the events; ``world.fights`` for the roll log it stores."""
+
+from __future__ import annotations
+
+from evennia.utils.ansi import strip_ansi
+
+from rules.lines import Dying
+from world.catalogue import entry
+from world.text import escape, track_words
+
+
+class _Fill(dict):
+    """Values as given; any other ``{name}`` left in place."""
+
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def value_text(value, spoken: bool = False) -> str:
+    """A value of a :class:`~rules.engine.Line` in words: a health value as the rules show it
+    (``"Hurt (-1) [LB.....]"``), for a screen reader its track's counts in words (``"Hurt
+    (-1), 1 lethal, 1 bashing, 5 of 7 free"``); anything else as text."""
+    if isinstance(value, Dying):
+        return entry("value.dying").format_map(_Fill(health=value_text(value.health, spoken)))
+    if hasattr(value, "describe") and hasattr(value, "words"):
+        if spoken and hasattr(value, "boxes"):
+            return f"{value.words()}, {track_words(value)}"
+        return value.describe()
+    return str(value)
+
+
+def line_text(line, system: str = "", *, spoken: bool = False, plain: bool = False) -> str:
+    """One line of working: a :class:`~rules.engine.Line` from the catalogue (its values
+    shown as typed), or the rules' finished string. ``plain``: text for a log or a page (not
+    escaped, the template's colour codes dropped); else escaped for ``msg``."""
+    if isinstance(line, str):
+        return line if plain else escape(line)
+    text = entry(line.key, system)
+    if plain:
+        text = strip_ansi(text)
+    values = {name: value_text(value, spoken) for name, value in line.values.items()}
+    return text.format_map(_Fill({name: value if plain else escape(value) for name, value in values.items()}))
+
+
+def lines_text(lines, system: str = "", *, spoken: bool = False) -> str:
+    """An event's lines for ``msg``, each indented by 2."""
+    return "\n".join(f"  {line_text(line, system, spoken=spoken)}" for line in lines)
+
+
