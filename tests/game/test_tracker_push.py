@@ -138,6 +138,7 @@ class TestPage(PushTest):
         ticket = re.search(r'data-ticket="([^"]+)"', page).group(1)
         self.assertEqual(signing.loads(ticket, salt=live.SALT), {"a": self.account2.id, "f": self.row.pk})
         self.assertIn('["fray_track", [root.dataset.ticket, seq, logAfter], {}]', page)
+        self.assertEqual(page.count("new WebSocket("), 1)
         for polling in ("fetch(", "setInterval", "XMLHttpRequest", "/state"):
             self.assertNotIn(polling, page)
 
