@@ -131,12 +131,15 @@ def _catch_up(row, watcher: Watcher, after: int) -> str:
                        "narration": lines[-CATCH_UP:]})
 
 
-def _mine(row, watcher: Watcher) -> str:
-    """The watcher's own part: its controls, and the roll log for those who run the fight."""
+def _mine(row, watcher: Watcher, entries: list[dict] | None = None, runs: bool | None = None) -> str:
+    """The watcher's own part: its controls, and the roll log for those who run the fight
+    (from ``entries``, the fight's new entries read once for every page, else read now)."""
     running = tracker.running_row(row.pk)
-    mine = {"runs": tracker.may_run(watcher.account, row)}
+    mine = {"runs": tracker.may_run(watcher.account, row) if runs is None else runs}
     if mine["runs"]:
-        entries = tracker.log_after(row.pk, watcher.log, LOG_SHOWN)
+        if entries is None:
+            entries = tracker.log_after(row.pk, watcher.log, LOG_SHOWN)
+        entries = [entry for entry in entries if entry["number"] > watcher.log]
         if entries:
             watcher.log = entries[-1]["number"]
         mine["log"] = entries
@@ -164,8 +167,11 @@ def changed(fights_changed: dict[int, int], narration: dict[int, list[dict]]) ->
                                      "hud": tracker.hud(fight_id) if running is not None else None,
                                      "narration": narration.get(fight_id, [])})
                 row = running or Fight.objects.filter(pk=fight_id).first()
-                for watcher in list(found.values()):
-                    _send(watcher, shared, _mine(row, watcher))
+                pages = [(watcher, tracker.may_run(watcher.account, row)) for watcher in found.values()]
+                first = min((watcher.log for watcher, runs in pages if runs), default=None)
+                entries = tracker.log_after(fight_id, first, LOG_SHOWN) if first is not None else []
+                for watcher, runs in pages:
+                    _send(watcher, shared, _mine(row, watcher, entries, runs))
         except Exception:  # noqa: BLE001 - logged; the fight goes on, the pages catch up later
             logger.log_trace("Fray tracker: could not push a change")
         if running is None:
