@@ -23,7 +23,7 @@ true`` and the newest lines only, and redraws.
 ``fray_act`` is a player's press of a button (attack, a defense, pass, split, cast, move) on
 a page that watches the fight: the same service as the command (``world.tracker.play``), in
 the reactor thread, in one unit. A refusal, a forged ticket, an action on a fight the
-session does not watch: ``["fray_refused", [{"text": ...}], {}]``, nothing changed.
+session does not watch: ``["fray_refused", ["<one line>"], {}]``, nothing changed.
 """
 
 from __future__ import annotations
