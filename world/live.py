@@ -108,8 +108,11 @@ def watch(session, text: str, seq=0, log=0) -> None:
         refuse(session, "This page's ticket is not valid: reload the page.")
         return
     account = _account(account_id)
+    if account is None or not account.is_active:   # deleted or disabled since the page was made
+        refuse(session, "This page's ticket is not valid: reload the page.")
+        return
     row = Fight.objects.filter(pk=fight_id).first()
-    if account is None or row is None:
+    if row is None:
         refuse(session, f"There is no fight #{fight_id}.")
         return
     watcher = Watcher(session, account, fight_id, _number(log))

@@ -154,6 +154,20 @@ class TestForged(PushTest):
             self.assertEqual(page.fights(), [])
         self.assertEqual(live.watchers(self.row.pk), [])
 
+    def test_a_disabled_accounts_ticket_is_refused(self):
+        ticket = live.ticket(self.account2, self.row.pk)
+        self.account2.is_active = False
+        self.account2.save()
+        page = Page()
+        live.watch(page, ticket, 0, 0)
+        self.assertEqual(page.refusals(), ["This page's ticket is not valid: reload the page."])
+        self.assertEqual(live.watchers(self.row.pk), [])
+
+    def test_a_ticket_for_a_fight_that_never_was_is_refused(self):
+        page = Page()
+        live.watch(page, live.ticket(self.account2, 999999), 0, 0)
+        self.assertEqual(page.refusals(), ["There is no fight #999999."])
+
     def test_an_action_from_a_page_that_follows_no_fight_is_refused(self):
         seq = self.seq()
         page = Page()
