@@ -18,12 +18,12 @@ from __future__ import annotations
 
 from evennia.utils import logger
 
-from rules.systems import CombatError
 from rules.engine import turns
+from rules.systems import CombatError
 from world import combat, fights, gmcp, npcs, reactor, scenes
 from world.access import STAFF, has_perm
 from world.marks import marks
-from world.models import Fight, FightNarration
+from world.models import Fight, FightLogEntry, FightNarration
 
 #: The Storyteller's buttons: action -> what it does, for refusals ("Only ... can <doing>").
 ACTIONS = {"next": "advance the fight", "resolve": "resolve attacks", "add": "add combatants",
@@ -108,8 +108,6 @@ def running_row(fight_id: int) -> Fight | None:
 def log_after(fight_id: int, after: int = 0, limit: int = 200) -> list[dict]:
     """The roll-log entries after number ``after`` (the newest ``limit``), oldest first:
     ``{"number", "round", "actor", "what", "lines"}``."""
-    from world.models import FightLogEntry
-
     entries = FightLogEntry.objects.filter(fight_id=fight_id, number__gt=after).order_by("-number")[:limit]
     return [{"number": entry.number, "round": entry.round, "actor": entry.actor, "what": entry.what,
              "lines": list(entry.lines)} for entry in reversed(list(entries))]

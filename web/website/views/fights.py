@@ -27,7 +27,7 @@ from evennia.utils.ansi import strip_ansi
 
 from rules.systems import CombatError
 from world import live, reactor, tracker
-from world.models import Fight, FightLogEntry
+from world.models import Fight
 from world.verify import verify
 
 #: The roll-log entries the page shows (the newest).
@@ -44,9 +44,7 @@ def _fight(fight_id: int) -> Fight:
 
 
 def _log(row: Fight, after: int = 0) -> list[dict]:
-    entries = FightLogEntry.objects.filter(fight_id=row.pk, number__gt=after).order_by("-number")[:LOG_SHOWN]
-    return [{"number": entry.number, "round": entry.round, "actor": entry.actor, "what": entry.what,
-             "lines": list(entry.lines)} for entry in reversed(list(entries))]
+    return tracker.log_after(row.pk, after, LOG_SHOWN)
 
 
 def _hud(row: Fight, account) -> dict | None:
