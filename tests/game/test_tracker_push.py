@@ -9,6 +9,8 @@ from django.core import signing
 
 from commands import fray
 from tests.game import fightview as encounters
+from tests.game.test_aeon_commands import AeonFightTest
+from tests.game.test_eldritch_commands import EldritchFightTest
 from tests.game.test_tracker import TrackerTest
 from world import live, tracker
 from world.combat import set_idle_on_disconnect
@@ -274,3 +276,46 @@ class TestSessions(PushTest):
 
         self.assertEqual((settings.MULTISESSION_MODE, settings.AUTO_PUPPET_ON_LOGIN, settings.MAX_NR_CHARACTERS),
                          (1, True, 1))
+
+
+class SystemPage:
+    """A player's page in another system's fight (mixed into that system's fight test)."""
+
+    def open_players_page(self) -> Page:
+        self.account2.characters.add(self.char2)
+        self.addCleanup(live._watchers.clear)
+        page = Page()
+        live.watch(page, live.ticket(self.account2, self.encounter.pk), 0, 0)
+        return page
+
+
+class TestAeonSplitFromThePage(SystemPage, AeonFightTest):
+    def test_split_is_offered_and_done_as_the_command_does(self):
+        page = self.open_players_page()
+        controls = page.fights()[0][1]["controls"]
+        self.assertEqual((controls["turn"], controls["actions"]), (True, ["attack", "pass", "split"]))
+        live.act(page, fight=self.encounter.pk, action="split", option="0", seen=self.encounter.seq)
+        self.assertEqual(page.refusals(), ["Declare 1 to 10 actions, not 0."])
+        self.assertNotIn("split", self.state(self.char2))
+        live.act(page, fight=self.encounter.pk, action="split", option="2", seen=self.encounter.seq)
+        self.assertEqual(page.refusals(), ["Declare 1 to 10 actions, not 0."])
+        self.assertEqual(self.state(self.char2)["split"], 2)
+        self.assertIn("Char2 splits the round's actions.", tracker.narration(self.encounter.pk)[-1]["text"])
+
+
+class TestEldritchMoveFromThePage(SystemPage, EldritchFightTest):
+    def test_move_is_offered_and_done_as_the_command_does(self):
+        self.initiative(10, 5)
+        page = self.open_players_page()
+        controls = page.fights()[0][1]["controls"]
+        self.assertEqual((controls["turn"], controls["actions"]), (True, ["attack", "pass", "move"]))
+        live.act(page, fight=self.encounter.pk, action="move", option="run", seen=self.encounter.seq)
+        self.assertEqual(page.refusals(), [])
+        texts = [entry["text"] for entry in tracker.narration(self.encounter.pk)]
+        self.assertTrue(any("Char2 moves." in text and "Char2 spends an action: run." in text for text in texts),
+                        texts[-3:])
+        seq = self.encounter.seq
+        live.act(page, fight=self.encounter.pk, action="move", option="fly away", seen=seq)
+        self.assertEqual(page.refusals(), ["Move how? draw, stand, release, cover, run, climb, leap, swing, catch, "
+                                           "crawl, transform, go (help +move)."])
+        self.assertEqual(self.encounter.seq, seq)
