@@ -220,7 +220,7 @@ def act(fight_id: int, account, action: str, name: str = "", numbers: str | None
 
 
 # ------------------------------------------------------------------------ a player's buttons
-#: A player's buttons: action -> what the refusal names ("... can <doing>").
+#: A player's buttons (``play``'s actions).
 PLAYS = ("attack", "defend", "pass", "split", "cast", "move")
 #: The actions of a system's own a player's page offers, when the fight's system has them.
 OWN = ("split", "cast", "move")
