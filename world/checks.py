@@ -183,11 +183,12 @@ def line_of_sight(caller, actor_name: str | None, name: str, *, partial: bool, b
 
 
 # ----------------------------------------------------------------------- movement
-def move(caller, actor_name: str | None, text: str) -> None:
+def move(caller, actor_name: str | None, text: str, row=None) -> None:
     """``+move <verb> [...]`` (``rules.systems.eldritch.actions.Move``): drawing a weapon
-    the actor hid takes it out of hiding."""
-    row = combat.require_fight(caller)
+    the actor hid takes it out of hiding. ``row``: the fight (the web tracker's)."""
+    row = row or combat.require_fight(caller)
     actor = combat.fights.obj(combat.actor_for(caller, row, actor_name))
-    record = combat.act_own(caller, "move", "movement actions", actor_name, option=text, concealed=_stored(actor))
+    record = combat.act_own(caller, "move", "movement actions", actor_name, option=text, row=row,
+                            concealed=_stored(actor))
     if record is not None:
         actor.concealed = record

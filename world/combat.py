@@ -418,10 +418,11 @@ def npc_init(caller, name: str, numbers_text: str | None, row: Fight | None = No
 
 
 # ------------------------------------------------------------------------------- actions
-def act(caller, action: str, actor_name: str | None, target_names: list[str] = (), option: str = "", **data):
+def act(caller, action: str, actor_name: str | None, target_names: list[str] = (), option: str = "",
+        row: Fight | None = None, **data):
     """The caller (or, ``<npc>=``, an NPC it runs) does ``action`` at the fighters named, in
-    the fight here. Raises CombatError."""
-    row = require_fight(caller)
+    the fight here (``row``: that fight, for the web tracker). Raises CombatError."""
+    row = row or require_fight(caller)
     actor = actor_for(caller, row, actor_name)
     targets = tuple(find(row, name) for name in target_names)
     return perform(caller, row, action, actor=actor, targets=targets, option=option, data=data)
@@ -438,15 +439,16 @@ def require_action(row: Fight, action: str, what: str) -> RuleSystem:
 
 
 def act_own(caller, action: str, what: str, actor_name: str | None, target_names: list[str] = (), option: str = "",
-            **data):
+            row: Fight | None = None, **data):
     """``act`` for an action only some systems have (:func:`require_action`)."""
-    require_action(require_fight(caller), action, what)
-    return act(caller, action, actor_name, target_names, option, **data)
+    row = row or require_fight(caller)
+    require_action(row, action, what)
+    return act(caller, action, actor_name, target_names, option, row=row, **data)
 
 
-def attack(caller, actor_name: str | None, target_name: str, option: str) -> None:
+def attack(caller, actor_name: str | None, target_name: str, option: str, row: Fight | None = None) -> None:
     """``attack <target>[/<option>]`` (or ``<npc>=<target>[/<option>]``). Raises CombatError."""
-    row = require_fight(caller)
+    row = row or require_fight(caller)
     system = system_of(row)
     if "*" in target_name:   # ``attack Zed*1``: the number of attacks with no weapon named
         target_name, _, count = target_name.rpartition("*")
@@ -458,12 +460,12 @@ def attack(caller, actor_name: str | None, target_name: str, option: str) -> Non
         if "*" in option:
             raise CombatError("Give the number of attacks once, at the end: attack Orc/long sword*2.")
         option = f"{option}*{count}"
-    act(caller, "attack", actor_name, [target_name], option)
+    act(caller, "attack", actor_name, [target_name], option, row=row)
 
 
-def defend(caller, actor_name: str | None, kind: str) -> None:
+def defend(caller, actor_name: str | None, kind: str, row: Fight | None = None) -> None:
     """``defend <choice>`` against the oldest attack waiting on the actor."""
-    act(caller, "defend", actor_name, option=kind)
+    act(caller, "defend", actor_name, option=kind, row=row)
 
 
 def escape_hold(caller, actor_name: str | None) -> None:
@@ -491,7 +493,10 @@ def left_the_room(character) -> None:
 
 
 def set_idle_on_disconnect(character) -> None:
-    """Quitting or link-dead: still in the fight, marked idle."""
+    """Quitting or link-dead: still in the fight, marked idle (once no other connection of
+    the player's plays the character: ``MULTISESSION_MODE`` 1)."""
+    if character.sessions.count():
+        return
     row = fights.fight_of(character)
     if row is not None:
         fights.perform(row, Intent("away", actor=character.id, option="disconnected"))
@@ -570,7 +575,8 @@ def _is_spell(magic, name: str) -> bool:
     return True
 
 
-def cast(caller, actor_name: str | None, spell_name: str, targets: list[str], *, se_to_damage: bool = False) -> None:
+def cast(caller, actor_name: str | None, spell_name: str, targets: list[str], *, se_to_damage: bool = False,
+         row: Fight | None = None) -> None:
     """``+cast``: in a fight, the ``cast`` intent (the caster's turn, or a shield as their
     defense); outside a fight only spells of kind "other" are cast, shown to the room.
     Raises CombatError (nothing is rolled then)."""
@@ -578,7 +584,7 @@ def cast(caller, actor_name: str | None, spell_name: str, targets: list[str], *,
     from world.sheets import snapshot
     from world.text import escape_for_room
 
-    row = fight_here(caller)
+    row = row or fight_here(caller)
     system = system_of(row) if row is not None else system_here(caller)
     magic = spells_of(system)
     if row is not None:

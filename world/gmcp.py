@@ -91,15 +91,7 @@ def combat(row, viewer) -> dict:
     rolled = initiatives(d) if declared else {roll.name: roll.total for roll in turns.initiative_rolls(d)}
     roster = [{"name": d.name(fighter_id), "npc": d.is_npc(fighter_id), "initiative": rolled.get(d.name(fighter_id)),
                **meter(d.health(fighter_id)), "idle": d.is_idle(fighter_id)} for fighter_id in d.ids()]
-    defense = None
-    viewer_id = getattr(viewer, "id", None)
-    for pending in d.pending:
-        if pending.target == viewer_id:
-            attack = d.attack_of(pending.attack)
-            choices = system.defense_choices(attack, d.combatant(viewer_id))
-            defense = {"id": pending.id, "attacker": d.name(pending.attacker), "attack": attack.label,
-                       "successes": getattr(attack, "successes", None), "choices": [*choices, "none"]}
-            break
+    defense = defense_for(d, getattr(viewer, "id", None))
     gm = fights.obj(d.gm)
     waiting = system.to_declare(d) if declared else turns.current_slot(d)[1]
     return {"active": True, "fight": row.pk, "system": system.key, "round": int(d.round), "now": now_text(row),
@@ -107,6 +99,18 @@ def combat(row, viewer) -> dict:
             "order": [] if declared else [list(slot.names) for slot in turns.schedule(d).slots],
             "gm": gm.key if gm else None, "fighters": roster, "defense": defense,
             "unposed": [d.name(fighter_id) for fighter_id in poses.unposed(row, d)]}
+
+
+def defense_for(d, viewer_id: int | None) -> dict | None:
+    """``Fray.Combat``'s ``defense``: the oldest attack waiting on ``viewer_id``'s answer, or
+    None."""
+    for pending in d.pending:
+        if pending.target == viewer_id:
+            attack = d.attack_of(pending.attack)
+            choices = d.system.defense_choices(attack, d.combatant(viewer_id))
+            return {"id": pending.id, "attacker": d.name(pending.attacker), "attack": attack.label,
+                    "successes": getattr(attack, "successes", None), "choices": [*choices, "none"]}
+    return None
 
 
 def send(obj, *, force: bool = False) -> None:

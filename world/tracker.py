@@ -18,19 +18,29 @@ from __future__ import annotations
 
 from evennia.utils import logger
 
+from rules.engine import turns
 from rules.systems import CombatError
 from world import combat, fights, gmcp, npcs, reactor, scenes
 from world.access import STAFF, has_perm
 from world.marks import marks
-from world.models import Fight, FightNarration
+from world.models import Fight, FightLogEntry, FightNarration
 
 #: The Storyteller's buttons: action -> what it does, for refusals ("Only ... can <doing>").
 ACTIONS = {"next": "advance the fight", "resolve": "resolve attacks", "add": "add combatants",
            "npc": "roll initiative for NPCs", "end": "end the fight"}
 
 _waiting: list[FightNarration] = []
-_seen: dict[int, int] = {}      # fight id -> last event seq received, not yet written out
-_written: dict[int, int] = {}   # fight id -> last event seq written out (read by web threads)
+_seen: dict[int, list[int]] = {}   # fight id -> [last event written before, last received], not yet written
+_written: dict[int, int] = {}      # fight id -> last event seq written out (read by web threads)
+_pushers: list = []                # called after each tick's narration is written (world.live)
+
+
+def when_written(callback) -> None:
+    """Call ``callback(changed, lines)`` after each tick's narration is written: ``changed``
+    {fight id: its last event}, ``lines`` {fight id: its new narration, ``{"seq", "round",
+    "text"}``} (``world.subscribers`` registers the web tracker's push, ``world.live``)."""
+    if callback not in _pushers:
+        _pushers.append(callback)
 
 
 # ------------------------------------------------------------------------------ narration
@@ -42,12 +52,13 @@ def on_event(event: fights.FightEvent) -> None:
                                            text=scenes.narration_text(event)))
     except Exception:  # noqa: BLE001 - logged; the command and the fight go on
         logger.log_trace("Fray tracker: could not render a narration")
-    _seen[event.fight] = event.seq
+    _seen.setdefault(event.fight, [event.seq - 1, event.seq])[1] = event.seq
     reactor.soon(flush)   # the game-tier tests (no reactor): at once
 
 
 def flush() -> None:
-    """Write the narration waiting since the last tick (one INSERT)."""
+    """Write the narration waiting since the last tick (one INSERT), then tell those who push
+    the fights that changed to the pages watching them (:func:`when_written`)."""
     rows = list(_waiting)
     _waiting.clear()
     try:
@@ -55,14 +66,27 @@ def flush() -> None:
             FightNarration.objects.bulk_create(rows, ignore_conflicts=True)
     except Exception:  # noqa: BLE001 - logged; the fight goes on without those lines on the web
         logger.log_trace("Fray tracker: could not store narration")
-    _written.update(_seen)   # first written, then no longer waiting: a web thread never sees a gap
+    changed = {fight_id: last for fight_id, (_, last) in _seen.items()}
+    _written.update(changed)   # first written, then no longer waiting: a web thread never sees a gap
     _seen.clear()
+    lines: dict[int, list[dict]] = {}
+    for row in rows:
+        lines.setdefault(row.fight_id, []).append({"seq": row.seq, "round": row.round, "text": row.text})
+    for callback in list(_pushers):
+        callback(changed, lines)
 
 
 def caught_up(fight_id: int, seq: int) -> bool:
     """Whether every event of the fight up to ``seq`` has been written out (a fight with no
     event since the Server started has)."""
     return fight_id not in _seen and _written.get(fight_id, seq) >= seq
+
+
+def written_seq(fight_id: int, seq: int) -> int:
+    """The last event of the fight whose narration is written out, ``seq`` being its last
+    event: the events after it are written, and pushed, on the next tick. Reactor thread."""
+    waiting = _seen.get(fight_id)
+    return min(seq, waiting[0]) if waiting is not None else seq
 
 
 
@@ -79,6 +103,14 @@ def narration(fight_id: int, after: int = 0, limit: int = 500) -> list[dict]:
 def running_row(fight_id: int) -> Fight | None:
     """The running fight ``fight_id`` (None once it has ended)."""
     return next((row for row in fights.running() if row.pk == fight_id), None)
+
+
+def log_after(fight_id: int, after: int = 0, limit: int = 200) -> list[dict]:
+    """The roll-log entries after number ``after`` (the newest ``limit``), oldest first:
+    ``{"number", "round", "actor", "what", "lines"}``."""
+    entries = FightLogEntry.objects.filter(fight_id=fight_id, number__gt=after).order_by("-number")[:limit]
+    return [{"number": entry.number, "round": entry.round, "actor": entry.actor, "what": entry.what,
+             "lines": list(entry.lines)} for entry in reversed(list(entries))]
 
 
 def hud(fight_id: int, viewer=None) -> dict | None:
@@ -185,3 +217,75 @@ def act(fight_id: int, account, action: str, name: str = "", numbers: str | None
         combat.end(caller, row=row)
     else:
         raise CombatError(f"Unknown action '{action}'.")
+
+
+# ------------------------------------------------------------------------ a player's buttons
+#: A player's buttons (``play``'s actions).
+PLAYS = ("attack", "defend", "pass", "split", "cast", "move")
+#: The actions of a system's own a player's page offers, when the fight's system has them.
+OWN = ("split", "cast", "move")
+
+
+def fighter_of(account, row: Fight):
+    """The account's character fighting in this fight. Raises CombatError when it has none."""
+    character = viewer_in(account, row)
+    if character is None:
+        raise CombatError("You have no character in this fight.")
+    return character
+
+
+def controls(row: Fight, account) -> dict | None:
+    """A player's controls on the page (None: the account has no character in the fight):
+    ``{"name", "turn": whether it is their turn, "defense": the attack waiting on them with
+    its choices (``Fray.Combat``'s) or null, "targets": the other fighters, "attacks": the
+    maneuvers and weapons ``attack`` takes ("" first: the weapon in hand), "actions": attack,
+    pass and the system's own (split, cast, move) it has, "spells"}``. Reactor thread."""
+    viewer = viewer_in(account, row)
+    if viewer is None:
+        return None
+    d = fights.reading(row)
+    system = d.system
+    waiting = system.to_declare(d) if system.declared_rounds else turns.current_slot(d)[1]
+    actions = ["attack", *(() if system.declared_rounds else ("pass",)), *(key for key in OWN if key in system.actions)]
+    magic = system.magic
+    spells = sorted(spell.name for spell in getattr(magic, "spells", {}).values()) if "cast" in actions else []
+    return {"name": d.name(viewer.id), "turn": viewer.id in waiting, "defense": gmcp.defense_for(d, viewer.id),
+            "targets": [d.name(fighter_id) for fighter_id in d.ids() if fighter_id != viewer.id],
+            "attacks": ["", *system.attack_options()], "actions": actions, "spells": spells}
+
+
+def play(fight_id: int, account, action: str, target: str = "", option: str = "", seen=None) -> None:
+    """A player's button on the page, for the account's character in the fight, through the
+    same service as its command: ``attack`` (``attack <target>[/<option>]``), ``defend``
+    (``defend <option>``), ``pass``, ``split`` (``+combat/split <option>``), ``cast``
+    (``+cast <option>[=<target>]``), ``move`` (``+move <option>``). ``seen``: the fight's
+    event number the page showed (an attack or pass pressed on a page behind the fight is
+    refused). Reactor thread, inside one unit (``world.reactor.call``). Raises CombatError."""
+    from world import checks
+
+    row = running_row(fight_id)
+    if row is None:
+        raise CombatError(f"Fight #{fight_id} has ended.")
+    caller = fighter_of(account, row)
+    if action not in PLAYS:
+        raise CombatError(f"Unknown action '{action}'.")
+    if seen is not None and action != "defend" and str(seen) != str(fights.seq(row)):
+        raise CombatError("The fight moved on since your page showed it; nothing was done. "
+                          f"Now: {combat.now_text(row)}.")
+    if any(ch in target + option for ch in "\r\n") or len(target) > 80 or len(option) > 80:
+        raise CombatError("A name or choice: one line of at most 80 characters.")
+    if action == "attack":
+        combat.attack(caller, None, target, option, row=row)
+    elif action == "defend":
+        combat.defend(caller, None, option, row=row)
+    elif action == "pass":
+        if fights.system_of(row).declared_rounds:
+            raise CombatError(f"The {row.system_key} rules have no pass: declare nothing, and the round goes on.")
+        combat.act(caller, "pass", None, row=row)
+    elif action == "split":
+        combat.require_action(row, "split", "split actions")
+        combat.act(caller, "split", None, option=option, row=row)
+    elif action == "cast":
+        combat.cast(caller, None, option, [target] if target else [], row=row)
+    else:
+        checks.move(caller, None, option, row=row)

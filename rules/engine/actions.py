@@ -619,14 +619,20 @@ class Defend(Action):
 
 
 class Pass(Action):
-    """The actor lets its turn go by (the NPC AI, with nothing it may do: ``data["why"]``)."""
+    """The actor lets its turn go by: the NPC AI, with nothing it may do (``data["why"]``), or
+    a player on their turn (the web tracker's Pass: said as the game master's pass of one)."""
 
     key = "pass"
 
     def perform(self, d: Draft, intent: Intent) -> None:
         actor = require_actor(d, intent)
+        if "why" not in intent.data:
+            turns.require_turn(d, actor)
         turns.use_action(d, actor, turns.current_slot(d)[0], counts=False)
-        d.say("ai.passes", refs={"target": actor}, values={"why": intent.data.get("why", "")})
+        if "why" in intent.data:
+            d.say("ai.passes", refs={"target": actor}, values={"why": intent.data["why"]})
+        else:
+            d.say("turn.passes", values={"names": d.name(actor)})
         turns.announce_turn(d)
 
 

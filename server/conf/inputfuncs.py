@@ -59,3 +59,20 @@ def default(session, cmdname, *args, **kwargs):
     from evennia.utils import logger
 
     logger.log_info(f"Session {session.sessid}: ignored out-of-band input {str(cmdname)[:40]!r}")
+
+
+def fray_track(session, *args, **kwargs):
+    """A web tracker page follows a fight (``world.live.watch``): ``[ticket, seq, log]``, the
+    page's signed ticket and the last event and roll-log entry it shows."""
+    from world import live
+
+    ticket, seq, log = (list(args) + ["", 0, 0])[:3]
+    live.watch(session, ticket, seq, log)
+
+
+def fray_act(session, *args, **kwargs):
+    """A player's button on a web tracker page (``world.live.act``): ``{fight, action, target,
+    option, seen}``."""
+    from world import live
+
+    live.act(session, **{key: kwargs.get(key) for key in ("fight", "action", "target", "option", "seen")})

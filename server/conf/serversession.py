@@ -27,6 +27,13 @@ class ServerSession(BaseServerSession):
                 kwargs["text"] = (speak(text[0]), *text[1:])
         super().data_out(**kwargs)
 
+    def at_disconnect(self, reason=None):
+        """Closed: a web tracker page it was stops following its fight (``world.live``)."""
+        from world import live
+
+        live.forget(self)
+        super().at_disconnect(reason)
+
     def load_sync_data(self, sessdata):
         """The Portal's news of this connection. A telnet client's GMCP (or MSDP) answer reaches
         the Server when the Portal syncs, once every negotiation has answered or after Evennia's

@@ -76,6 +76,14 @@ PERMISSION_HIERARCHY = [
 
 FRAY_DEFAULT_SYSTEM = "storyteller"
 
+# One account, one character, as many connections as the player opens (a MUSH's way: telnet,
+# the webclient and the web tracker at once; Evennia's mode 1). Every connection plays the
+# same character and is sent everything it is told; logging in again ends no other
+# connection. The character is idle in a fight only once its last connection has gone.
+MULTISESSION_MODE = 1
+AUTO_PUPPET_ON_LOGIN = True
+MAX_NR_CHARACTERS = 1
+
 # Fray's own tables (the fight and its roll log): world/models.py
 INSTALLED_APPS += ["world.apps.WorldConfig"]
 

@@ -1,7 +1,9 @@
 """The live combat tracker on the web (``world.tracker``).
 
 ``/fights/`` lists the running fights; ``/fights/<id>/`` is a fight's HUD and narration,
-kept live by polling ``/fights/<id>/state?after=<seq>`` (JSON); ``/fights/<id>/verify`` is
+kept live by the changes the game pushes over its websocket (``world.live``; the page carries
+a signed ticket for it); ``/fights/<id>/state?after=<seq>`` is the same as JSON, for other
+clients (the page does not poll it); ``/fights/<id>/verify`` is
 ``+combat/verify <id>``'s report; ``/fights/<id>/<next|resolve|add|npc|end>`` (POST, with
 Django's CSRF token) are the Storyteller's buttons.
 
@@ -24,8 +26,8 @@ from django.views.decorators.http import require_POST, require_safe
 from evennia.utils.ansi import strip_ansi
 
 from rules.systems import CombatError
-from world import reactor, tracker
-from world.models import Fight, FightLogEntry
+from world import live, reactor, tracker
+from world.models import Fight
 from world.verify import verify
 
 #: The roll-log entries the page shows (the newest).
@@ -42,9 +44,7 @@ def _fight(fight_id: int) -> Fight:
 
 
 def _log(row: Fight, after: int = 0) -> list[dict]:
-    entries = FightLogEntry.objects.filter(fight_id=row.pk, number__gt=after).order_by("-number")[:LOG_SHOWN]
-    return [{"number": entry.number, "round": entry.round, "actor": entry.actor, "what": entry.what,
-             "lines": list(entry.lines)} for entry in reversed(list(entries))]
+    return tracker.log_after(row.pk, after, LOG_SHOWN)
 
 
 def _hud(row: Fight, account) -> dict | None:
@@ -67,6 +67,7 @@ def _detail(request, row: Fight, *, error: str = "", status: int = 200):
         "fight": row, "hud": hud, "ended": hud is None, "runs": runs,
         "seq": row.seq if tracker.caught_up(row.pk, row.seq) else 0,
         "narration": tracker.narration(row.pk), "log": _log(row) if runs else None,
+        "ticket": live.ticket(request.user, row.pk) if row.ended is None else "",
         "error": error, "page_title": f"Fight #{row.pk}"}, status=status)
 
 
