@@ -155,6 +155,9 @@ class FightNarration(models.Model):
     seq = models.PositiveBigIntegerField()
     round = models.PositiveIntegerField()
     text = models.TextField()
+    #: The same for a web page (``world.narration.web_html``): escaped HTML, colours as
+    #: ``color-NNN`` classes (empty for rows kept before it was: the page shows ``text``).
+    html = models.TextField(default="", blank=True)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

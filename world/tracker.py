@@ -3,8 +3,8 @@ rows, its HUD as data, the running fights, who may run a fight from the web, and
 Storyteller's buttons.
 
 Narration: this module subscribes to the fight's event stream (``world.fights``) beside the
-telnet narrator, and keeps each ``narration`` event as a bystander read it
-(``world.scenes.narration_text``) in ``world.models.FightNarration``, one bulk INSERT per
+telnet narrator, and keeps each ``narration`` event as a bystander read it, as text and as HTML
+(``world.narration.narration_text`` and ``web_html``) in ``world.models.FightNarration``, one bulk INSERT per
 reactor tick. It never breaks the command that caused it (a failure is logged). It also
 notes, per fight, the last event it has written out (:func:`caught_up`), so a web poll that
 sees a new ``Fight.seq`` before the rows are in asks again instead of missing a line.
@@ -20,9 +20,10 @@ from evennia.utils import logger
 
 from rules.engine import turns
 from rules.systems import CombatError
-from world import combat, fights, gmcp, npcs, reactor, scenes
+from world import combat, fights, gmcp, npcs, reactor
 from world.access import STAFF, has_perm
 from world.marks import marks
+from world.narration import narration_text, system_key, web_html
 from world.models import Fight, FightLogEntry, FightNarration
 
 #: The Storyteller's buttons: action -> what it does, for refusals ("Only ... can <doing>").
@@ -48,8 +49,9 @@ def on_event(event: fights.FightEvent) -> None:
     """The fight-stream subscriber: a narration event waits to be written on the next tick."""
     try:
         if event.kind == "said":
+            system = system_key(event)
             _waiting.append(FightNarration(fight_id=event.fight, seq=event.seq, round=event.round,
-                                           text=scenes.narration_text(event)))
+                                           text=narration_text(event, system), html=web_html(event, system)))
     except Exception:  # noqa: BLE001 - logged; the command and the fight go on
         logger.log_trace("Fray tracker: could not render a narration")
     _seen.setdefault(event.fight, [event.seq - 1, event.seq])[1] = event.seq
@@ -71,7 +73,8 @@ def flush() -> None:
     _seen.clear()
     lines: dict[int, list[dict]] = {}
     for row in rows:
-        lines.setdefault(row.fight_id, []).append({"seq": row.seq, "round": row.round, "text": row.text})
+        lines.setdefault(row.fight_id, []).append({"seq": row.seq, "round": row.round, "text": row.text,
+                                                   "html": row.html})
     for callback in list(_pushers):
         callback(changed, lines)
 
@@ -92,10 +95,11 @@ def written_seq(fight_id: int, seq: int) -> int:
 
 
 def narration(fight_id: int, after: int = 0, limit: int = 500) -> list[dict]:
-    """The fight's narration after event ``after``, oldest first: ``{"seq", "round", "text"}``
+    """The fight's narration after event ``after``, oldest first: ``{"seq", "round", "text",
+    "html"}``
     (at most ``limit``: the newest ones when there are more)."""
     rows = FightNarration.objects.filter(fight_id=fight_id, seq__gt=after).order_by("-seq")
-    found = list(rows.values("seq", "round", "text")[:limit])
+    found = list(rows.values("seq", "round", "text", "html")[:limit])
     return found[::-1]
 
 

@@ -80,6 +80,11 @@ def test_the_tracker_follows_a_telnet_round_live(fray_server, fray_client, arena
             narration = page.inner_text("#fray-narration")
             assert f"<Combat> Guard attacks {a} with punch." in narration, narration
             assert narration.count(f"Guard attacks {a} with punch.") == 1, narration
+            # the catalogue's words as the webclient shows them: the prefix a coloured span
+            prefix = page.evaluate("""(() => { const span = document.querySelector('#fray-narration .fray-line span');
+                return [span.textContent, getComputedStyle(span).color]; })()""")
+            assert prefix == ["<Combat>", "rgb(255, 255, 0)"], prefix
+            assert "|y" not in narration and "|n" not in narration
             assert page.evaluate("window.__marker") == 1   # no reload
             width = page.evaluate(f"""Array.from(document.querySelectorAll('#fray-fighters tr'))
                 .find(r => r.innerText.startsWith({a!r})).querySelector('.progress-bar').style.width""")

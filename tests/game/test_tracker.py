@@ -71,6 +71,30 @@ class TestNarrationRecord(TrackerTest):
         self.assertEqual(seqs, sorted(set(seqs)))
         self.assertTrue(tracker.caught_up(self.row.pk, self.seq()))
 
+    def test_the_web_gets_the_same_words_as_html_colours_as_styles_player_text_escaped(self):
+        self.char2.key = "Ann<b>&"   # a name no page may take for markup
+        self.force(9, 8, 7, 2, 2)
+        self.player(fray.CmdAttack(), "Guard")
+        row = FightNarration.objects.filter(fight_id=self.row.pk).order_by("-seq").first()
+        self.assertTrue(row.text.startswith("<Combat> Ann<b>& attacks Guard with punch."), row.text)
+        self.assertTrue(row.html.startswith('<span class="color-011">&lt;Combat&gt;</span> '
+                                            "Ann&lt;b&gt;&amp; attacks Guard with punch."), row.html)
+        self.assertNotIn("<b>", row.html)
+        pushed = tracker.narration(self.row.pk, row.seq - 1)
+        self.assertEqual(pushed[-1]["html"], row.html)
+        page = self.client_for(self.account2).get(self.url).content.decode()
+        self.assertIn(row.html, page)                     # the page puts it in as the game wrote it
+        self.assertNotIn("Ann<b>", page)
+
+    def test_the_colours_are_the_webclients_for_the_narration_box_alone(self):
+        response = self.client_for(self.account2).get("/fights/colours.css")
+        self.assertEqual(response.status_code, 200)
+        css = response.content.decode()
+        self.assertIn("#fray-narration .color-011 { color: #ffff00; }", css)
+        self.assertIn("#fray-narration .bgcolor-255", css)
+        self.assertEqual(len(css.splitlines()), len([line for line in css.splitlines()
+                                                     if line.startswith("#fray-narration .")]))
+
     def test_a_failing_store_never_breaks_the_command(self):
         from unittest import mock
 

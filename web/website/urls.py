@@ -32,6 +32,7 @@ urlpatterns = [
     *(path(f"chargen/<slug:system>/{action}", chargen.chargen_action, {"action": action}, name=f"chargen-{action}")
       for action in chargen.ACTIONS),
     path("fights/", fights.fight_list, name="fight-list"),
+    path("fights/colours.css", fights.colours, name="fight-colours"),
     path("fights/<int:fight_id>/", fights.fight_detail, name="fight-detail"),
     path("fights/<int:fight_id>/state", fights.fight_state, name="fight-state"),
     path("fights/<int:fight_id>/verify", fights.fight_verify, name="fight-verify"),

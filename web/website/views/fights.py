@@ -4,7 +4,8 @@
 kept live by the changes the game pushes over its websocket (``world.live``; the page carries
 a signed ticket for it); ``/fights/<id>/state?after=<seq>`` is the same as JSON, for other
 clients (the page does not poll it); ``/fights/<id>/verify`` is
-``+combat/verify <id>``'s report; ``/fights/<id>/<next|resolve|add|npc|end>`` (POST, with
+``+combat/verify <id>``'s report; ``/fights/colours.css`` the webclient's colours for the
+narration (which the game renders as HTML with ``color-NNN`` classes, ``world.narration``); ``/fights/<id>/<next|resolve|add|npc|end>`` (POST, with
 Django's CSRF token) are the Storyteller's buttons.
 
 Who may: any logged-in account sees every fight, as anyone in the room sees ``+combat``
@@ -13,13 +14,18 @@ account whose character is the fight's Storyteller, and staff. Answers: an unkno
 a 404, a button pressed by another a 403, a rule's refusal (``CombatError``) a 409 showing
 its text, a fight that has ended a 409, bad form input a 400, the wrong method a 405, a
 missing or forged CSRF token Django's 403. A refused request changes nothing. Player text is
-escaped by Django's templates and sent as JSON data the page inserts as text.
+escaped by Django's templates and sent as JSON data the page inserts as text; the narration's
+HTML is the game's own rendering, every character of it escaped (``world.narration.web_html``).
 """
 
 from __future__ import annotations
 
+import re
+from functools import cache
+
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponseRedirect, JsonResponse
+from django.contrib.staticfiles import finders
+from django.http import Http404, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
@@ -29,6 +35,9 @@ from rules.systems import CombatError
 from world import live, reactor, tracker
 from world.models import Fight
 from world.verify import verify
+
+#: A rule of Evennia's webclient stylesheet that colours text: ``.color-NNN``, ``.bgcolor-NNN``.
+COLOUR_RULE = re.compile(r"^\.(?:bg)?color-\d{3} \{[^}]*\}$", re.M)
 
 #: The roll-log entries the page shows (the newest).
 LOG_SHOWN = 200
@@ -147,3 +156,19 @@ def fight_action(request, fight_id: int, action: str):
         row.refresh_from_db()
         return _detail(request, row, status=409, error=str(err).splitlines()[0] if str(err) else "That did not work.")
     return HttpResponseRedirect(reverse("fight-detail", args=[row.pk]), status=303)
+
+
+@cache
+def _colours() -> str:
+    with open(finders.find("webclient/css/webclient.css"), encoding="utf-8") as sheet:
+        rules = COLOUR_RULE.findall(sheet.read())
+    return "\n".join(f"#fray-narration {rule}" for rule in rules) + "\n"
+
+
+@require_safe
+def colours(request):
+    """The xterm colours of Evennia's webclient (``webclient/css/webclient.css``), for the
+    narration box alone: the tracker shows the game's colour codes as the webclient does."""
+    response = HttpResponse(_colours(), content_type="text/css; charset=utf-8")
+    response["Cache-Control"] = "public, max-age=86400"
+    return response
