@@ -756,7 +756,8 @@ class HealthCommand(Command):
         if heal_all and combat.fight_here(target) is None:
             systems_now = sheets.systems_with_health(target) or systems_now  # out of a fight: every system's wounds
         for system in systems_now:
-            line, after = sheets.change_health(target, system, amount, damage_type, heal=self.heal)
+            line, after = sheets.change_health(target, system, amount, damage_type, heal=self.heal,
+                                               named=len(systems_now) > 1)
             sheets.store_health(target, system, after.to_record())
             fights.sync(target)   # the fight it is in (its health event), if any
             fights.afterwards(lambda: gmcp.refresh(target))

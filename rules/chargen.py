@@ -340,7 +340,7 @@ class ChargenRules:
         else:
             group = self.group_of(trait)
             cost = group.xp_cost(trait) if group is not None and trait not in self.locked else None
-            if group is not None and group.xp_max:
+            if group is not None:   # experience buys up to xp_max, else the creation maximum
                 highest = min(highest, max(group.xp_max, group.highest(trait)))
         if cost is None or not cost.buyable:
             raise ChargenError(f"{trait} is not bought with experience under the {self.system} rules; ask staff.")

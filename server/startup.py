@@ -48,7 +48,9 @@ import sys
 import time
 from pathlib import Path
 
-from server.conf.server_services_plugins import REFUSED
+#: What the Server's log says before each reason it refuses to start
+#: (``server/conf/server_services_plugins.py``: the message catalogue, the chargen tables).
+REFUSED = "Fray does not start:"
 
 #: the login screen (server/conf/connection_screens.py)
 CONNECTION_SCREEN_RE = re.compile(rb"connect\s+<username>\s+<password>")

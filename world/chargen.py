@@ -30,7 +30,7 @@ from rules.text import quote
 from world import fights, sheets
 from world.access import STAFF, has_perm, require_perm
 from world.armor import notify, when
-from world.models import SheetLog, SheetReview
+from world.models import SheetLog, SheetReview, XpEntry
 from world.text import columns, escape, fit, free_text
 
 CHARGEN = "|c<Chargen>|n"
@@ -351,6 +351,12 @@ def unapprove(staff, review_id: int, reason: str) -> SheetReview:
         raise CombatError(f"No sheet #{review_id}.")
     if row.character is not None and latest(row.character, get_system(row.system_key)).id != row.id:
         raise CombatError(f"Sheet #{review_id} is not {row.character_name}'s latest.")
+    bought = XpEntry.objects.filter(character=row.character, system_key=row.system_key, kind=XpEntry.SPEND,
+                                    undone_by="").values_list("id", flat=True) if row.character else []
+    if bought:   # chargen would count the bought dots as its own and the experience would be lost
+        numbers = ", ".join(f"#{number}" for number in bought)
+        raise CombatError(f"{row.character_name}'s {row.system_key} sheet has experience spent on it ({numbers}): "
+                          f"undo the spends first (+xp/undo {row.character_name}=<#>), or change it with +stat.")
     changed = SheetReview.objects.filter(id=review_id, status__in=(SUBMITTED, APPROVED)).update(
         status=UNAPPROVED, handled_by=staff.key, handled_at=now(), comment=reason)
     row.refresh_from_db()

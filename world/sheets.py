@@ -142,11 +142,12 @@ def rewrite(obj, key: str, value, attribute=None) -> None:
 
 
 def change_health(target, system: RuleSystem, amount: int | None, damage_type: str | None,
-                  *, heal: bool) -> tuple[str, Health]:
+                  *, heal: bool, named: bool = False) -> tuple[Line, Health]:
     """Staff ``+damage``/``+heal`` (no soak): the working, e.g. ``"Alice: Healthy [.......]
     + 2 lethal -> Hurt (-1) [LL.....]"``, and the health after it, for the caller to store (in
     a fight, through the fight's event stream). ``amount`` None heals everything. Raises
-    CombatError for an unknown damage type."""
+    CombatError for an unknown damage type. ``named``: the line names the system (a heal of
+    every system's wounds, ``"Alice (aeon): ..."``)."""
     combatant = snapshot(target, system)
     before = system.health(combatant.health, combatant)
     if heal:
@@ -157,7 +158,8 @@ def change_health(target, system: RuleSystem, amount: int | None, damage_type: s
     # aeon's aggravated wounds are left by healing everything: say how the rest heals
     left = heal and amount is None and after.to_record() != system.health(None, combatant).to_record()
     return Line("line.health_change_left" if left else "line.health_change",
-                {"name": target.key, "before": before, "sign": "-" if heal else "+", "what": what, "after": after,
+                {"name": f"{target.key} ({system.key})" if named else target.key, "target": target.key,
+                 "before": before, "sign": "-" if heal else "+", "what": what, "after": after,
                  "system": system.key}), after
 
 

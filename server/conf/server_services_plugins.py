@@ -11,8 +11,7 @@ puts Fray's end of the Portal link in place (``server/conf/amp.py``).
 
 import os
 
-#: What the Server's log says before each problem (``server/startup.py`` looks for it).
-REFUSED = "Fray does not start:"
+from server.startup import REFUSED   # what the Server's log says before each problem
 
 
 def start_plugin_services(server):

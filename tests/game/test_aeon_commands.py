@@ -387,8 +387,8 @@ class TestHealthAcrossSystems(FrayCommandTest):
         self.assertIn("Health (storyteller): Bruised", out)
         self.assertIn("Health (aeon): Hurt (-1) [LL.....]", out)
         out = self.st(fray.CmdHeal(), "Char2=all")
-        self.assertIn("Char2: Bruised", out)
-        self.assertIn("Char2: Hurt (-1) [LL.....] - all -> Healthy [.......]", out)
+        self.assertIn("Char2 (storyteller): Bruised", out)      # each system's line names it
+        self.assertIn("Char2 (aeon): Hurt (-1) [LL.....] - all -> Healthy [.......]", out)
         self.assertNotIn("Health (aeon)", self.player(fray.CmdSheet(), "").replace("Health (aeon): Healthy", ""))
 
     def test_stat_ranges_and_big_amounts(self):

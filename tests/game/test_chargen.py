@@ -268,6 +268,25 @@ class TestExperience(ChargenTest):
                      caller=self.char1)
         self.player(CmdXp(), "", "<XP> You have 10 XP.")
 
+    def test_a_sheet_with_experience_spent_on_it_is_sent_back_only_once_the_spends_are_undone(self):
+        self.approved()
+        xp.award(self.char1, self.char2, "10", "The siege")
+        self.player(CmdXp(), "/spend Brawl", "<XP> You spend 6 XP")
+        spend = XpEntry.objects.get(kind=XpEntry.SPEND)
+        self.refused(CmdUnapprove(), " Char2=Redo it.",
+                     f"Char2's storyteller sheet has experience spent on it (#{spend.id}): undo the spends first "
+                     f"(+xp/undo Char2=<#>), or change it with +stat.", caller=self.char1)
+        self.assertTrue(chargen.is_approved(self.char2, self.storyteller))   # nothing changed
+        self.assertEqual((sheets.traits_of(self.char2, "storyteller")["Brawl"], xp.balance(self.char2)), (4, 4))
+        self.st(CmdXp(), f"/undo Char2={spend.id}")
+        self.st(CmdUnapprove(), " Char2=Redo it.", "<Chargen> You send Char2's storyteller sheet back.")
+
+    def test_experience_buys_up_to_the_creation_maximum_unless_the_data_says_more(self):
+        self.approved()   # Willpower 10: the storyteller Advantages' creation maximum
+        xp.award(self.char1, self.char2, "1000", "A long campaign")
+        self.refused(CmdXp(), "/spend Willpower=11", "Willpower 11 is over the maximum 10.")
+        self.assertEqual(xp.balance(self.char2), 1000)
+
     def test_bad_awards_are_refused(self):
         self.refused(CmdXp(), "/award Char2=-5/x", "The award must be a whole number from 1 to 1000, not '-5'.",
                      caller=self.char1)

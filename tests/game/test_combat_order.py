@@ -115,7 +115,7 @@ class TestMoving(OrderTest):
         self.st(fray.CmdCombat(), "/order")
         entries = [entry for entry in fights.log_entries(self.encounter.row) if entry["what"].startswith("order")]
         self.assertEqual(entries, [{"number": 4, "round": 1, "actor": "Char", "what": "order: Gus to place 2",
-                                    "lines": ["Round 1 order: 1. Char2, 2. Gus, 3. Guard"]}])
+                                    "lines": ["Round 1 order: 1. Char2, 2. Gus, 3. Guard"], "spoken": []}])
         self.assertIn("#4 R1 Char: order: Gus to place 2", self.st(fray.CmdCombat(), "/log"))
 
     def test_the_order_survives_a_reload_of_the_fight_state(self):
