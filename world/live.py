@@ -191,6 +191,13 @@ def act(session, **fields) -> None:
     if watcher is None:
         refuse(session, "This page does not follow that fight: reload the page.")
         return
+    if _account(watcher.account.id) is None or not _account(watcher.account.id).is_active:
+        forget(session)   # deleted or disabled since the page began to follow the fight
+        refuse(session, "This page's ticket is not valid: reload the page.")
+        return
+    if fields.get("seen") is None:   # every press says which state of the fight it was made on
+        refuse(session, "The fight moved on: look again before you act.")
+        return
     action = str(fields.get("action", ""))[:20]
     try:
         reactor.call(f"web {action}", tracker.play, fight_id, watcher.account, action,

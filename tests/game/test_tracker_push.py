@@ -165,6 +165,22 @@ class TestForged(PushTest):
         self.assertEqual(page.refusals(), ["This page's ticket is not valid: reload the page."])
         self.assertEqual(live.watchers(self.row.pk), [])
 
+    def test_a_page_following_the_fight_cannot_act_once_its_account_is_disabled(self):
+        page = self.open_page(self.account2)
+        seq = self.seq()
+        self.account2.is_active = False
+        self.account2.save()
+        live.act(page, fight=self.row.pk, action="pass", seen=seq)
+        self.assertEqual(page.refusals(), ["This page's ticket is not valid: reload the page."])
+        self.assertEqual((self.seq(), live.watchers(self.row.pk)), (seq, []))
+
+    def test_a_press_that_does_not_say_what_the_page_showed_is_refused(self):
+        page = self.open_page(self.account2)
+        seq = self.seq()
+        live.act(page, fight=self.row.pk, action="pass")
+        self.assertEqual(page.refusals(), ["The fight moved on: look again before you act."])
+        self.assertEqual(self.seq(), seq)
+
     def test_a_ticket_for_a_fight_that_never_was_is_refused(self):
         page = Page()
         live.watch(page, live.ticket(self.account2, 999999), 0, 0)
