@@ -11,6 +11,9 @@ to one reader. A system's own entries, and its own wording of a shared one, are
 
 from __future__ import annotations
 
+import re
+from html import escape as escape_html
+
 from evennia.utils.ansi import strip_ansi
 from evennia.utils.funcparser import ACTOR_STANCE_CALLABLES, FuncParser
 
@@ -156,9 +159,7 @@ def head_line(event, system: str | None = None) -> str:
 def narration_text(event, system: str | None = None) -> str:
     """A narration event as a bystander read it: the ``<Combat>`` head line, then its lines
     of dice indented by 2 (plain text: the scene log and the web tracker keep it so)."""
-    system = system_key(event) if system is None else system
-    return "\n".join([strip_ansi(head_line(event, system))]
-                     + [f"  {line_text(line, system, plain=True)}" for line in event.lines])
+    return page_texts(event, system)[0]
 
 
 def web_html(event, system: str | None = None) -> str:
@@ -167,11 +168,27 @@ def web_html(event, system: str | None = None) -> str:
     ``<span class="color-NNN">`` (the webclient's classes; the prefix is a styled span, not a
     raw ``|y<Combat>|n``), names as names, line breaks as ``<br>``; its dice lines after,
     indented."""
+    return page_texts(event, system)[1]
+
+
+#: What only Evennia's HTML parser renders: colour and MUX codes, tabs, links.
+_MARKUP = re.compile(r"[|%\t]|://|www\.")
+
+
+def page_texts(event, system: str | None = None) -> tuple[str, str]:
+    """``(narration_text, web_html)`` of a narration event, its head line and lines worded
+    once (the tracker keeps both for every event). A line with no markup is escaped as it is:
+    Evennia's parser, which takes most of the cost, only gets what it must render."""
     from evennia.utils.text2html import parse_html
 
     system = system_key(event) if system is None else system
-    lines = [head_line(event, system)] + [f"  {line_text(line, system)}" for line in event.lines]
-    return parse_html("\n".join(lines))
+    head = head_line(event, system)
+    text = "\n".join([strip_ansi(head)] + [f"  {line_text(line, system, plain=True)}" for line in event.lines])
+    html = [parse_html(head)]
+    for line in event.lines:
+        worded = f"  {line_text(line, system)}"
+        html.append(parse_html(worded) if _MARKUP.search(worded) else escape_html(worded, quote=False))
+    return text, "<br>".join(html)
 
 
 def check() -> list[str]:

@@ -4,7 +4,7 @@ Storyteller's buttons.
 
 Narration: this module subscribes to the fight's event stream (``world.fights``) beside the
 telnet narrator, and keeps each ``narration`` event as a bystander read it, as text and as HTML
-(``world.narration.narration_text`` and ``web_html``) in ``world.models.FightNarration``, one bulk INSERT per
+(``world.narration.page_texts``) in ``world.models.FightNarration``, one bulk INSERT per
 reactor tick. It never breaks the command that caused it (a failure is logged). It also
 notes, per fight, the last event it has written out (:func:`caught_up`), so a web poll that
 sees a new ``Fight.seq`` before the rows are in asks again instead of missing a line.
@@ -23,8 +23,8 @@ from rules.systems import CombatError
 from world import combat, fights, gmcp, npcs, reactor
 from world.access import STAFF, has_perm
 from world.marks import marks
-from world.narration import narration_text, system_key, web_html
 from world.models import Fight, FightLogEntry, FightNarration
+from world.narration import page_texts
 
 #: The Storyteller's buttons: action -> what it does, for refusals ("Only ... can <doing>").
 ACTIONS = {"next": "advance the fight", "resolve": "resolve attacks", "add": "add combatants",
@@ -49,9 +49,9 @@ def on_event(event: fights.FightEvent) -> None:
     """The fight-stream subscriber: a narration event waits to be written on the next tick."""
     try:
         if event.kind == "said":
-            system = system_key(event)
-            _waiting.append(FightNarration(fight_id=event.fight, seq=event.seq, round=event.round,
-                                           text=narration_text(event, system), html=web_html(event, system)))
+            text, html = page_texts(event)
+            _waiting.append(FightNarration(fight_id=event.fight, seq=event.seq, round=event.round, text=text,
+                                           html=html))
     except Exception:  # noqa: BLE001 - logged; the command and the fight go on
         logger.log_trace("Fray tracker: could not render a narration")
     _seen.setdefault(event.fight, [event.seq - 1, event.seq])[1] = event.seq

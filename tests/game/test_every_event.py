@@ -12,11 +12,13 @@ from pathlib import Path
 from unittest import mock
 
 from evennia.utils.test_resources import EvenniaTest
+from evennia.utils.text2html import parse_html
 
 from rules.engine import Event, Line
 from rules.systems import get_system, system_keys
 from world import catalogue, fights, gmcp, narration
 from world.text import speak
+from world.wording import line_text
 
 ROOT = Path(__file__).resolve().parents[2]
 #: The calls that name a message key, and the position of the key among their arguments.
@@ -210,6 +212,11 @@ class TestEveryEventEveryOutput(EvenniaTest):
                         assert "<b>" not in html and "|y" not in html and "|n" not in html, (where, html)
                         if VALUE in event.values.values():
                             assert "V|r&lt;b&gt;&amp;%cr" in html, (where, html)
+                        # the same as Evennia's parser makes of the whole (lines without
+                        # markup are escaped without it)
+                        whole = [narration.head_line(event, system)] + [
+                            f"  {line_text(line, system)}" for line in event.lines]
+                        assert html == parse_html("\n".join(whole)), (where, html)
                     else:
                         told = "\n".join(shown[self.char2])
                         self.check_rendered(told, where)
