@@ -4,12 +4,18 @@
 
 from __future__ import annotations
 
+import re
+
 from commands.command import Command
 from commands.fray import find_character
 from rules.systems import CombatError, get_system, system_keys
 from world import chargen, fights, gmcp, xp
+from world.combat import system_here
 from world.access import STAFF, require_perm
 from world.text import escape
+
+#: A ``+chargen`` switch suggested to the player (``CmdChargen.naming``).
+SUGGESTED = re.compile(r"\+chargen/(?:set|roll|submit|withdraw)\b")
 
 SYSTEMS = tuple(system_keys())
 
@@ -86,6 +92,20 @@ class CmdChargen(Command):
                 raise CombatError(f"No rule system '{self.args.strip()[:20]}': choose {', '.join(SYSTEMS)}.")
             system = get_system(wanted)
         system = system or self.sheet_system()
+        try:
+            self.act(action, system)
+        except CombatError as refusal:
+            raise CombatError(self.naming(str(refusal), system)) from None
+
+    def naming(self, text: str, system) -> str:
+        """``text`` with each ``+chargen/<switch>`` it suggests naming ``system`` when a bare
+        ``+chargen`` would mean another one (a sheet looked at with ``+chargen elethril``)."""
+        if system.key == system_here(self.caller).key:
+            return text
+        return SUGGESTED.sub(lambda found: f"{found.group(0)}/{system.key}", text)
+
+    def act(self, action: str, system) -> None:
+        caller = self.caller
         if action == "set":
             if self.rhs is None or not self.lhs.strip():
                 self.fail_usage()
@@ -103,7 +123,7 @@ class CmdChargen(Command):
             chargen.withdraw(caller, system)
             caller.msg(f"{chargen.CHARGEN} Your {system.key} sheet is withdrawn; change it and +chargen/submit again.")
         else:
-            caller.msg(chargen.render(caller, system))
+            caller.msg(self.naming(chargen.render(caller, system), system))
 
 
 class CmdApprove(Command):

@@ -258,7 +258,7 @@ def submit(character, system: RuleSystem) -> SheetReview:
     missing = problems(character, system)
     if missing:
         more = f" ({len(missing) - 1} more: +chargen)" if len(missing) > 1 else ""
-        raise CombatError(f"Not ready to submit: {missing[0]}{more}")
+        raise CombatError(f"Your {system.key} sheet is not ready to submit: {missing[0]}{more}")
     rules = rules_for(system)
     if rules.method != ROLLED:
         _store_traits(character, system, traits_in_chargen(character, system))

@@ -115,7 +115,7 @@ class TestBuildingASheet(ChargenTest):
         self.refused(CmdChargen(), "/roll", "The storyteller rules buy traits with points; nothing is rolled.")
         self.refused(CmdChargen(), "/set/aeon Hardness=1", "Hardness is set by staff, not bought in aeon")
         self.refused(CmdChargen(), " fifth", "No rule system 'fifth': choose storyteller, aeon, eldritch, elethril.")
-        self.refused(CmdChargen(), "/submit", "Not ready to submit: 7 points left for Physical. (5 more: +chargen)")
+        self.refused(CmdChargen(), "/submit", "Your storyteller sheet is not ready to submit: 7 points left for Physical. (5 more: +chargen)")
 
     def test_pools_run_out_with_the_exact_reason(self):
         self.build("eldritch", [("Brawl", 5), ("Melee", 5), ("Acrobatics", 3)])
@@ -144,6 +144,15 @@ class TestRolledScores(ChargenTest):
         self.assertEqual(record["scores"]["Charisma"], sum(faces[15:18]))
         self.assertIn(f"Logged as roll #{entry.id}", out)
         self.refused(CmdChargen(), "/roll/elethril", "Your scores are rolled already; staff may change them.")
+
+    def test_a_sheet_of_another_system_suggests_commands_that_name_it(self):
+        out = self.player(CmdChargen(), " elethril")
+        self.assertIn("Next: Roll your ability scores first: +chargen/roll/elethril.", out)
+        self.refused(CmdChargen(), "/set/elethril class=Warrior",
+                     "Roll your ability scores first: +chargen/roll/elethril.")
+        self.refused(CmdChargen(), "/submit/aeon", "Your aeon sheet is not ready to submit: ")
+        self.assertIn("Next: ", self.player(CmdChargen(), ""))
+        self.assertNotIn("/storyteller", self.player(CmdChargen(), ""))   # the sheet a bare +chargen means
 
     def test_the_class_gives_the_sheet_its_traits(self):
         system = get_system("elethril")
@@ -405,7 +414,7 @@ class TestWebPage(ChargenTest):
                             "On the storyteller sheet: Unknown trait", status_code=409)
         self.assertEqual(self.web.post("/chargen/storyteller/set", {"trait": "Brawl\n", "rating": "1"}).status_code, 400)
         self.assertEqual(self.web.post("/chargen/storyteller/set", {"trait": "Brawl", "rating": ""}).status_code, 400)
-        self.assertContains(self.web.post("/chargen/storyteller/submit"), "Not ready to submit: 7 points left",
+        self.assertContains(self.web.post("/chargen/storyteller/submit"), "Your storyteller sheet is not ready to submit: 7 points left",
                             status_code=409)
         self.assertEqual(self.web.get("/chargen/storyteller/set").status_code, 405)
         self.assertEqual(self.web.get("/chargen/fifth/").status_code, 404)
