@@ -10,8 +10,8 @@ from commands.command import Command
 from commands.fray import find_character
 from rules.systems import CombatError, get_system, system_keys
 from world import chargen, fights, gmcp, xp
-from world.combat import system_here
 from world.access import STAFF, require_perm
+from world.combat import system_here
 from world.text import escape
 
 #: A ``+chargen`` switch suggested to the player (``CmdChargen.naming``).
@@ -255,7 +255,7 @@ class CmdXp(Command):
             raise CombatError("Use one of /spend, /log, /award, /undo at a time.")
         if action == "award":
             if self.rhs is None or not self.lhs.strip() or "/" not in self.rhs:
-                self.fail(f"Usage: +xp/award <name>=<n>/<reason>")
+                self.fail("Usage: +xp/award <name>=<n>/<reason>")
                 return
             require_perm(caller, STAFF, "award experience")
             target = find_character(caller, self.lhs)

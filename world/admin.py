@@ -16,8 +16,17 @@ from rules.dice import TraitError
 from rules.systems import CombatError, get_system, system_keys
 from world import armor, chargen, reactor, sheets
 from world.access import STAFF, has_perm
-from world.models import (ArmorNotes, ArmorRequest, FrayNpc, FraySheet, Scene, SceneEntry, SheetLog, SheetReview,
-                          XpEntry)
+from world.models import (
+    ArmorNotes,
+    ArmorRequest,
+    FrayNpc,
+    FraySheet,
+    Scene,
+    SceneEntry,
+    SheetLog,
+    SheetReview,
+    XpEntry,
+)
 
 
 class SceneEntryInline(admin.TabularInline):

@@ -11,7 +11,7 @@ puts Fray's end of the Portal link in place (``server/conf/amp.py``).
 
 import os
 
-from server.startup import REFUSED   # what the Server's log says before each problem
+from server.startup import REFUSED  # what the Server's log says before each problem
 
 
 def start_plugin_services(server):

@@ -8,7 +8,7 @@ from django.apps import apps
 from django.test import override_settings
 from evennia.utils import create
 
-from commands import fray, npcs
+from commands import fray
 from commands.chargen import CmdApprove, CmdChargen, CmdUnapprove, CmdXp
 from rules.dice.seeded import face
 from rules.systems import CombatError, get_system
