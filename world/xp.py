@@ -29,9 +29,11 @@ def balance(character) -> int:
     return XpEntry.objects.filter(character=character).aggregate(total=Sum("amount"))["total"] or 0
 
 
-def _whole(text: str, what: str, low: int, high: int) -> int:
+def _whole(text: str, what: str, low: int, high: int, *, entry: bool = False) -> int:
+    """A whole number from player text (``entry``: an entry number, ``#`` before it allowed).
+    Raises CombatError."""
     raw = (text or "").strip()
-    digits = raw.lstrip("#")
+    digits = raw.removeprefix("#") if entry else raw
     if not digits.isascii() or not digits.isdigit() or len(digits) > 9 or not low <= int(digits) <= high:
         raise CombatError(f"{what} must be a whole number from {low} to {high}, not '{quote(raw)[:20]}'.")
     return int(digits)
@@ -86,7 +88,7 @@ def undo(staff, character, number_text: str) -> XpEntry:
     """Staff undo spend entry ``number_text`` of ``character``: the trait back to its old
     rating (if it still has the rating bought), the XP refunded as an entry of its own."""
     require_perm(staff, STAFF, "undo experience spends")
-    number = _whole(number_text, "The entry number", 1, 10**9)
+    number = _whole(number_text, "The entry number", 1, 10**9, entry=True)
     entry = XpEntry.objects.filter(id=number, character=character).first()
     if entry is None:
         raise CombatError(f"{character.key} has no XP entry #{number}.")

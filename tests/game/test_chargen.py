@@ -302,6 +302,9 @@ class TestExperience(ChargenTest):
         self.refused(CmdXp(), "/award Char2=99999999999/x", "The award must be a whole number from 1 to 1000",
                      caller=self.char1)
         self.refused(CmdXp(), "/award Char2=5/", "Give the reason: +xp/award <name>=<n>/<reason>.", caller=self.char1)
+        self.refused(CmdXp(), "/award Char2=#5/x", "The award must be a whole number from 1 to 1000, not '#5'.",
+                     caller=self.char1)
+        self.assertEqual(xp.balance(self.char2), 0)
         self.refused(CmdXp(), "/award Char2=5/x", "Only staff (Builder or above) can award experience.")
         self.refused(CmdXp(), "/award Char2=5", "Usage: +xp/award <name>=<n>/<reason>", caller=self.char1)
 
