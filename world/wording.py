@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from evennia.utils.ansi import strip_ansi
 
-from rules.lines import Dying
+from rules.lines import Dying, Line
 from world.catalogue import entry
 from world.text import escape, track_words
 
@@ -34,15 +34,24 @@ def value_text(value, spoken: bool = False) -> str:
 
 def line_text(line, system: str = "", *, spoken: bool = False, plain: bool = False) -> str:
     """One line of working: a :class:`~rules.engine.Line` from the catalogue (its values
-    shown as typed), or the rules' finished string. ``plain``: text for a log or a page (not
+    shown as typed; a value that is itself a line worded as one: a roll within a sentence), or
+    the rules' finished string. ``plain``: text for a log or a page (not
     escaped, the template's colour codes dropped); else escaped for ``msg``."""
     if isinstance(line, str):
         return line if plain else escape(line)
     text = entry(line.key, system)
     if plain:
         text = strip_ansi(text)
-    values = {name: value_text(value, spoken) for name, value in line.values.items()}
-    return text.format_map(_Fill({name: value if plain else escape(value) for name, value in values.items()}))
+    return text.format_map(_Fill({name: _worded(value, system, spoken, plain) for name, value in line.values.items()}))
+
+
+def _worded(value, system: str, spoken: bool, plain: bool) -> str:
+    """A line's value as it goes into its template: a line within it worded as a line (its
+    own template's colours kept, its values escaped), anything else as :func:`value_text`."""
+    if isinstance(value, Line):
+        return line_text(value, system, spoken=spoken, plain=plain)
+    text = value_text(value, spoken)
+    return text if plain else escape(text)
 
 
 def lines_text(lines, system: str = "", *, spoken: bool = False) -> str:

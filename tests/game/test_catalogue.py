@@ -8,9 +8,11 @@ from pathlib import Path
 from django.test import override_settings
 
 from commands import fray
+from rules.lines import Line
 from tests.game.test_combat_commands import FrayCommandTest
 from world import catalogue, narration
 from world.text import COMBAT, titled
+from world.wording import line_text
 
 
 class GameFileTest(FrayCommandTest):
@@ -124,3 +126,13 @@ class TestTheNewWords(GameFileTest):
     def test_a_bad_entry_is_never_used(self):
         self.use('[attack]\nopens = "{attacker} swings at {victim}."\n')
         self.assertEqual(catalogue.entry("attack.opens"), "{attacker} attacks {target} with {label}.")
+
+    def test_a_line_within_a_line_is_worded_once_with_the_game_s_words(self):
+        """A value that is itself a line (a roll within a sentence) is worded from its own
+        entry: its template's colours kept, its values escaped once, for telnet and plain."""
+        self.use('[line]\nhealth = "|r{name}|n: {health}"\n'
+                 'may_defend = "{target} may defend."\n')
+        inner = Line("line.health", {"name": "B|g<i>", "health": "7"})
+        outer = Line("line.may_defend", {"target": inner})
+        self.assertEqual(line_text(outer), "|rB||g<i>|n: 7 may defend.")
+        self.assertEqual(line_text(outer, plain=True), "B|g<i>: 7 may defend.")
