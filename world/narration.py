@@ -17,6 +17,7 @@ from html import escape as escape_html
 from evennia.utils.ansi import strip_ansi
 from evennia.utils.funcparser import ACTOR_STANCE_CALLABLES, FuncParser
 
+from rules.lines import Line
 from world import catalogue as messages
 from world.text import COMBAT, ROLL, escape, escape_for_room, reads_aloud
 from world.wording import line_text, lines_text, value_text  # noqa: F401 (the lines' words)
@@ -49,13 +50,27 @@ class _Fill(dict):
 def template(event, system: str = "") -> str:
     """The event's line for ``msg_contents``: values literal, refs ``{name}``, ``$You()``."""
     text = entry(event.key, system)
-    values = {name: escape_for_room(str(value)) for name, value in event.values.items()}
+    values = {name: room_text(value, system) for name, value in event.values.items()}
     return text.format_map(_Fill(values))
+
+
+def room_text(value, system: str = "") -> str:
+    """An event's value made literal for ``msg_contents``: a line (a roll) worded from the
+    catalogue, its template's colours kept; anything else escaped whole."""
+    if isinstance(value, Line):
+        return (line_text(value, system).replace("\\", "\\\\").replace("$", "$$")
+                .replace("{", "{{").replace("}", "}}"))
+    return escape_for_room(str(value))
+
+
+def value_for_msg(value, system: str = "", spoken: bool = False) -> str:
+    """An event's value for ``msg``: a line worded (:func:`line_text`), anything else escaped."""
+    return line_text(value, system, spoken=spoken) if isinstance(value, Line) else escape(str(value))
 
 
 def notice_text(event, system: str = "", spoken: bool = False) -> str:
     """A notice's text for ``msg`` (values escaped; a notice names no refs)."""
-    values = {name: escape(str(value)) for name, value in event.values.items()}
+    values = {name: value_for_msg(value, system, spoken) for name, value in event.values.items()}
     text = entry(event.key, system).format_map(_Fill(values))
     if event.lines:
         text = "\n".join([text, lines_text(event.lines, system, spoken=spoken)])
@@ -108,12 +123,13 @@ def narrate(event) -> None:
         deliver(event.to, lambda spoken: f"{COMBAT} {notice_text(event, system, spoken=spoken)}")
     elif event.kind == "rolled":
         line = event.values["line"]
+        system = system_key(event) if isinstance(line, Line) else ""
         if event.data.get("private"):
-            shown = f"{ROLL} (private) {escape(line)}"
+            shown = f"{ROLL} (private) {value_for_msg(line, system)}"
             for reader in dict.fromkeys(filter(None, (event.to, obj(event.data.get("gm"))))):
                 reader.msg(shown)
         elif room is not None:
-            room.msg_contents(f"{ROLL} {escape_for_room(line)}")
+            room.msg_contents(f"{ROLL} {room_text(line, system)}")
     elif event.kind == "ended" and room is not None and event.data.get("seed"):
         revealed = entry("fight.dice_revealed").format_map(_Fill(fight=event.fight))
         seed = entry("fight.seed").format_map(_Fill(seed=escape_for_room(str(event.data["seed"]))))

@@ -136,3 +136,13 @@ class TestTheNewWords(GameFileTest):
         outer = Line("line.may_defend", {"target": inner})
         self.assertEqual(line_text(outer), "|rB||g<i>|n: 7 may defend.")
         self.assertEqual(line_text(outer, plain=True), "B|g<i>: 7 may defend.")
+
+    def test_an_event_value_that_is_a_line_is_worded_for_the_room_and_for_one_reader(self):
+        """An event's value may be a line (an initiative roll): worded from the catalogue for
+        the room (made literal for ``msg_contents``) and for one reader's ``msg``."""
+        self.use('[line]\nhealth = "|r{name}|n: {health}"\n')
+        from rules.engine import Event
+        roll = Line("line.health", {"name": "{B}$You()", "health": 7})
+        event = Event("said", key="initiative.rolled", values={"roll": roll})
+        self.assertEqual(narration.template(event), "{actor} rolls initiative: |r{{B}}$$You()|n: 7.")
+        self.assertEqual(narration.value_for_msg(roll), "|r{B}$You()|n: 7")
