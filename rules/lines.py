@@ -20,10 +20,15 @@ class Line:
     values: Mapping[str, Any] = field(default_factory=dict)
 
 
-
 @dataclass(frozen=True)
 class Dying:
     """A health value that would kill, shown as the health kept while the game master
     decides, and dying (``Draft.store_health``)."""
 
     health: Any
+
+
+def roll_of(name: str, rolled) -> Line:
+    """``"<name> <the roll>"``: who rolled ``rolled`` (an attack, a defense: anything with a
+    ``describe()``, its roll as a line) and its roll."""
+    return Line("line.roll_of", {"name": name, "roll": rolled.describe()})

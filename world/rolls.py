@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from rules.dice import parse_pool
 from rules.dice.odds import percent
+from rules.lines import Line
 from rules.systems import CombatError
 from world import combat, dice, fights
 from world.access import NARRATOR, require_perm
+from world.narration import room_text, value_for_msg
 from world.sheets import is_npc, snapshot
-from world.text import ROLL, escape, escape_for_room
+from world.text import ROLL, escape
 
 
 def roll(caller, actor_name: str | None, text: str, *, private: bool = False, willpower: bool = False) -> None:
@@ -32,11 +34,11 @@ def roll(caller, actor_name: str | None, text: str, *, private: bool = False, wi
     expression = parse_pool(text, system.trait_names)
     with dice.roller() as roller:
         result = system.roll_check(expression, snapshot(actor, system), roller, willpower=willpower)
-    line = f"{actor.key} rolls {'; '.join(result.lines)}"
+    line = Line("line.rolls", {"name": actor.key, "rolls": tuple(result.lines)})
     if private:
-        caller.msg(f"{ROLL} (private) {escape(line)}")
+        caller.msg(f"{ROLL} (private) {value_for_msg(line, system.key)}")
         return
-    caller.location.msg_contents(f"{ROLL} {escape_for_room(line)}")
+    caller.location.msg_contents(f"{ROLL} {room_text(line, system.key)}")
 
 
 def _npc_here(caller, name: str):

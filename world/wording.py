@@ -50,6 +50,8 @@ def _worded(value, system: str, spoken: bool, plain: bool) -> str:
     own template's colours kept, its values escaped), anything else as :func:`value_text`."""
     if isinstance(value, Line):
         return line_text(value, system, spoken=spoken, plain=plain)
+    if isinstance(value, tuple):
+        return entry("value.separator", system).join(_worded(part, system, spoken, plain) for part in value)
     text = value_text(value, spoken)
     return text if plain else escape(text)
 

@@ -707,7 +707,7 @@ class Roll(Action):
         private = bool(intent.data.get("private"))
         result = system.roll_check(expression, roller, d.dice, modifier=dice_mod,
                                    willpower=bool(intent.data.get("willpower")))
-        line = f"{roller.name} rolls {'; '.join(result.lines)}"
+        line = Line("line.rolls", {"name": roller.name, "rolls": tuple(result.lines)})
         notes = [f"dice {dice_mod:+d} (Storyteller)"] if dice_mod else []
         d.add_log(roller.name, "private roll" if private else "roll", [*result.lines, *notes])
         if dice_mod:

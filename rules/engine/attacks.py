@@ -17,7 +17,7 @@ from rules.engine import splits, turns
 from rules.engine.conditions import ID_CONDITIONS
 from rules.engine.draft import Draft
 from rules.engine.state import Pending
-from rules.lines import Line
+from rules.lines import Line, roll_of
 from rules.systems.base import CombatError, plural
 
 
@@ -106,10 +106,18 @@ def shield_zaps(d: Draft, actor: int, other: int) -> None:
 
 
 # ------------------------------------------------------------------------ the attack
-def attack_lines(attack) -> list[str]:
+def attack_lines(attack) -> list[str | Line]:
     """The lines of the attack's own rolls as its resolution opens with them: its preface (an
     aeon mount's control roll), then the to-hit roll."""
-    return [*getattr(attack, "preface", ()), f"{attack.attacker} {attack.describe()}"]
+    return [*getattr(attack, "preface", ()), roll_of(attack.attacker, attack)]
+
+
+def _flat(line):
+    """A line as the rules that still word their rolls write it (``"<name> <roll>"``), to
+    find the attack's own roll at the head of such a system's resolution."""
+    if isinstance(line, Line) and line.key == "line.roll_of" and isinstance(line.values["roll"], str):
+        return f"{line.values['name']} {line.values['roll']}"
+    return line
 
 
 def can_defend(d: Draft, target: int) -> bool:
@@ -187,7 +195,7 @@ def deliver(d: Draft, actor: int, target: int, rolled, *, defendable: bool = Tru
         d.pending.append(Pending(id=attack_id, attacker=actor, target=target, attack=rolled.to_record(),
                                  round=int(d.round)))
         d.say("attack.opens", refs={"attacker": actor, "target": target}, values={"label": rolled.label},
-              lines=[*notes, *getattr(rolled, "preface", ()), f"{d.name(actor)} {rolled.describe()}",
+              lines=[*notes, *getattr(rolled, "preface", ()), roll_of(d.name(actor), rolled),
                      Line("line.may_defend", {"target": d.name(target)})])
         prefix = f"defend {d.name(target)}=" if d.is_npc(target) else "defend "
         answers = ", ".join(prefix + choice for choice in system.defense_choices(rolled, d.combatant(target)))
@@ -226,7 +234,7 @@ def finish(d: Draft, attacker: int, target: int, attack, defense, notes: Sequenc
         resolution = system.resolve(attack, defense, d.combatant(attacker), turns.struck(d, target), d.dice)
     apply_resolution(d, resolution)
     rolled, rest = attack_lines(attack), list(resolution.lines)
-    if rest[:len(rolled)] == rolled:
+    if [_flat(line) for line in rest[:len(rolled)]] == [_flat(line) for line in rolled]:
         rest = rest[len(rolled):]
     else:
         rolled = []
