@@ -351,6 +351,7 @@ class TelnetClient:
                 self.sock.shutdown(socket.SHUT_RDWR)
             except OSError:
                 pass
+            keep_transcript(self.name, self.transcript)
         self._closed = True
         self.sock.close()
 
@@ -359,6 +360,21 @@ class TelnetClient:
 
     def __exit__(self, *exc):
         self.close()
+
+
+def keep_transcript(name: str, transcript: str) -> None:
+    """With ``FRAY_E2E_TRANSCRIPTS`` set (a directory), keep what a client received there, one
+    file per test and client (``<test>--<client>.txt``): two versions' e2e fights compared
+    line by line (``bench/transcripts.py``)."""
+    folder = os.environ.get("FRAY_E2E_TRANSCRIPTS")
+    if not folder:
+        return
+    test = os.environ.get("PYTEST_CURRENT_TEST", "outside-a-test").split(" ")[0]
+    stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", f"{test}--{name}")
+    path = Path(folder) / f"{stem}.txt"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a", encoding="utf-8") as out:
+        out.write(transcript)
 
 
 # --------------------------------------------------------------------------- database
