@@ -174,10 +174,18 @@ def set_value(character, system: RuleSystem, field: str, value: str) -> str:
     return f"{system.key.capitalize()} chargen: your {name} is now {rating}. {left_line(rules, traits)}"
 
 
+def spent_text(pool) -> str:
+    """What a pool has spent: ``"5 of 7 spent, 2 left"``; past its size the rest is the
+    freebies': ``"7 of 7 spent, 4 more from freebies"``."""
+    if pool.left < 0:
+        return f"{pool.size} of {pool.size} spent, {-pool.left} more from freebies"
+    return f"{pool.spent} of {pool.size} spent, {pool.left} left"
+
+
 def left_line(rules: ChargenRules, traits: dict[str, int]) -> str:
     """``Left: Physical 2, Talents 13, freebies 15.``"""
     tally = rules.tally(traits)
-    parts = [f"{pool.name} {pool.left}" for pool in tally.pools if pool.left]
+    parts = [f"{pool.name} {pool.left}" for pool in tally.pools if pool.left > 0]
     if rules.freebies:
         parts.append(f"freebies {tally.freebies_left}")
     return f"Left: {', '.join(parts)}." if parts else "Every point is spent."
@@ -420,7 +428,7 @@ def render(character, system: RuleSystem) -> str:
             names = group.categories or {group.name: group.traits}
             for name, traits_of in names.items():
                 pool = tally.pool(name)
-                head = f"{name}: {pool.spent} of {pool.size} spent, {pool.left} left" if pool else \
+                head = f"{name}: {spent_text(pool)}" if pool else \
                     (f"{group.name}: from the {group.pool} points" if group.pool else f"{group.name}: freebies")
                 if name == next(iter(names)):
                     head += f" ({group.minimum} to {highest}"
@@ -541,7 +549,7 @@ def page(character, system: RuleSystem) -> dict:
     for group in rules.groups:
         for name, names in (group.categories or {group.name: group.traits}).items():
             pool = tally.pool(name)
-            head = f"{pool.spent} of {pool.size} spent, {pool.left} left" if pool else \
+            head = spent_text(pool) if pool else \
                 (f"from the {group.pool} points" if group.pool else "freebies")
             data["groups"].append({"name": name, "head": f"{head} ({group.minimum} to {group.maximum})",
                                    "traits": [(trait, traits.get(trait, group.base)) for trait in names]})

@@ -5,7 +5,7 @@ queue), fights let in approved sheets, staff edits of approved sheets are logged
 import hashlib
 
 from django.apps import apps
-from django.test import override_settings
+from django.test import Client, override_settings
 from evennia.utils import create
 
 from commands import fray
@@ -72,6 +72,19 @@ class TestBuildingASheet(ChargenTest):
         self.assertIn("Freebies: 0 of 15 spent, 15 left", out)
         self.assertIn("Next: 7 points left for Physical. (6 more)", out)
         self.assertTrue(all(len(line) <= 78 for line in out.splitlines()), out)
+
+    def test_a_pool_spent_past_its_points_says_the_rest_comes_from_freebies(self):
+        self.build("storyteller", [("Strength", 5), ("Dexterity", 4), ("Stamina", 2)])   # Physical 8 of 7: a dot of freebies
+        out = self.player(CmdChargen(), "")
+        self.assertIn("Physical: 7 of 7 spent, 1 more from freebies (1 to 5;", out)
+        self.assertIn("Freebies: 5 of 15 spent, 10 left", out)
+        self.assertNotIn("-1", out)
+        self.player(CmdChargen(), "/set Wits=2", "<Chargen> Storyteller chargen: your Wits is now 2. Left: Social 3, "
+                    "Mental 4, Talents 13, Skills 9, Knowledges 5, freebies 10.")
+        self.account2.characters.add(self.char2)
+        web = Client()
+        web.force_login(self.account2)
+        self.assertContains(web.get("/chargen/storyteller/"), "7 of 7 spent, 1 more from freebies (1 to 5)")
 
     def test_the_chargen_sheet_fits_a_narrow_client(self):
         from world.text import views_for
