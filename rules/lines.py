@@ -4,7 +4,7 @@ a sentence. Kept apart from the engine so every rule system can make them."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,3 +32,26 @@ def roll_of(name: str, rolled) -> Line:
     """``"<name> <the roll>"``: who rolled ``rolled`` (an attack, a defense: anything with a
     ``describe()``, its roll as a line) and its roll."""
     return Line("line.roll_of", {"name": name, "roll": rolled.describe()})
+
+
+#: How a line reads where the rules must give text (a refusal's ``str()``): the game's
+#: catalogue, as the game registers it (:func:`use_wording`); until then its key and values.
+_wording: Callable[[Line], str] | None = None
+
+
+def use_wording(words: Callable[[Line], str] | None) -> None:
+    """Word lines with ``words`` (a line in, one line of plain text out) from now on: the game
+    registers its catalogue's words once, as it starts (``world.apps``)."""
+    global _wording
+    _wording = words
+
+
+def text_of(line: Line) -> str:
+    """``line`` in words (:func:`use_wording`); its key and values when no words are
+    registered or the words have no such key."""
+    if _wording is not None:
+        try:
+            return _wording(line)
+        except KeyError:
+            pass
+    return f"{line.key} {dict(line.values)}"

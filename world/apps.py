@@ -38,5 +38,11 @@ class WorldConfig(AppConfig):
     verbose_name = "Fray"
 
     def ready(self) -> None:
+        from rules.lines import use_wording
+        from world.wording import line_text
+
         Field.register_lookup(PortableRegex)
         Field.register_lookup(PortableIRegex)
+        # the rules' refusals (a CombatError raised with a line) in the catalogue's words, the
+        # game's own where it has them: one line of plain text (escaped where it is sent)
+        use_wording(lambda line: line_text(line, plain=True))

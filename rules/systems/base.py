@@ -30,10 +30,21 @@ from typing import Any, Protocol
 from rules.data import RulesDataError, require
 from rules.dice import PoolExpression, Roller
 from rules.dice.odds import chance_of
+from rules.lines import Line, text_of
 
 
 class CombatError(ValueError):
-    """A rule refuses the action (e.g. parry without a weapon). ``str()`` is one player-facing line."""
+    """A rule refuses the action (e.g. parry without a weapon). Raised with a sentence, or with
+    a :class:`~rules.lines.Line` (a message key of the catalogue's refusals and its values: the
+    words are the game's). ``str()`` is one player-facing line either way; ``line`` is the
+    line, or None."""
+
+    def __init__(self, message: str | Line = "") -> None:
+        super().__init__(message)
+        self.line = message if isinstance(message, Line) else None
+
+    def __str__(self) -> str:
+        return text_of(self.line) if self.line is not None else super().__str__()
 
 
 @dataclass(frozen=True)

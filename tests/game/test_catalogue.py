@@ -146,3 +146,15 @@ class TestTheNewWords(GameFileTest):
         event = Event("said", key="initiative.rolled", values={"roll": roll})
         self.assertEqual(narration.template(event), "{actor} rolls initiative: |r{{B}}$$You()|n: 7.")
         self.assertEqual(narration.value_for_msg(roll), "|r{B}$You()|n: 7")
+
+    def test_a_refusal_raised_with_a_line_reads_in_the_game_s_words(self):
+        """A rule's refusal may be a line (a key and values): ``str()`` of the error is the
+        catalogue's words, the game's own where its file has them, as one plain line."""
+        from rules.systems import CombatError
+
+        refusal = CombatError(Line("line.may_defend", {"target": "B|g<i>"}))
+        self.assertEqual(str(refusal), "B|g<i> may defend.")
+        self.use('[line]\nmay_defend = "|r{target}|n cannot be refused."\n')
+        self.assertEqual(str(refusal), "B|g<i> cannot be refused.")
+        self.assertEqual(refusal.line.key, "line.may_defend")
+        self.assertEqual(str(CombatError("A sentence.")), "A sentence.")
