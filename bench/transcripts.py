@@ -22,6 +22,7 @@ from pathlib import Path
 
 MASKS = (
     (re.compile(r"[0-9a-f]{12,}"), "~hex~"),   # dice seeds and commitments, passwords
+    (re.compile(r"(?m)^(\s+)[0-9a-f]{4,}$"), r"\1~hex~"),   # a seed's end, wrapped to its own line
     (re.compile(r"(?<=[A-Za-z])[0-9a-f]{6}(?![0-9a-f])"), "~name~"),   # the tests' name suffixes
     (re.compile(r"\d{4}-\d\d-\d\d"), "~date~"),
     (re.compile(r"\d\d?:\d\d(:\d\d)?(\.\d+)?"), "~time~"),
@@ -38,7 +39,7 @@ def masked(text: str) -> list[str]:
 
 
 def stem(path: Path) -> str:
-    return MASKS[1][0].sub("~name~", path.stem)
+    return MASKS[2][0].sub("~name~", path.stem)
 
 
 def main(argv: list[str]) -> int:
