@@ -1074,3 +1074,26 @@ def test_parry_is_offered_only_with_a_weapon_or_shield_in_hand():
         ST.defend(attack, bare, "parry", dice())
     armed = Combatant(name="Ann", traits={"Dexterity": 2, "Melee": 2}, weapon="dagger")
     assert ST.defense_choices(attack, armed) == ("dodge", "block", "parry")
+
+
+@pytest.mark.parametrize("parts, text", [
+    ((), "0"),
+    ((("Dexterity", 3),), "Dexterity 3"),
+    ((("Dexterity", 3), ("Brawl", 2), ("wounds", -1)), "Dexterity 3 + Brawl 2 - 1 (wounds) = 4"),
+    ((("wounds", -2), ("Stamina", 3)), "-2 (wounds) + Stamina 3 = 1"),
+    ((("", 4), ("", -1), ("modifier", 2)), "4 - 1 + 2 (modifier) = 5"),
+    ((("Power", 6), ("special effects", 1), ("willpower", 1), ("rollover", 2)),
+     "Power 6 + 1 (special effects) + 1 (willpower) + 2 (rollover) = 10"),
+    ((("Strength", 2), ("action 2 of 3", -2)), "Strength 2 - 2 (action 2 of 3) = 0"),
+    ((("Stamina", 2), ("armor", 2)), "Stamina 2 + armor 2 = 4"),
+])
+def test_a_pool_as_a_line_reads_as_its_description(parts, text):
+    pool = Pool(parts)
+    assert pool.describe() == text
+    assert english(pool.line()) == text
+    assert english(pool.dice_line()) == pool.dice() == f"{text} {'die' if pool.size == 1 else 'dice'}"
+
+
+def test_an_initiative_roll_as_a_line_reads_as_its_description():
+    roll = InitiativeRoll("Ann", Pool((("Wits", 2), ("Dexterity", 3), ("wounds", -1))), 7, 11, 3)
+    assert english(roll.line()) == roll.describe() == "Wits 2 + Dexterity 3 - 1 (wounds) = 4 + 1d10 (7) = 11"
