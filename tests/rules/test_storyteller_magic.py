@@ -8,6 +8,7 @@ expects to be rolled; the fallback roller fails the test on one die more, ``done
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 import json
 
 import pytest
@@ -484,3 +485,25 @@ def test_contact_touches_the_other_ones_and_ones_own_overshot_shield():
     assert MAGIC.shields_touched("Di", "Bob", shields) == [overshot]       # Bob's did not overshoot
     assert MAGIC.shields_touched("Di", "Di2", {"Di": overshot, "Di2": overshot}) == [overshot]
     assert MAGIC.shields_touched("Ann", "Bob", shields) == []
+
+
+@pytest.mark.parametrize(("spell", "power", "control", "text"), [
+    ("lumos", [1, 3], [10], "Lumos fizzles (the Power roll botched)."),
+    ("stunner", [6, 6, 6], [10, 10, 3],
+     "Stupefy is cast with an OVERSHOOT (Control 2 < Power 3): 0 Special Effect successes."),
+    ("stunner", [6, 6, 6], [10, 10, 10], "Stupefy is cast: 0 Special Effect successes."),
+    ("lumos", [7, 7, 7], [10, 10, 10], "Lumos is cast: 1 Special Effect success."),
+])
+def test_a_casts_lines_of_working_read_as_its_description(spell, power, control, text):
+    result = cast(spell, power, control)
+    assert englished(result.lines()) == list(result.describe())
+    assert english(result.lines()[-1]) == text
+
+
+@pytest.mark.parametrize("overshot", [False, True])
+def test_a_shield_as_a_line_reads_as_its_description(overshot):
+    shield = Shield(caster="Di", spell="Protego", blocks=2, protected=("Di", "Bob"), overshot=overshot)
+    assert english(shield.line()) == shield.describe() == (
+        "Di's Protego: blocks 2 more attacks, protects Di, Bob"
+        + (", crackling (Overshoot: touching it zaps)." if overshot else "."))
+    assert english(replace(shield, blocks=1).line()).startswith("Di's Protego: blocks 1 more attack, ")
