@@ -94,7 +94,8 @@ class End(Action):
                         {"name": d.name(fighter_id), "health": d.health(fighter_id)})
                    for fighter_id in d.ids()]
         d.say("fight.ended", actor=intent.by,
-              values={"rounds": "1 round" if int(d.round) == 1 else f"{d.round} rounds"}, lines=summary)
+              values={"rounds": Line("line.round" if int(d.round) == 1 else "line.rounds", {"count": int(d.round)})},
+              lines=summary)
         d.ended = True
         return summary
 
@@ -145,7 +146,8 @@ class Add(Action):
         if already and len(already) == len(found):
             raise CombatError(f"{', '.join(already)} {'is' if len(already) == 1 else 'are'} already in this fight.")
         added = [fighter.name for fighter in found if add_fighter(d, fighter)]
-        note = f" ({', '.join(already)} already {'was' if len(already) == 1 else 'were'})" if already else ""
+        note = Line("line.already_was" if len(already) == 1 else "line.already_were",
+                    {"names": ", ".join(already)}) if already else ""
         d.say("control.added", values={"names": ", ".join(added), "are": "is" if len(added) == 1 else "are",
                                        "note": note})
         unsheeted(d, [fighter for fighter in found if fighter.name in added])
