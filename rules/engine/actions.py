@@ -75,8 +75,8 @@ class Start(Action):
             d.settings["lethal"] = str(intent.data["lethal"])
         lines = []
         if intent.data.get("commitment"):
-            lines = [f"Fight #{intent.data.get('fight')}. Dice commitment (SHA-256 of its secret seed):",
-                     str(intent.data["commitment"])]
+            lines = [Line("line.commitment", {"fight": intent.data.get("fight")}),
+                     Line("line.commitment_hash", {"commitment": str(intent.data["commitment"])})]
         d.say("fight.duel_started" if duel else "fight.started", actor=intent.by,
               values={"system": d.system.key, "how": d.system.start_hint}, lines=lines)
         if d.settings.get("lethal"):
@@ -94,7 +94,8 @@ class End(Action):
                         {"name": d.name(fighter_id), "health": d.health(fighter_id)})
                    for fighter_id in d.ids()]
         d.say("fight.ended", actor=intent.by,
-              values={"rounds": "1 round" if int(d.round) == 1 else f"{d.round} rounds"}, lines=summary)
+              values={"rounds": Line("line.round" if int(d.round) == 1 else "line.rounds", {"count": int(d.round)})},
+              lines=summary)
         d.ended = True
         return summary
 
@@ -145,7 +146,8 @@ class Add(Action):
         if already and len(already) == len(found):
             raise CombatError(f"{', '.join(already)} {'is' if len(already) == 1 else 'are'} already in this fight.")
         added = [fighter.name for fighter in found if add_fighter(d, fighter)]
-        note = f" ({', '.join(already)} already {'was' if len(already) == 1 else 'were'})" if already else ""
+        note = Line("line.already_was" if len(already) == 1 else "line.already_were",
+                    {"names": ", ".join(already)}) if already else ""
         d.say("control.added", values={"names": ", ".join(added), "are": "is" if len(added) == 1 else "are",
                                        "note": note})
         unsheeted(d, [fighter for fighter in found if fighter.name in added])
@@ -446,7 +448,7 @@ class Lapse(Action):
         attacks.close(d, pending)
         seconds = int(d.settings.get("timeout", 0))
         attacks.finish(d, pending.attacker, pending.target, d.attack_of(pending.attack), None,
-                       [f"No defense from {d.name(pending.target)} within {seconds} seconds."])
+                       [Line("line.lapsed", {"target": d.name(pending.target), "seconds": seconds})])
 
 
 # ------------------------------------------------------------------- life and death
@@ -562,7 +564,7 @@ class Reveal(Action):
         if not d.conditions_of(target).get("hidden_from"):
             raise CombatError(f"{d.name(target)} is not hiding from anyone.")
         d.update_conditions(target, hidden_from=None)
-        d.add_log(intent.data.get("by_name", ""), f"reveal {d.name(target)}", [f"{d.name(target)} is seen again."])
+        d.add_log(intent.data.get("by_name", ""), f"reveal {d.name(target)}", [Line("line.seen_again", {"target": d.name(target)})])
         d.say("control.revealed", actor=intent.by, refs={"target": target})
 
 
@@ -584,8 +586,8 @@ class Initiative(Action):
             raise CombatError(f"{d.name(actor)} already has initiative this {when}.")
         roll = d.system.roll_initiative(d.combatant(actor, intent.data.get("overrides")), d.dice)
         d.initiative[actor] = roll.to_record()
-        d.add_log(d.name(actor), "initiative", [roll.describe()])
-        d.say("initiative.rolled", refs={"actor": actor}, values={"roll": roll.describe()})
+        d.add_log(d.name(actor), "initiative", [roll.line()])
+        d.say("initiative.rolled", refs={"actor": actor}, values={"roll": roll.line()})
         turns.announce_turn(d, only_if_moved=True)   # a roll that changes who is to act
         return roll
 
@@ -682,7 +684,7 @@ class Aim(Action):
             return turns.announce_turn(d)
         turns.use_turn(d, actor)
         d.update_conditions(actor, aim={"target": target, "bonus": self.BONUS})
-        lines = [*before, f"{d.name(actor)}'s next attack at {d.name(target)}: +{self.BONUS}."]
+        lines = [*before, Line("line.aim", {"actor": d.name(actor), "target": d.name(target), "bonus": self.BONUS})]
         d.add_log(d.name(actor), f"aim at {d.name(target)}", lines)
         d.say("attack.aim", refs={"actor": actor, "target": target}, lines=lines)
         turns.announce_turn(d)
@@ -708,7 +710,7 @@ class Roll(Action):
         result = system.roll_check(expression, roller, d.dice, modifier=dice_mod,
                                    willpower=bool(intent.data.get("willpower")))
         line = Line("line.rolls", {"name": roller.name, "rolls": tuple(result.lines)})
-        notes = [f"dice {dice_mod:+d} (Storyteller)"] if dice_mod else []
+        notes = [Line("line.storyteller_dice", {"change": f"{dice_mod:+d}"})] if dice_mod else []
         d.add_log(roller.name, "private roll" if private else "roll", [*result.lines, *notes])
         if dice_mod:
             d.use_modifiers(intent.actor, adjustable=False)
@@ -777,7 +779,7 @@ class Order(Action):
             raise CombatError(f"{name} is already at place {index + 1}.")
         turn_before = turns.current_slot(d)
         d.order = acting_order.stored(new, d.round)
-        listing = f"Round {d.round} order: {numbered(new)}"
+        listing = Line("line.order", {"round": d.round, "order": numbered(new)})
         d.add_log(intent.data.get("by_name", ""), f"order: {name} to place {index + 1}", [listing])
         d.say("control.order", actor=intent.by, refs={"target": fighter}, values={"place": index + 1},
               lines=[listing])
@@ -786,9 +788,16 @@ class Order(Action):
             turns.announce_turn(d)
 
 
-def numbered(order) -> str:
-    """``"1. Bob, 2. Ann & Cid"`` (a tie shares a number, as on the HUD)."""
-    return ", ".join(f"{n}. " + " & ".join(name for _, name in place) for n, place in enumerate(order, start=1))
+def numbered(order) -> Line:
+    """``"1. Bob, 2. Ann & Cid"`` (a tie shares a number, as on the HUD) as a line."""
+    listing = None
+    for n, place in enumerate(order, start=1):
+        names = None
+        for _, name in place:
+            names = name if names is None else Line("line.order_tie", {"names": names, "name": name})
+        entry = Line("line.order_place", {"place": n, "names": names})
+        listing = entry if listing is None else Line("line.order_next", {"order": listing, "place": entry})
+    return listing
 
 
 #: The actions every turn-playing system shares, by key.

@@ -101,7 +101,7 @@ def shield_zaps(d: Draft, actor: int, other: int) -> None:
         harm, lines = magic.shield_zap(d.combatant(actor), shield, d.dice)
         store_harm(d, [harm])
         d.add_log(d.name(actor), "shield zap", lines)
-        d.say("attack.shield_zap", refs={"actor": actor}, values={"shield": f"{shield.caster}'s shield"},
+        d.say("attack.shield_zap", refs={"actor": actor}, values={"shield": Line("line.shield_of", {"caster": shield.caster})},
               lines=lines)
 
 
@@ -159,7 +159,7 @@ def strike(d: Draft, actor: int, target: int, option: str, *, use_turn: bool = T
     if use_turn:
         turns.use_turn(d, actor)
     d.update_conditions(actor, hidden_from=None, aim=None, last_attack=[target])  # attacking shows where you are
-    mod_notes = (*mods.notes, *((f"aimed at {d.name(target)} +{aim}",) if aim else ()))
+    mod_notes = (*mods.notes, *((Line("line.aimed", {"target": d.name(target), "bonus": aim}),) if aim else ()))
     d.add_log(d.name(actor), f"{rolled.label} at {d.name(target)}",
               [*(notes if use_turn else ()), *getattr(rolled, "preface", ()), rolled.describe(), *mod_notes])
     shield_zaps(d, actor, target)

@@ -47,7 +47,7 @@ class Modifiers:
 
     difficulty: int
     dice: int
-    notes: tuple[str, ...]
+    notes: tuple[Line, ...]
 
 
 def copied(value: Any) -> Any:
@@ -290,11 +290,12 @@ class Draft:
         tackle, adjust, dice_mod = (int(state.get(key, 0) or 0) for key in ("difficulty", "adjust", "mod"))
         notes = []
         if tackle:
-            notes.append(f"difficulty +{tackle} (tackled last turn)")
+            notes.append(Line("line.tackled", {"change": tackle}))
         if adjust and adjustable:
-            notes.append(f"difficulty {adjust:+d} (Storyteller)")
+            notes.append(Line("line.storyteller_difficulty", {"change": f"{adjust:+d}"}))
         if dice_mod:
-            notes.append(f"dice {dice_mod:+d} (Storyteller{', kept' if state.get('mod_keep') else ''})")
+            notes.append(Line("line.storyteller_dice_kept" if state.get("mod_keep") else "line.storyteller_dice",
+                              {"change": f"{dice_mod:+d}"}))
         return Modifiers(tackle + (adjust if adjustable else 0), dice_mod, tuple(notes))
 
     def use_modifiers(self, fighter_id: int, adjustable: bool = True) -> None:
@@ -325,13 +326,26 @@ class Draft:
             if isinstance(line, str):
                 for deadly, dying in self._retold.items():
                     line = line.replace(deadly, dying)
-            elif any(hasattr(value, "words") and value.describe() in self._retold for value in line.values.values()):
-                line = Line(line.key, {name: Dying(self._spared[value.describe()])
-                                       if hasattr(value, "words") and value.describe() in self._retold else value
-                                       for name, value in line.values.items()})
+            else:
+                line = self._retell(line)
             told.append(line)
         self.emit("said", key=key, actor=actor, refs=dict(refs or {}), values=dict(values or {}),
                   lines=tuple(told))
+
+    def _retell(self, line: Line) -> Line:
+        """``line`` with each deadly health in it (in a line within it too) as the health
+        kept while the game master decides, and dying (:class:`Dying`)."""
+        def retold(value):
+            if isinstance(value, Line):
+                return self._retell(value)
+            if isinstance(value, tuple):
+                return tuple(retold(part) for part in value)
+            if hasattr(value, "words") and value.describe() in self._retold:
+                return Dying(self._spared[value.describe()])
+            return value
+
+        values = {name: retold(value) for name, value in line.values.items()}
+        return line if values == dict(line.values) else Line(line.key, values)
 
     def tell(self, to: int | None, key: str, *, values: Mapping[str, Any] | None = None,
              lines: Sequence[str] = (), about: int | None = None) -> None:

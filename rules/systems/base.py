@@ -153,6 +153,25 @@ class Pool:
         return f"{text} = {self.size}" if len(signed) > 1 else text
 
 
+    def line(self) -> Line:
+        """:meth:`describe` as a line of working (``line.pool_*``): each part a line, chained
+        by its sign, with the total after two parts or more."""
+        if not self.parts:
+            return Line("line.pool_number", {"value": 0})
+        chain = None
+        for label, value in self.parts:
+            part = _part_line(label, value)
+            negative = value < 0 and (label in ANNOTATED_PARTS or label.startswith("action ") or not label)
+            if chain is None:
+                chain = Line("line.pool_negative", {"part": part}) if negative else part
+            else:
+                chain = Line("line.pool_minus" if negative else "line.pool_plus", {"pool": chain, "part": part})
+        return Line("line.pool_total", {"pool": chain, "size": self.size}) if len(self.parts) > 1 else chain
+
+    def dice_line(self) -> Line:
+        """:meth:`dice` as a line of working: ``"Dexterity 3 + Brawl 2 = 5 dice"``."""
+        return Line("line.pool_die" if self.size == 1 else "line.pool_dice", {"pool": self.line()})
+
     @classmethod
     def from_parts(cls, parts: Sequence[Sequence[Any]]) -> Pool:
         """The pool stored as ``[[label, value], ...]`` (``to_record`` shapes)."""
@@ -161,6 +180,21 @@ class Pool:
     def dice(self) -> str:
         """``describe()`` followed by "die" or "dice": ``"Dexterity 3 + Brawl 2 = 5 dice"``."""
         return f"{self.describe()} {'die' if self.size == 1 else 'dice'}"
+
+
+def _part_line(label: str, value: int) -> Line:
+    """One part of a pool as a line: a trait ``"Dexterity 3"``, a number, or a noted part
+    ``"1 (wounds)"`` (its size; the sign is the chain's)."""
+    size = abs(value)
+    if label in ANNOTATED_PARTS:
+        return Line("line.pool_wounds" if label == "wounds" else "line.pool_modifier" if label == "modifier"
+                    else "line.pool_willpower" if label == "willpower" else "line.pool_rollover"
+                    if label == "rollover" else "line.pool_special_effects", {"value": size})
+    if label.startswith("action "):   # aeon: "action 2 of 3"
+        return Line("line.pool_noted", {"value": size, "label": label})
+    if label:
+        return Line("line.pool_trait", {"label": label, "value": value})
+    return Line("line.pool_number", {"value": size})
 
 
 class Health(Protocol):
@@ -238,6 +272,10 @@ class InitiativeRoll:
     def describe(self) -> str:
         return f"{self.pool.describe()} + 1d10 ({self.die}) = {self.total}"
 
+    def line(self) -> Line:
+        """:meth:`describe` as a line of working (the engine's initiative event and log)."""
+        return Line("line.initiative", {"pool": self.pool.line(), "die": self.die, "total": self.total})
+
     def to_record(self) -> dict[str, Any]:
         return {"name": self.name, "parts": [list(p) for p in self.pool.parts], "die": self.die,
                 "total": self.total, "tiebreak": self.tiebreak}
@@ -283,7 +321,7 @@ class Resolution:
     target: str
     hit: bool
     net_successes: int
-    lines: tuple[str, ...]
+    lines: tuple[str | Line, ...]
     harm: tuple[Any, ...]
     effects: tuple[tuple[str, str, Any], ...]
 
@@ -292,7 +330,7 @@ class Resolution:
 class RollResult:
     """What ``+roll`` produced: ``lines`` show the dice and the arithmetic; ``summary`` is the verdict."""
 
-    lines: tuple[str, ...]
+    lines: tuple[str | Line, ...]
     summary: str
     record: Mapping[str, Any]
 
@@ -330,7 +368,7 @@ class RoundEffect:
 
     health: Any = None
     conditions: Mapping[str, Any] = field(default_factory=dict)
-    lines: tuple[str, ...] = ()
+    lines: tuple[str | Line, ...] = ()
 
 
 @cache

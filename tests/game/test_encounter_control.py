@@ -14,6 +14,11 @@ class ControlTest(FrayCommandTest):
         self.call(fray.CmdCombat(), "/start", caller=self.char1)
         self.encounter = encounters.encounter_in(self.room1)
 
+    def test_adding_some_already_in_names_them(self):
+        self.player(fray.CmdCombat(), "/join")
+        self.st(fray.CmdCombat(), "/add Char2,Char",
+                "<Combat> Char is brought into the fight (Char2 already was).")
+
     def test_add_and_remove(self):
         self.st(fray.CmdCombat(), "/add Char2", "<Combat> Char2 is brought into the fight.")
         self.assertIn(self.char2, encounters.fighters(self.encounter))

@@ -9,9 +9,11 @@ import pytest
 
 from rules.engine import Fighter, FightState, Intent, step
 from rules.engine.draft import Draft
+from rules.lines import Dying, Line
 from rules.systems import CombatError, get_system
 from rules.systems.base import Combatant
 from tests.rules.forced_dice import dice
+from tests.rules.wording import english
 
 GM, ANN, BOB = 1, 10, 11
 TRAITS = {"Strength": 2, "Dexterity": 2, "Stamina": 2, "Constitution": 2, "Wits": 2, "Brawl": 1}
@@ -151,6 +153,19 @@ def test_the_blows_own_words_say_dying_not_dead():
     d.say("attack.resolved", lines=[f"Ann takes 100 lethal: {deadly.describe()}"])
     assert d.events[-1].lines == (f"Ann takes 100 lethal: {d.health(ANN).describe()}, dying",)
     assert d.health(ANN).describe().startswith("Down: Life Points -9/")
+
+
+def test_a_deadly_health_within_a_line_within_a_line_says_dying():
+    d = Draft(fight("storyteller"), get_system("storyteller"), dice())
+    deadly = d.health(ANN).with_damage(100, "lethal")
+    d.store_health(ANN, deadly)
+    inner = Line("line.health", {"name": "Ann", "health": deadly})
+    d.say("attack.resolved", lines=[Line("line.roll_of", {"name": "Ann", "roll": inner}),
+                                    Line("line.rolls", {"name": "Ann", "rolls": (inner, "2 levels")})])
+    kept = Line("line.health", {"name": "Ann", "health": Dying(d.health(ANN))})
+    assert d.events[-1].lines == (Line("line.roll_of", {"name": "Ann", "roll": kept}),
+                                  Line("line.rolls", {"name": "Ann", "rolls": (kept, "2 levels")}))
+    assert english(d.events[-1].lines[0]) == "Ann Ann: Incapacitated [LLLLLLL], dying"
 
 
 def test_the_dying_cannot_leave_before_the_decision():

@@ -19,6 +19,7 @@ from rules.systems import get_system
 from rules.systems.base import Combatant, CombatError, InitiativeRoll, Pool
 from rules.systems.storyteller.system import StorytellerSystem
 from tests.rules.forced_dice import dice, done  # noqa: E402
+from tests.rules.wording import english, englished
 
 ST = get_system("storyteller")
 
@@ -71,7 +72,7 @@ def test_pool_successes_ones_and_botch(faces, net, summary):
     assert result.record["difficulty"] == 6
     assert result.record["result"] == summary
     if summary == "BOTCH":
-        assert "BOTCH" in result.lines[0]
+        assert "BOTCH" in english(result.lines[0])
 
 
 def test_default_difficulty_is_6():
@@ -101,7 +102,7 @@ def test_empty_pool_rolls_no_dice_and_says_so(text):
     result = check(text)                  # the fallback would fail on any die
     assert result.record["faces"] == []
     assert result.summary == "failure"
-    assert "empty pool" in result.lines[0]
+    assert "empty pool" in english(result.lines[0])
 
 
 def test_sum_of_numbers_rolls_that_many_dice():
@@ -126,7 +127,7 @@ def test_other_dice_refused(text):
 def test_traits_sum_into_the_pool():
     actor = fighter(Dexterity=3, Brawl=2)
     result = check("Dex + Brawl vs 7", actor, 7, 7, 6, 6, 2)
-    assert result.lines[0].startswith("Dexterity 3 + Brawl 2 = 5 dice")
+    assert english(result.lines[0]).startswith("Dexterity 3 + Brawl 2 = 5 dice")
     assert result.summary == "2 successes"
 
 
@@ -141,7 +142,7 @@ def test_willpower_adds_one_automatic_success_ones_cannot_cancel(faces, summary)
     result = check(f"{len(faces)} vs 6", fighter(Willpower=3), *faces, willpower=True)
     assert result.summary == summary
     assert result.record["automatic"] == 1
-    assert "(willpower)" in result.lines[0]
+    assert "(willpower)" in english(result.lines[0])
 
 
 def test_willpower_on_an_empty_pool_is_one_success():
@@ -171,14 +172,14 @@ def test_wound_penalty_reduces_the_pool(health, dice_left):
     assert len(result.record["faces"]) == dice_left
     penalty = 5 - dice_left
     if penalty:
-        assert f"- {penalty} (wounds)" in result.lines[0]
+        assert f"- {penalty} (wounds)" in english(result.lines[0])
     else:
-        assert "wounds" not in result.lines[0]
+        assert "wounds" not in english(result.lines[0])
 
 
 def test_roll_check_modifier_joins_the_pool():
     result = check("3", None, 6, 6, 6, 6, modifier=1)
-    assert "1 (modifier)" in result.lines[0]
+    assert "1 (modifier)" in english(result.lines[0])
     assert len(result.record["faces"]) == 4
 
 
@@ -312,7 +313,7 @@ def test_attack_pool_takes_the_wound_penalty():
     attack = ST.attack(attacker, fighter("Bob"), "punch", roller)
     done(roller)
     assert attack.pool.size == 3
-    assert "1 (wounds)" in attack.describe()
+    assert "1 (wounds)" in english(attack.describe())
 
 
 def test_empty_attack_pool_rolls_nothing_and_misses():
@@ -389,7 +390,7 @@ def test_grapple_does_the_attackers_strength_in_damage():
     (harm,) = resolution.harm
     assert harm.damage_roll is None and harm.levels == 3
     assert harm.pool.parts == (("Strength", 3),)
-    assert "damage: 3 levels bashing" in resolution.lines
+    assert "damage: 3 levels bashing" in englished(resolution.lines)
     assert ("held", "Bob", "Ann") in resolution.effects
     data = copy.deepcopy(load_system_data("storyteller"))
     data["maneuvers"]["grapple"]["damage_rolled"] = True       # the other reading: dice vs 6
@@ -437,7 +438,7 @@ def test_tackle_success_damage_prone_checks_and_difficulty_next_turn():
     assert ("prone", "Ann", True) not in resolution.effects
     assert ("prone", "Bob", True) in resolution.effects
     assert ("tackled", "Bob", 1) in resolution.effects
-    assert "Bob is at +1 difficulty to all actions next turn." in resolution.lines
+    assert "Bob is at +1 difficulty to all actions next turn." in englished(resolution.lines)
 
 
 def test_tackle_penalty_lasts_the_whole_next_turn_then_goes():
@@ -445,7 +446,7 @@ def test_tackle_penalty_lasts_the_whole_next_turn_then_goes():
     tackled, on every roll through the next round, gone the round after."""
     effect = ST.start_of_round(fighter("Bob", conditions={"tackled": 1}), 2)
     assert effect.conditions == {"tackled": None, "difficulty": 1}
-    assert "Bob is at +1 difficulty to all actions this turn (tackled)." in effect.lines
+    assert "Bob is at +1 difficulty to all actions this turn (tackled)." in englished(effect.lines)
     bob = fighter("Bob", Power=2, Control=2, Strength=1, Brawl=1, conditions={"difficulty": 1})
     roller = dice(7, 7)
     assert ST.roll_check(parse_pool("2", ST.trait_names), bob, roller).record["difficulty"] == 7
@@ -557,7 +558,7 @@ def test_weapon_table(key, name, bonus, damage_type, concealed, net):
     assert harm.levels == size
     assert (harm.soak_roll is not None) == (damage_type == "bashing")
     if damage_type == "lethal":
-        assert any("cannot soak lethal" in line for line in resolution.lines)
+        assert any("cannot soak lethal" in line for line in englished(resolution.lines))
 
 
 # ==================================================================== damage, soak
@@ -1073,3 +1074,26 @@ def test_parry_is_offered_only_with_a_weapon_or_shield_in_hand():
         ST.defend(attack, bare, "parry", dice())
     armed = Combatant(name="Ann", traits={"Dexterity": 2, "Melee": 2}, weapon="dagger")
     assert ST.defense_choices(attack, armed) == ("dodge", "block", "parry")
+
+
+@pytest.mark.parametrize("parts, text", [
+    ((), "0"),
+    ((("Dexterity", 3),), "Dexterity 3"),
+    ((("Dexterity", 3), ("Brawl", 2), ("wounds", -1)), "Dexterity 3 + Brawl 2 - 1 (wounds) = 4"),
+    ((("wounds", -2), ("Stamina", 3)), "-2 (wounds) + Stamina 3 = 1"),
+    ((("", 4), ("", -1), ("modifier", 2)), "4 - 1 + 2 (modifier) = 5"),
+    ((("Power", 6), ("special effects", 1), ("willpower", 1), ("rollover", 2)),
+     "Power 6 + 1 (special effects) + 1 (willpower) + 2 (rollover) = 10"),
+    ((("Strength", 2), ("action 2 of 3", -2)), "Strength 2 - 2 (action 2 of 3) = 0"),
+    ((("Stamina", 2), ("armor", 2)), "Stamina 2 + armor 2 = 4"),
+])
+def test_a_pool_as_a_line_reads_as_its_description(parts, text):
+    pool = Pool(parts)
+    assert pool.describe() == text
+    assert english(pool.line()) == text
+    assert english(pool.dice_line()) == pool.dice() == f"{text} {'die' if pool.size == 1 else 'dice'}"
+
+
+def test_an_initiative_roll_as_a_line_reads_as_its_description():
+    roll = InitiativeRoll("Ann", Pool((("Wits", 2), ("Dexterity", 3), ("wounds", -1))), 7, 11, 3)
+    assert english(roll.line()) == roll.describe() == "Wits 2 + Dexterity 3 - 1 (wounds) = 4 + 1d10 (7) = 11"

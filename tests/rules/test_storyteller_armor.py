@@ -11,6 +11,7 @@ from rules.systems import get_system
 from rules.systems.base import Combatant
 from rules.systems.storyteller.system import StorytellerSystem
 from tests.rules.forced_dice import dice
+from tests.rules.wording import englished
 
 ST = get_system("storyteller")
 
@@ -25,14 +26,14 @@ def test_armor_adds_soak_dice_to_stamina():
     roller = dice(5, 5, 5, 1)  # Stamina 2 + armor 2 = 4 dice vs 5
     harm, lines = ST._harm(wizard, None, 3, "lethal", roller, rolled=False)
     assert harm.soak_roll.faces == (5, 5, 5, 1) and harm.levels == 0
-    assert "Wiz soaks: Stamina 2 + armor 2 = 4 dice vs 5: 5 5 5 1 -> 3 successes = 3 successes" in lines
+    assert "Wiz soaks: Stamina 2 + armor 2 = 4 dice vs 5: 5 5 5 1 -> 3 successes = 3 successes" in englished(lines)
 
 
 def test_armor_lets_a_muggle_soak_lethal_with_the_armor_dice_alone():
     muggle = Combatant("Mo", {"Stamina": 3}, kind="Muggle", armor={"bashing": 1, "lethal": 1})
     harm, lines = ST._harm(muggle, None, 2, "lethal", dice(6), rolled=False)
     assert harm.levels == 1
-    assert "Mo soaks (armor only): armor 1 die vs 5: 6 -> 1 success = 1 success" in lines
+    assert "Mo soaks (armor only): armor 1 die vs 5: 6 -> 1 success = 1 success" in englished(lines)
 
 
 def test_no_armor_for_the_type_changes_nothing():

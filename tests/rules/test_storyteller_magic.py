@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -17,7 +18,7 @@ from rules.systems import get_system
 from rules.systems.base import Combatant, CombatError
 from rules.systems.storyteller.magic import CastRoll, MagicalAttack, Shield, StorytellerMagic
 from tests.rules.forced_dice import dice, done  # noqa: E402
-from tests.rules.wording import englished
+from tests.rules.wording import english, englished
 
 ST = get_system("storyteller")
 MAGIC = StorytellerMagic(ST)
@@ -136,6 +137,7 @@ def test_cast_rolls_power_vs_6_then_control_vs_10():
     assert lines[1] == "Power: Power 3 dice vs 6: 6 5 2 -> 1 success = 1 success"
     assert lines[2] == "Control: Control 2 dice vs 10: 10 9 -> 1 success = 1 success"
     assert lines[3] == "Stupefy fizzles (1 success of the 2 needed)."
+    assert englished(result.lines()) == list(lines)  # the same words as lines of working
 
 
 def test_success_at_the_requirement_and_ones_cancel():
@@ -214,7 +216,7 @@ def test_to_hit_is_dexterity_plus_dueling_vs_6():
     assert result.pool.describe() == "Dexterity 2 + Dueling 1 = 3"
     assert result.roll.difficulty == 6 and result.roll.net == 1 and result.needs_defense
     assert result.label == "Reducto" and result.se_to_damage == 0
-    assert result.describe() == "Reducto to hit: Dexterity 2 + Dueling 1 = 3 dice vs 6: 6 3 2 -> 1 success = 1 success"
+    assert english(result.describe()) == "Reducto to hit: Dexterity 2 + Dueling 1 = 3 dice vs 6: 6 3 2 -> 1 success = 1 success"
     assert attack(spell, [5, 2, 3], bob, modifier=1).roll.difficulty == 7
 
 
@@ -259,8 +261,8 @@ def test_damage_is_power_vs_7_and_ones_do_not_cancel():
     assert harm.damage_roll.difficulty == 7 and harm.damage_roll.net == 1 and not harm.damage_roll.ones_cancel
     assert (harm.name, harm.levels, harm.damage_type, harm.soak_roll) == ("Bob", 1, "lethal", None)
     assert harm.health_after.lethal == 1
-    assert "damage: Power 3 dice vs 7: 7 1 1 -> 1 success = 1 success lethal" in resolution.lines
-    assert "Bob cannot soak lethal damage (Muggle)." in resolution.lines
+    assert "damage: Power 3 dice vs 7: 7 1 1 -> 1 success = 1 success lethal" in englished(resolution.lines)
+    assert "Bob cannot soak lethal damage (Muggle)." in englished(resolution.lines)
 
 
 @pytest.mark.parametrize(("spell_key", "kind", "soak_faces", "levels"), [
@@ -286,7 +288,7 @@ def test_soak_by_kind(spell_key, kind, soak_faces, levels):
     if soak_faces:
         assert harm.soak_roll.difficulty == 5
     if spell_key == "fiendfyre":
-        assert "Cy cannot soak fire aggravated damage (Vampire)." in resolution.lines
+        assert "Cy cannot soak fire aggravated damage (Vampire)." in englished(resolution.lines)
 
 
 def test_a_dodge_cancels_hit_successes():
@@ -297,8 +299,8 @@ def test_a_dodge_cancels_hit_successes():
     done(roller)
     resolution, _ = resolve(spell, [], bob, [ANN, bob], defense=defense)  # no damage dice
     assert not resolution.hit and resolution.harm == ()
-    assert "Bob's 2 successes cancel 2 of 2: 0 successes left." in resolution.lines
-    assert resolution.lines[-1] == "Ann's Reducto misses Bob."
+    assert "Bob's 2 successes cancel 2 of 2: 0 successes left." in englished(resolution.lines)
+    assert english(resolution.lines[-1]) == "Ann's Reducto misses Bob."
     roller = dice(8, 2, 3)
     partial = ST.defend(spell, bob, "dodge", roller)
     done(roller)
@@ -337,10 +339,10 @@ def test_overshoot_on_a_hit_strikes_two_more_at_random_and_splits_the_damage():
     assert resolution.hit
     assert [(h.name, h.levels) for h in resolution.harm] == [("Bob", 2), ("Ed", 2), ("Cy", 1)]
     assert all(h.damage_roll.net == 7 for h in resolution.harm)
-    assert "split 7 levels among 3 targets: 7 // 3 = 2 each, 1 dissipating." in resolution.lines
+    assert "split 7 levels among 3 targets: 7 // 3 = 2 each, 1 dissipating." in englished(resolution.lines)
     assert ("Ann's Reducto hits Bob and OVERSHOOTS: it also strikes Ed, Cy (drawn from Cy, Di, Ed)."
-            in resolution.lines)
-    assert "Cy's share: 2 levels lethal" in resolution.lines
+            in englished(resolution.lines))
+    assert "Cy's share: 2 levels lethal" in englished(resolution.lines)
 
 
 def test_overshoot_on_a_miss_strikes_three_at_random_the_target_among_the_candidates():
@@ -353,7 +355,7 @@ def test_overshoot_on_a_miss_strikes_three_at_random_the_target_among_the_candid
                             caster=WILD)
     assert not resolution.hit and resolution.net_successes == 0
     assert [(h.name, h.levels) for h in resolution.harm] == [("Cy", 1), ("Bob", 1), ("Ed", 1)]
-    assert "split 5 levels among 3 targets: 5 // 3 = 1 each, 2 dissipating." in resolution.lines
+    assert "split 5 levels among 3 targets: 5 // 3 = 1 each, 2 dissipating." in englished(resolution.lines)
 
 
 def test_overshoot_with_too_few_candidates_takes_them_all_without_a_die():
@@ -362,7 +364,7 @@ def test_overshoot_with_too_few_candidates_takes_them_all_without_a_die():
     # hit: one candidate (Cy), no die; 7 levels over 2 = 3 each, 1 lost.
     resolution, _ = resolve(spell, [7, 7, 7, 7, 7, 7, 7, 2, 2], bob, [WILD, bob, cy], caster=WILD)
     assert [(h.name, h.levels) for h in resolution.harm] == [("Bob", 3), ("Cy", 3)]
-    assert "split 7 levels among 2 targets: 7 // 2 = 3 each, 1 dissipating." in resolution.lines
+    assert "split 7 levels among 2 targets: 7 // 2 = 3 each, 1 dissipating." in englished(resolution.lines)
     # miss with only the target about: it takes everything (no split), no die to choose it.
     missed = attack(wild_reducto(), [2, 2, 2], bob, caster=WILD)
     resolution, _ = resolve(missed, [7, 7, 7, 7, 2, 2, 2, 2, 2], bob, [WILD, bob], caster=WILD)
@@ -387,8 +389,8 @@ def test_a_shield_blocks_one_magical_attack_then_is_gone():
     spell = attack(cast("reducto", [6, 6, 2], [10, 10, 10]), [6, 2, 3], di)
     resolution, left = resolve(spell, [], di, [ANN, di], shields={"Di": shield})  # no damage dice
     assert resolution.hit and resolution.harm == ()
-    assert "Di's Protego blocks the Reducto for Di." in resolution.lines
-    assert "Di's Protego is spent and dissipates." in resolution.lines
+    assert "Di's Protego blocks the Reducto for Di." in englished(resolution.lines)
+    assert "Di's Protego is spent and dissipates." in englished(resolution.lines)
     assert left == {}
     resolution, left = resolve(spell, [7, 2, 2], di, [ANN, di], shields=left)
     assert resolution.harm[0].levels == 1 and left == {}
@@ -450,7 +452,7 @@ def test_an_overshot_shield_zaps_whoever_touches_it():
     harm, lines = MAGIC.shield_zap(wizard, shield, roller)
     done(roller)
     assert (harm.damage_type, harm.levels, harm.soak_roll.net) == ("lethal", 0, 1)
-    assert lines[0] == "Di's Protego zaps Di!"
+    assert english(lines[0]) == "Di's Protego zaps Di!"
     muggle = fighter("Bob", kind="Muggle", Stamina=3)
     harm, lines = MAGIC.shield_zap(muggle, shield, dice())  # a Muggle cannot soak lethal: no dice
     assert (harm.levels, harm.soak_roll, harm.health_after.lethal) == (1, None, 1)
@@ -483,3 +485,25 @@ def test_contact_touches_the_other_ones_and_ones_own_overshot_shield():
     assert MAGIC.shields_touched("Di", "Bob", shields) == [overshot]       # Bob's did not overshoot
     assert MAGIC.shields_touched("Di", "Di2", {"Di": overshot, "Di2": overshot}) == [overshot]
     assert MAGIC.shields_touched("Ann", "Bob", shields) == []
+
+
+@pytest.mark.parametrize(("spell", "power", "control", "text"), [
+    ("lumos", [1, 3], [10], "Lumos fizzles (the Power roll botched)."),
+    ("stunner", [6, 6, 6], [10, 10, 3],
+     "Stupefy is cast with an OVERSHOOT (Control 2 < Power 3): 0 Special Effect successes."),
+    ("stunner", [6, 6, 6], [10, 10, 10], "Stupefy is cast: 0 Special Effect successes."),
+    ("lumos", [7, 7, 7], [10, 10, 10], "Lumos is cast: 1 Special Effect success."),
+])
+def test_a_casts_lines_of_working_read_as_its_description(spell, power, control, text):
+    result = cast(spell, power, control)
+    assert englished(result.lines()) == list(result.describe())
+    assert english(result.lines()[-1]) == text
+
+
+@pytest.mark.parametrize("overshot", [False, True])
+def test_a_shield_as_a_line_reads_as_its_description(overshot):
+    shield = Shield(caster="Di", spell="Protego", blocks=2, protected=("Di", "Bob"), overshot=overshot)
+    assert english(shield.line()) == shield.describe() == (
+        "Di's Protego: blocks 2 more attacks, protects Di, Bob"
+        + (", crackling (Overshoot: touching it zaps)." if overshot else "."))
+    assert english(replace(shield, blocks=1).line()).startswith("Di's Protego: blocks 1 more attack, ")

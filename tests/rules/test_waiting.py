@@ -10,6 +10,7 @@ from rules.engine import Fighter, FightState, Intent, step, turns, view
 from rules.systems import CombatError, get_system
 from rules.systems.base import Combatant
 from tests.rules.forced_dice import dice, done
+from tests.rules.wording import english
 
 GM, ANN, BOB, CID = 1, 10, 11, 12
 SYSTEM = get_system("storyteller")
@@ -68,7 +69,7 @@ def test_an_unanswered_defense_lapses_after_the_timeout(attacked):
     assert state.settings == {"timeout": 30}
     outcome = play(state, Intent("lapse", by=GM, fiat=True, data={"attack": state.pending[0].id}), 8, 2, 2)
     resolved = [event for event in outcome.events if event.key == "attack.resolved"][0]
-    assert resolved.lines[0] == "No defense from Bob within 30 seconds."
+    assert english(resolved.lines[0]) == "No defense from Bob within 30 seconds."
     assert outcome.state.pending == ()
     with pytest.raises(CombatError, match="no longer waiting"):
         step(outcome.state, Intent("lapse", by=GM, fiat=True, data={"attack": 1}), SYSTEM, dice())

@@ -29,13 +29,18 @@ def _catalogue() -> dict[str, str]:
 
 
 def _value(value) -> str:
+    if isinstance(value, Line):
+        return english(value)
+    if isinstance(value, tuple):
+        return _catalogue()["value.separator"].join(_value(part) for part in value)
     if isinstance(value, Dying):
         return _catalogue()["value.dying"].format(health=_value(value.health))
     return value.describe() if hasattr(value, "words") else str(value)
 
 
 def english(line) -> str:
-    """``line`` as a sighted player reads it (a string stays as it is)."""
+    """``line`` as a sighted player reads it (a string stays as it is; a line within it, or
+    several, worded as the game words them)."""
     if not isinstance(line, Line):
         return line
     return _catalogue()[line.key].format(**{name: _value(value) for name, value in line.values.items()})

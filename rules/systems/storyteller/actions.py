@@ -60,7 +60,7 @@ class Cast(Action):
         if attack is not None:
             d.use_modifiers(actor)
         turns.use_action(d, actor, None if as_defense else turns.current_slot(d)[0])
-        lines = list(rolled.describe())
+        lines = list(rolled.lines())
         # the to-hit roll is logged here, once; its resolution is logged without it
         d.add_log(d.name(actor), f"casts {spell.name}",
                   [*lines, *((attack.describe(), *mods.notes) if attack is not None else ())])
@@ -69,7 +69,7 @@ class Cast(Action):
             standing = attacks.shields(d)
             standing.update({name: shield for name in shield.protected})
             attacks.store_shields(d, standing)
-            d.say("magic.shield", values={"shield": shield.describe()})
+            d.say("magic.shield", values={"shield": shield.line()})
         if as_defense:
             pending = waiting[0]
             attacks.close(d, pending)

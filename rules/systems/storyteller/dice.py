@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rules.dice import Roller, roll_dice
+from rules.lines import Line
 from rules.systems.base import Pool, plural
 
 if TYPE_CHECKING:
@@ -48,8 +49,29 @@ class PoolRoll:
     def botch(self) -> bool:
         return self.ones_cancel and self.automatic == 0 and self.successes == 0 and self.ones > 0
 
-    def describe(self) -> str:
-        """``"vs 6: 10 8 3 1 -> 2 successes - 1 one = 1 success"``."""
+    def describe(self) -> Line:
+        """``"vs 6: 10 8 3 1 -> 2 successes - 1 one = 1 success"`` as a line of working."""
+        if not self.faces and not self.automatic:
+            return Line("storyteller.line.roll_empty", {"difficulty": self.difficulty, "successes": successes(0)})
+        if self.faces:
+            faces = " ".join(str(face) for face in sorted(self.faces, reverse=True))
+            line = Line("storyteller.line.roll", {"difficulty": self.difficulty, "faces": faces,
+                                                  "successes": successes(self.successes)})
+        else:
+            line = Line("storyteller.line.roll_no_dice", {"difficulty": self.difficulty,
+                                                          "successes": successes(self.successes)})
+        if self.ones_cancel and self.ones and self.successes:
+            line = Line("storyteller.line.cancelled", {"roll": line, "ones": Line(
+                "storyteller.line.one" if self.ones == 1 else "storyteller.line.ones", {"count": self.ones})})
+        if self.automatic:
+            line = Line("storyteller.line.willpower", {"roll": line, "automatic": self.automatic})
+        if self.botch:
+            return Line("storyteller.line.botch", {"roll": line})
+        return Line("storyteller.line.net", {"roll": line, "net": successes(self.net)})
+
+    def text(self) -> str:
+        """:meth:`describe` in words, for the game's spell cast outside a fight
+        (``CastRoll.describe``), which does not word lines yet."""
         if not self.faces and not self.automatic:
             return f"vs {self.difficulty}: no dice (empty pool) -> 0 successes"
         faces = " ".join(str(face) for face in sorted(self.faces, reverse=True)) or "no dice"
@@ -72,6 +94,16 @@ class PoolRoll:
                    bool(record["ones_cancel"]), int(record["automatic"]))
 
 
+def successes(count: int) -> Line:
+    """``"1 success"``, ``"2 successes"`` as a line."""
+    return Line("storyteller.line.success" if count == 1 else "storyteller.line.successes", {"count": count})
+
+
+def levels(count: int) -> Line:
+    """``"1 level"``, ``"3 levels"`` as a line."""
+    return Line("storyteller.line.level" if count == 1 else "storyteller.line.levels", {"count": count})
+
+
 def roll_pool(size: int, difficulty: int, roller: Roller, *, ones_cancel: bool = True,
               automatic: int = 0) -> PoolRoll:
     """Roll ``size`` d10 (none when size <= 0: the pool is empty) against ``difficulty``."""
@@ -87,8 +119,10 @@ class StorytellerDefense:
     roll: PoolRoll
     weapon: str = ""
 
-    def describe(self) -> str:
-        return f"{self.kind}: {self.pool.dice()} {self.roll.describe()}"
+    def describe(self) -> Line:
+        """``"dodge: Dexterity 3 + Dodge 2 = 5 dice vs 6: ..."`` as a line of working."""
+        return Line("storyteller.line.defense", {"kind": self.kind, "pool": self.pool.dice_line(),
+                                                 "roll": self.roll.describe()})
 
 
 @dataclass(frozen=True)

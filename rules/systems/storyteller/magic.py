@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from rules.data import RulesDataError, load_system_data, require
 from rules.dice import Roller
 from rules.dice.odds import pool_outcomes
+from rules.lines import Line, roll_of
 from rules.systems.base import Combatant, CombatError, Pool, Resolution, plural
 from rules.systems.health import DAMAGE_TYPES
 from rules.systems.storyteller.dice import (
@@ -29,7 +30,9 @@ from rules.systems.storyteller.dice import (
     PoolRoll,
     StorytellerDefense,
     roll_pool,
+    successes,
 )
+from rules.systems.storyteller.dice import levels as levels_line
 
 if TYPE_CHECKING:
     from rules.systems.storyteller.system import StorytellerSystem
@@ -101,13 +104,38 @@ class CastRoll:
             text += f" with an OVERSHOOT (Control {self.control.net} < Power {self.power.net})"
         return text + f": {plural(self.special_effects, 'Special Effect success')}."
 
+    def lines(self) -> tuple[Line, ...]:
+        """:meth:`describe` as lines of working: what is cast, the Power roll, the Control
+        roll, the verdict."""
+        spell = self.spell
+        if self.fizzled:
+            verdict = (Line("storyteller.line.fizzles_botched", {"spell": spell.name}) if self.power.botch else
+                       Line("storyteller.line.fizzles", {"spell": spell.name, "successes": successes(self.power.net),
+                                                         "required": spell.required}))
+        else:
+            effects = Line("storyteller.line.special_effect" if self.special_effects == 1
+                           else "storyteller.line.special_effects", {"count": self.special_effects})
+            verdict = (Line("storyteller.line.spell_cast_overshoot", {"spell": spell.name, "control": self.control.net,
+                                                                      "power": self.power.net, "effects": effects})
+                       if self.overshoot else Line("storyteller.line.spell_cast", {"spell": spell.name, "effects": effects}))
+        return (
+            Line("storyteller.line.casts", {"caster": self.caster, "spell": spell.name, "level": spell.level,
+                                            "required": Line("storyteller.line.power_success" if spell.required == 1
+                                                             else "storyteller.line.power_successes",
+                                                             {"count": spell.required})}),
+            Line("storyteller.line.power", {"pool": self.power_pool.dice_line(), "roll": self.power.describe()}),
+            Line("storyteller.line.control", {"pool": self.control_pool.dice_line(), "roll": self.control.describe()}),
+            verdict,
+        )
+
     def describe(self) -> tuple[str, ...]:
-        """Three lines: the Power roll, the Control roll, the verdict."""
+        """Three lines: the Power roll, the Control roll, the verdict (in words, for the game's
+        cast outside a fight; :meth:`lines` as lines of working)."""
         spell = self.spell
         return (
             f"{self.caster} casts {spell.name} ({spell.level}, needs {plural(spell.required, 'Power success')}).",
-            f"Power: {self.power_pool.dice()} {self.power.describe()}",
-            f"Control: {self.control_pool.dice()} {self.control.describe()}",
+            f"Power: {self.power_pool.dice()} {self.power.text()}",
+            f"Control: {self.control_pool.dice()} {self.control.text()}",
             self.verdict(),
         )
 
@@ -157,9 +185,10 @@ class MagicalAttack:
     def fire(self) -> bool:
         return self.cast.spell.fire
 
-    def describe(self) -> str:
-        overshoot = " (OVERSHOOT)" if self.cast.overshoot else ""
-        return f"{self.label}{overshoot} to hit: {self.pool.dice()} {self.roll.describe()}"
+    def describe(self) -> Line:
+        """``"Reducto to hit: Dexterity 2 + Dueling 1 = 3 dice vs 6: ..."`` as a line of working."""
+        return Line("storyteller.line.spell_to_hit_overshoot" if self.cast.overshoot else "storyteller.line.spell_to_hit",
+                    {"label": self.label, "pool": self.pool.dice_line(), "roll": self.roll.describe()})
 
     def to_record(self) -> dict[str, Any]:
         """A plain dict (``"magic": True`` tells it from a mundane attack's record);
@@ -168,6 +197,11 @@ class MagicalAttack:
                 "option": self.cast.spell.key, "cast": self.cast.to_record(),
                 "parts": [list(p) for p in self.pool.parts], "roll": self.roll.to_record(),
                 "se_to_damage": self.se_to_damage}
+
+
+def more_attacks(count: int) -> Line:
+    """``"1 more attack"``, ``"2 more attacks"`` as a line."""
+    return Line("storyteller.line.more_attack" if count == 1 else "storyteller.line.more_attacks", {"count": count})
 
 
 @dataclass(frozen=True)
@@ -182,7 +216,14 @@ class Shield:
     protected: tuple[str, ...]
     overshot: bool
 
+    def line(self) -> Line:
+        """:meth:`describe` as a line (the room hears of a shield raised)."""
+        return Line("storyteller.line.shield_crackling" if self.overshot else "storyteller.line.shield",
+                    {"caster": self.caster, "shield": self.spell, "blocks": more_attacks(self.blocks),
+                     "protected": ", ".join(self.protected)})
+
     def describe(self) -> str:
+        """In words, for the HUD."""
         zap = ", crackling (Overshoot: touching it zaps)" if self.overshot else ""
         return (f"{self.caster}'s {self.spell}: blocks {plural(self.blocks, 'more attack')}, "
                 f"protects {', '.join(self.protected)}{zap}.")
@@ -393,35 +434,36 @@ class StorytellerMagic:
         """
         spell = attack.cast.spell
         new_shields = dict(shields or {})
-        lines = [f"{attack.attacker} {attack.describe()}"]
+        lines: list[str | Line] = [roll_of(attack.attacker, attack)]
         defense_net = defense.roll.net if defense else 0
         if defense:
-            lines.append(f"{defense.defender} {defense.describe()}")
+            lines.append(roll_of(defense.defender, defense))
         net = 0 if attack.roll.botch else max(0, attack.roll.net - defense_net)
         if attack.roll.botch:
-            lines.append(f"{attack.attacker} botches the {spell.name}!")
+            lines.append(Line("storyteller.line.botches", {"attacker": attack.attacker, "label": spell.name}))
         elif defense and attack.roll.net:
-            verb = "cancels" if defense_net == 1 else "cancel"
-            lines.append(f"{defense.defender}'s {plural(defense_net, 'success')} {verb} "
-                         f"{min(defense_net, attack.roll.net)} of {attack.roll.net}: {plural(net, 'success')} left.")
+            lines.append(Line("storyteller.line.cancels" if defense_net == 1 else "storyteller.line.cancel", {
+                "defender": defense.defender, "successes": successes(defense_net),
+                "cancelled": min(defense_net, attack.roll.net), "rolled": attack.roll.net, "left": successes(net)}))
         hit = net > 0
         others = [fighter.name for fighter in present if fighter.name != caster.name]
         if not attack.cast.overshoot:
-            lines.append(f"{attack.attacker}'s {spell.name} {'hits' if hit else 'misses'} {attack.target}.")
+            lines.append(Line("storyteller.line.spell_hits" if hit else "storyteller.line.spell_misses",
+                              {"attacker": attack.attacker, "spell": spell.name, "target": attack.target}))
             reached = [target.name] if hit else []
         elif hit:
             candidates = [name for name in others if name != target.name]
             extra = self._pick(candidates, self.extra_targets_on_hit, roller)
             reached = [target.name] + extra
-            lines.append(f"{attack.attacker}'s {spell.name} hits {attack.target} and OVERSHOOTS: "
-                         + (f"it also strikes {', '.join(extra)} (drawn from {', '.join(candidates)})."
-                            if extra else "nobody else is near enough to be struck."))
+            lines.append(Line("storyteller.line.overshoot_hit" if extra else "storyteller.line.overshoot_hit_alone",
+                              {"attacker": attack.attacker, "spell": spell.name, "target": attack.target,
+                               **({"names": ", ".join(extra), "candidates": ", ".join(candidates)} if extra else {})}))
         else:
             candidates = others if target.name in others or target.name == caster.name else others + [target.name]
             reached = self._pick(candidates, self.targets_on_miss, roller)
-            lines.append(f"{attack.attacker}'s {spell.name} misses {attack.target} and OVERSHOOTS: "
-                         + (f"it strikes {', '.join(reached)} (drawn from {', '.join(candidates)})."
-                            if reached else "there is nobody for it to strike."))
+            lines.append(Line("storyteller.line.overshoot_miss" if reached else "storyteller.line.overshoot_miss_alone",
+                              {"attacker": attack.attacker, "spell": spell.name, "target": attack.target,
+                               **({"names": ", ".join(reached), "candidates": ", ".join(candidates)} if reached else {})}))
         if not reached:
             return self._resolution(attack, hit, net, lines, []), new_shields
         exposed = []
@@ -429,7 +471,8 @@ class StorytellerMagic:
         for name in reached:
             shield = new_shields.get(name)
             if shield is not None and shield.blocks > 0:
-                lines.append(f"{shield.caster}'s {shield.spell} blocks the {spell.name} for {name}.")
+                lines.append(Line("storyteller.line.blocks", {"caster": shield.caster, "shield": shield.spell,
+                                                              "spell": spell.name, "name": name}))
                 if shield not in spent:
                     spent.append(shield)
             else:
@@ -442,9 +485,9 @@ class StorytellerMagic:
                         new_shields[name] = left
                     else:
                         del new_shields[name]
-            lines.append(f"{shield.caster}'s {shield.spell} "
-                         + (f"can block {plural(left.blocks, 'more attack')}." if left.blocks
-                            else "is spent and dissipates."))
+            lines.append(Line("storyteller.line.can_block", {"caster": shield.caster, "shield": shield.spell,
+                                                             "blocks": more_attacks(left.blocks)}) if left.blocks
+                         else Line("storyteller.line.spent", {"caster": shield.caster, "shield": shield.spell}))
         if not exposed:
             return self._resolution(attack, hit, net, lines, []), new_shields
         parts = [(self.damage_trait, caster.trait(self.damage_trait))]
@@ -453,14 +496,15 @@ class StorytellerMagic:
         pool = Pool(tuple(parts))
         damage_roll = roll_pool(pool.size, self.damage_difficulty, roller, ones_cancel=False)
         total = damage_roll.net
-        fiery = " (fire)" if spell.fire else ""
-        lines.append(f"damage: {pool.dice()} {damage_roll.describe()} {spell.damage_type}{fiery}")
+        lines.append(Line("storyteller.line.spell_damage_fire" if spell.fire else "storyteller.line.spell_damage",
+                          {"pool": pool.dice_line(), "roll": damage_roll.describe(), "damage_type": spell.damage_type}))
         count = len(reached)
         share = total // count
         if count > 1:
             lost = total - share * count
-            lines.append(f"split {plural(total, 'level')} among {count} targets: {total} // {count} = "
-                         f"{share} each" + (f", {lost} dissipating." if lost else "."))
+            lines.append(Line("storyteller.line.split_lost" if lost else "storyteller.line.split",
+                              {"levels": levels_line(total), "count": count, "total": total, "share": share,
+                               **({"lost": lost} if lost else {})}))
         by_name = {fighter.name: fighter for fighter in present}
         by_name.setdefault(target.name, target)
         harm: list[Harm] = []
@@ -469,14 +513,15 @@ class StorytellerMagic:
                                             rolled=False, fire=spell.fire)
             harm.append(replace(dealt, damage_roll=damage_roll))
             if count > 1:
-                more[0] = f"{name}'s share: {plural(share, 'level')} {spell.damage_type}"
+                more[0] = Line("storyteller.line.share", {"name": name, "levels": levels_line(share),
+                                                          "damage_type": spell.damage_type})
                 lines.extend(more)
             else:
                 lines.extend(more[1:])  # the damage line above already shows the levels
         return self._resolution(attack, hit, net, lines, harm), new_shields
 
     @staticmethod
-    def _resolution(attack: MagicalAttack, hit: bool, net: int, lines: list[str],
+    def _resolution(attack: MagicalAttack, hit: bool, net: int, lines: list[str | Line],
                     harm: list[Harm]) -> Resolution:
         return Resolution(attack.attacker, attack.target, hit, net, tuple(lines), tuple(harm), ())
 
@@ -528,4 +573,5 @@ class StorytellerMagic:
         if not shield.overshot:
             return None
         dealt, lines = self.system._harm(toucher, None, self.zap_levels, self.zap_type, roller, rolled=False)
-        return dealt, [f"{shield.caster}'s {shield.spell} zaps {toucher.name}!"] + lines
+        return dealt, [Line("storyteller.line.zaps", {"caster": shield.caster, "shield": shield.spell,
+                                                      "name": toucher.name})] + lines

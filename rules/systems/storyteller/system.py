@@ -17,7 +17,7 @@ from typing import Any
 from rules.data import RulesDataError, load_system_data, require, require_choice
 from rules.dice import DEFAULT_LIMITS, DiceSyntaxError, PoolExpression, Roller
 from rules.dice.odds import MiddleRoller, chance_of, pool_outcomes
-from rules.lines import Line
+from rules.lines import Line, roll_of
 from rules.systems.base import (
     ActionSchedule,
     Combatant,
@@ -44,6 +44,10 @@ from rules.systems.storyteller.dice import (
     PoolRoll,
     StorytellerDefense,
     roll_pool,
+    successes,
+)
+from rules.systems.storyteller.dice import (
+    levels as levels_line,
 )
 from rules.systems.storyteller.magic import StorytellerMagic
 
@@ -138,8 +142,10 @@ class StorytellerAttack:
     def damage_type(self) -> str:
         return self.maneuver.damage_type
 
-    def describe(self) -> str:
-        return f"{self.maneuver.label} to hit: {self.pool.dice()} {self.roll.describe()}"
+    def describe(self) -> Line:
+        """``"Punch to hit: Dexterity 3 + Brawl 2 = 5 dice vs 6: ..."`` as a line of working."""
+        return Line("storyteller.line.to_hit", {"label": self.maneuver.label, "pool": self.pool.dice_line(),
+                                                "roll": self.roll.describe()})
 
     def to_record(self) -> dict[str, Any]:
         return {"attacker": self.attacker, "target": self.target, "option": self.maneuver.key,
@@ -285,7 +291,7 @@ class StorytellerSystem(RuleSystem):
         waiting = int(fighter.conditions.get("tackled", 0) or 0)
         if waiting:
             return RoundEffect(conditions={"tackled": None, "difficulty": waiting},
-                               lines=(f"{fighter.name} is at +{waiting} difficulty to all actions this turn (tackled).",))
+                               lines=(Line("storyteller.line.tackled_this_turn", {"name": fighter.name, "bump": waiting}),))
         if self.tackled(fighter):
             return RoundEffect(conditions={"difficulty": None})
         return None
@@ -323,7 +329,8 @@ class StorytellerSystem(RuleSystem):
         pool, difficulty = self.check_pool(expression, actor, modifier, willpower)
         roll = self.roll(pool.size, difficulty, roller, automatic=1 if willpower else 0)
         verdict = "BOTCH" if roll.botch else (plural(roll.net, 'success') if roll.net else "failure")
-        return RollResult(lines=(f"{pool.dice()} {roll.describe()}",), summary=verdict,
+        return RollResult(lines=(Line("storyteller.line.pool_roll", {"pool": pool.dice_line(), "roll": roll.describe()}),),
+                          summary=verdict,
                           record={"pool": [list(p) for p in pool.parts], **roll.to_record(), "result": verdict})
 
     def check_pool(self, expression: PoolExpression, actor: Combatant, modifier: int,
@@ -523,16 +530,17 @@ class StorytellerSystem(RuleSystem):
         (``victim.armor``). Armor is a Fray default (the source has no armor table): it adds
         soak dice, and lets a kind that cannot soak a type soak it with the armor dice alone.
         """
-        lines: list[str] = []
+        lines: list[str | Line] = []
         damage_roll = None
         if rolled:
             damage_roll = roll_pool(levels_or_dice, self.damage_difficulty, roller, ones_cancel=False)
             raw = damage_roll.net
-            shown = (pool or Pool((("", levels_or_dice),))).dice()
-            lines.append(f"damage: {shown} {damage_roll.describe()} {damage_type}")
+            shown = (pool or Pool((("", levels_or_dice),))).dice_line()
+            lines.append(Line("storyteller.line.damage", {"pool": shown, "roll": damage_roll.describe(),
+                                                          "damage_type": damage_type}))
         else:
             raw = levels_or_dice
-            lines.append(f"damage: {plural(raw, 'level')} {damage_type}")
+            lines.append(Line("storyteller.line.damage_levels", {"levels": levels_line(raw), "damage_type": damage_type}))
         soak_roll = None
         natural = self.can_soak(victim, damage_type, fire)
         armor = int(victim.armor.get(damage_type, 0) or 0)
@@ -540,11 +548,11 @@ class StorytellerSystem(RuleSystem):
             parts = trait_pool(victim, (self.soak_trait,)).parts if natural else ()
             soak_pool = Pool(parts + ((("armor", armor),) if armor else ()))
             soak_roll = roll_pool(soak_pool.size, self.soak_difficulty, roller, ones_cancel=False)
-            only = "" if natural else " (armor only)"
-            lines.append(f"{victim.name} soaks{only}: {soak_pool.dice()} {soak_roll.describe()}")
+            lines.append(Line("storyteller.line.soaks" if natural else "storyteller.line.soaks_armor_only",
+                              {"victim": victim.name, "pool": soak_pool.dice_line(), "roll": soak_roll.describe()}))
         elif raw:
-            fiery = "fire " if fire else ""
-            lines.append(f"{victim.name} cannot soak {fiery}{damage_type} damage ({victim.kind}).")
+            lines.append(Line("storyteller.line.cannot_soak_fire" if fire else "storyteller.line.cannot_soak",
+                              {"victim": victim.name, "damage_type": damage_type, "kind": victim.kind}))
         levels = max(0, raw - (soak_roll.net if soak_roll else 0))
         before = self.health(victim.health, victim)
         after = before.with_damage(levels, damage_type)
@@ -558,15 +566,15 @@ class StorytellerSystem(RuleSystem):
         successes beyond the first), soak, and wound. Also the parry counter-damage, the hold
         of grapple/hold, tackle's prone checks and +1 difficulty, and tackle's botch."""
         maneuver = attack.maneuver
-        lines = [f"{attack.attacker} {attack.describe()}"]
+        lines: list[str | Line] = [roll_of(attack.attacker, attack)]
         defense_net = defense.roll.net if defense else 0
         if defense:
-            lines.append(f"{defense.defender} {defense.describe()}")
+            lines.append(roll_of(defense.defender, defense))
         net = max(0, attack.roll.net - defense_net)
         harm: list[Harm] = []
         effects: list[tuple[str, str, Any]] = []
         if attack.roll.botch:
-            lines.append(f"{attack.attacker} botches the {maneuver.label}!")
+            lines.append(Line("storyteller.line.botches", {"attacker": attack.attacker, "label": maneuver.label}))
             if maneuver.tackle:
                 levels = target.trait(self.tackle["botch_damage_trait"])
                 dealt, more = self._harm(attacker, None, levels, maneuver.damage_type, roller, rolled=False)
@@ -574,18 +582,20 @@ class StorytellerSystem(RuleSystem):
                 lines.extend(more)
             return Resolution(attack.attacker, attack.target, False, 0, tuple(lines), tuple(harm), ())
         if defense and attack.roll.net:
-            verb = "cancels" if defense_net == 1 else "cancel"
-            lines.append(f"{defense.defender}'s {plural(defense_net, 'success')} {verb} "
-                         f"{min(defense_net, attack.roll.net)} of {attack.roll.net}: {plural(net, 'success')} left.")
+            lines.append(Line("storyteller.line.cancels" if defense_net == 1 else "storyteller.line.cancel", {
+                "defender": defense.defender, "successes": successes(defense_net),
+                "cancelled": min(defense_net, attack.roll.net), "rolled": attack.roll.net, "left": successes(net)}))
         if net == 0:
-            lines.append(f"{attack.attacker}'s {maneuver.label} misses {attack.target}.")
+            lines.append(Line("storyteller.line.misses", {"attacker": attack.attacker, "label": maneuver.label,
+                                                          "target": attack.target}))
             counter = self._parry_counter(attack, defense, attacker, roller)
             if counter:
                 dealt, more = counter
                 harm.append(dealt)
                 lines.extend(more)
             return Resolution(attack.attacker, attack.target, False, 0, tuple(lines), tuple(harm), ())
-        lines.append(f"{attack.attacker}'s {maneuver.label} hits {attack.target}.")
+        lines.append(Line("storyteller.line.hits", {"attacker": attack.attacker, "label": maneuver.label,
+                                                    "target": attack.target}))
         if maneuver.damage_trait:
             rollover = net - 1 if maneuver.rollover else 0
             parts = [(maneuver.damage_trait, attacker.trait(maneuver.damage_trait))]
@@ -600,20 +610,20 @@ class StorytellerSystem(RuleSystem):
             lines.extend(more)
         if maneuver.holds:
             effects.append(("held", target.name, attacker.name))
-            lines.append(f"{target.name} is held by {attacker.name} (escape: contested "
-                         f"{' + '.join(self.escape['traits'])}).")
+            lines.append(Line("storyteller.line.held", {"target": target.name, "attacker": attacker.name,
+                                                        "traits": " + ".join(self.escape["traits"])}))
         if maneuver.tackle:
             for fighter in (attacker, target):
                 check_pool = Pool(trait_pool(fighter, self.tackle["prone_check"]).parts + self.wound_parts(fighter))
                 check = self.roll(check_pool.size, self.harder(self.tackle["prone_difficulty"], fighter), roller)
                 upright = check.net > 0
-                lines.append(f"{fighter.name} keeps their feet? {check_pool.dice()} {check.describe()}: "
-                             f"{'stays up' if upright else 'prone'}")
+                lines.append(Line("storyteller.line.stays_up" if upright else "storyteller.line.prone",
+                                  {"name": fighter.name, "pool": check_pool.dice_line(), "roll": check.describe()}))
                 if not upright:
                     effects.append(("prone", fighter.name, True))
             bump = self.tackle["target_difficulty_penalty"]
             effects.append(("tackled", target.name, bump))
-            lines.append(f"{target.name} is at +{bump} difficulty to all actions next turn.")
+            lines.append(Line("storyteller.line.tackle_next_turn", {"target": target.name, "bump": bump}))
         return Resolution(attack.attacker, attack.target, True, net, tuple(lines), tuple(harm), tuple(effects))
 
     def _parry_counter(self, attack: StorytellerAttack, defense: StorytellerDefense | None,
@@ -630,7 +640,7 @@ class StorytellerSystem(RuleSystem):
             return None
         pool = Pool((("parry extra successes", extra),))
         dealt, lines = self._harm(attacker, pool, extra, weapon.damage_type, roller)
-        return dealt, [f"{defense.defender}'s {weapon.label} cuts the attacker:"] + lines
+        return dealt, [Line("storyteller.line.cuts", {"defender": defense.defender, "weapon": weapon.label})] + lines
 
     def escape_hold(self, escaper: Combatant, holder: Combatant, roller: Roller) -> tuple[bool, tuple[str, ...]]:
         """Contested Strength + Brawl: the held one escapes with more successes than the holder."""
@@ -639,9 +649,11 @@ class StorytellerSystem(RuleSystem):
         for fighter in (escaper, holder):
             pool = Pool(trait_pool(fighter, self.escape["traits"]).parts + self.wound_parts(fighter))
             rolls.append((fighter, pool, self.roll(pool.size, self.harder(self.escape["difficulty"], fighter), roller)))
-        lines = tuple(f"{f.name}: {p.dice()} {r.describe()}" for f, p, r in rolls)
+        lines = tuple(Line("storyteller.line.contest", {"name": f.name, "pool": p.dice_line(), "roll": r.describe()})
+                      for f, p, r in rolls)
         escaped = rolls[0][2].net > rolls[1][2].net
-        return escaped, lines + (f"{escaper.name} {'breaks free' if escaped else 'stays held'}.",)
+        return escaped, lines + (Line("storyteller.line.breaks_free" if escaped else "storyteller.line.stays_held",
+                                      {"name": escaper.name}),)
 
     # --------------------------------------------------------------------------- health
     def health(self, record: Mapping[str, Any] | None, actor: Combatant | None = None) -> StorytellerHealth:
