@@ -1,49 +1,14 @@
 """The rules' lines of working (``rules.lines.Line``) in Fray's default English, for the rules
-tests to read them as a player would (the game words them through ``world.wording``; this
-reads the same catalogue files, without Django)."""
+tests to read them as a player would: worded by the game's own catalogue (``world.wording``,
+registered as the world app starts, ``rules.lines.use_wording``)."""
 
-import tomllib
-from functools import cache
-from pathlib import Path
-
-from rules.lines import Dying, Line
-
-MESSAGES = Path(__file__).resolve().parents[2] / "world" / "messages"
-
-
-@cache
-def _catalogue() -> dict[str, str]:
-    flat = {}
-
-    def walk(prefix, node):
-        for key, value in node.items():
-            name = f"{prefix}.{key}" if prefix else key
-            if isinstance(value, dict):
-                walk(name, value)
-            else:
-                flat[name] = value
-
-    for path in sorted(MESSAGES.glob("*.toml")):
-        walk("", tomllib.loads(path.read_text()))
-    return flat
-
-
-def _value(value) -> str:
-    if isinstance(value, Line):
-        return english(value)
-    if isinstance(value, tuple):
-        return _catalogue()["value.separator"].join(_value(part) for part in value)
-    if isinstance(value, Dying):
-        return _catalogue()["value.dying"].format(health=_value(value.health))
-    return value.describe() if hasattr(value, "words") else str(value)
+from rules.lines import Line, text_of
 
 
 def english(line) -> str:
     """``line`` as a sighted player reads it (a string stays as it is; a line within it, or
     several, worded as the game words them)."""
-    if not isinstance(line, Line):
-        return line
-    return _catalogue()[line.key].format(**{name: _value(value) for name, value in line.values.items()})
+    return text_of(line) if isinstance(line, Line) else line
 
 
 def englished(lines) -> list[str]:
