@@ -23,7 +23,7 @@ from rules.systems.elethril.system import ElethrilSystem
 from rules.systems.elethril.timeline import PHASES, cancel, delay, tick_of
 from tests.rules.forced_dice import dice, done
 from tests.rules.test_elethril import refused_with_data_changed
-from tests.rules.wording import englished
+from tests.rules.wording import english, englished
 
 EL = ElethrilSystem()
 
@@ -83,7 +83,7 @@ def test_the_sheet_s_weapon_plus_lowers_speed_and_adds_to_hit_and_damage():
     rolled = EL.attack(ann, orc, event.weapon, roller)
     resolution = EL.resolve(rolled, None, ann, orc, roller)
     done(roller)
-    assert rolled.describe() == ("short sword +1, quality +1: d20 11 + 1 (magic) + 1 (quality) = 13 vs 13 "
+    assert english(rolled.describe()) == ("short sword +1, quality +1: d20 11 + 1 (magic) + 1 (quality) = 13 vs 13 "
                                  "(THAC0 18 - AC 5): hit")
     assert tuple(englished(resolution.lines))[2:] == ("damage (small/medium): 1d6 (4) + 1 (magic) + 1 (quality) = 6",
                                     "Orc loses 6 hit points: 3/9 hp")

@@ -29,6 +29,8 @@ def _catalogue() -> dict[str, str]:
 
 
 def _value(value) -> str:
+    if isinstance(value, Line):
+        return english(value)
     if isinstance(value, Dying):
         return _catalogue()["value.dying"].format(health=_value(value.health))
     return value.describe() if hasattr(value, "words") else str(value)

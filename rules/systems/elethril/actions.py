@@ -215,7 +215,7 @@ def where(r: int, event: Event) -> str:
 
 def line(d: Draft, text: str) -> None:
     """One finished line to the room (names as typed: what the timeline says)."""
-    d.say("elethril.line", values={"text": text})
+    d.say("elethril.cancelled", values={"text": text})
 
 
 # ------------------------------------------------------------------------------ declaring
