@@ -293,7 +293,7 @@ class RoundStart:
     actions: tuple[Action, ...]
     timeline: Timeline
 
-    def describe(self) -> tuple[str, ...]:
+    def describe(self) -> tuple[Line, ...]:
         return tuple(g.describe() for g in self.groups) + tuple(i.describe() for i in self.initiative)
 
 
