@@ -154,39 +154,40 @@ def next_segment(d: Draft) -> int:
 
 
 # ----------------------------------------------------------------------------- wording
-def describe_plan(plan: Plan, die: str = "d10", own_modifiers: bool = True) -> str:
-    """``"attack Orc with short sword and dagger (off-hand); initiative d10 + 3 (short sword)"``;
-    ``die`` names what the modifiers are added to (``"party base"`` in round 1); without
-    ``own_modifiers`` the slowest party member's are added instead (seed 1b)."""
+def describe_plan(d: Draft, fighter_id: int, plan: Plan) -> Line:
+    """``"attack Orc with short sword and dagger (off-hand); initiative d10 + 3 (short sword)"``:
+    the plan, and what its initiative modifiers are added to this round: in round 1 the
+    side's base (seed 1a), later the party's d10 (the slowest member's modifiers when they are
+    not the slowest, seed 1b) or the fighter's own (best of one per attack, seed 4b)."""
     declared = plan.declaration
     if plan.spell is not None:
-        what = f"{'use' if plan.item else 'cast'} {plan.label}"
-        what += f" at {declared.target}" if declared.target else ""
+        if plan.item:
+            what = Line("elethril.line.plan_use_at" if declared.target else "elethril.line.plan_use",
+                        {"label": plan.label, "target": declared.target})
+        else:
+            what = Line("elethril.line.plan_cast_at" if declared.target else "elethril.line.plan_cast",
+                        {"label": plan.label, "target": declared.target})
     else:
-        primary = plan.attacks[0][0]
-        what = f"attack {declared.target} with {primary.label}"
         off = [weapon for weapon, hand in plan.attacks if hand == "off"]
-        if off:
-            what += f" and {off[0].label} (off-hand)"
         count = len(plan.attacks) - len(off)
-        if count > 1:
-            what += f", {count} attacks"
-    modifiers = signed_parts(plan.parts) if own_modifiers else " + the slowest member's modifiers"
-    return f"{what}; initiative {die}{modifiers}"
-
-
-def initiative_base(d: Draft, fighter_id: int, plan: Plan) -> tuple[str, bool]:
-    """What the fighter's initiative modifiers will be added to this round — in round 1 their
-    side's base (seed 1a), later their party's d10 or their own (one per attack, seed 4b) —
-    and whether they are their own modifiers (not the slowest party member's)."""
+        values = {"target": declared.target, "weapon": plan.attacks[0][0].label,
+                  "off": off[0].label if off else "", "count": count}
+        if off:
+            what = Line("elethril.line.plan_attack_off_many" if count > 1 else "elethril.line.plan_attack_off", values)
+        else:
+            what = Line("elethril.line.plan_attack_many" if count > 1 else "elethril.line.plan_attack", values)
+    values = {"what": what, "modifiers": signed_parts(plan.parts), "dice": plan.dice}
     if round_of(d) == 1:
         side = {int(key): value for key, value in (d.extra.get("sides") or {}).items()}.get(fighter_id)
-        return (f"{side} base" if side else "own side base"), True
+        key = "elethril.line.plan_side" if side else "elethril.line.plan_own_side"
+        return Line(key, {**values, "side": side or ""})
     party = {int(key): value for key, value in (d.extra.get("parties") or {}).items()}.get(fighter_id)
     if party:
         name, slowest = party
-        return f"{name} d10", not slowest
-    return ("d10" if plan.dice == 1 else f"best of {plan.dice} d10"), True
+        key = "elethril.line.plan_party_slowest" if slowest else "elethril.line.plan_party"
+        return Line(key, {**values, "party": name})
+    key = "elethril.line.plan_own" if plan.dice == 1 else "elethril.line.plan_best"
+    return Line(key, values)
 
 
 def short(action: Planned) -> str:
@@ -263,7 +264,7 @@ def declare(d: Draft, intent: Intent, actor: int, record: dict) -> None:
     again = actor in declared
     declared[actor] = record
     d.extra["declarations"] = declared
-    text = describe_plan(plan, *initiative_base(d, actor, plan))
+    text = describe_plan(d, actor, plan)
     d.add_log(d.name(actor), "declares", [text])
     d.tell(intent.by, "elethril.will", values={"name": d.name(actor), "text": text})
     d.say("elethril.redeclares" if again else "elethril.declares", refs={"actor": actor},
