@@ -23,7 +23,7 @@ from rules.systems.elethril.system import ElethrilSystem
 from rules.systems.elethril.timeline import PHASES, cancel, delay, tick_of
 from tests.rules.forced_dice import dice, done
 from tests.rules.test_elethril import refused_with_data_changed
-from tests.rules.wording import englished
+from tests.rules.wording import english, englished
 
 EL = ElethrilSystem()
 
@@ -76,14 +76,14 @@ def test_the_sheet_s_weapon_plus_lowers_speed_and_adds_to_hit_and_damage():
     - AC 5 = 13: hit; 1d6 4 + 1 (magic) + 1 (quality) = 6."""
     ann = pc(THAC0=18, Weapon_Plus=1, Weapon_Quality=1)
     result = start([Declaration(ann, "Orc")], 4)
-    assert result.describe() == ("Ann: d10 4 + 2 (short sword +1, quality +1) = 6 -> segment 6",)
+    assert tuple(englished(result.describe())) == ("Ann: d10 4 + 2 (short sword +1, quality +1) = 6 -> segment 6",)
     event = result.timeline.at(6)[0]
     orc = Combatant("Orc", {"Armor Class": 5, "Hit Points": 9})
     roller = dice(11, 4)
     rolled = EL.attack(ann, orc, event.weapon, roller)
     resolution = EL.resolve(rolled, None, ann, orc, roller)
     done(roller)
-    assert rolled.describe() == ("short sword +1, quality +1: d20 11 + 1 (magic) + 1 (quality) = 13 vs 13 "
+    assert english(rolled.describe()) == ("short sword +1, quality +1: d20 11 + 1 (magic) + 1 (quality) = 13 vs 13 "
                                  "(THAC0 18 - AC 5): hit")
     assert tuple(englished(resolution.lines))[2:] == ("damage (small/medium): 1d6 (4) + 1 (magic) + 1 (quality) = 6",
                                     "Orc loses 6 hit points: 3/9 hp")
@@ -128,7 +128,7 @@ def test_a_player_makes_the_sheet_s_attacks_never_more():
         "Ann makes 2 attacks a round (Attacks on the sheet, set by staff), not 3.")
     # Attacks 2: two attacks by default, one d10 each, the best kept (seed 4b); *1 for fewer.
     result = start([Declaration(pc(Attacks=2), "Orc")], 6, 2)
-    assert result.describe() == ("Ann: d10 6, 2 -> 2 + 3 (short sword) = 5 -> segment 5",)
+    assert tuple(englished(result.describe())) == ("Ann: d10 6, 2 -> 2 + 3 (short sword) = 5 -> segment 5",)
     assert [(e.segment, e.number, e.count) for e in result.timeline.events] == [(5, 1, 2), (8, 2, 2)]
     assert len(EL.plan(Declaration(pc(Attacks=2), "Orc", attacks=1)).attacks) == 1
 

@@ -29,6 +29,7 @@ from rules.systems.elethril.timeline import (
     tick_of,
 )
 from tests.rules.forced_dice import dice, done
+from tests.rules.wording import english
 
 EL = ElethrilSystem()
 
@@ -74,7 +75,7 @@ def test_seed_1a_side_a_rolls_4_side_b_7_becomes_1_and_4():
     # "still two segments between": 1 and 4 (fists, speed 1: segments 2 and 5)
     assert {n: i.base for n, i in by_actor(result).items()} == {"Ann": 1, "Orc": 4}
     # issue 17 item 28 (choose): the side behind is surprised, its head start the surprise
-    assert [g.describe() for g in result.groups] == ["A: d10 4 -> base 1",
+    assert [english(g.describe()) for g in result.groups] == ["A: d10 4 -> base 1",
                                                      "B: d10 7 -> base 4 (3 segments behind)"]
 
 
@@ -95,7 +96,7 @@ def test_seed_1a_the_side_initiative_determines_surprise_as_data():
     result = harsh.start_round(1, decls, roller, groups=sides)
     done(roller)
     assert [(g.base, g.surprised) for g in result.groups] == [(1, 0), (14, 13)]
-    assert result.groups[1].describe() == "B: d10 7 -> base 14 (surprised: 13 segments behind)"
+    assert english(result.groups[1].describe()) == "B: d10 7 -> base 14 (surprised: 13 segments behind)"
     assert by_actor(result)["Orc"].landing == (2, 5)          # 14 + fist 1: round 2, segment 5
     roller = dice(4, 6)
     assert [g.base for g in harsh.start_round(1, decls, roller, groups=sides).groups] == [1, 3]
@@ -122,7 +123,7 @@ def test_individuals_add_their_modifiers_to_the_side_base():
                    4, 7, groups=[Group("A", ("Ann", "Bob"))])
     init = by_actor(result)
     assert (init["Ann"].total, init["Bob"].total, init["Orc"].total) == (3, 6, 8)  # 1-1+3, 1+5, 4+4
-    assert init["Ann"].describe() == "Ann: A base 1 - 1 (Reaction) + 3 (short sword) = 3 -> segment 3"
+    assert english(init["Ann"].describe()) == "Ann: A base 1 - 1 (Reaction) + 3 (short sword) = 3 -> segment 3"
     assert result.groups[1].name == "Orc"   # on no side: a side of their own
 
 
@@ -153,7 +154,7 @@ def test_seed_1b_the_six_elves():
     assert init["Baxi"].landing == (3, 3)                   # 8 + 5 = 13
     assert init["Gaxi"].total == 3                          # 2 - 2 + 3: his own
     assert {init[n].total for n in ("Thaxi", "Easi", "Zaxi")} == {9}   # 2 + 7 (battle axe)
-    assert init["Thaxi"].describe() == "Thaxi: nag base 2 + 7 (Zaxi's modifiers) = 9 -> segment 9"
+    assert english(init["Thaxi"].describe()) == "Thaxi: nag base 2 + 7 (Zaxi's modifiers) = 9 -> segment 9"
     steps = result.timeline.steps()
     assert [e.actor for e in steps[-1]] == ["Easi", "Thaxi", "Zaxi"]   # simultaneous
     assert steps[-1][0].segment == 9
@@ -223,7 +224,7 @@ def test_seed_3a_below_one_attacks_at_segment_one():
     result = start(2, [declared(quick, modifiers=("hasted", "higher-ground"))], 1)
     init = by_actor(result)["Ann"]
     assert init.total == -4 and init.initiative == 1          # 1 - 2 + 0 - 2 - 1
-    assert init.describe().endswith("= -4 -> segment 1 (minimum)")
+    assert english(init.describe()).endswith("= -4 -> segment 1 (minimum)")
     assert when(action_of(result, "Ann")) == [(2, 1, "melee")]
 
 
@@ -359,7 +360,7 @@ def test_seed_3b_an_item_discharges_its_spell_at_initiative_plus_its_modifier():
     result = start(2, [declared(who("Eve", Reaction=1), "X", item="wand", spell="fireball")], 4)
     initiative = by_actor(result)["Eve"]
     assert initiative.parts == (("Reaction", -1), ("wand", 3))
-    assert initiative.describe() == "Eve: d10 4 - 1 (Reaction) + 3 (wand) = 6 -> segment 6"
+    assert english(initiative.describe()) == "Eve: d10 4 - 1 (Reaction) + 3 (wand) = 6 -> segment 6"
     action = action_of(result, "Eve")
     # one discharge at the user's segment: no casting marker, Fireball's 3 segments do not count
     assert (action.kind, action.casting_from, when(action)) == ("item", 0, [(2, 6, "discharge")])
@@ -478,7 +479,7 @@ def test_seed_4b_one_die_per_attack_keep_the_best():
     result = start(2, [declared(who("Ann", "long sword"), "X", attacks=2)], 7, 3)
     init = by_actor(result)["Ann"]
     assert (init.dice, init.base, init.total) == ((7, 3), 3, 8)
-    assert init.describe() == "Ann: d10 7, 3 -> 3 + 5 (long sword) = 8 -> segment 8"
+    assert english(init.describe()) == "Ann: d10 7, 3 -> 3 + 5 (long sword) = 8 -> segment 8"
 
 
 def test_seed_4a_later_attacks_spaced_by_weapon_speed_and_past_10_continue():

@@ -28,6 +28,7 @@ from rules.engine import attacks, turns
 from rules.engine.actions import STANDARD, Action, group_name, require_actor, require_target
 from rules.engine.draft import Draft
 from rules.engine.intents import Intent
+from rules.lines import Line
 from rules.systems.base import CombatError, plural
 from rules.systems.elethril.declaring import (
     Declaration,
@@ -153,39 +154,40 @@ def next_segment(d: Draft) -> int:
 
 
 # ----------------------------------------------------------------------------- wording
-def describe_plan(plan: Plan, die: str = "d10", own_modifiers: bool = True) -> str:
-    """``"attack Orc with short sword and dagger (off-hand); initiative d10 + 3 (short sword)"``;
-    ``die`` names what the modifiers are added to (``"party base"`` in round 1); without
-    ``own_modifiers`` the slowest party member's are added instead (seed 1b)."""
+def describe_plan(d: Draft, fighter_id: int, plan: Plan) -> Line:
+    """``"attack Orc with short sword and dagger (off-hand); initiative d10 + 3 (short sword)"``:
+    the plan, and what its initiative modifiers are added to this round: in round 1 the
+    side's base (seed 1a), later the party's d10 (the slowest member's modifiers when they are
+    not the slowest, seed 1b) or the fighter's own (best of one per attack, seed 4b)."""
     declared = plan.declaration
     if plan.spell is not None:
-        what = f"{'use' if plan.item else 'cast'} {plan.label}"
-        what += f" at {declared.target}" if declared.target else ""
+        if plan.item:
+            what = Line("elethril.line.plan_use_at" if declared.target else "elethril.line.plan_use",
+                        {"label": plan.label, "target": declared.target})
+        else:
+            what = Line("elethril.line.plan_cast_at" if declared.target else "elethril.line.plan_cast",
+                        {"label": plan.label, "target": declared.target})
     else:
-        primary = plan.attacks[0][0]
-        what = f"attack {declared.target} with {primary.label}"
         off = [weapon for weapon, hand in plan.attacks if hand == "off"]
-        if off:
-            what += f" and {off[0].label} (off-hand)"
         count = len(plan.attacks) - len(off)
-        if count > 1:
-            what += f", {count} attacks"
-    modifiers = signed_parts(plan.parts) if own_modifiers else " + the slowest member's modifiers"
-    return f"{what}; initiative {die}{modifiers}"
-
-
-def initiative_base(d: Draft, fighter_id: int, plan: Plan) -> tuple[str, bool]:
-    """What the fighter's initiative modifiers will be added to this round — in round 1 their
-    side's base (seed 1a), later their party's d10 or their own (one per attack, seed 4b) —
-    and whether they are their own modifiers (not the slowest party member's)."""
+        values = {"target": declared.target, "weapon": plan.attacks[0][0].label,
+                  "off": off[0].label if off else "", "count": count}
+        if off:
+            what = Line("elethril.line.plan_attack_off_many" if count > 1 else "elethril.line.plan_attack_off", values)
+        else:
+            what = Line("elethril.line.plan_attack_many" if count > 1 else "elethril.line.plan_attack", values)
+    values = {"what": what, "modifiers": signed_parts(plan.parts), "dice": plan.dice}
     if round_of(d) == 1:
         side = {int(key): value for key, value in (d.extra.get("sides") or {}).items()}.get(fighter_id)
-        return (f"{side} base" if side else "own side base"), True
+        key = "elethril.line.plan_side" if side else "elethril.line.plan_own_side"
+        return Line(key, {**values, "side": side or ""})
     party = {int(key): value for key, value in (d.extra.get("parties") or {}).items()}.get(fighter_id)
     if party:
         name, slowest = party
-        return f"{name} d10", not slowest
-    return ("d10" if plan.dice == 1 else f"best of {plan.dice} d10"), True
+        key = "elethril.line.plan_party_slowest" if slowest else "elethril.line.plan_party"
+        return Line(key, {**values, "party": name})
+    key = "elethril.line.plan_own" if plan.dice == 1 else "elethril.line.plan_best"
+    return Line(key, values)
 
 
 def short(action: Planned) -> str:
@@ -209,13 +211,11 @@ def plan_short(plan: Plan) -> str:
     return ", ".join(labels) + (f" x{count}" if len(labels) == 1 and count > 1 else "") + f" > {target}"
 
 
-def where(r: int, event: Event) -> str:
-    return f"segment {event.segment}" if event.round == r else f"round {event.round}, segment {event.segment}"
-
-
-def line(d: Draft, text: str) -> None:
-    """One finished line to the room (names as typed: what the timeline says)."""
-    d.say("elethril.line", values={"text": text})
+def where(r: int, event: Event) -> Line:
+    """When ``event`` comes, seen from round ``r``: its segment, and its round when later."""
+    if event.round == r:
+        return Line("elethril.line.at_segment", {"segment": event.segment})
+    return Line("elethril.line.at_round_segment", {"round": event.round, "segment": event.segment})
 
 
 # ------------------------------------------------------------------------------ declaring
@@ -264,7 +264,7 @@ def declare(d: Draft, intent: Intent, actor: int, record: dict) -> None:
     again = actor in declared
     declared[actor] = record
     d.extra["declarations"] = declared
-    text = describe_plan(plan, *initiative_base(d, actor, plan))
+    text = describe_plan(d, actor, plan)
     d.add_log(d.name(actor), "declares", [text])
     d.tell(intent.by, "elethril.will", values={"name": d.name(actor), "text": text})
     d.say("elethril.redeclares" if again else "elethril.declares", refs={"actor": actor},
@@ -362,7 +362,7 @@ class Forfeit(Action):
         given_up = forfeit(held, r)
         store_actions(d, [given_up if action == held else action for action in stored_actions(d)])
         d.update_conditions(actor, forfeited_in=r)
-        lines = [f"{name} declares anew with +{d.system.forfeit_penalty} on the initiative roll."]
+        lines = [Line("elethril.line.declares_anew", {"name": name, "penalty": d.system.forfeit_penalty})]
         d.add_log(name, "forfeits", lines)
         d.say("elethril.forfeits", refs={"actor": actor}, values={"round": held.round}, lines=lines)
         d.tell_controller(actor, "elethril.declare_for", values={"name": name, "round": r,
@@ -460,7 +460,8 @@ class Delay(Action):
         held = delay(action, r, int(text), at)
         store_actions(d, [held if stored == action else stored for stored in stored_actions(d)])
         moved = [e for e in held.events if e.tick >= tick_of(r, at) and e.phase != "casting"]
-        lines = [f"{name}: {short(held)} at {where(r, moved[0])}."] if moved else []
+        lines = [Line("elethril.line.delayed", {"name": name, "what": short(held), "when": where(r, moved[0])})] \
+            if moved else []
         d.add_log(name, f"delays to segment {int(text)}", lines)
         d.say("elethril.delays", refs={"actor": actor}, values={"segment": int(text)}, lines=lines)
 
@@ -498,10 +499,6 @@ def roll_when_ready(d: Draft) -> None:
         roll_round(d)
 
 
-def state_word(d: Draft, fighter_id: int) -> str:
-    return "dead" if d.health(fighter_id).dead else "down"
-
-
 def roll_round(d: Draft) -> None:
     """Roll this round's initiative for the declared actions and announce the timeline."""
     system = d.system
@@ -514,7 +511,8 @@ def roll_round(d: Draft) -> None:
             continue
         name = d.name(fighter_id)
         if not system.can_act(d.combatant(fighter_id)):
-            lapsed.append(f"{name} is {state_word(d, fighter_id)}: the declared action lapses.")
+            lapsed.append(Line("elethril.line.lapses_dead" if d.health(fighter_id).dead else "elethril.line.lapses_down",
+                               {"name": name}))
             del declared[fighter_id]
             continue
         this = declaration(d, fighter_id, declared[fighter_id])
@@ -522,7 +520,7 @@ def roll_round(d: Draft) -> None:
             system.plan(this)   # the sheet or the game master's grant may have changed since
             used = held_item(d, fighter_id, declared[fighter_id])
         except CombatError as err:
-            lapsed.append(f"{name}'s declared action lapses: {err}")
+            lapsed.append(Line("elethril.line.lapses_refused", {"name": name, "why": str(err)}))
             del declared[fighter_id]
             continue
         d.update_conditions(fighter_id, item_in_use=used["id"] if used else None)
@@ -592,9 +590,10 @@ def play(d: Draft, segment: int) -> None:
             continue
         action = holding(d, caster)
         effect = action.effect if action is not None else None
-        when = f": it takes effect at {where(r, effect)}" if effect is not None else ""
-        d.add_log(event.actor, "begins casting", [f"{event.label}{when}."])
-        d.say("elethril.casting", refs={"caster": caster}, values={"what": f"{event.label}{when}"})
+        what = Line("elethril.line.casting_until", {"label": event.label, "when": where(r, effect)}) \
+            if effect is not None else Line("elethril.line.casting", {"label": event.label})
+        d.add_log(event.actor, "begins casting", [Line("elethril.line.sentence", {"text": what})])
+        d.say("elethril.casting", refs={"caster": caster}, values={"what": what})
     done = None
     while True:
         steps = [step for step in timeline(d).steps()
@@ -606,7 +605,7 @@ def play(d: Draft, segment: int) -> None:
         announce_fallen(d, cancel_fallen(d, done))
 
 
-def cancel_fallen(d: Draft, position: tuple[int, int]) -> list[str]:
+def cancel_fallen(d: Draft, position: tuple[int, int]) -> list[Line]:
     """Cancel what those who have fallen (down or dead) would still do after ``position``
     (``(tick, phase index)``): later attacks, a spell not yet cast, anything carried into
     later rounds. Returns one line per fighter whose action was cut short (each is said once:
@@ -623,18 +622,22 @@ def cancel_fallen(d: Draft, position: tuple[int, int]) -> list[str]:
             continue
         actions[index], changed = cut, True
         if dropped:
-            when = f"{'from' if len(dropped) > 1 else 'at'} {where(round_of(d), dropped[0])}"
-            lines.append(f"{action.actor} is {state_word(d, fighter_id)}: {short(replace(action, events=dropped))} "
-                         f"{when} is cancelled.")
+            values = {"actor": action.actor, "what": short(replace(action, events=dropped)),
+                      "when": where(round_of(d), dropped[0])}
+            if d.health(fighter_id).dead:
+                key = "elethril.line.dead_cancelled_from" if len(dropped) > 1 else "elethril.line.dead_cancelled_at"
+            else:
+                key = "elethril.line.down_cancelled_from" if len(dropped) > 1 else "elethril.line.down_cancelled_at"
+            lines.append(Line(key, values))
     if changed:
         store_actions(d, actions)
     return lines
 
 
-def announce_fallen(d: Draft, lines: list[str]) -> None:
-    for text in lines:
-        d.add_log(text.split(" is ", 1)[0], "falls", [text])
-        line(d, text)
+def announce_fallen(d: Draft, lines: list[Line]) -> None:
+    for line in lines:
+        d.add_log(line.values["actor"], "falls", [line])
+        d.say("elethril.cancelled", values={"text": line})
 
 
 def play_step(d: Draft, step) -> None:
@@ -703,7 +706,7 @@ def strike(d: Draft, event: Event, actor: int, named, before) -> None:
     if resolution.hit:
         spoiled = spoil_casting(d, target, event)
         if spoiled is not None:
-            lines.append(f"{d.name(target)} is hit while casting: {spoiled.label} is spoiled.")
+            lines.append(Line("elethril.line.spoiled", {"target": d.name(target), "label": spoiled.label}))
     d.add_log(event.actor, f"{label} at {d.name(target)}", lines)
     d.say("elethril.strikes", refs={"attacker": actor, "target": target}, values={"label": label}, lines=lines)
 
@@ -726,7 +729,7 @@ def discharge(d: Draft, event: Event, caster: int, named, before) -> None:
     if resolution.hit and target is not None:
         spoiled = spoil_casting(d, target, event)
         if spoiled is not None:
-            lines.append(f"{d.name(target)} is hit while casting: {spoiled.label} is spoiled.")
+            lines.append(Line("elethril.line.spoiled", {"target": d.name(target), "label": spoiled.label}))
     d.add_log(event.actor, f"{event.label} takes effect", [resolution.lines[0], *lines])
     if target is not None:
         d.say("elethril.takes_effect_on", refs={"caster": caster, "target": target}, values={"label": event.label},
@@ -750,9 +753,10 @@ def end_round(d: Draft) -> None:
             continue
         coming = [e for e in action.events if e.round >= r and e.phase != "casting"]
         if coming:
-            lines.append(f"{action.actor} is still acting: {short(action)} at {where(r, coming[0])}.")
+            lines.append(Line("elethril.line.still_acting", {"actor": action.actor, "what": short(action),
+                                                              "when": where(r, coming[0])}))
         else:
-            lines.append(f"{action.actor} is reloading until round {action.next_initiative_round}.")
+            lines.append(Line("elethril.line.reloading", {"actor": action.actor, "round": action.next_initiative_round}))
     turns.moved_to(d, ("segment", r, 0))
     d.say("elethril.round_over", values={"over": r - 1, "round": r}, lines=fallen + lines)
     waiting = to_declare(d)
@@ -842,7 +846,7 @@ def held_item(d: Draft, fighter_id: int, record: Mapping[str, Any]) -> dict | No
     return item
 
 
-def spend_charge(d: Draft, caster: int, event: Event) -> list[str] | None:
+def spend_charge(d: Draft, caster: int, event: Event) -> list[Line] | None:
     """Spend a charge of the sheet item the caster discharges (``item_in_use``): the line
     saying so; [] for the game master's item for an NPC (no charges); None, said, when the
     item is gone or empty (nothing happens)."""
@@ -854,12 +858,14 @@ def spend_charge(d: Draft, caster: int, event: Event) -> list[str] | None:
                 None)
     if item is None or int(item["charges"]) < 1:
         why = "no longer held" if item is None else "no charges left"
-        d.add_log(event.actor, f"{event.label} fails", [f"{event.label}: {why}."])
+        d.add_log(event.actor, f"{event.label} fails", [Line("elethril.line.item_gone" if item is None
+                                                             else "elethril.line.item_empty", {"label": event.label})])
         d.say("elethril.item_fails", refs={"caster": caster}, values={"label": event.label, "why": why})
         return None
     item["charges"] = int(item["charges"]) - 1
     d.set_gear(caster, "magic_items", items)
-    return [f"{event.actor}'s {event.label} (#{number}): 1 charge spent, {item['charges']} left."]
+    return [Line("elethril.line.charge_spent", {"actor": event.actor, "label": event.label, "number": number,
+                                                "left": item["charges"]})]
 
 
 # ----------------------------------------------------------------- the shared, reworded

@@ -10,7 +10,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from rules.systems.base import Combatant, InitiativeRoll, Pool, plural
+from rules.lines import Line
+from rules.systems.base import Combatant, InitiativeRoll, Pool
 from rules.systems.elethril.timeline import landing
 
 if TYPE_CHECKING:
@@ -92,11 +93,20 @@ class GroupRoll:
     #: time. Without them the side is only behind by its gap, and is said to be.
     lost: int = 0
 
-    def describe(self) -> str:
-        shown = f" -> base {self.base}" if self.base != self.die else ""
+    def describe(self) -> Line:
+        """``"B: d10 7 -> base 14 (surprised: 13 segments behind)"``."""
+        values = {"name": self.name, "die": self.die, "base": self.base}
         if self.surprised:
-            shown += f" ({'surprised: ' if self.lost else ''}{plural(self.surprised, 'segment')} behind)"
-        return f"{self.name}: d10 {self.die}{shown}"
+            behind = Line(("elethril.line.surprised_behind_one" if self.surprised == 1 else "elethril.line.surprised_behind")
+                          if self.lost else ("elethril.line.behind_one" if self.surprised == 1
+                                             else "elethril.line.behind"), {"count": self.surprised})
+            then = Line("elethril.line.base_behind" if self.base != self.die else "elethril.line.behind_only",
+                        {"base": self.base, "behind": behind})
+        elif self.base != self.die:
+            then = Line("elethril.line.base", {"base": self.base})
+        else:
+            return Line("elethril.line.group", values)
+        return Line("elethril.line.group_then", {**values, "then": then})
 
     def to_record(self) -> dict[str, Any]:
         record = {"name": self.name, "die": self.die, "base": self.base, "surprised": self.surprised}
@@ -129,18 +139,22 @@ class SegmentInitiative:
     def landing(self) -> tuple[int, int]:
         return landing(self.round, self.initiative)
 
-    def describe(self) -> str:
+    def describe(self) -> Line:
         """``"Ann: d10 7, 4 -> 4 + 3 (short sword) = 7 -> segment 7"``."""
         if self.group:
-            base = f"{self.group} base {self.base}"
+            base = Line("elethril.line.group_base", {"group": self.group, "base": self.base})
         else:
-            base = f"d10 {', '.join(str(d) for d in self.dice)}"
-            base += f" -> {self.base}" if len(self.dice) > 1 else ""
-        text = f"{self.actor}: {base}{signed_parts(self.parts)}"
-        text += f" = {self.total}" if self.parts else ""
+            base = Line("elethril.line.dice_best" if len(self.dice) > 1 else "elethril.line.dice",
+                        {"dice": ", ".join(str(d) for d in self.dice), "base": self.base})
         round_number, segment = self.landing
-        where = f"segment {segment}" if round_number == self.round else f"round {round_number}, segment {segment}"
-        return text + f" -> {where}" + (" (minimum)" if self.total < self.minimum else "")
+        where = Line("elethril.line.at_segment", {"segment": segment}) if round_number == self.round \
+            else Line("elethril.line.at_round_segment", {"round": round_number, "segment": segment})
+        values = {"actor": self.actor, "base": base, "parts": signed_parts(self.parts), "total": self.total,
+                  "where": where}
+        if self.total < self.minimum:
+            return Line("elethril.line.initiative_plus_minimum" if self.parts else "elethril.line.initiative_minimum",
+                        values)
+        return Line("elethril.line.initiative_plus" if self.parts else "elethril.line.initiative", values)
 
     def as_initiative_roll(self) -> InitiativeRoll:
         """The base interface's value: ``total`` = the final initiative, no tiebreak (ties act

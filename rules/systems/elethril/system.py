@@ -91,7 +91,7 @@ from typing import Any
 from rules.data import RulesDataError, load_system_data, require, require_choice
 from rules.dice import DiceSyntaxError, PoolExpression, Roller, Term, parse_pool, roll_dice
 from rules.dice.odds import enumerate_outcomes
-from rules.lines import Line
+from rules.lines import Line, roll_of
 from rules.systems.base import (
     ActionSchedule,
     Combatant,
@@ -293,7 +293,7 @@ class RoundStart:
     actions: tuple[Action, ...]
     timeline: Timeline
 
-    def describe(self) -> tuple[str, ...]:
+    def describe(self) -> tuple[Line, ...]:
         return tuple(g.describe() for g in self.groups) + tuple(i.describe() for i in self.initiative)
 
 
@@ -392,14 +392,21 @@ class ElethrilAttack:
     def label(self) -> str:
         return self.weapon.label + (" (off-hand)" if self.hand == "off" else "")
 
-    def describe(self) -> str:
-        """``"short sword +1: d20 14 + 1 (magic) = 15 vs 15 (THAC0 20 - AC 5): hit"``."""
-        roll = f"d20 {self.die}{signed_parts(self.bonus.parts)}"
-        roll += f" = {self.total}" if self.bonus.parts else ""
-        need = f"THAC0 {self.thac0} - AC {self.armor_class}"
-        need += signed_parts((("modifier", self.modifier),)) if self.modifier else ""
-        natural = f" (natural {self.die})" if self.hit != (self.total >= self.needed) else ""
-        return f"{self.label}: {roll} vs {self.needed} ({need}): {'hit' if self.hit else 'miss'}{natural}"
+    def describe(self) -> Line:
+        """The roll as a line: ``"short sword +1: d20 14 + 1 (magic) = 15 vs 15 (THAC0 20 - AC
+        5): hit"``; ``(natural 20)`` when the natural die decided it."""
+        if self.bonus.parts:
+            roll = Line("elethril.line.die_plus", {"die": self.die, "parts": signed_parts(self.bonus.parts),
+                                                    "total": self.total})
+        else:
+            roll = Line("elethril.line.die", {"die": self.die})
+        need = {"thac0": self.thac0, "armor_class": self.armor_class, "modifier": abs(self.modifier)}
+        need = Line(("elethril.line.to_hit_minus" if self.modifier < 0 else "elethril.line.to_hit_plus")
+                    if self.modifier else "elethril.line.to_hit", need)
+        values = {"label": self.label, "roll": roll, "needed": self.needed, "need": need, "die": self.die}
+        if self.hit != (self.total >= self.needed):
+            return Line("elethril.line.natural_hit" if self.hit else "elethril.line.natural_miss", values)
+        return Line("elethril.line.hit" if self.hit else "elethril.line.miss", values)
 
     def to_record(self) -> dict[str, Any]:
         return {"attacker": self.attacker, "target": self.target, "weapon": self.weapon.key,
@@ -788,12 +795,13 @@ class ElethrilSystem(RuleSystem):
         roll = roll_notation(expression.terms, roller, actor)
         if modifier:
             roll = NotationRoll(roll.parts + (("modifier", (), modifier),))
-        line = roll.describe()
+        line = Line("elethril.line.rolled", {"roll": roll.describe()})
         summary = str(roll.total)
         if expression.difficulty is not None:
             made = roll.total >= expression.difficulty
             summary = f"{roll.total} vs {expression.difficulty}: {'success' if made else 'failure'}"
-            line += f" vs {expression.difficulty}: {'success' if made else 'failure'}"
+            line = Line("elethril.line.rolled_success" if made else "elethril.line.rolled_failure",
+                        {"roll": roll.describe(), "difficulty": expression.difficulty})
         return RollResult(lines=(line,), summary=summary,
                           record={**roll.to_record(), "difficulty": expression.difficulty,
                                   "result": summary})
@@ -1065,9 +1073,10 @@ class ElethrilSystem(RuleSystem):
                 target: Combatant, roller: Roller) -> Resolution:
         """A miss does nothing; a hit rolls the weapon's damage for the target's size + plusses
         + Damage Adjustment (at least the minimum) off the target's hit points."""
-        lines = [f"{attack.attacker} {attack.describe()}"]
+        lines = [roll_of(attack.attacker, attack)]
         if not attack.hit:
-            lines.append(f"{attack.attacker}'s {attack.label} misses {attack.target}.")
+            lines.append(Line("elethril.line.misses", {"attacker": attack.attacker, "label": attack.label,
+                                                        "target": attack.target}))
             return Resolution(attack.attacker, attack.target, False, 0, tuple(lines), (), ())
         weapon = attack.weapon
         notation = weapon.weapon.damage_l if attack.size == "L" else weapon.weapon.damage_sm
@@ -1077,16 +1086,17 @@ class ElethrilSystem(RuleSystem):
         parts = [(label, value) for label, value in parts if value]
         total = roll.total + sum(value for _, value in parts)
         amount = max(self.minimum_damage, total)
-        working = f"{roll.describe(with_total=not parts)}{signed_parts(parts)}"
-        working += f" = {total}" if parts else ""
-        if amount > total:
-            working += f" -> {amount} (minimum)"
+        working = Line(("elethril.line.working_minimum_plus" if parts else "elethril.line.working_minimum")
+                       if amount > total else ("elethril.line.working_plus" if parts else "elethril.line.working"),
+                       {"roll": roll.describe(with_total=not parts), "parts": signed_parts(parts), "total": total,
+                        "amount": amount})
         before = self.health(target.health, target)
         after = before.with_damage(amount)
-        size = "large" if attack.size == "L" else "small/medium"
-        lines += [f"{attack.attacker}'s {attack.label} hits {attack.target}.",
-                  f"damage ({size}): {working}",
-                  Line("elethril.lines.loses_one" if amount == 1 else "elethril.lines.loses",
+        lines += [Line("elethril.line.hits", {"attacker": attack.attacker, "label": attack.label,
+                                               "target": attack.target}),
+                  Line("elethril.line.damage_large" if attack.size == "L" else "elethril.line.damage_small_medium",
+                       {"working": working}),
+                  Line("elethril.line.loses_one" if amount == 1 else "elethril.line.loses",
                        {"target": attack.target, "count": amount, "health": after})]
         harm = Harm(attack.target, roll, tuple(parts), amount, before, after)
         return Resolution(attack.attacker, attack.target, True, 0, tuple(lines), (harm,), ())
@@ -1105,26 +1115,26 @@ class ElethrilSystem(RuleSystem):
             target = target or caster
         if found.damage and target is None:
             raise CombatError(f"{found.name} needs a target: cast {found.key}=<target>")
-        aim = f" on {target.name}" if target is not None else ""
-        lines = [f"{caster.name}'s {found.name} takes effect{aim}."]
+        lines = [Line("elethril.line.spell_on", {"caster": caster.name, "spell": found.name, "target": target.name})
+                 if target is not None else Line("elethril.line.spell", {"caster": caster.name, "spell": found.name})]
         if not (found.damage or found.heal):
             lines.append("The Storyteller narrates what it does.")
             return Resolution(caster.name, target.name if target else "", False, 0, tuple(lines), (), ())
         before = self.health(target.health, target)
         if before.dead:
-            lines.append(f"{target.name} is dead: nothing happens.")
+            lines.append(Line("elethril.line.dead_target", {"target": target.name}))
             return Resolution(caster.name, target.name, False, 0, tuple(lines), (), ())
         roll = roll_notation(dice_notation(found.damage or found.heal, "spell"), roller)
         if found.damage:
             after = before.with_damage(roll.total)
-            lines += [f"damage: {roll.describe()}",
-                      Line("elethril.lines.loses_one" if roll.total == 1 else "elethril.lines.loses",
+            lines += [Line("elethril.line.spell_damage", {"roll": roll.describe()}),
+                      Line("elethril.line.loses_one" if roll.total == 1 else "elethril.line.loses",
                            {"target": target.name, "count": roll.total, "health": after})]
         else:
             after = before.healed(roll.total)
-            lines += [f"healing: {roll.describe()}",
-                      Line("elethril.lines.regains_one" if before.damage - after.damage == 1
-                           else "elethril.lines.regains",
+            lines += [Line("elethril.line.spell_healing", {"roll": roll.describe()}),
+                      Line("elethril.line.regains_one" if before.damage - after.damage == 1
+                           else "elethril.line.regains",
                            {"target": target.name, "count": before.damage - after.damage, "health": after})]
         harm = Harm(target.name, roll, (), after.damage - before.damage, before, after)
         return Resolution(caster.name, target.name, bool(found.damage and roll.total > 0), 0,
