@@ -154,7 +154,7 @@ class SegmentInitiative:
         if self.total < self.minimum:
             return Line("elethril.line.initiative_plus_minimum" if self.parts else "elethril.line.initiative_minimum",
                         values)
-        return Line("elethril.line.initiative_plus" if self.parts else "elethril.line.initiative", values)
+        return Line("elethril.line.initiative_plus" if self.parts else "elethril.line.initiative_base", values)
 
     def as_initiative_roll(self) -> InitiativeRoll:
         """The base interface's value: ``total`` = the final initiative, no tiebreak (ties act
