@@ -13,6 +13,7 @@ from __future__ import annotations
 from evennia.utils.dbserialize import deserialize
 
 from rules.engine.draft import find_named
+from rules.lines import Line
 from rules.systems import CombatError, get_system
 from rules.systems.eldritch import actions
 from world import combat, dice
@@ -35,7 +36,7 @@ def _here(caller, action: str, what: str):
 def _in_room(caller, name: str):
     """A character or NPC in ``caller``'s room by name (exact, else a unique prefix)."""
     here = [obj for obj in (caller.location.contents if caller.location else []) if hasattr(obj, "sheets")]
-    found = find_named([(obj.id, obj.key) for obj in here], name, "Name someone here.", "No one called '{}' here.")
+    found = find_named([(obj.id, obj.key) for obj in here], name, Line("refusal.name_someone_here"), "refusal.no_one_here")
     return next(obj for obj in here if obj.id == found)
 
 

@@ -14,6 +14,7 @@ from evennia.utils.create import create_object
 from rules.engine import Intent, turns
 from rules.engine.draft import find_named
 from rules.engine.turns import now_text as turn_now
+from rules.lines import Line
 from rules.systems import CombatError, RuleSystem, get_system
 from rules.systems.base import InitiativeRoll
 from rules.text import quote
@@ -67,7 +68,7 @@ def find(row: Fight, name: str) -> int:
     """The id of the fighter called ``name`` (exact beats a unique prefix; ``#<id>``).
     Raises CombatError."""
     return find_named([(fighter.id, fighter.name) for fighter in fights.state(row).fighters], name,
-                      "Name a combatant.", "No combatant '{}' in this fight.")
+                      Line("refusal.name_combatant"), "refusal.no_combatant")
 
 
 def find_combatant(row: Fight, name: str):

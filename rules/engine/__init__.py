@@ -26,9 +26,9 @@ def step(state: FightState, intent: Intent, system: RuleSystem, dice: Roller) ->
     action the system does not have."""
     action = system.actions.get(intent.action)
     if action is None:
-        raise CombatError(f"The {system.key} rules have no '{intent.action}'.")
+        raise CombatError(Line("refusal.rules_have_no", {"system": system.key, "action": intent.action}))
     if state.ended:
-        raise CombatError("That fight is over.")
+        raise CombatError(Line("refusal.that_fight_over"))
     d = Draft(state, system, dice, intent)
     result = action.perform(d, intent)
     d.tell_fates()

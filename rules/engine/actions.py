@@ -45,13 +45,13 @@ class Action:
 def require_actor(d: Draft, intent: Intent) -> int:
     """The intent's actor, who must be in the fight. Raises CombatError."""
     if intent.actor is None or not d.has(intent.actor):
-        raise CombatError("You are not in this fight. Join it with +combat/join.")
+        raise CombatError(Line("refusal.you_not_this_fight"))
     return intent.actor
 
 
 def require_target(d: Draft, intent: Intent) -> int:
     if intent.target is None or not d.has(intent.target):
-        raise CombatError("Name a combatant.")
+        raise CombatError(Line("refusal.name_combatant"))
     return intent.target
 
 
@@ -66,7 +66,7 @@ class Start(Action):
     def perform(self, d: Draft, intent: Intent) -> None:
         duel = bool(intent.data.get("duel"))
         if duel and not d.system.formal_duels:
-            raise CombatError(f"The {d.system.key} rules have no formal duels: +combat/start {d.system.key}")
+            raise CombatError(Line("refusal.rules_have_no_formal", {"system": d.system.key}))
         d.gm = intent.by
         d.round = 1
         if duel:
@@ -112,8 +112,7 @@ def add_fighter(d: Draft, fighter: Fighter) -> bool:
     if d.has(fighter.id):
         return False
     if any(d.name(other).casefold() == fighter.name.casefold() for other in d.ids()):
-        raise CombatError(f"A fighter called {fighter.name} is in this fight already: one of them needs "
-                          "another name first.")
+        raise CombatError(Line("refusal.fighter_called_this_fight", {"fighter": fighter.name}))
     d.add(fighter)
     return True
 
@@ -126,9 +125,9 @@ class Join(Action):
     def perform(self, d: Draft, intent: Intent) -> None:
         fighter = fighter_of(intent)
         if d.system.health(fighter.sheet.health, fighter.sheet).dead:
-            raise CombatError("The dead do not fight.")
+            raise CombatError(Line("refusal.dead_do_not_fight"))
         if not add_fighter(d, fighter):
-            raise CombatError("You are already in this fight.")
+            raise CombatError(Line("refusal.you_already_this_fight"))
         hint = d.system.join_hint
         d.say("fight.joined", actor=fighter.id, values={"hint": f"{hint[:1].upper()}{hint[1:]}"})
         unsheeted(d, [fighter])
@@ -144,7 +143,8 @@ class Add(Action):
         found = [fighter_of(intent, index) for index in range(len(intent.data["fighters"]))]
         already = [fighter.name for fighter in found if d.has(fighter.id)]
         if already and len(already) == len(found):
-            raise CombatError(f"{', '.join(already)} {'is' if len(already) == 1 else 'are'} already in this fight.")
+            raise CombatError(Line("refusal.already_in_fight_one" if len(already) == 1 else "refusal.already_in_fight",
+                                   {"names": ", ".join(already)}))
         added = [fighter.name for fighter in found if add_fighter(d, fighter)]
         note = Line("line.already_was" if len(already) == 1 else "line.already_were",
                     {"names": ", ".join(already)}) if already else ""
@@ -195,8 +195,7 @@ class Leave(Action):
     def perform(self, d: Draft, intent: Intent) -> None:
         actor = require_actor(d, intent)
         if d.conditions_of(actor).get("dying"):
-            raise CombatError(f"{d.name(actor)} is dying: the Storyteller decides first (+combat/kill or "
-                              "+combat/spare).")
+            raise CombatError(Line("refusal.dying_storyteller_decides_first", {"actor": d.name(actor)}))
         notices = remove_fighter(d, actor)
         d.say("fight.left", actor=actor, lines=notices)
 
@@ -247,7 +246,7 @@ class Transfer(Action):
         d.require_gm("hand the scene over")
         new = intent.target
         if new == d.gm:
-            raise CombatError(f"{intent.data.get('name', 'They')} already runs this scene.")
+            raise CombatError(Line("refusal.already_runs_scene", {"name": intent.data.get("name") or d.name(new)}))
         d.gm = new
         d.say("control.transferred", actor=intent.by, refs={"target": new})
 
@@ -316,7 +315,7 @@ def parse_shift(text: str, limit: int, example: str) -> int:
     text = text.strip()
     digits = text[1:] if text[:1] in "+-" else text
     if not digits.isascii() or not digits.isdigit() or len(digits) > 2 or int(digits) > limit:
-        raise CombatError(f"Give the change as a number from -{limit} to +{limit}, e.g. {example}.")
+        raise CombatError(Line("refusal.give_change_as_number", {"limit": limit, "example": example}))
     return -int(digits) if text.startswith("-") else int(digits)
 
 
@@ -353,7 +352,7 @@ class DiceModifier(Action):
         words = intent.option.split()
         keep = len(words) == 2 and words[1].casefold() == "keep"
         if not words or len(words) > 2 or (len(words) == 2 and not keep):
-            raise CombatError("Usage: +combat/mod <name>=<+/-n>[ keep]")
+            raise CombatError(Line("refusal.usage_combat_mod_name"))
         amount = parse_shift(words[0], MAX_DICE_SHIFT, "+combat/mod Guard=-2")
         kept = keep and bool(amount)
         d.update_conditions(target, mod=amount, mod_keep=kept)
@@ -394,11 +393,10 @@ class Ai(Action):
         on = intent.option == "on"
         for target in intent.targets:
             if not d.is_npc(target):
-                raise CombatError(f"{d.name(target)} is a player character: the AI runs only NPCs.")
+                raise CombatError(Line("refusal.player_character_ai_runs", {"target": d.name(target)}))
         changed = [target for target in dict.fromkeys(intent.targets) if (target in d.ai) != on]
         if not changed:
-            raise CombatError(("Already run by the AI." if on else "Not run by the AI: nothing to switch off.")
-                              + " (+combat shows (AI) beside each.)")
+            raise CombatError(Line("refusal.already_ai" if on else "refusal.not_ai"))
         d.ai = sorted(set(d.ai) | set(changed)) if on else [item for item in d.ai if item not in changed]
         d.say("control.ai_on" if on else "control.ai_off",
               values={"names": ", ".join(d.name(target) for target in changed), "first": d.name(changed[0]),
@@ -423,12 +421,12 @@ class DefenseTimeout(Action):
         text = intent.option
         if text == "off":
             if not d.settings.get("timeout"):
-                raise CombatError("Defenses wait with no limit already (+combat/timeout <seconds> sets one).")
+                raise CombatError(Line("refusal.defenses_wait_with_no"))
             d.settings.pop("timeout", None)
         elif text.isascii() and text.isdigit() and len(text) < 6 and 10 <= int(text) <= MAX_DEFENSE_WAIT:
             d.settings["timeout"] = int(text)
         else:
-            raise CombatError(f"Give the wait in seconds, 10 to {MAX_DEFENSE_WAIT}, or off: +combat/timeout 120.")
+            raise CombatError(Line("refusal.give_wait_seconds_off", {"max_defense_wait": MAX_DEFENSE_WAIT}))
         d.say("control.timeout" if d.settings.get("timeout") else "control.no_timeout", actor=intent.by,
               values={"seconds": d.settings.get("timeout", 0)})
 
@@ -444,7 +442,7 @@ class Lapse(Action):
         d.require_gm("resolve attacks")
         pending = next((item for item in d.pending if item.id == intent.data.get("attack")), None)
         if pending is None:
-            raise CombatError("That attack is no longer waiting for a defense.")
+            raise CombatError(Line("refusal.that_attack_no_longer"))
         attacks.close(d, pending)
         seconds = int(d.settings.get("timeout", 0))
         attacks.finish(d, pending.attacker, pending.target, d.attack_of(pending.attack), None,
@@ -456,8 +454,7 @@ def require_dying(d: Draft, intent: Intent) -> int:
     d.require_gm("decide a death")
     target = require_target(d, intent)
     if not d.conditions_of(target).get("dying"):
-        raise CombatError(f"{d.name(target)} is not dying: only a player character the rules would have "
-                          "killed waits for this.")
+        raise CombatError(Line("refusal.not_dying_only_player", {"target": d.name(target)}))
     return target
 
 
@@ -503,10 +500,11 @@ class Setting(Action):
     def perform(self, d: Draft, intent: Intent) -> None:
         d.require_gm(self.doing)
         if intent.option not in ("on", "off"):
-            raise CombatError(f"Usage: +combat/{self.key} [on or off]")
+            raise CombatError(Line("refusal.usage_combat_off", {"control": self.key}))
         on = intent.option == "on"
         if bool(d.settings.get(self.key)) == on:
-            raise CombatError(f"+combat/{self.key} is already {'on' if on else 'off'} in this fight.")
+            raise CombatError(Line("refusal.control_already_on" if on else "refusal.control_already_off",
+                                   {"control": self.key}))
         if on:
             d.settings[self.key] = str(intent.data.get("by_name") or "the Storyteller")
         else:
@@ -523,8 +521,7 @@ def group_name(text: str, what: str) -> str:
     """A side's or party's name as typed, spaces squeezed ("" clears). Raises CombatError."""
     group = " ".join(part for part in text.split(" ") if part)   # spaces squeezed; a line break is refused
     if group and (len(group) > MAX_GROUP_NAME or not set(group) <= GROUP_NAME_CHARS or not group[0].isalnum()):
-        raise CombatError(f"A {what} is named with 1-{MAX_GROUP_NAME} letters, digits, spaces, hyphens or "
-                          f"apostrophes, not '{quote(group)}'.")
+        raise CombatError(Line("refusal.named_with_letters_digits", {"what": what, "max_group_name": MAX_GROUP_NAME, "group": quote(group)}))
     return group
 
 
@@ -562,7 +559,7 @@ class Reveal(Action):
         d.require_gm("reveal a hider")
         target = require_target(d, intent)
         if not d.conditions_of(target).get("hidden_from"):
-            raise CombatError(f"{d.name(target)} is not hiding from anyone.")
+            raise CombatError(Line("refusal.not_hiding_from_anyone", {"target": d.name(target)}))
         d.update_conditions(target, hidden_from=None)
         d.add_log(intent.data.get("by_name", ""), f"reveal {d.name(target)}", [Line("line.seen_again", {"target": d.name(target)})])
         d.say("control.revealed", actor=intent.by, refs={"target": target})
@@ -583,7 +580,7 @@ class Initiative(Action):
         actor = require_actor(d, intent)
         if d.has_initiative(actor):
             when = "round" if d.system.reroll_each_round else "fight"
-            raise CombatError(f"{d.name(actor)} already has initiative this {when}.")
+            raise CombatError(Line("refusal.already_has_initiative_this", {"actor": d.name(actor), "when": when}))
         roll = d.system.roll_initiative(d.combatant(actor, intent.data.get("overrides")), d.dice)
         d.initiative[actor] = roll.to_record()
         d.add_log(d.name(actor), "initiative", [roll.line()])
@@ -648,9 +645,9 @@ class Escape(Action):
         holder = d.conditions_of(actor).get("held_by")
         system = d.system
         if not system.escapes:
-            raise CombatError(f"The {system.key} rules have no escape: in a clinch, contest control with 'clinch'.")
+            raise CombatError(Line("refusal.rules_have_no_escape", {"system": system.key}))
         if holder is None or not d.has(holder):
-            raise CombatError(f"{d.name(actor)} is not held.")
+            raise CombatError(Line("refusal.not_held", {"actor": d.name(actor)}))
         turns.require_turn(d, actor)
         escaped, lines = system.escape_hold(d.combatant(actor), d.combatant(holder), d.dice)
         attacks.shield_zaps(d, actor, holder)   # struggling is contact
@@ -737,7 +734,7 @@ class Order(Action):
         fighter = require_target(d, intent)
         name = d.name(fighter)
         if not d.has_initiative(fighter):
-            raise CombatError(f"{name} has no initiative yet, so no place in the order.")
+            raise CombatError(Line("refusal.has_no_initiative_yet", {"name": name}))
         turns.require_able(d, fighter)  # one who cannot act has no turn to move
         order = acting_order.places(turns.schedule(d))
         used = turns.used_actions(d)
@@ -748,7 +745,7 @@ class Order(Action):
 
         waiting = [entry for place in order for entry in place if entry[1] == name and open_entry(entry)]
         if not waiting:
-            raise CombatError(f"{name} has already acted this round; the next round goes by initiative.")
+            raise CombatError(Line("refusal.has_already_acted_this", {"name": name}))
         entry = waiting[0]
         rest = acting_order.move(order, entry, 0)[1:]    # the order without the entry moved
         # the current turn: the first place with an action to come; those before are past
@@ -759,24 +756,24 @@ class Order(Action):
         if intent.option == "at":
             index = int(intent.data["place"]) - 1
             if not first <= index <= last:
-                raise CombatError(f"Give {name} a place from {first + 1} to {last + 1}"
-                                  f"{' (the places before are past)' if first else ''}.")
+                raise CombatError(Line("refusal.place_from_past" if first else "refusal.place_from",
+                                       {"name": name, "first": first + 1, "last": last + 1}))
         else:
             other = intent.targets[1]
             if other == fighter:
-                raise CombatError(f"Put {name} before or after someone else.")
+                raise CombatError(Line("refusal.put_before_after_someone", {"name": name}))
             theirs = [e for place in rest for e in place if e[1] == d.name(other)]
             if not theirs:
-                raise CombatError(f"{d.name(other)} has no place in this round's order (no initiative).")
+                raise CombatError(Line("refusal.has_no_place_this", {"other": d.name(other)}))
             anchor = next((e for e in theirs if open_entry(e)), theirs[-1])
             index = next(i for i, place in enumerate(rest) if anchor in place) + (intent.option == "after")
             if index < first:
-                raise CombatError(f"{d.name(other)}'s turn is past: {name} can go from place {first + 1} on.")
+                raise CombatError(Line("refusal.turn_past_can_go", {"other": d.name(other), "name": name, "first": first + 1}))
             if index > last:
-                raise CombatError(f"{name}'s next action cannot go after their following one (place {last + 1}).")
+                raise CombatError(Line("refusal.next_action_cannot_go", {"name": name, "last": last + 1}))
         new = [*rest[:index], [entry], *rest[index:]]
         if new == order:
-            raise CombatError(f"{name} is already at place {index + 1}.")
+            raise CombatError(Line("refusal.already_at_place", {"name": name, "index": index + 1}))
         turn_before = turns.current_slot(d)
         d.order = acting_order.stored(new, d.round)
         listing = Line("line.order", {"round": d.round, "order": numbered(new)})

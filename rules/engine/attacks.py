@@ -129,11 +129,11 @@ def require_target(d: Draft, actor: int, target: int) -> None:
     """Raises CombatError for an attack on oneself, on one the actor lost track of (hiding)
     or on the dead."""
     if target == actor:
-        raise CombatError("You cannot attack yourself.")
+        raise CombatError(Line("refusal.you_cannot_attack_yourself"))
     if actor in (d.conditions_of(target).get("hidden_from") or []):
-        raise CombatError(f"{d.name(actor)} has lost track of {d.name(target)}, who is hiding.")
+        raise CombatError(Line("refusal.has_lost_track_who", {"actor": d.name(actor), "target": d.name(target)}))
     if d.health(target).dead:
-        raise CombatError(f"{d.name(target)} is already dead.")
+        raise CombatError(Line("refusal.already_dead", {"target": d.name(target)}))
 
 
 def strike(d: Draft, actor: int, target: int, option: str, *, use_turn: bool = True, defendable: bool = True,
@@ -253,7 +253,7 @@ def pending_for(d: Draft, target: int) -> Pending:
     for pending in d.pending:
         if pending.target == target:
             return pending
-    raise CombatError(f"No attack is waiting for {d.name(target)}'s defense.")
+    raise CombatError(Line("refusal.no_attack_waiting_for", {"target": d.name(target)}))
 
 
 def close(d: Draft, pending: Pending) -> None:
@@ -264,12 +264,12 @@ def defense_choice(d: Draft, kind: str) -> str:
     """The defense (or ``none``) named by ``kind`` (a unique prefix; ``wall flip`` is
     ``wall-flip``). Raises CombatError."""
     if not d.system.defense_names:
-        raise CombatError(f"The {d.system.key} rules have no defense to choose: Armor Class is the defense.")
+        raise CombatError(Line("refusal.rules_have_no_defense", {"system": d.system.key}))
     wanted = "-".join(kind.casefold().split())
     choices = (*d.system.defense_names, "none")
     found = [choice for choice in choices if wanted and choice.startswith(wanted)]
     if len(found) != 1:
-        raise CombatError(f"Defend with one of: {', '.join(choices)}.")
+        raise CombatError(Line("refusal.defend_with_one", {"choices": ', '.join(choices)}))
     return found[0]
 
 
@@ -283,7 +283,7 @@ def defend(d: Draft, actor: int, choice: str) -> None:
     notes: list[str] = []
     if choice != "none":
         if not system.defend_after_acting and turns.out_of_actions(d, actor):
-            raise CombatError(f"{d.name(actor)} has already acted this round: only 'defend none' is left.")
+            raise CombatError(Line("refusal.has_already_acted_this_round", {"actor": d.name(actor)}))
         adjustable = system.defense_adjustable(choice)
         mods = d.modifiers_for(actor, adjustable=adjustable)
         defense = system.defend(rolled, splits.acting(d, actor), choice, d.dice, modifier=mods.difficulty,
@@ -301,7 +301,7 @@ def resolve_all(d: Draft) -> int:
     """Resolve every waiting attack with no defense; returns how many. Raises CombatError."""
     waiting = list(d.pending)
     if not waiting:
-        raise CombatError("No attacks are waiting for a defense.")
+        raise CombatError(Line("refusal.no_attacks_waiting_for"))
     for pending in waiting:
         close(d, pending)
         finish(d, pending.attacker, pending.target, d.attack_of(pending.attack), None)

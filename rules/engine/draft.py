@@ -136,7 +136,7 @@ class Draft:
     def find(self, name: str) -> int:
         """The fighter called ``name`` (``find_named``). Raises CombatError."""
         return find_named([(fighter_id, fighter.name) for fighter_id, fighter in self.fighters.items()], name,
-                          "Name a combatant.", "No combatant '{}' in this fight.")
+                          Line("refusal.name_combatant"), "refusal.no_combatant")
 
     def add(self, fighter: Fighter) -> None:
         self.fighters[fighter.id] = fighter
@@ -267,7 +267,7 @@ class Draft:
         magic."""
         if record.get("magic"):
             if self.system.magic is None:
-                raise CombatError(f"The {self.system.key} rules have no spells.")
+                raise CombatError(Line("refusal.rules_have_no_spells", {"system": self.system.key}))
             return self.system.magic.attack_from_record(record)
         return self.system.attack_from_record(record)
 
@@ -377,14 +377,14 @@ class Draft:
     def require_gm(self, doing: str) -> None:
         """Raises CombatError unless the intent came from the fight's game master or staff."""
         if self.intent is None or not self.intent.fiat:
-            raise CombatError(f"Only this scene's Storyteller or staff can {doing}.")
+            raise CombatError(Line("refusal.only_this_scene_storyteller", {"doing": doing}))
 
 
-def find_named(candidates: Sequence[tuple[int, str]], name: str, unnamed: str, missing: str) -> int:
+def find_named(candidates: Sequence[tuple[int, str]], name: str, unnamed: Line, missing: str) -> int:
     """The id of the one of ``candidates`` (``(id, name)``) called ``name``: case-insensitive;
     exact beats a unique prefix; among names alike but for case, the exact case; or
-    ``#<id>``. Raises CombatError: ``unnamed`` for a blank name, ``missing`` (``{}``: the
-    name) when none matches, the choices when several do (with their ids where the names are
+    ``#<id>``. Raises CombatError: ``unnamed`` (a line) for a blank name, the refusal keyed
+    ``missing`` (its ``{name}``: the name typed) when none matches, the choices when several do (with their ids where the names are
     alike: a rename can give two fighters one name)."""
     text = name.strip()
     wanted = text.casefold()
@@ -394,7 +394,7 @@ def find_named(candidates: Sequence[tuple[int, str]], name: str, unnamed: str, m
         found = [item for item in candidates if item[0] == int(wanted[1:])]
         if found:
             return found[0][0]
-        raise CombatError(missing.format(quote(name)))
+        raise CombatError(Line(missing, {"name": quote(name)}))
     exact = [item for item in candidates if item[1].casefold() == wanted]
     exact = [item for item in exact if item[1] == text] if len(exact) > 1 else exact
     found = exact or [item for item in candidates if item[1].casefold().startswith(wanted)]
@@ -403,5 +403,5 @@ def find_named(candidates: Sequence[tuple[int, str]], name: str, unnamed: str, m
     if found:
         alike = len({item[1].casefold() for item in found}) < len(found)
         shown = (f"{item[1]} (#{item[0]})" if alike else item[1] for item in found)
-        raise CombatError(f"'{quote(name)}' could be: {', '.join(shown)}.")
-    raise CombatError(missing.format(quote(name)))
+        raise CombatError(Line("refusal.could", {"name": quote(name), "shown": ', '.join(shown)}))
+    raise CombatError(Line(missing, {"name": quote(name)}))

@@ -18,6 +18,7 @@ from rules.engine import order as acting_order
 from rules.engine import splits
 from rules.engine.conditions import ROUND
 from rules.engine.draft import Draft
+from rules.lines import Line
 from rules.systems.base import ActionSchedule, Combatant, CombatError, InitiativeRoll
 
 
@@ -153,27 +154,30 @@ def require_turn(d: Draft, fighter_id: int) -> None:
     if owed is not None:
         raise CombatError(owed_defense(d, owed))
     if not d.has_initiative(fighter_id):
-        raise CombatError(f"{name} has no initiative yet (+combat/init, or +npc/init for NPCs).")
+        raise CombatError(Line("refusal.has_no_initiative_yet_combat", {"name": name}))
     if has_acted(d, fighter_id):
-        raise CombatError(f"{name} has already acted this round.")
+        raise CombatError(Line("refusal.has_already_acted_this_round_other", {"name": name}))
     _, waiting = current_slot(d)
     if fighter_id not in waiting:
         names = ", ".join(d.name(item) for item in waiting) or "nobody"
-        raise CombatError(f"It is not {name}'s turn: waiting on {names}.")
+        raise CombatError(Line("refusal.not_turn_waiting", {"name": name, "names": names}))
     if any(pending.attacker == fighter_id for pending in d.pending):
-        raise CombatError(f"{name}'s attack is still waiting for a defense.")
+        raise CombatError(Line("refusal.attack_still_waiting_for", {"name": name}))
 
 
-def owed_defense(d: Draft, pending) -> str:
+def owed_defense(d: Draft, pending) -> Line:
     """What an attack waiting on its target's defense asks of them, said to whoever tries to
     act for the target first: ``"Guard's punch waits for your defense first: defend
     dodge|block|parry|none."`` (an NPC's: ``defend Guard=dodge|...``)."""
     target = pending.target
     rolled = d.attack_of(pending.attack)
     choices = "|".join((*d.system.defense_choices(rolled, d.combatant(target)), "none"))
-    whose = "your" if d.by == target else f"{d.name(target)}'s"
-    prefix = f"defend {d.name(target)}=" if d.is_npc(target) else "defend "
-    return f"{d.name(pending.attacker)}'s {rolled.label} waits for {whose} defense first: {prefix}{choices}."
+    values = {"attacker": d.name(pending.attacker), "label": rolled.label, "target": d.name(target),
+              "choices": choices}
+    if d.by == target:
+        return Line("refusal.waits_for_your_defense_npc" if d.is_npc(target) else "refusal.waits_for_your_defense",
+                    values)
+    return Line("refusal.waits_for_defense_npc" if d.is_npc(target) else "refusal.waits_for_defense", values)
 
 
 def require_free(d: Draft, fighter_id: int) -> None:
@@ -181,9 +185,9 @@ def require_free(d: Draft, fighter_id: int) -> None:
     state = d.conditions_of(fighter_id)
     name = d.name(fighter_id)
     if state.get("clinch_with") and not (d.system.free_in_clinch(state) and splits.left(d, fighter_id)):
-        raise CombatError(f"{name} is in a clinch: contest control with clinch <hold|crush|break|decline>.")
+        raise CombatError(Line("refusal.clinch_contest_control_with", {"name": name}))
     if state.get("held_by"):
-        raise CombatError(f"{name} is held and can only try to escape (escape).")
+        raise CombatError(Line("refusal.held_can_only_try", {"name": name}))
 
 
 def awaiting_initiative(d: Draft) -> list[int]:
@@ -285,14 +289,13 @@ def pass_turn(d: Draft) -> None:
     round starts after the last, once everyone able has rolled initiative. Raises CombatError
     (nothing passes) while a defense is awaited, or when only initiative rolls are awaited."""
     if d.pending:
-        raise CombatError(f"Nothing passed: {defenses_text(d)}. Let them answer, or +combat/resolve.")
+        raise CombatError(Line("refusal.nothing_passed_let_them", {"waiting": defenses_text(d)}))
     if not initiative_rolls(d):
-        raise CombatError("Nobody has rolled initiative yet (+combat/init, +npc/init).")
+        raise CombatError(Line("refusal.nobody_has_rolled_initiative"))
     at, waiting = current_slot(d)
     rolling = awaiting_initiative(d)
     if rolling and not waiting:
-        raise CombatError(f"Nothing passed: waiting for initiative from {', '.join(d.name(item) for item in rolling)}"
-                          " (+combat/init; NPCs: +npc/init <name>; +combat/idle <name> leaves one out).")
+        raise CombatError(Line("refusal.nothing_passed_waiting_for", {"rolling": ', '.join(d.name(item) for item in rolling)}))
     if waiting:
         for fighter_id in waiting:
             use_action(d, fighter_id, at, counts=False)  # a pass is no action taken

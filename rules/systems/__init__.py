@@ -6,6 +6,7 @@ from __future__ import annotations
 from functools import cache
 from importlib import import_module
 
+from rules.lines import Line
 from rules.systems.base import CombatError, RuleSystem
 
 #: key -> "module:class" of the system.
@@ -43,7 +44,7 @@ def get_system(key: str) -> RuleSystem:
     typed = str(key or "").strip()  # a stored key may be anything
     wanted = typed.casefold()
     if wanted not in REGISTRY:
-        raise CombatError(f"No rule system '{typed[:30]}'. Available: {', '.join(system_keys())}.")
+        raise CombatError(Line("refusal.no_rule_system_available", {"typed": typed[:30], "systems": ', '.join(system_keys())}))
     return _load(wanted)
 
 

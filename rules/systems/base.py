@@ -100,7 +100,7 @@ def match_damage_type(text: str, damage_types: Sequence[str]) -> str:
     wanted = text.strip().casefold()
     found = [kind for kind in damage_types if wanted and kind.startswith(wanted)]
     if len(found) != 1:
-        raise CombatError(f"Damage type must be one of: {', '.join(damage_types)}.")
+        raise CombatError(Line("refusal.damage_type_must_one", {"damage_types": ', '.join(damage_types)}))
     return found[0]
 
 
@@ -464,7 +464,7 @@ class RuleSystem(ABC):
              willpower: bool = False) -> Odds:
         """``+roll/odds``: the exact chances of what ``roll_check`` would roll, computed, not
         simulated. Raises what ``roll_check`` raises, or CombatError where there are none."""
-        raise CombatError(f"The {self.key} rules have no odds to show.")
+        raise CombatError(Line("refusal.rules_have_no_odds", {"system": self.key}))
 
     @abstractmethod
     def roll_initiative(self, actor: Combatant, roller: Roller) -> InitiativeRoll:
@@ -530,7 +530,8 @@ class RuleSystem(ABC):
         """Raises CombatError, in the system's words, when ``actor`` is too hurt to act."""
         health = self.health(actor.health, actor)
         if health.incapacitated:
-            raise CombatError(f"{actor.name} is {'dead' if health.dead else 'down'} and cannot act.")
+            raise CombatError(Line("refusal.dead_cannot_act" if health.dead else "refusal.down_cannot_act",
+                                   {"actor": actor.name}))
 
     def refuse_unable(self, actor: Combatant) -> None:
         """Raises CombatError saying why ``actor``, who cannot act (``can_act``), may not take
@@ -571,7 +572,7 @@ class RuleSystem(ABC):
     def escape_hold(self, escaper: Combatant, holder: Combatant, roller: Roller) -> tuple[bool, tuple[str, ...]]:
         """``escaper``'s roll to escape ``holder``'s hold: (escaped, lines). Only for a system
         with ``escapes``."""
-        raise CombatError(f"The {self.key} rules have no escape: in a clinch, contest control with 'clinch'.")
+        raise CombatError(Line("refusal.rules_have_no_escape", {"system": self.key}))
 
     def condition_after(self, conditions: Mapping[str, Any], effect: str, detail: Any) -> dict[str, Any]:
         """``conditions`` after a lasting effect of this system's (an effect tuple of a
@@ -629,7 +630,7 @@ class RuleSystem(ABC):
         kind = self.damage_type(damage_type)
         health = self.health(actor.health, actor)
         if health.dead:
-            raise CombatError(f"{actor.name} is already dead.")
+            raise CombatError(Line("refusal.already_dead_other", {"actor": actor.name}))
         return health.with_damage(amount, kind)
 
     def heal(self, actor: Combatant, amount: int | None, damage_type: str | None) -> Health:
@@ -645,5 +646,5 @@ class RuleSystem(ABC):
             return self.health(None, actor)
         health = self.health(actor.health, actor)
         if health.dead:
-            raise CombatError(f"{actor.name} is dead: only '+heal {actor.name}=all' brings them back.")
+            raise CombatError(Line("refusal.dead_only_heal_all", {"actor": actor.name}))
         return health.healed(amount, kind)

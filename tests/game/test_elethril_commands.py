@@ -11,7 +11,6 @@ and Zed (template hedge-mage: THAC0 20, Armor Class 10, 8 hit points, a dagger) 
 import re
 
 from commands import fray, items, npcs
-from rules.systems.elethril.actions import NO_INITIATIVE, NO_NPC_INITIATIVE
 from tests.game import fightview as encounters
 from tests.game.test_combat_commands import FrayCommandTest
 from world import dice, fights
@@ -403,8 +402,10 @@ class TestBadInput(ElethrilFightTest):
 
     def test_initiative_commands_and_switches_refused(self):
         before = self.state()
-        self.player(fray.CmdCombat(), "/init", f"<Fray> {NO_INITIATIVE}")
-        self.st(npcs.CmdNpc(), "/init Gob=2+2", f"<Fray> {NO_NPC_INITIATIVE}")
+        self.player(fray.CmdCombat(), "/init", "<Fray> Elethril rolls initiative for everyone each round, once all "
+                    "have declared (attack, cast or use). +combat/init <modifier>[,...] sets standard modifiers.")
+        self.st(npcs.CmdNpc(), "/init Gob=2+2", "<Fray> Elethril NPCs join with +npc/create <name>=<template> and "
+                "+combat/add <name>, then declare like everyone: attack <npc>=<target>.")
         self.assertFalse([obj for obj in self.room1.contents if obj.key == "Gob"])
         self.player(fray.CmdCombat(), "/delay 5", "<Fray> Round 1's initiative is not rolled yet: delay once the "
                                                   "segments are known.")

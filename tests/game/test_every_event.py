@@ -17,20 +17,21 @@ from evennia.utils.text2html import parse_html
 from rules.engine import Event, Line
 from rules.systems import get_system, system_keys
 from world import catalogue, fights, gmcp, narration
-from world.text import speak
+from world.text import escape, speak
 from world.wording import line_text
 
 ROOT = Path(__file__).resolve().parents[2]
 #: The calls that name a message key, and the position of the key among their arguments.
-KEYED_CALLS = {"say": 0, "tell": 1, "tell_controller": 1, "tell_room": 1, "Line": 0}
+KEYED_CALLS = {"say": 0, "tell": 1, "tell_controller": 1, "tell_room": 1, "Line": 0, "find_named": 3}
 #: Keys built with an f-string, by where they are built: every key each can give.
 BUILT = {
     ("rules/engine/actions.py", "f'fight.{intent.option}'"): ("fight.left_room", "fight.disconnected", "fight.back"),
     ("rules/engine/actions.py", "f\"control.{self.key}_{('on' if on else 'off')}\""):
         tuple(f"control.{key}_{on}" for key in ("lethal", "helpless", "posewait") for on in ("on", "off")),
 }
-#: Where the game passes a message key on that it got from elsewhere (a draft's own helpers).
-PASSED_ON = {("rules/engine/draft.py", "key")}
+#: Where the game passes a message key on that it got from elsewhere (a draft's own helpers, the
+#: refusal find_named gives when no name matches).
+PASSED_ON = {("rules/engine/draft.py", "key"), ("rules/engine/draft.py", "missing")}
 #: Placeholders that name a fighter (a ref, shown as each viewer sees them); the rest are values.
 REFS = {"actor", "target", "attacker", "holder", "partner", "who"}
 #: Every value as something a player could have typed: shown literally everywhere.
@@ -38,7 +39,8 @@ VALUE = "V|r<b>&%cr"
 
 
 #: The kind of event each keyed call makes.
-KIND_OF = {"say": "said", "tell": "notice", "tell_controller": "notice", "tell_room": "said", "Line": "line"}
+KIND_OF = {"say": "said", "tell": "notice", "tell_controller": "notice", "tell_room": "said", "Line": "line",
+           "find_named": "line"}
 
 
 def used_keys() -> tuple[dict[str, set[str]], set[tuple[str, str]]]:
@@ -115,7 +117,7 @@ def messages() -> list[tuple[str, str]]:
     ``said``)."""
     used, _ = used_keys()
     return sorted((kind, key) for key in catalogue.defaults()
-                  if not key.startswith(("prefix.", "value.")) and not is_line(key)
+                  if not key.startswith(("prefix.", "value.")) and not is_line(key) and not is_refusal(key)
                   and key not in ("fight.dice_revealed", "fight.seed")
                   for kind in sorted(used.get(shared(key)) or {"said"}))
 
@@ -123,6 +125,17 @@ def messages() -> list[tuple[str, str]]:
 def is_line(key: str) -> bool:
     """A line of working (``[line]``, ``[<system>.line]``: ``rules.lines.Line``)."""
     return key.startswith("line.") or ".line." in key or ".lines." in key
+
+
+def is_refusal(key: str) -> bool:
+    """A refusal of the rules (``[refusal]``, ``[<system>.refusal]``: a ``CombatError`` raised
+    with a ``rules.lines.Line``)."""
+    return key.startswith("refusal.") or ".refusal." in key
+
+
+def refusals() -> list[str]:
+    """Every refusal of the catalogue."""
+    return sorted(key for key in catalogue.defaults() if is_refusal(key))
 
 
 def lines() -> list[str]:
@@ -297,7 +310,7 @@ class TestEveryLineEveryOutput(EvenniaTest):
 
     def test_every_line_renders_in_every_system_for_every_output(self):
         used, _ = used_keys()
-        assert sorted(key for key, kinds in used.items() if "line" in kinds) == lines()
+        assert sorted(key for key, kinds in used.items() if "line" in kinds and not is_refusal(key)) == lines()
         rendered = 0
         for system in system_keys():
             for key in lines():
@@ -339,3 +352,23 @@ def test_a_system_s_own_entry_that_rewords_a_shared_one_keeps_its_placeholders()
     assert len(reworded) >= 1
     assert [(key, base) for key, base in reworded
             if catalogue.fields(defaults[key]) != catalogue.fields(defaults[base])] == []
+
+
+class TestEveryRefusal(EvenniaTest):
+    """Each refusal of the rules, in every system: ``str()`` of the error is one line of the
+    catalogue's words, every value in it as typed, no placeholder left; told to the player
+    escaped."""
+
+    def test_every_refusal_reads_as_one_line_in_every_system(self):
+        from rules.systems import CombatError
+
+        used, _ = used_keys()
+        assert sorted(key for key in used if is_refusal(key)) == refusals()
+        assert len(refusals()) >= 100
+        for key in refusals():
+            values = dict.fromkeys(catalogue.fields(catalogue.defaults()[key]), VALUE)
+            said = str(CombatError(Line(key, values)))
+            assert "\n" not in said and said.strip() == said and said, (key, said)
+            assert VALUE in said or not values, (key, said)
+            self.assertNotRegex(said, r"(?<!\{)\{[a-z_0-9]+\}(?!\})")
+            assert escape(said).count("||r") == said.count("|r"), (key, said)

@@ -57,10 +57,8 @@ if TYPE_CHECKING:
     from rules.systems.elethril.system import Plan, Spell
 
 HOW_TO_DECLARE = "attack <target>[/<weapon>], cast <spell>[=<target>] or use <item>[=<target>]"
-NO_INITIATIVE = ("Elethril rolls initiative for everyone each round, once all have declared (attack, "
-                 "cast or use). +combat/init <modifier>[,...] sets standard modifiers.")
-NO_NPC_INITIATIVE = ("Elethril NPCs join with +npc/create <name>=<template> and +combat/add "
-                     "<name>, then declare like everyone: attack <npc>=<target>.")
+NO_INITIATIVE = Line("elethril.refusal.no_initiative")
+NO_NPC_INITIATIVE = Line("elethril.refusal.no_npc_initiative")
 MAX_ITEM_NUMBER_DIGITS = 6
 
 
@@ -222,17 +220,15 @@ def where(r: int, event: Event) -> Line:
 def require_declaring(d: Draft, actor: int) -> None:
     r = round_of(d)
     if now(d):
-        raise CombatError(f"Round {r}'s initiative is rolled: actions are set until the round ends "
-                          "(+combat/delay <segment> holds yours).")
+        raise CombatError(Line("elethril.refusal.round_initiative_rolled_actions", {"r": r}))
     d.system.require_able(d.combatant(actor))   # the fallen are not sent to forfeit
     held = carried(d, actor)
     if held is not None:
         name = d.name(actor)
         if any(event.round >= r for event in held.events):
             command = f"+combat/forfeit {name}" if d.is_npc(actor) else "+combat/forfeit"
-            raise CombatError(f"{name} is still acting (from round {held.round}): "
-                              f"{command} gives that up to act anew (+1 initiative).")
-        raise CombatError(f"{name} is reloading until round {held.next_initiative_round}.")
+            raise CombatError(Line("elethril.refusal.still_acting_from_round", {"name": name, "held_round": held.round, "command": command}))
+        raise CombatError(Line("elethril.refusal.reloading_until_round", {"name": name, "held_next_initiative_round": held.next_initiative_round}))
 
 
 def parse_weapons(option: str) -> dict:
@@ -243,12 +239,11 @@ def parse_weapons(option: str) -> dict:
         text, _, number = text.rpartition("*")
         number = number.strip()
         if not number.isascii() or not number.isdigit() or len(number) > 2 or int(number) < 1:
-            raise CombatError(f"Give the number of attacks after '*', e.g. attack Orc/long sword*2, "
-                              f"not '{quote(number)}'.")
+            raise CombatError(Line("elethril.refusal.give_number_attacks_after", {"number": quote(number)}))
         count = int(number)
     primary, comma, off_hand = (part.strip() for part in text.partition(","))
     if comma and not off_hand:
-        raise CombatError("Name the off-hand weapon after ',', e.g. attack Orc/short sword,dagger.")
+        raise CombatError(Line("elethril.refusal.name_off_hand_weapon"))
     return {"weapon": primary, "off_hand": off_hand, "attacks": count}
 
 
@@ -276,12 +271,12 @@ def spell_target(d: Draft, actor: int, spell: Spell, what: str, targets, usage: 
     """The one target named for ``spell`` ("" for none): a damaging spell needs one, not the
     actor. Raises CombatError."""
     if len(targets) > 1:
-        raise CombatError(f"Name one target: {usage}")
+        raise CombatError(Line("elethril.refusal.name_one_target", {"usage": usage}))
     target = targets[0] if targets else None
     if spell.damage and target is None:
-        raise CombatError(f"{what[:1].upper() + what[1:]} needs a target: {usage}")
+        raise CombatError(Line("elethril.refusal.needs_target", {"what": what[:1].upper() + what[1:], "usage": usage}))
     if spell.damage and target == actor:
-        raise CombatError("You cannot aim a spell at yourself.")
+        raise CombatError(Line("elethril.refusal.you_cannot_aim_spell"))
     return d.name(target) if target is not None else ""
 
 
@@ -294,9 +289,9 @@ class DeclareAttack(Action):
     def perform(self, d: Draft, intent: Intent) -> None:
         actor, target = require_actor(d, intent), require_target(d, intent)
         if target == actor:
-            raise CombatError("You cannot attack yourself.")
+            raise CombatError(Line("refusal.you_cannot_attack_yourself"))
         if d.health(target).dead:
-            raise CombatError(f"{d.name(target)} is already dead.")
+            raise CombatError(Line("refusal.already_dead", {"target": d.name(target)}))
         declare(d, intent, actor, {"target": d.name(target), **parse_weapons(intent.option),
                                    "storyteller": by_gm(d, intent, actor)})
 
@@ -317,7 +312,7 @@ class DeclareSpell(Action):
         actor = require_actor(d, intent)
         spell = d.system.spell(intent.option)
         if intent.data.get("damage"):
-            raise CombatError("Elethril spells have no Special Effect successes: cast without /damage.")
+            raise CombatError(Line("elethril.refusal.elethril_spells_have_no"))
         usage = f"cast {acting_as(d, intent, actor)}{spell.key}=<target>"
         target = spell_target(d, actor, spell, spell.name, intent.targets, usage)
         declare(d, intent, actor, {"target": target, "spell": spell.key, "storyteller": by_gm(d, intent, actor)})
@@ -354,11 +349,11 @@ class Forfeit(Action):
         r = round_of(d)
         d.system.require_able(d.combatant(actor))   # the fallen have nothing to forfeit
         if now(d):
-            raise CombatError(f"Round {r}'s initiative is rolled: forfeit while the next round is declared.")
+            raise CombatError(Line("elethril.refusal.round_initiative_rolled_forfeit", {"r": r}))
         held = carried(d, actor)
         name = d.name(actor)
         if held is None:
-            raise CombatError(f"{name} has no action carried into round {r} to forfeit.")
+            raise CombatError(Line("elethril.refusal.has_no_action_carried", {"name": name, "r": r}))
         given_up = forfeit(held, r)
         store_actions(d, [given_up if action == held else action for action in stored_actions(d)])
         d.update_conditions(actor, forfeited_in=r)
@@ -385,7 +380,7 @@ class Modifiers(Action):
             actor = require_actor(d, intent)
         words = [word.strip() for word in intent.option.split(",")]
         if not all(words):
-            raise CombatError("Usage: +combat/init <modifier>[,<modifier>...] (or none)")
+            raise CombatError(Line("elethril.refusal.usage_combat_init_modifier"))
         keys = [] if [w.casefold() for w in words] == ["none"] else \
             list(dict.fromkeys(system.initiative_modifier(word) for word in words))
         d.update_conditions(actor, initiative_modifiers=keys)
@@ -452,11 +447,11 @@ class Delay(Action):
             raise CombatError(delay_range_error(quote(text[:20])))
         r, at = round_of(d), now(d)
         if not at:
-            raise CombatError(f"Round {r}'s initiative is not rolled yet: delay once the segments are known.")
+            raise CombatError(Line("elethril.refusal.round_initiative_not_rolled", {"r": r}))
         action = holding(d, actor)
         name = d.name(actor)
         if action is None:
-            raise CombatError(f"{name} has no action this round.")
+            raise CombatError(Line("elethril.refusal.has_no_action_this", {"name": name}))
         held = delay(action, r, int(text), at)
         store_actions(d, [held if stored == action else stored for stored in stored_actions(d)])
         moved = [e for e in held.events if e.tick >= tick_of(r, at) and e.phase != "casting"]
@@ -553,7 +548,7 @@ class Next(Action):
             play_segment(d)
             return
         if not anything_to_roll(d):
-            raise CombatError(f"Nobody has declared an action yet ({HOW_TO_DECLARE}).")
+            raise CombatError(Line("elethril.refusal.nobody_has_declared_action", {"how_to_declare": HOW_TO_DECLARE}))
         waiting = to_declare(d)
         if waiting:
             d.say("elethril.nothing_declared", values={"names": ", ".join(d.name(item) for item in waiting),
@@ -802,12 +797,12 @@ def pick_item(d: Draft, actor: int, text: str, storyteller: bool) -> tuple[str, 
     kind_text, slash, spell_text = wanted.partition("/")
     if slash and storyteller:
         if not kind_text.strip() or not spell_text.strip():
-            raise CombatError("Name the item and its spell: use <npc>=<type>/<spell>=<target>.")
+            raise CombatError(Line("elethril.refusal.name_item_spell_use"))
         return system.item_type(kind_text), system.spell(spell_text), 0
     items = items_of(d, actor)
     if not items:
         how = f" (or name any: use {name}=<type>/<spell>)" if storyteller else ""
-        raise CombatError(f"{name} has no magical items: staff give them with +item{how}.")
+        raise CombatError(Line("elethril.refusal.has_no_magical_items", {"name": name, "how": how}))
     number = wanted.removeprefix("#")
     if number.isascii() and number.isdigit():
         found = [i for i in items if len(number) <= MAX_ITEM_NUMBER_DIGITS and i["id"] == int(number)]
@@ -818,16 +813,17 @@ def pick_item(d: Draft, actor: int, text: str, storyteller: bool) -> tuple[str, 
         if not found and not slash and kind:
             found = [i for i in items if i["type"].startswith(kind) or i["spell"].startswith(kind)]
     if not found:
-        raise CombatError(f"{name} has no magical item '{quote(wanted)}' (+items lists them).")
+        raise CombatError(Line("elethril.refusal.has_no_magical_item", {"name": name, "wanted": quote(wanted)}))
     if len(found) > 1:
         choices = ", ".join(describe_item(i, system) for i in found)
         if len(choices) > 100:   # one short error line: the numbers only
             choices = "#" + ", #".join(str(i["id"]) for i in found) + " (+items lists them)"
-        raise CombatError(f"'{quote(wanted)}' could be: {choices}: use the number.")
+        raise CombatError(Line("elethril.refusal.could_use_number", {"wanted": quote(wanted), "choices": choices}))
     item = found[0]
     kind, spell = system.item_type(item["type"]), system.spell(item["spell"])
     if int(item["charges"]) < 1:
-        raise CombatError(f"{name}'s {item_label(system.items[kind][0], spell)} (#{item['id']}) has no charges left.")
+        raise CombatError(Line("elethril.refusal.no_charges_left", {"name": name, "item": item_label(system.items[kind][0], spell),
+                                                                    "number": item["id"]}))
     return kind, spell, int(item["id"])
 
 
@@ -840,9 +836,9 @@ def held_item(d: Draft, fighter_id: int, record: Mapping[str, Any]) -> dict | No
     name = d.name(fighter_id)
     item = next((i for i in items_of(d, fighter_id) if i["id"] == number), None)
     if item is None or (item["type"], item["spell"]) != (record.get("item"), record.get("spell")):
-        raise CombatError(f"{name} no longer holds magical item #{number}.")
+        raise CombatError(Line("elethril.refusal.no_longer_holds_magical", {"name": name, "number": number}))
     if int(item["charges"]) < 1:
-        raise CombatError(f"{name}'s {item_words(item, d.system)} (#{number}) has no charges left.")
+        raise CombatError(Line("elethril.refusal.has_no_charges_left", {"name": name, "item": item_words(item, d.system), "number": number}))
     return item
 
 

@@ -105,7 +105,6 @@ from rules.systems.base import (
     RuleSystem,
     Slot,
     load_armor_table,
-    plural,
 )
 from rules.systems.elethril.declaring import (
     Declaration,
@@ -596,10 +595,10 @@ class ElethrilSystem(RuleSystem):
         if len(found) == 1:
             return found[0]
         if found:
-            raise CombatError(f"'{text.strip()[:30]}' could be: {_some(found)}.")
+            raise CombatError(Line("elethril.refusal.could_other", {"text": text.strip()[:30], "found": _some(found)}))
         close = get_close_matches(wanted, list(table), n=3, cutoff=0.6)
         hint = f" Did you mean: {', '.join(close)}?" if close else ""
-        raise CombatError(f"No {what} '{text.strip()[:30]}'.{hint} Choose from: {_some(list(table))}.")
+        raise CombatError(Line("elethril.refusal.no_choose_from", {"what": what, "text": text.strip()[:30], "hint": hint, "table": _some(list(table))}))
 
     def wielded(self, text: str) -> Wielded:
         """The weapon named by ``text`` (unique key prefix, spaces as hyphens) with its
@@ -607,7 +606,7 @@ class ElethrilSystem(RuleSystem):
         Raises CombatError."""
         match = _WIELDED.fullmatch(text.strip().casefold())
         if not match:
-            raise CombatError(f"Cannot read the weapon '{text.strip()[:30]}': e.g. 'short sword +1'.")
+            raise CombatError(Line("elethril.refusal.cannot_read_weapon_e", {"text": text.strip()[:30]}))
         weapon = self.weapons[self._find(match["name"], self.weapons, "weapon")]
         return Wielded(weapon, int(match["magic"] or 0), int(match["quality"] or 0))
 
@@ -635,7 +634,7 @@ class ElethrilSystem(RuleSystem):
             low, high = self.trait_range(trait)
             if not low <= value <= high:
                 what = "magical" if trait == WEAPON_PLUS else "quality"
-                raise CombatError(f"A weapon's {what} plus is {low} to {high}, not {value}.")
+                raise CombatError(Line("elethril.refusal.weapon_plus_not", {"what": what, "low": low, "high": high, "value": value}))
         return weapon
 
     def _weapon_for(self, actor: Combatant, text: str, storyteller: bool) -> Wielded:
@@ -655,8 +654,7 @@ class ElethrilSystem(RuleSystem):
         if named.weapon.key == held.weapon.key:
             return held
         holds = f"holds a {held.weapon.name}" if held.weapon.key != "fist" else "holds no weapon"
-        raise CombatError(f"{actor.name} {holds}, not a {named.weapon.name}: attack with the weapon in "
-                          f"hand or a fist (staff change it: +stat {actor.name}/weapon=).")
+        raise CombatError(Line("elethril.refusal.not_attack_with_weapon", {"actor": actor.name, "holds": holds, "named_weapon": named.weapon.name}))
 
     def _held_key(self, actor: Combatant) -> str:
         """The key of the weapon in ``actor``'s hand ("fist" for none; "" when elethril does
@@ -669,8 +667,7 @@ class ElethrilSystem(RuleSystem):
     @staticmethod
     def _no_typed_plusses(named: Wielded) -> None:
         if named.magic or named.quality:
-            raise CombatError(f"Plusses come from the sheet (Weapon Plus, Weapon Quality: set by staff), "
-                              f"not the attack: name the weapon alone, e.g. '{named.weapon.name}'.")
+            raise CombatError(Line("elethril.refusal.plusses_come_from_sheet", {"named_weapon": named.weapon.name}))
 
     def _off_hand_for(self, actor: Combatant, text: str, storyteller: bool) -> Wielded:
         """The off-hand weapon of a declaration: the ST's choice for an NPC, else the one the
@@ -681,12 +678,10 @@ class ElethrilSystem(RuleSystem):
         self._no_typed_plusses(named)
         granted = str(actor.conditions.get("off_hand") or "")
         if not granted:
-            raise CombatError(f"{actor.name} has no off-hand weapon: the Storyteller grants one "
-                              f"(+combat/offhand {actor.name}=<weapon>).")
+            raise CombatError(Line("elethril.refusal.has_no_off_hand", {"actor": actor.name}))
         allowed = self.wielded(granted)
         if allowed.weapon.key != named.weapon.key:
-            raise CombatError(f"{actor.name}'s off-hand weapon is a {allowed.weapon.name}, "
-                              f"not a {named.weapon.name}.")
+            raise CombatError(Line("elethril.refusal.off_hand_weapon_not", {"actor": actor.name, "allowed_weapon": allowed.weapon.name, "named_weapon": named.weapon.name}))
         return allowed
 
     def off_hand_grant(self, text: str) -> Wielded:
@@ -694,7 +689,7 @@ class ElethrilSystem(RuleSystem):
         a melee weapon of the table, plusses within range. Raises CombatError."""
         weapon = self._bounded_plusses(self.wielded(text))
         if weapon.kind != "melee" or weapon.weapon.key == "fist":
-            raise CombatError(f"An off-hand weapon is a melee weapon, not a {weapon.weapon.name}.")
+            raise CombatError(Line("elethril.refusal.off_hand_weapon_melee", {"weapon_weapon": weapon.weapon.name}))
         return weapon
 
     def attacks_of(self, actor: Combatant) -> int:
@@ -714,11 +709,9 @@ class ElethrilSystem(RuleSystem):
         highest = self.highest_spell_level(actor)
         trait = self.caster_level_trait
         if highest < 0:
-            raise CombatError(f"{actor.name} is no caster: {trait} is set by staff "
-                              f"(+stat {actor.name}/{trait}=<level>).")
+            raise CombatError(Line("elethril.refusal.no_caster_set_by", {"actor": actor.name, "trait": trait}))
         if spell.level > highest:
-            raise CombatError(f"{spell.name} is a level {spell.level} spell: {actor.name}'s {trait} "
-                              f"{actor.trait(trait)} casts up to level {highest}.")
+            raise CombatError(Line("elethril.refusal.level_spell_casts_up", {"spell": spell.name, "spell_level": spell.level, "actor": actor.name, "trait": trait, "value": actor.trait(trait), "highest": highest}))
 
     def maneuver(self, option: str, attacker: Combatant) -> Wielded:
         """The game layer's pre-roll check of ``attack <target>/<option>``. Raises CombatError."""
@@ -760,7 +753,7 @@ class ElethrilSystem(RuleSystem):
         ``attack`` on every face of the d20 (docs/rules/elethril.md "To hit"). The typed numbers
         and traits add to the roll. Raises DiceSyntaxError for dice, CombatError as ``attack``."""
         if willpower:
-            raise CombatError("Elethril has no Willpower to spend.")
+            raise CombatError(Line("elethril.refusal.elethril_has_no_willpower"))
         bonus = modifier
         for term in expression.terms:
             if term.kind == "dice":
@@ -789,7 +782,7 @@ class ElethrilSystem(RuleSystem):
         refuses ``1d0``, ``0d6``, ``-3d10`` and ``1d20+``. Raises DiceSyntaxError (no dice),
         CombatError (Willpower: there is none)."""
         if willpower:
-            raise CombatError("Elethril has no Willpower to spend.")
+            raise CombatError(Line("elethril.refusal.elethril_has_no_willpower"))
         if not any(term.kind == "dice" for term in expression.terms):
             raise DiceSyntaxError("Give dice to roll, e.g. +roll 1d20+2 or +roll 2d6.")
         roll = roll_notation(expression.terms, roller, actor)
@@ -824,7 +817,7 @@ class ElethrilSystem(RuleSystem):
         health = self.health(actor.health, actor)
         if health.incapacitated:
             state = "dead" if health.dead else "down"
-            raise CombatError(f"{actor.name} is {state} and cannot act.")
+            raise CombatError(Line("elethril.refusal.cannot_act", {"actor": actor.name, "state": state}))
 
     def _reaction(self, actor: Combatant) -> tuple[tuple[str, int], ...]:
         reaction = actor.trait(self.reaction_trait)
@@ -854,9 +847,9 @@ class ElethrilSystem(RuleSystem):
         actor = declaration.actor
         magic = declaration.spell or declaration.item
         if magic and (declaration.weapon or declaration.off_hand or declaration.attacks):
-            raise CombatError("A spell or an item is the whole action: no weapon attacks with it.")
+            raise CombatError(Line("elethril.refusal.spell_item_whole_action"))
         if declaration.item and not declaration.spell:
-            raise CombatError("A magical item discharges the spell it holds: name the spell.")
+            raise CombatError(Line("elethril.refusal.magical_item_discharges_spell"))
         parts = list(self._reaction(actor))
         spell = self.spell(declaration.spell) if declaration.spell else None
         item = None
@@ -876,13 +869,12 @@ class ElethrilSystem(RuleSystem):
             own = primary.weapon.shots if primary.kind == "missile" else self.attacks_of(actor)
             count = declaration.attacks or own
             if not 1 <= count <= self.max_attacks:
-                raise CombatError(f"Attacks per action: 1 to {self.max_attacks}, not {declaration.attacks}.")
+                raise CombatError(Line("elethril.refusal.attacks_per_action_not", {"max_attacks": self.max_attacks, "declaration_attacks": declaration.attacks}))
             if primary.kind == "missile" and count > primary.weapon.shots:
-                raise CombatError(f"A {primary.weapon.name} fires at most {primary.weapon.shots} "
-                                  f"per round (rate {primary.weapon.rate}).")
+                raise CombatError(Line("elethril.refusal.fires_at_most_per", {"primary_weapon": primary.weapon.name, "primary_weapon_shots": primary.weapon.shots, "primary_weapon_rate": primary.weapon.rate}))
             if primary.kind == "melee" and count > own and not storyteller:
-                raise CombatError(f"{actor.name} makes {plural(own, 'attack')} a round (Attacks on the "
-                                  f"sheet, set by staff), not {count}.")
+                raise CombatError(Line("elethril.refusal.makes_attack" if own == 1 else "elethril.refusal.makes_attacks",
+                                       {"actor": actor.name, "own": own, "count": count}))
             off = self._off_hand_for(actor, declaration.off_hand, storyteller) if declaration.off_hand else None
             hand = "primary" if off else ""
             order = [(primary, hand)] + ([(off, "off")] if off else []) + [(primary, hand)] * (count - 1)
@@ -911,32 +903,31 @@ class ElethrilSystem(RuleSystem):
             modifier; a group member not declaring; a member in two groups.
         """
         if round_number < 1:
-            raise CombatError("Rounds are numbered from 1.")
+            raise CombatError(Line("elethril.refusal.rounds_numbered_from"))
         busy = {a.actor: a for a in carried if a.busy_in(round_number)}
         plans: dict[str, Plan] = {}
         for declaration in declarations:
             name = declaration.actor.name
             if name in plans:
-                raise CombatError(f"{name} declared twice.")
+                raise CombatError(Line("elethril.refusal.declared_twice", {"name": name}))
             if name in busy:
-                raise CombatError(f"{name} is still acting (from round {busy[name].round}): "
-                                  f"forfeit that action to act anew.")
+                raise CombatError(Line("elethril.refusal.still_acting_from_round_forfeit", {"name": name, "busy_round": busy[name].round}))
             self.require_able(declaration.actor)
             plans[name] = self.plan(declaration)
         groups = list(groups)
         grouped: dict[str, str] = {}
         for group in groups:
             if not group.members:
-                raise CombatError(f"{group.name} has no members.")
+                raise CombatError(Line("elethril.refusal.has_no_members", {"group": group.name}))
             for member in group.members:
                 if member not in plans:
-                    raise CombatError(f"{member} declares no action this round and cannot join {group.name}.")
+                    raise CombatError(Line("elethril.refusal.declares_no_action_this", {"member": member, "group": group.name}))
                 if member in grouped:
-                    raise CombatError(f"{member} is in both {grouped[member]} and {group.name}.")
+                    raise CombatError(Line("elethril.refusal.both", {"member": member, "grouped": grouped[member], "group": group.name}))
                 grouped[member] = group.name
             stray = set(group.follow_slowest) - set(group.members)
             if stray:
-                raise CombatError(f"{', '.join(sorted(stray))} is not in {group.name}.")
+                raise CombatError(Line("elethril.refusal.not", {"stray": ', '.join(sorted(stray)), "group": group.name}))
         if round_number == 1:
             groups += [Group(name, (name,)) for name in plans if name not in grouped]
         group_rolls = [GroupRoll(g.name, roller.roll(self.initiative_die), 0) for g in groups]
@@ -1035,7 +1026,7 @@ class ElethrilSystem(RuleSystem):
         target's Armor Class + ``modifier``. Raises CombatError."""
         self.require_able(attacker)
         if hand not in ("", "primary", "off"):
-            raise CombatError("The hand is 'primary' or 'off'.")
+            raise CombatError(Line("elethril.refusal.hand_primary_off"))
         weapon = self.in_hand(attacker, option)
         parts = [("magic", weapon.magic)]
         if self.quality_plusses:
@@ -1067,7 +1058,7 @@ class ElethrilSystem(RuleSystem):
     def defend(self, attack: Any, defender: Combatant, defense: str, roller: Roller,
                *, modifier: int = 0, dice_modifier: int = 0) -> Any:
         """Always refused: Armor Class is the only defense (docs/rules/elethril.md)."""
-        raise CombatError("Elethril has no active defense: Armor Class is the defense.")
+        raise CombatError(Line("elethril.refusal.elethril_has_no_active"))
 
     def resolve(self, attack: ElethrilAttack, defense: Any | None, attacker: Combatant,
                 target: Combatant, roller: Roller) -> Resolution:
@@ -1114,7 +1105,7 @@ class ElethrilSystem(RuleSystem):
         if found.heal:
             target = target or caster
         if found.damage and target is None:
-            raise CombatError(f"{found.name} needs a target: cast {found.key}=<target>")
+            raise CombatError(Line("elethril.refusal.needs_target_cast_target", {"found": found.name, "found_2": found.key}))
         lines = [Line("elethril.line.spell_on", {"caster": caster.name, "spell": found.name, "target": target.name})
                  if target is not None else Line("elethril.line.spell", {"caster": caster.name, "spell": found.name})]
         if not (found.damage or found.heal):
@@ -1155,5 +1146,5 @@ class ElethrilSystem(RuleSystem):
         Raises CombatError."""
         wanted = text.strip().casefold()
         if wanted and not ("hp".startswith(wanted) or "hit points".startswith(wanted)):
-            raise CombatError("Damage is in hit points: hp.")
+            raise CombatError(Line("elethril.refusal.damage_hit_points_hp"))
         return "hp"

@@ -36,6 +36,7 @@ from dataclasses import dataclass, replace
 from itertools import groupby
 from typing import Any
 
+from rules.lines import Line
 from rules.systems.base import ActionSchedule, CombatError, Slot
 
 SEGMENTS_PER_ROUND = 10
@@ -301,7 +302,7 @@ def build_timeline(round_number: int, actions: Sequence[Action]) -> Timeline:
     for action in actions:
         if action.round == round_number or action.busy_in(round_number):
             if action.actor in holders:
-                raise CombatError(f"{action.actor} has two actions in round {round_number}.")
+                raise CombatError(Line("elethril.refusal.has_two_actions_round", {"action_actor": action.actor, "round_number": round_number}))
             holders[action.actor] = action
     now, later = [], []
     for action in holders.values():
@@ -331,21 +332,19 @@ def delay(action: Action, round_number: int, segment: int, now: int) -> Action:
     if not 1 <= segment <= SEGMENTS_PER_ROUND:
         raise CombatError(delay_range_error(str(segment)))
     if segment < now:
-        raise CombatError(f"Segment {segment} has passed: it is segment {now}.")
+        raise CombatError(Line("elethril.refusal.segment_has_passed_segment", {"segment": segment, "now": now}))
     start = tick_of(round_number, now)
     pending = [e for e in action.events if e.tick >= start]
     if action.ended or not pending or pending[0].round != round_number:
-        raise CombatError(f"{action.actor} has nothing left to do this round.")
+        raise CombatError(Line("elethril.refusal.has_nothing_left_do", {"action_actor": action.actor}))
     if action.casting_from and action.casting_from < start:
-        raise CombatError(f"{action.actor} is already casting and cannot delay.")
+        raise CombatError(Line("elethril.refusal.already_casting_cannot_delay", {"action_actor": action.actor}))
     first = min(e.tick for e in pending)
     _, own = moment(first)
     if own == SEGMENTS_PER_ROUND:
-        raise CombatError(f"{action.actor} acts at segment {own}, the last of the round: "
-                          "the action cannot be delayed further this round.")
+        raise CombatError(Line("elethril.refusal.acts_at_segment_last", {"action_actor": action.actor, "own": own}))
     if tick_of(round_number, segment) <= first:
-        raise CombatError(f"{action.actor} already acts at segment {own}: delay to a later one "
-                          f"({own + 1} to {SEGMENTS_PER_ROUND}).")
+        raise CombatError(Line("elethril.refusal.already_acts_at_segment", {"action_actor": action.actor, "own": own, "own_2": own + 1, "segments_per_round": SEGMENTS_PER_ROUND}))
     shift = tick_of(round_number, segment) - first
     events = tuple(e.moved(shift) if e.tick >= start else e for e in action.events)
     casting_from = action.casting_from + shift if action.casting_from else 0
@@ -353,9 +352,9 @@ def delay(action: Action, round_number: int, segment: int, now: int) -> Action:
                    delayed_to=tick_of(round_number, segment))
 
 
-def delay_range_error(text: str) -> str:
-    """The one message for a segment that is not 1-10 (``+combat/delay soon``, ``-5``, ``0``)."""
-    return f"Delay to a segment of this round: 1 to {SEGMENTS_PER_ROUND}, not '{text}'."
+def delay_range_error(text: str) -> Line:
+    """The one refusal for a segment that is not 1-10 (``+combat/delay soon``, ``-5``, ``0``)."""
+    return Line("elethril.refusal.delay_range", {"last": SEGMENTS_PER_ROUND, "text": text})
 
 
 def cancel(action: Action, position: tuple[int, int]) -> tuple[Action, tuple[Event, ...]]:
@@ -382,9 +381,9 @@ def forfeit(action: Action, round_number: int) -> Action:
         in ``round_number`` or later to forfeit.
     """
     if round_number <= action.round:
-        raise CombatError("Only an action carried over from an earlier round can be forfeited.")
+        raise CombatError(Line("elethril.refusal.only_action_carried_over"))
     if action.ended or not any(e.round >= round_number for e in action.events):
-        raise CombatError(f"{action.actor} has no action carried into round {round_number} to forfeit.")
+        raise CombatError(Line("elethril.refusal.has_no_action_carried_into", {"action_actor": action.actor, "round_number": round_number}))
     kept = tuple(e for e in action.events if e.round < round_number)
     return replace(action, events=kept, ended=tick_of(round_number, 0), reload_rounds=0)
 

@@ -11,6 +11,7 @@ from rules.engine import attacks, turns
 from rules.engine.actions import STANDARD, Action, require_actor
 from rules.engine.draft import Draft
 from rules.engine.intents import Intent
+from rules.lines import Line
 from rules.systems.base import CombatError
 
 
@@ -26,27 +27,27 @@ class Cast(Action):
         actor = require_actor(d, intent)
         magic = d.system.magic
         if magic is None:
-            raise CombatError(f"The {d.system.key} rules have no spells.")
+            raise CombatError(Line("refusal.rules_have_no_spells", {"system": d.system.key}))
         spell = magic.spell(intent.option)
         waiting = [pending for pending in d.pending if pending.target == actor and pending.attack.get("magic")]
         as_defense = spell.kind == "shield" and bool(waiting)
         if as_defense:
             if not attacks.can_defend(d, actor):
-                raise CombatError(f"{d.name(actor)} has already acted this round and cannot raise a shield now.")
+                raise CombatError(Line("storyteller.refusal.has_already_acted_this_round_cannot", {"actor": d.name(actor)}))
         else:
             turns.require_turn(d, actor)
         target = None
         protected: list[str] = []
         if spell.kind == "attack":
             if len(intent.targets) != 1:
-                raise CombatError(f"Name one target: +cast {spell.key}=<target>")
+                raise CombatError(Line("storyteller.refusal.name_one_target_cast", {"spell": spell.key}))
             target = intent.target
             if target == actor:
-                raise CombatError("You cannot aim a spell at yourself.")
+                raise CombatError(Line("storyteller.refusal.you_cannot_aim_spell"))
         elif spell.kind == "shield":
             protected = [d.name(item) for item in intent.targets]
         elif intent.targets:
-            raise CombatError(f"{spell.name} takes no targets in a fight.")
+            raise CombatError(Line("storyteller.refusal.takes_no_targets_fight", {"spell": spell.name}))
         rolled = magic.cast(d.combatant(actor), spell.key, d.dice)  # a tackle's +1 too
         shield = None
         if spell.kind == "shield" and not rolled.fizzled:

@@ -316,8 +316,8 @@ class StorytellerMagic:
         if len(found) == 1:
             return self.spells[found[0]]
         if found:
-            raise CombatError(f"'{name.strip()[:30]}' could be: {', '.join(found)}.")
-        raise CombatError(f"No spell '{name.strip()[:30]}'. Choose from: {', '.join(self.spells)}.")
+            raise CombatError(Line("storyteller.refusal.could_other", {"name": name.strip()[:30], "found": ', '.join(found)}))
+        raise CombatError(Line("storyteller.refusal.no_spell_choose_from", {"name": name.strip()[:30], "spells": ', '.join(self.spells)}))
 
     def cast(self, caster: Combatant, spell_name: str, roller: Roller) -> CastRoll:
         """Cast ``spell_name``: Power (+ wounds) vs 6, then Control (+ wounds) vs 10, 1s
@@ -335,7 +335,7 @@ class StorytellerMagic:
         """Rebuild ``CastRoll.to_record()``. Raises CombatError if the spell left the data file."""
         key = record["spell"]
         if key not in self.spells:
-            raise CombatError(f"The spell '{key}' is no longer known.")
+            raise CombatError(Line("storyteller.refusal.spell_no_longer_known", {"key": key}))
         return CastRoll(caster=str(record["caster"]), spell=self.spells[key],
                         power_pool=Pool.from_parts(record["power_parts"]), power=PoolRoll.from_record(record["power"]),
                         control_pool=Pool.from_parts(record["control_parts"]),
@@ -370,15 +370,16 @@ class StorytellerMagic:
         """
         self.system.require_able(caster)
         if cast.caster != caster.name:
-            raise CombatError(f"That spell was cast by {cast.caster}, not {caster.name}.")
+            raise CombatError(Line("storyteller.refusal.that_spell_was_cast", {"cast_caster": cast.caster, "caster": caster.name}))
         spell = cast.spell
         if cast.fizzled:
-            raise CombatError(f"{spell.name} fizzled: there is nothing to aim.")
+            raise CombatError(Line("storyteller.refusal.fizzled_there_nothing_aim", {"spell": spell.name}))
         if spell.kind != "attack":
-            raise CombatError(f"{spell.name} is not an attack spell.")
+            raise CombatError(Line("storyteller.refusal.not_attack_spell", {"spell": spell.name}))
         if not 0 <= se_to_hit <= cast.special_effects:
-            raise CombatError(f"You have {plural(cast.special_effects, 'Special Effect success')} to spend; "
-                              f"{se_to_hit} on the hit roll is not possible.")
+            raise CombatError(Line("storyteller.refusal.effects_on_hit_one" if cast.special_effects == 1
+                                   else "storyteller.refusal.effects_on_hit",
+                                   {"count": cast.special_effects, "on_hit": se_to_hit}))
         parts = tuple((name, caster.trait(name)) for name in self.to_hit)
         if dice_modifier:
             parts += (("modifier", dice_modifier),)
@@ -541,16 +542,17 @@ class StorytellerMagic:
         """
         spell = cast.spell
         if cast.fizzled:
-            raise CombatError(f"{spell.name} fizzled: no shield rises.")
+            raise CombatError(Line("storyteller.refusal.fizzled_no_shield_rises", {"spell": spell.name}))
         if spell.kind != "shield":
-            raise CombatError(f"{spell.name} is not a shield spell.")
+            raise CombatError(Line("storyteller.refusal.not_shield_spell", {"spell": spell.name}))
         extra: list[str] = []
         for name in protected:
             if name != cast.caster and name not in extra:
                 extra.append(name)
         if len(extra) > cast.special_effects:
-            raise CombatError(f"Protecting {', '.join(extra)} as well needs "
-                              f"{plural(len(extra), 'Special Effect success')}; you have {cast.special_effects}.")
+            raise CombatError(Line("storyteller.refusal.protecting_needs_one" if len(extra) == 1
+                                   else "storyteller.refusal.protecting_needs",
+                                   {"names": ", ".join(extra), "count": len(extra), "have": cast.special_effects}))
         return Shield(caster=cast.caster, spell=spell.name, blocks=1 + cast.special_effects - len(extra),
                       protected=(cast.caster, *extra), overshot=cast.overshoot)
 

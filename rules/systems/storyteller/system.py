@@ -357,9 +357,9 @@ class StorytellerSystem(RuleSystem):
             raise DiceSyntaxError(f"Too many dice: at most {DEFAULT_LIMITS.max_dice}.")
         health = self.health(actor.health)
         if health.incapacitated:
-            raise CombatError(f"{actor.name} is {health.level_name.lower()} and rolls no dice.")
+            raise CombatError(Line("storyteller.refusal.rolls_no_dice", {"actor": actor.name, "health_level_name": health.level_name.lower()}))
         if willpower and actor.trait("Willpower") <= 0:
-            raise CombatError(f"{actor.name} has no Willpower to spend: roll without /wp.")
+            raise CombatError(Line("storyteller.refusal.has_no_willpower_spend", {"actor": actor.name}))
         return pool, difficulty
 
     def odds(self, expression: PoolExpression, actor: Combatant, *, modifier: int = 0,
@@ -416,8 +416,8 @@ class StorytellerSystem(RuleSystem):
         if len(found) == 1:
             return self.maneuvers[found[0]]
         if found:
-            raise CombatError(f"'{option}' could be: {', '.join(found)}.")
-        raise CombatError(f"No maneuver or weapon '{option}'. Choose from: {', '.join(self.options)}.")
+            raise CombatError(Line("storyteller.refusal.could_other_other", {"option": option, "found": ', '.join(found)}))
+        raise CombatError(Line("storyteller.refusal.no_maneuver_weapon_choose", {"option": option, "options": ', '.join(self.options)}))
 
     def difficulty_adjustable(self, option: str, attacker: Combatant) -> bool:
         """Only the starred difficulties of the seed move (``Maneuver.adjustable``)."""
@@ -427,14 +427,13 @@ class StorytellerSystem(RuleSystem):
         """``base + modifier``. Raises CombatError when that leaves the 2..10 range."""
         difficulty = base + modifier
         if not self.min_difficulty <= difficulty <= self.max_difficulty:
-            raise CombatError(f"That would make the difficulty {difficulty}; it must stay within "
-                              f"{self.min_difficulty} to {self.max_difficulty}.")
+            raise CombatError(Line("storyteller.refusal.that_would_make_difficulty", {"difficulty": difficulty, "min_difficulty": self.min_difficulty, "max_difficulty": self.max_difficulty}))
         return difficulty
 
     def require_able(self, actor: Combatant) -> None:
         health = self.health(actor.health)
         if health.incapacitated:
-            raise CombatError(f"{actor.name} is {health.level_name.lower()} and cannot act.")
+            raise CombatError(Line("storyteller.refusal.cannot_act", {"actor": actor.name, "health_level_name": health.level_name.lower()}))
 
     def attack(self, attacker: Combatant, target: Combatant, option: str, roller: Roller,
                *, modifier: int = 0, dice_modifier: int = 0) -> StorytellerAttack:
@@ -448,8 +447,7 @@ class StorytellerSystem(RuleSystem):
         self.require_able(attacker)
         maneuver = self.maneuver(option, attacker)
         if maneuver.brawl and attacker.conditions.get("duel"):
-            raise CombatError(f"This is a formal duel: brawl attacks ({maneuver.label}) are disallowed. "
-                              "Attack with a weapon (attack <target>/<weapon>) or cast.")
+            raise CombatError(Line("storyteller.refusal.this_formal_duel_brawl", {"maneuver_label": maneuver.label}))
         pool = Pool(trait_pool(attacker, maneuver.to_hit).parts + modifier_parts(dice_modifier)
                     + self.wound_parts(attacker))
         roll = self.roll(pool.size, self.moved_difficulty(maneuver.difficulty, modifier), roller)
@@ -494,13 +492,13 @@ class StorytellerSystem(RuleSystem):
         damage type they cannot soak, no parry with nothing in hand ("Defensive Actions")."""
         return tuple(name for name in self.defense_names if self._refusal(attack, defender, name) is None)
 
-    def _refusal(self, attack: StorytellerAttack, defender: Combatant, defense: str) -> str | None:
+    def _refusal(self, attack: StorytellerAttack, defender: Combatant, defense: str) -> Line | None:
         table = self.defenses[defense]
         if table.get("needs_soak") and not self.can_soak(defender, attack.damage_type,
                                                          getattr(attack, "fire", False)):
-            return f"You cannot block {attack.damage_type} damage: you cannot soak it."
+            return Line("storyteller.refusal.cannot_block", {"damage_type": attack.damage_type})
         if table.get("needs_weapon") and not defender.weapon:   # a weapon or a shield (``shields``)
-            return "You need a weapon or shield in hand to parry."
+            return Line("storyteller.refusal.parry_needs_weapon")
         return None
 
     def defend(self, attack: StorytellerAttack, defender: Combatant, defense: str, roller: Roller,
@@ -510,7 +508,7 @@ class StorytellerSystem(RuleSystem):
         defender cannot soak, parry with nothing in hand, or an incapacitated defender."""
         self.require_able(defender)
         if defense not in self.defenses:
-            raise CombatError(f"Defend with one of: {', '.join(self.defense_names)}.")
+            raise CombatError(Line("storyteller.refusal.defend_with_one_other", {"defense_names": ', '.join(self.defense_names)}))
         table = self.defenses[defense]
         refused = self._refusal(attack, defender, defense)
         if refused:
