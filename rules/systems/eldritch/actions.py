@@ -24,6 +24,7 @@ from rules.engine import attacks, turns
 from rules.engine.actions import STANDARD, Action, require_actor, require_target
 from rules.engine.draft import Draft
 from rules.engine.intents import Intent
+from rules.lines import Line
 from rules.systems.base import Combatant, CombatError, plural
 from rules.systems.eldritch.checks import Concealment
 from rules.systems.eldritch.dice import EldritchRoll
@@ -67,7 +68,7 @@ def require_seeing(d: Draft, fighter_id: int) -> None:
     """Raises CombatError when the fighter is down or out cold: the one who looks (+spot,
     +eyecontact, +los) must be awake."""
     if d.health(fighter_id).incapacitated or d.conditions_of(fighter_id).get("passed_out"):
-        raise CombatError(f"{d.name(fighter_id)} is in no state to look for anyone.")
+        raise CombatError(Line("eldritch.refusal.no_state_look_for", {"fighter": d.name(fighter_id)}))
 
 
 def in_sight(d: Draft, one: int, other: int) -> bool:
@@ -126,7 +127,7 @@ def conceal(system, carrier: Combatant, stored: Mapping[str, Any], text: str, du
     weapon = system.weapon(text)
     hidden = list(stored.get("weapons", []))
     if any(item["weapon"] == weapon.key for item in hidden):
-        raise CombatError(f"{carrier.name} already hides a {weapon.name} (+conceal/clear to start over).")
+        raise CombatError(Line("eldritch.refusal.already_hides_conceal_clear", {"carrier": carrier.name, "weapon": weapon.name}))
     where = " in a duffel bag" if duffel else ""
     if stored.get("roll"):
         roll = EldritchRoll.from_record(stored["roll"])
@@ -199,9 +200,9 @@ class Search(Action):
         carrier = intent.data["carrier"]
         carrier_id, name = int(carrier["id"]), str(carrier["name"])
         if carrier_id == actor:
-            raise CombatError("You know what you carry: +conceal shows it.")
+            raise CombatError(Line("eldritch.refusal.you_know_what_you"))
         if d.has(carrier_id) and hidden_from(d, carrier_id, actor):
-            raise CombatError(f"{d.name(actor)} cannot see {name}, who is hiding (+spot {name} first).")
+            raise CombatError(Line("eldritch.refusal.cannot_see_who_hiding", {"actor": d.name(actor), "name": name}))
         patdown, opened = bool(intent.data.get("patdown")), bool(intent.data.get("opened"))
         moving = (patdown or opened) and d.has_initiative(actor)
         before: tuple[str, ...] = ()
@@ -237,7 +238,7 @@ def parse_space(text: str) -> tuple[int | None, bool]:
     if words[0] == "open":
         return None, len(words) == 2
     if not words[0].isascii() or not words[0].isdigit() or int(words[0]) > MAX_YARDS:
-        raise CombatError(f"Give the space as whole yards from 0 to {MAX_YARDS}, or open: {usage[7:]}")
+        raise CombatError(Line("eldritch.refusal.give_space_as_whole", {"max_yards": MAX_YARDS, "usage": usage[7:]}))
     return int(words[0]), len(words) == 2
 
 
@@ -273,14 +274,14 @@ class Hide(Action):
     def perform(self, d: Draft, intent: Intent) -> None:
         system = d.system
         if intent.option == "obscured":
-            raise CombatError("/obscured is an aeon switch: an Eldritch hider just rolls (hide).")
+            raise CombatError(Line("eldritch.refusal.obscured_aeon_switch_eldritch"))
         actor = require_actor(d, intent)
         turns.require_free(d, actor)
         opening = not d.has_initiative(actor)
         count = used(d, actor)
         if opening:
             if d.conditions_of(actor).get("hid_early"):
-                raise CombatError(f"{d.name(actor)} has hidden before the fight once: roll initiative (+combat/init).")
+                raise CombatError(Line("eldritch.refusal.has_hidden_before_fight", {"actor": d.name(actor)}))
         else:
             turns.require_turn(d, actor)
             system.movement(d.combatant(actor), "hide", count)  # refuses past the limit, out cold, whirling
@@ -311,13 +312,13 @@ class Spot(Action):
     def perform(self, d: Draft, intent: Intent) -> None:
         actor, target = require_actor(d, intent), require_target(d, intent)
         if target == actor:
-            raise CombatError("You know where you are.")
+            raise CombatError(Line("eldritch.refusal.you_know_where_you"))
         state = d.conditions_of(target)
         if not hidden_from(d, target, actor):
-            raise CombatError(f"{d.name(target)} is not hidden from {d.name(actor)}.")
+            raise CombatError(Line("eldritch.refusal.not_hidden_from", {"target": d.name(target), "actor": d.name(actor)}))
         require_seeing(d, actor)
         if actor in (state.get("spot_tries") or []):
-            raise CombatError(f"{d.name(actor)} has already looked for {d.name(target)} this turn.")
+            raise CombatError(Line("eldritch.refusal.has_already_looked_for", {"actor": d.name(actor), "target": d.name(target)}))
         sight = d.system.spot(d.combatant(actor), d.name(target), int(state.get("hide_total", 0) or 0), d.dice)
         hidden = [item for item in state.get("hidden_from") or [] if not (sight.established and item == actor)]
         d.update_conditions(target, spot_tries=[*(state.get("spot_tries") or []), actor], hidden_from=hidden)
@@ -344,7 +345,7 @@ def parse_yards(text: str | None) -> int | None:
     if not text.isascii() or not text.isdigit() or len(text) > 4:
         from rules.text import quote
 
-        raise CombatError(f"Give the distance in whole yards, not '{quote(text)}'.")
+        raise CombatError(Line("eldritch.refusal.give_distance_whole_yards", {"text": quote(text)}))
     return int(text)
 
 
@@ -419,7 +420,7 @@ def parse_move(text: str) -> tuple[str, str]:
         raise CombatError(usage)
     rest = words[1].strip() if len(words) == 2 else ""
     if len(rest) > MAX_MOVE_TEXT:
-        raise CombatError(f"Describe the move in at most {MAX_MOVE_TEXT} characters.")
+        raise CombatError(Line("eldritch.refusal.describe_move_at_most", {"max_move_text": MAX_MOVE_TEXT}))
     return found[0], rest
 
 
@@ -449,19 +450,19 @@ class Move(Action):
         if verb == "draw":
             hidden = concealments(stored, name)
             if not rest and len(hidden) != 1:
-                raise CombatError("Draw which weapon? +move draw <weapon>")
+                raise CombatError(Line("eldritch.refusal.draw_which_weapon_move"))
             weapon = system.weapon(rest) if rest else system.weapons[hidden[0].weapon]
             what = f"draw the {weapon.name}"
         elif verb == "stand":
             if not d.conditions_of(actor).get("prone"):
-                raise CombatError(f"{name} is not prone.")
+                raise CombatError(Line("eldritch.refusal.not_prone", {"name": name}))
             what = "stand up"
         elif verb == "cover":
             what = f"take cover {rest}".strip()
         elif verb == "release":
             victims = [other for other in d.ids() if d.conditions_of(other).get("held_by") == actor]
             if not victims:
-                raise CombatError(f"{name} holds nobody.")
+                raise CombatError(Line("eldritch.refusal.holds_nobody", {"name": name}))
             what = f"let go of {', '.join(d.name(other) for other in victims)}"
         else:
             what = f"{verb} {rest}".strip()
@@ -528,7 +529,7 @@ class AttackMany(Action):
         actor = require_actor(d, intent)
         targets = list(intent.targets)
         if not targets:
-            raise CombatError("Name each target once, e.g. attack Thug,Guard/double jump kick.")
+            raise CombatError(Line("eldritch.refusal.name_each_target_once"))
         for target in targets:   # oneself, one hiding from the attacker, the dead
             attacks.require_target(d, actor, target)
         turns.require_turn(d, actor)
@@ -597,7 +598,7 @@ class Wake(Action):
     def perform(self, d: Draft, intent: Intent) -> None:
         target = require_target(d, intent)
         if not d.conditions_of(target).get("passed_out"):
-            raise CombatError(f"{d.name(target)} is not out cold.")
+            raise CombatError(Line("eldritch.refusal.not_out_cold", {"target": d.name(target)}))
         actor = intent.actor
         if actor is None:
             d.require_gm("wake someone at any time")
@@ -605,7 +606,7 @@ class Wake(Action):
         else:
             actor = require_actor(d, intent)
             if actor == target:
-                raise CombatError(f"{d.name(actor)} is out cold: someone else must wake them.")
+                raise CombatError(Line("eldritch.refusal.out_cold_someone_else", {"actor": d.name(actor)}))
             turns.require_turn(d, actor)
             turns.require_free(d, actor)
             d.system.movement(d.combatant(actor), f"wake {d.name(target)}", used(d, actor))
@@ -627,7 +628,7 @@ class DramaPoint(Action):
     def perform(self, d: Draft, intent: Intent) -> None:
         actor = require_actor(d, intent)
         if d.conditions_of(actor).get("drama_point"):
-            raise CombatError(f"{d.name(actor)} has already spent a Drama Point on the next defense.")
+            raise CombatError(Line("eldritch.refusal.has_already_spent_drama", {"actor": d.name(actor)}))
         d.update_conditions(actor, drama_point=True)
         d.add_log(d.name(actor), "drama point", [f"{d.name(actor)} spends a Drama Point on the next defense."])
         d.say("eldritch.drama", refs={"actor": actor})

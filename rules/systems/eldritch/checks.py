@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.dice import Roller
+from rules.lines import Line
 from rules.systems.base import Combatant, CombatError, Pool, plural
 from rules.systems.eldritch.dice import DiceRules, EldritchRoll, roll_eldritch, trait_parts
 from rules.systems.eldritch.situation import Situation
@@ -304,7 +305,7 @@ class EldritchChecks:
         if way is None:
             way = max(range(len(ways)), key=lambda i: (sum(v for _, v in trait_parts(hider, ways[i])), -i))
         if not 0 <= way < len(ways):
-            raise CombatError(f"Hide one of {len(ways)} ways, not way {way + 1}.")
+            raise CombatError(Line("eldritch.refusal.hide_one_ways_not", {"ways": len(ways), "way": way + 1}))
         parts = trait_parts(hider, ways[way]) + ((("extra action", penalty),) if penalty else ())
         roll = self._roll(parts + tuple(self.numbness(Situation.of(hider), parts)), roller)
         lines = [f"{hider.name} hides: {roll.describe()}"]
@@ -421,7 +422,7 @@ class EldritchChecks:
         situation = Situation.of(actor)
         self.require_awake(actor, situation)
         if situation.whirling:
-            raise CombatError(f"{actor.name} is whirling their sword: it is their only action this turn.")
+            raise CombatError(Line("eldritch.refusal.whirling_their_sword_their", {"actor": actor.name}))
         self.check_action(actions_used)
         penalty = self.action_penalty(actions_used)
         rolls = f" (rolls at {penalty})" if penalty else ""
@@ -447,7 +448,7 @@ class EldritchChecks:
         "run 5 yards to the door". Raises CombatError for one out cold, stunned or whirling,
         and past the action limit for a travel that is an action."""
         if yards < 0:
-            raise CombatError("Give the distance in whole yards.")
+            raise CombatError(Line("eldritch.refusal.give_distance_whole_yards_other"))
         per_turn = self.yards_per_turn(actor)
         what = what or f"travel {plural(yards, 'yard')}"
         if self.travel_is_action(yards, per_turn):
@@ -455,6 +456,6 @@ class EldritchChecks:
         situation = Situation.of(actor)
         self.require_awake(actor, situation)
         if situation.whirling:
-            raise CombatError(f"{actor.name} is whirling their sword: it is their only action this turn.")
+            raise CombatError(Line("eldritch.refusal.whirling_their_sword_their", {"actor": actor.name}))
         return Movement(actor.name, what, 0, (f"{actor.name}: {what} (Yards/Turn {per_turn}: under half, "
                                               "not an action).",), spends=False)

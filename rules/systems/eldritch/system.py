@@ -611,7 +611,7 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         if modifier:
             parts.append(("modifier", modifier))
         if self.health(actor.health, actor).dead:
-            raise CombatError(f"{actor.name} is dead and rolls no dice.")
+            raise CombatError(Line("eldritch.refusal.dead_rolls_no_dice", {"actor": actor.name}))
         roll = self.roll(parts, roller)
         summary = f"{roll.total}: {roll.verdict()}"
         return RollResult(lines=(roll.describe(),), summary=summary,
@@ -692,8 +692,7 @@ class EldritchSystem(EldritchChecks, RuleSystem):
     def check_action(self, actions_used: int) -> None:
         """Raises CombatError when ``actions_used`` already reaches the turn's limit (5)."""
         if actions_used >= self.max_actions:
-            raise CombatError(f"No one may take more than {self.max_actions} offensive or movement "
-                              "actions in a turn.")
+            raise CombatError(Line("eldritch.refusal.no_one_may_take", {"max_actions": self.max_actions}))
 
     # ---------------------------------------------------------------- options, weapons
     def attack_options(self) -> tuple[str, ...]:
@@ -741,11 +740,11 @@ class EldritchSystem(EldritchChecks, RuleSystem):
             return self.weapons[found[0]]
         shown = text.strip()[:30]
         if found:
-            raise CombatError(f"'{shown}' could be: {', '.join(found)}.")
+            raise CombatError(Line("eldritch.refusal.could_other", {"shown": shown, "found": ', '.join(found)}))
         near = [key for key, names in self._spellings(self.weapons).items()
                 if squash(text) and any(squash(text) in name for name in names)]
         hint = f" Did you mean: {', '.join(near)}?" if near else ""
-        raise CombatError(f"No weapon '{shown}' in the Eldritch tables.{hint}")
+        raise CombatError(Line("eldritch.refusal.no_weapon_eldritch_tables", {"shown": shown, "hint": hint}))
 
     def bought(self, actor: Combatant, maneuver: Maneuver) -> bool:
         """Basic maneuvers always; an advanced one when the sheet rates it 1 or more."""
@@ -753,7 +752,7 @@ class EldritchSystem(EldritchChecks, RuleSystem):
 
     def require_bought(self, actor: Combatant, maneuver: Maneuver) -> None:
         if not self.bought(actor, maneuver):
-            raise CombatError(f"{actor.name} has not bought the {maneuver.label} maneuver.")
+            raise CombatError(Line("eldritch.refusal.has_not_bought_maneuver", {"actor": actor.name, "maneuver_label": maneuver.label}))
 
     def choose(self, option: str, attacker: Combatant) -> AttackChoice:
         """Read ``attack X/<option>``: ``"bat"``, ``"sword 2h"``, ``"javelin thrown"``,
@@ -770,7 +769,7 @@ class EldritchSystem(EldritchChecks, RuleSystem):
                 name, value = FLAGS[word.casefold()]
                 if name in flags:
                     what = {"hands": "the grip (1h or 2h)", "mode": "'thrown'", "neck": "'neck'"}[name]
-                    raise CombatError(f"Give {what} once.")
+                    raise CombatError(Line("eldritch.refusal.give_once", {"what": what}))
                 flags[name] = value
             else:
                 names.append(word)
@@ -789,7 +788,7 @@ class EldritchSystem(EldritchChecks, RuleSystem):
                 _, maybe = self._match(text, attacks)
                 exact, prefix = self._match(text, self.weapons)
                 if not exact and len(prefix) != 1 and maybe:
-                    raise CombatError(f"'{text[:30]}' could be: {', '.join(maybe + prefix)}.")
+                    raise CombatError(Line("eldritch.refusal.could_other_other", {"text": text[:30], "maybe": ', '.join(maybe + prefix)}))
             weapon = self.weapon(text)
         named = weapon
         if maneuver is None:
@@ -799,31 +798,30 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         if maneuver.use != "attack":
             how = {"defense": f"a defense: defend {maneuver.key}", "passive": "always in use once bought",
                    "sacrifice": "made with the sacrifice command"}[maneuver.use]
-            raise CombatError(f"{maneuver.label} is {how}.")
+            raise CombatError(Line("eldritch.refusal.refused", {"maneuver_label": maneuver.label, "how": how}))
         self.require_bought(attacker, maneuver)
         for trait, least in maneuver.minimum:
             if attacker.trait(trait) < least:
-                raise CombatError(f"{maneuver.label} needs {trait} {least} or better.")
+                raise CombatError(Line("eldritch.refusal.needs_better", {"maneuver_label": maneuver.label, "trait": trait, "least": least}))
         if maneuver.weapon and weapon is None:
             if attacker.weapon not in self.weapons:
-                raise CombatError(f"{maneuver.label} needs a weapon in hand (+move draw <weapon>).")
+                raise CombatError(Line("eldritch.refusal.needs_weapon_hand_move", {"maneuver_label": maneuver.label}))
             weapon = self.weapons[attacker.weapon]
         if maneuver.damage or maneuver.no_damage:
             if weapon is not None:
-                raise CombatError(f"A {maneuver.label.lower()} takes no weapon.")
+                raise CombatError(Line("eldritch.refusal.takes_no_weapon", {"maneuver_label": maneuver.label.lower()}))
         if maneuver.weapon == "balanced" and weapon and not weapon.balanced:
-            raise CombatError(f"{maneuver.label} needs a sword or other balanced weapon, not a {weapon.name}.")
+            raise CombatError(Line("eldritch.refusal.needs_sword_other_balanced", {"maneuver_label": maneuver.label, "weapon": weapon.name}))
         mode = flags.get("mode") or (weapon.modes[0] if weapon else "unarmed")
         if weapon and mode not in weapon.modes:
-            raise CombatError(f"The {weapon.name} cannot be {mode}.")
+            raise CombatError(Line("eldritch.refusal.cannot", {"weapon": weapon.name, "mode": mode}))
         if weapon is None and "hands" in flags:
-            raise CombatError("Only a weapon is held one- or two-handed.")
+            raise CombatError(Line("eldritch.refusal.only_weapon_held_one"))
         if weapon is not None and "hands" in flags and (weapon.firearm or mode == "unarmed"):
             what = "a firearm" if weapon.firearm else "worn on the hand"
-            raise CombatError("1h and 2h choose the grip of a hand-to-hand weapon (its minimum Strength), "
-                              f"not of the {weapon.name} ({what}).")
+            raise CombatError(Line("eldritch.refusal.h_h_choose_grip", {"weapon": weapon.name, "what": what}))
         if flags.get("neck") and maneuver.key != "grapple":
-            raise CombatError("Only a grapple takes an opponent by the neck.")
+            raise CombatError(Line("eldritch.refusal.only_grapple_takes_opponent"))
         if named is not None:
             self.require_in_hand(attacker, named)
         hands = flags.get("hands") or (weapon.hands if weapon else 1)
@@ -852,14 +850,14 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         health = self.health(actor.health, actor)
         if health.incapacitated:
             state = "dead" if health.dead else "down"
-            raise CombatError(f"{actor.name} is {state} and cannot act.")
+            raise CombatError(Line("eldritch.refusal.cannot_act", {"actor": actor.name, "state": state}))
 
     def refuse_unable(self, actor: Combatant) -> None:
         """Down, dead or out cold, in those words; the stunned only defend (the turn's "not
         your turn" says that)."""
         self.require_able(actor)
         if Situation.of(actor).passed_out:
-            raise CombatError(f"{actor.name} is out cold.")
+            raise CombatError(Line("eldritch.refusal.out_cold", {"actor": actor.name}))
 
     def _shared_parts(self, actor: Combatant, situation: Situation, rolled: Sequence[tuple[str, int]], *,
                       modifier: int, dice_modifier: int) -> list[tuple[str, int]]:
@@ -892,8 +890,7 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         """
         choice = self.choose(option, attacker)
         if choice.maneuver.targets > 1:
-            raise CombatError(f"{choice.maneuver.label} strikes {choice.maneuver.targets} opponents "
-                              "at once: name them all.")
+            raise CombatError(Line("eldritch.refusal.strikes_opponents_at_once", {"choice_maneuver_label": choice.maneuver.label, "choice_maneuver_targets": choice.maneuver.targets}))
         situation = situation if situation is not None else Situation.of(attacker)
         return self._attack(attacker, (target,), choice, roller, modifier, dice_modifier, situation)[0]
 
@@ -918,17 +915,17 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         maneuver, weapon = choice.maneuver, choice.weapon
         whirl = maneuver.key == "whirling-sword"
         if situation.whirling and not whirl:
-            raise CombatError(f"{attacker.name} is whirling their sword: it is their only action this turn.")
+            raise CombatError(Line("eldritch.refusal.whirling_their_sword_their_only", {"attacker": attacker.name}))
         if whirl and not situation.whirling and situation.actions_used > 0:
-            raise CombatError(f"Whirling Sword takes the whole turn: {attacker.name} has already acted.")
+            raise CombatError(Line("eldritch.refusal.whirling_sword_takes_whole", {"attacker": attacker.name}))
         if not (whirl and situation.whirling):
             self.check_action(situation.actions_used)
         target = targets[0]
         held, neck = self.holds(attacker, target, situation)
         if maneuver.requires and not held:
-            raise CombatError(f"{maneuver.label} needs {target.name} grappled first.")
+            raise CombatError(Line("eldritch.refusal.needs_grappled_first", {"maneuver_label": maneuver.label, "target": target.name}))
         if maneuver.requires == "neck" and not neck:
-            raise CombatError(f"{maneuver.label} needs {target.name} grappled by the neck.")
+            raise CombatError(Line("eldritch.refusal.needs_grappled_by_neck", {"maneuver_label": maneuver.label, "target": target.name}))
         carried = situation.sleeper_sls
         victim = Situation.of(target)
         if held and victim.sleeper_hold and victim.sleeper_hold.get("by") == attacker.name:
@@ -1034,9 +1031,9 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         "capable only of defending")."""
         situation = situation if situation is not None else Situation.of(actor)
         if situation.passed_out:
-            raise CombatError(f"{actor.name} is out cold.")
+            raise CombatError(Line("eldritch.refusal.out_cold", {"actor": actor.name}))
         if situation.stunned:
-            raise CombatError(f"{actor.name} is stunned and can only defend this turn.")
+            raise CombatError(Line("eldritch.refusal.stunned_can_only_defend", {"actor": actor.name}))
 
     def physical(self, parts: Sequence[tuple[str, int]]) -> bool:
         """Whether a roll of ``parts`` is physical: it rolls a physical attribute (data:
@@ -1093,7 +1090,7 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         exact, prefix = self._match(text, {k: self.maneuvers.get(k) or _Named(k) for k in self.defense_names})
         found = exact or prefix
         if len(found) != 1:
-            raise CombatError(f"Defend with one of: {', '.join(self.defense_names)}.")
+            raise CombatError(Line("eldritch.refusal.defend_with_one_other", {"defense_names": ', '.join(self.defense_names)}))
         return found[0]
 
     def defend(self, attack: EldritchAttack, defender: Combatant, defense: str, roller: Roller,
@@ -1112,7 +1109,7 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         self.require_able(defender)
         situation = situation if situation is not None else Situation.of(defender)
         if situation.passed_out:
-            raise CombatError(f"{defender.name} is out cold and cannot defend.")
+            raise CombatError(Line("eldritch.refusal.out_cold_cannot_defend", {"defender": defender.name}))
         drama_point = drama_point or situation.drama_point
         key = self._defense_key(defense)
         parts, label = self._defense_parts(attack, defender, key, situation, drama_point)
@@ -1153,9 +1150,9 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         if key in self.defenses:
             table = self.defenses[key]
             if table.get("close_only") and ranged:
-                raise CombatError(f"You cannot {key} a ranged attack: dodge it.")
+                raise CombatError(Line("eldritch.refusal.you_cannot_ranged_attack", {"key": key}))
             if table.get("needs_weapon") and not defender.weapon:
-                raise CombatError(f"You need a weapon in hand to {key}.")
+                raise CombatError(Line("eldritch.refusal.you_need_weapon_hand", {"key": key}))
             parts = list(trait_parts(defender, table["traits"]))
             label = key
         else:
@@ -1164,9 +1161,9 @@ class EldritchSystem(EldritchChecks, RuleSystem):
             label = maneuver.label
             if key == "whirling-sword":
                 if not situation.whirling:
-                    raise CombatError("Whirling Sword parries only while you whirl it this turn.")
+                    raise CombatError(Line("eldritch.refusal.whirling_sword_parries_only"))
                 if ranged:
-                    raise CombatError("Whirling Sword does nothing against ranged attacks.")
+                    raise CombatError(Line("eldritch.refusal.whirling_sword_does_nothing"))
                 parts = list(trait_parts(defender, maneuver.traits)) + [(maneuver.label.lower(), maneuver.modifier)]
                 later = int(maneuver.extra.get("turn_penalty", 0)) * situation.whirl_turns
                 if later:
@@ -1176,12 +1173,12 @@ class EldritchSystem(EldritchChecks, RuleSystem):
                     raise CombatError(f"No one can {'catch' if key == 'catch-weapon' else 'deflect'} bullets.")
                 if maneuver.against and mode not in maneuver.against:
                     wanted = " or ".join(maneuver.against)
-                    raise CombatError(f"{maneuver.label} works only against {wanted} attacks.")
+                    raise CombatError(Line("eldritch.refusal.works_only_against_attacks", {"maneuver_label": maneuver.label, "wanted": wanted}))
                 if key == "damaging-block" and attack.weapon and not drama_point and \
                         maneuver.extra.get("weapon_needs_drama_point", False):
-                    raise CombatError("Damaging Block against a weapon costs a Drama Point.")
+                    raise CombatError(Line("eldritch.refusal.damaging_block_against_weapon"))
                 if key == "wall-flip" and not situation.wall:
-                    raise CombatError("Wall Flip needs a wall or solid vertical surface at hand.")
+                    raise CombatError(Line("eldritch.refusal.wall_flip_needs_wall"))
                 modifier_value = maneuver.modifier
                 if mode == "launched" and "launched_modifier" in maneuver.extra:
                     modifier_value = int(maneuver.extra["launched_modifier"])
@@ -1206,7 +1203,7 @@ class EldritchSystem(EldritchChecks, RuleSystem):
             allowed.append(parry)
         if not allowed:
             shown = attack.weapon.name if attack.weapon else "missile"
-            raise CombatError(f"The {shown} is sharp all over: only a weapon in hand can deflect it (a parry).")
+            raise CombatError(Line("eldritch.refusal.sharp_all_over_only", {"shown": shown}))
         return tuple(entry if not isinstance(entry, (list, tuple))
                      else [name for name in entry if name in allowed] or list(allowed)
                      for entry in maneuver.traits)
@@ -1246,20 +1243,19 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         self.require_bought(defender, maneuver)
         self.require_able(defender)
         if defender.name in (attack.attacker, attack.target):
-            raise CombatError("Sacrifice shields someone else from another's attack.")
+            raise CombatError(Line("eldritch.refusal.sacrifice_shields_someone_else"))
         if attack.choice.mode == "firearm":
-            raise CombatError("No character can deflect bullets: Sacrifice cannot stop a firearm.")
+            raise CombatError(Line("eldritch.refusal.no_character_can_deflect"))
         if initiative is None or attacker_initiative is None or initiative <= attacker_initiative:
-            raise CombatError(f"Sacrifice needs a higher initiative than {attack.attacker}'s.")
+            raise CombatError(Line("eldritch.refusal.sacrifice_needs_higher_initiative", {"attack_attacker": attack.attacker}))
         situation = situation if situation is not None else Situation.of(defender)
         if situation.passed_out:
-            raise CombatError(f"{defender.name} is out cold.")
+            raise CombatError(Line("eldritch.refusal.out_cold_other", {"defender": defender.name}))
         ranged = bool(self.modes[attack.choice.mode]["ranged"])
         if not ranged and not defender.weapon:
-            raise CombatError(f"Sacrifice is a parry: {defender.name} needs a weapon in hand.")
+            raise CombatError(Line("eldritch.refusal.sacrifice_parry_needs_weapon", {"defender": defender.name}))
         if ranged and not self.bought(defender, self.maneuvers["ranged-deflection"]):
-            raise CombatError(f"Sacrifice against a {attack.choice.mode} weapon is a deflection: "
-                              f"{defender.name} has not bought Ranged Deflection.")
+            raise CombatError(Line("eldritch.refusal.sacrifice_against_weapon_deflection", {"attack_choice_mode": attack.choice.mode, "defender": defender.name}))
         parts, _ = self._defense_parts(attack, defender, "ranged-deflection" if ranged else "parry",
                                        situation, False)
         parts.append(("sacrifice", maneuver.modifier))
@@ -1382,7 +1378,7 @@ class EldritchSystem(EldritchChecks, RuleSystem):
                 hit = False
                 lines.append(f"{defense.defender} throws themselves in the way and parries for {attack.target}.")
             elif target.name != defense.defender:
-                raise CombatError(f"{defense.defender} took the hit: resolve it against them.")
+                raise CombatError(Line("eldritch.refusal.took_hit_resolve_against", {"defense_defender": defense.defender}))
             else:
                 hit = True
                 # seed: "they take the damage intended for the target": the attack's own SLs,
