@@ -18,6 +18,7 @@ from rules.engine import attacks, splits, turns
 from rules.engine.actions import STANDARD, Action, require_actor, require_target
 from rules.engine.draft import Draft
 from rules.engine.intents import Intent
+from rules.lines import Line
 from rules.systems.aeon.tactics import Mount
 from rules.systems.base import CombatError
 from rules.text import quote
@@ -90,17 +91,17 @@ class Split(Action):
         actor = require_actor(d, intent)
         digits = intent.option.strip()
         if not digits.isascii() or not digits.isdigit() or len(digits) > 3:
-            raise CombatError(f"Give the number of actions, 1 to {rules.max_actions}: +combat/split 2")
+            raise CombatError(Line("aeon.refusal.give_number_actions_combat", {"rules_max_actions": rules.max_actions}))
         count = rules.check_declared(int(digits))
         turns.require_able(d, actor)
         name = d.name(actor)
         state = d.conditions_of(actor)
         if state.get("actions_used") or state.get("ridden") or turns.has_acted(d, actor):
-            raise CombatError(f"{name} has already acted this round: actions are split before the first.")
+            raise CombatError(Line("aeon.refusal.has_already_acted_this_round_actions", {"name": name}))
         if count == 1 and not state.get("split"):
-            raise CombatError(f"{name} has one action already: there is no split to take back.")
+            raise CombatError(Line("aeon.refusal.has_one_action_already", {"name": name}))
         if count == splits.declared(d, actor):
-            raise CombatError(f"{name} has already declared {count} actions.")
+            raise CombatError(Line("aeon.refusal.has_already_declared_actions", {"name": name, "count": count}))
         d.update_conditions(actor, split=count if count > 1 else None)
         line = (f"{name} declares {rules.describe(count)}." if count > 1
                 else f"{name} takes back the split: one action, no penalty.")
@@ -124,20 +125,19 @@ class Ambush(Action):
         system = d.system
         actor, target = require_actor(d, intent), require_target(d, intent)
         if target == actor:
-            raise CombatError("You cannot attack yourself.")
+            raise CombatError(Line("refusal.you_cannot_attack_yourself"))
         name, target_name = d.name(actor), d.name(target)
         state = d.conditions_of(actor)
         opening = not d.has_initiative(actor)
         if opening and state.get("ambushed"):
-            raise CombatError(f"{name} has already made an opening ambush: roll initiative (+combat/init).")
+            raise CombatError(Line("aeon.refusal.has_already_made_opening", {"name": name}))
         if not opening:
             if target not in (state.get("hidden_from") or []):
-                raise CombatError(f"{target_name} knows where {name} is: ambush before rolling "
-                                  "initiative, or hide first.")
+                raise CombatError(Line("aeon.refusal.knows_where_ambush_before", {"target_name": target_name, "name": name}))
             turns.require_turn(d, actor)
         turns.require_free(d, actor)
         if d.health(target).dead:
-            raise CombatError(f"{target_name} is already dead.")
+            raise CombatError(Line("aeon.refusal.already_dead_other_other", {"target_name": target_name}))
         system.difficulty_adjustable(intent.option, d.combatant(actor))  # an unknown option fails here
         ridden: tuple[str, ...] = ()
         if not opening:
@@ -201,7 +201,7 @@ def parse_clinch_choice(text: str) -> tuple[str, str]:
     choice = _one(words[0], CLINCH_CHOICES, usage)
     throw = _one(words[1], THROWS, usage) if len(words) == 2 else ""
     if throw and choice != "break":
-        raise CombatError(f"Only break takes {throw}: {usage}")
+        raise CombatError(Line("aeon.refusal.only_break_takes", {"throw": throw, "usage": usage}))
     return choice, throw
 
 
@@ -227,7 +227,7 @@ class Clinch(Action):
         actor = require_actor(d, intent)
         partner = d.conditions_of(actor).get("clinch_with")
         if partner is None or not d.has(partner):
-            raise CombatError(f"{d.name(actor)} is not in a clinch (attack <target>/clinch starts one).")
+            raise CombatError(Line("aeon.refusal.not_clinch_attack_target", {"actor": d.name(actor)}))
         choice, throw = parse_clinch_choice(intent.option)
         turns.require_turn(d, actor)
         if d.conditions_of(actor).get("clinch_first"):
@@ -311,14 +311,14 @@ class MountUp(Action):
         if control_text.strip():
             digits = control_text.strip()
             if not digits.isascii() or not digits.isdigit() or len(digits) > 2:
-                raise CombatError(f"A Control Rating is a whole number from 0 to 10, not '{quote(digits)}'.")
+                raise CombatError(Line("aeon.refusal.control_rating_whole_number", {"digits": quote(digits)}))
             control = int(digits)
         ridden = tactics.mount(name, control)
         state = d.conditions_of(actor)
         if state.get("mount"):
-            raise CombatError(f"{d.name(actor)} is already mounted: +dismount first.")
+            raise CombatError(Line("aeon.refusal.already_mounted_dismount_first", {"actor": d.name(actor)}))
         if state.get("clinch_with"):
-            raise CombatError(f"{d.name(actor)} is in a clinch and cannot mount.")
+            raise CombatError(Line("aeon.refusal.clinch_cannot_mount", {"actor": d.name(actor)}))
         d.update_conditions(actor, mount=ridden.to_record(), hidden_from=None)   # a rider is seen
         rider = d.combatant(actor)
         needs = tactics.needs_control_roll(rider, ridden)
@@ -336,7 +336,7 @@ class Dismount(Action):
     def perform(self, d: Draft, intent: Intent) -> None:
         actor = require_actor(d, intent)
         if not d.conditions_of(actor).get("mount"):
-            raise CombatError(f"{d.name(actor)} is on foot.")
+            raise CombatError(Line("aeon.refusal.foot", {"actor": d.name(actor)}))
         d.update_conditions(actor, mount=None)
         d.say("aeon.mount.dismounted", refs={"actor": actor})
 
@@ -353,7 +353,7 @@ class PickUp(Action):
         system = d.system
         actor = require_actor(d, intent)
         if not d.dropped:
-            raise CombatError("No weapon lies on the ground here.")
+            raise CombatError(Line("aeon.refusal.no_weapon_lies_ground"))
         wanted = intent.option.strip().casefold()
         found = [item for item in d.dropped if not wanted or item["weapon"].startswith(wanted)
                  or item["owner"].casefold().startswith(wanted)]
@@ -397,10 +397,10 @@ class Treat(Action):
         target = require_target(d, intent)
         target_name = d.name(target)
         if d.conditions_of(target).get("treated"):
-            raise CombatError(f"{target_name}'s wounds are already treated.")
+            raise CombatError(Line("aeon.refusal.wounds_already_treated", {"target_name": target_name}))
         fighter = d.combatant(target)
         if not system.bleeds(system.health(fighter.health, fighter), fighter):
-            raise CombatError(f"{target_name} is not bleeding.")
+            raise CombatError(Line("aeon.refusal.not_bleeding", {"target_name": target_name}))
         by_gm = intent.fiat
         who = str(intent.data.get("by_name", ""))
         if not by_gm:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.data import RulesDataError, require
+from rules.lines import Line
 from rules.systems.base import CombatError, Pool
 
 #: The snapshot condition carrying the penalty of the action being taken:
@@ -45,7 +46,7 @@ class MultipleActions:
     def check_declared(self, count: int) -> int:
         """``count`` if it is 1 to ``max_actions`` (1: no split). Raises CombatError."""
         if not 1 <= count <= self.max_actions:
-            raise CombatError(f"Declare 1 to {self.max_actions} actions, not {count}.")
+            raise CombatError(Line("aeon.refusal.declare_actions_not", {"max_actions": self.max_actions, "count": count}))
         return count
 
     def penalty(self, declared: int, index: int) -> int:
@@ -81,9 +82,7 @@ class MultipleActions:
         ``min_pool`` dice; a strict action below it is refused. Raises CombatError."""
         carried = conditions.get(PENALTY)
         if carried and carried[2] and pool.size < self.min_pool:
-            raise CombatError(f"{name}'s {what} would have {max(0, pool.size)} dice after {carried[1]:+d} for "
-                              f"{carried[0]}: too many actions for it (at least {self.min_pool} "
-                              "die is needed).")
+            raise CombatError(Line("aeon.refusal.would_have_dice_after", {"name": name, "what": what, "pool_size": max(0, pool.size), "carried": format(carried[1], '+d'), "carried_2": carried[0], "min_pool": self.min_pool}))
         return pool
 
     def describe(self, declared: int) -> str:

@@ -99,7 +99,7 @@ class AeonHealth(HealthTrack):
         - full with no bashing: dead already; nothing changes.
         """
         if damage_type not in DAMAGE_TYPES:
-            raise CombatError(f"Damage type must be one of: {', '.join(DAMAGE_TYPES)}.")
+            raise CombatError(Line("refusal.damage_type_must_one", {"damage_types": ', '.join(DAMAGE_TYPES)}))
         counts = self.counts
         for _ in range(max(0, amount)):
             filled = sum(counts.values())
@@ -468,7 +468,7 @@ class AeonSystem(RuleSystem):
         difficulty = self.check_difficulty(
             self.default_difficulty if expression.difficulty is None else expression.difficulty)
         if self.health(actor.health, actor).dead:
-            raise CombatError(f"{actor.name} is dead and rolls no dice.")
+            raise CombatError(Line("aeon.refusal.dead_rolls_no_dice", {"actor": actor.name}))
         parts.extend(self.wound_parts(actor))
         pool = Pool(tuple(parts))
         return pool, difficulty
@@ -521,7 +521,7 @@ class AeonSystem(RuleSystem):
         health = self.health(actor.health, actor)
         if health.incapacitated:
             state = "dead" if health.dead else "knocked out"
-            raise CombatError(f"{actor.name} is {state} and cannot act.")
+            raise CombatError(Line("aeon.refusal.cannot_act", {"actor": actor.name, "state": state}))
 
     def roll_initiative(self, actor: Combatant, roller: Roller) -> InitiativeRoll:
         """Dexterity + Wits + 1d10 (+ wound penalty, data option). Ties break on Dex + Wits."""
@@ -598,7 +598,7 @@ class AeonSystem(RuleSystem):
             return word
         found = [key for key in table if key.startswith(word)]
         if len(found) > 1:
-            raise CombatError(f"'{word}' could be: {', '.join(found)}.")
+            raise CombatError(Line("aeon.refusal.could_other", {"word": word, "found": ', '.join(found)}))
         return found[0] if found else None
 
     def parse_option(self, option: str, attacker: Combatant) -> tuple[Weapon, tuple[tuple[CalledShot, int], ...]]:
@@ -613,31 +613,31 @@ class AeonSystem(RuleSystem):
             words = chunk.split()
             if not words:
                 if option.strip():
-                    raise CombatError(f"Cannot read '{option.strip()[:40]}': join a weapon and called shots with '+'.")
+                    raise CombatError(Line("aeon.refusal.cannot_read_join_weapon", {"option": option.strip()[:40]}))
                 continue
             number = None
             if len(words) > 1 and words[-1].lstrip("+-").isdigit():
                 if not words[-1].isdigit() or len(words[-1]) > 2:
-                    raise CombatError(f"'{words[-1][:12]}' is not a difficulty: give a small number, e.g. showoff 3.")
+                    raise CombatError(Line("aeon.refusal.not_difficulty_give_small", {"words": words[-1][:12]}))
                 number = int(words[-1])
                 words = words[:-1]
             name = "-".join(words)
             key = self._find(name, self.weapons)
             if key and number is None:
                 if weapon:
-                    raise CombatError("Name one weapon per attack.")
+                    raise CombatError(Line("aeon.refusal.name_one_weapon_per"))
                 weapon = self.weapons[key]
                 continue
             key = self.called_shot_aliases.get(name) or self._find(name, self.called_shots)
             if not key:
-                raise CombatError(f"No weapon or called shot '{name[:30]}'. Choose from: {', '.join(self.options)}.")
+                raise CombatError(Line("aeon.refusal.no_weapon_called_shot", {"name": name[:30], "options": ', '.join(self.options)}))
             shot = self.called_shots[key]
             if any(s.key == key for s, _ in shots):
-                raise CombatError(f"{shot.label} is named twice.")
+                raise CombatError(Line("aeon.refusal.named_twice", {"shot_label": shot.label}))
             if number is not None and not shot.difficulty <= number <= shot.max_difficulty:
                 span = (f"{shot.difficulty} to {shot.max_difficulty}" if shot.max_difficulty > shot.difficulty
                         else str(shot.difficulty))
-                raise CombatError(f"{shot.label} is +{span} difficulty, not +{number}.")
+                raise CombatError(Line("aeon.refusal.difficulty_not", {"shot_label": shot.label, "span": span, "number": number}))
             shots.append((shot, number if number is not None else shot.difficulty))
         if weapon and not (weapon.unarmed or weapon.clinch) and weapon.key != attacker.weapon:
             held = self.weapons.get(attacker.weapon)
@@ -712,11 +712,11 @@ class AeonSystem(RuleSystem):
         option, clinch_choice = self.split_clinch_choice(option)
         weapon, shots = self.parse_option(option, attacker)
         if any(shot.no_damage for shot, _ in shots) and not target.weapon:
-            raise CombatError(f"{target.name} holds no weapon to disarm.")
+            raise CombatError(Line("aeon.refusal.holds_no_weapon_disarm", {"target": target.name}))
         if weapon.clinch and shots:
-            raise CombatError("A clinch takes no called shots.")
+            raise CombatError(Line("aeon.refusal.clinch_takes_no_called"))
         if weapon.clinch and target.conditions.get("clinch_with"):
-            raise CombatError(f"{target.name} is already in a clinch.")
+            raise CombatError(Line("aeon.refusal.already_clinch", {"target": target.name}))
         mount, target_mount = self.mount_of(attacker), self.mount_of(target)
         extra, automatic, notes = (0, 0, ())
         if mount or target_mount:
@@ -724,8 +724,7 @@ class AeonSystem(RuleSystem):
                 mount, target_mount, ranged=weapon.ranged, weapon_reach=weapon.reach)
         difficulty = self.default_difficulty + sum(shot_extra for _, shot_extra in shots) + modifier + extra
         if not self.min_difficulty <= difficulty <= self.max_difficulty:
-            raise CombatError(f"That would need {difficulty} successes; it must stay within "
-                              f"{self.min_difficulty} to {self.max_difficulty}.")
+            raise CombatError(Line("aeon.refusal.that_would_need_successes", {"difficulty": difficulty, "min_difficulty": self.min_difficulty, "max_difficulty": self.max_difficulty}))
         return weapon, shots, clinch_choice, difficulty, automatic, notes
 
     def split_clinch_choice(self, option: str) -> tuple[str, str]:
@@ -745,7 +744,7 @@ class AeonSystem(RuleSystem):
         how = ""
         if len(words) == 3:
             if choice != "break":
-                raise CombatError("Only breaking the hold can release or throw.")
+                raise CombatError(Line("aeon.refusal.only_breaking_hold_can"))
             how = pick_choice(words[2], BREAK_CHOICES, "Break the hold how? release, ground or throw.")
         return words[0], " ".join(filter(None, (choice, how)))
 
@@ -812,22 +811,22 @@ class AeonSystem(RuleSystem):
         self.require_able(defender)
         if defense == "accept":
             if not attack.weapon.clinch:
-                raise CombatError("Only a clinch can be accepted.")
+                raise CombatError(Line("aeon.refusal.only_clinch_can_accepted"))
             return AeonDefense("accept", defender.name, Pool(()), AeonRoll((), self.target_number, 0),
                                dice=dice_modifier)
         if defense not in self.defenses:
-            raise CombatError(f"Defend with one of: {', '.join(self.defense_names)}.")
+            raise CombatError(Line("aeon.refusal.defend_with_one_other", {"defense_names": ', '.join(self.defense_names)}))
         if defender.conditions.get("clinch_with"):
-            raise CombatError(f"{defender.name} is in a clinch: no dodge, parry or block.")
+            raise CombatError(Line("aeon.refusal.clinch_no_dodge_parry", {"defender": defender.name}))
         table = self.defenses[defense]
         if attack.weapon.clinch and table.get("not_against_clinch"):
-            raise CombatError(f"A clinch can be dodged, parried or accepted, not met with {defense}.")
+            raise CombatError(Line("aeon.refusal.clinch_can_dodged_parried", {"defense": defense}))
         if table.get("melee_only") and attack.weapon.ranged:
-            raise CombatError(f"You cannot {defense} a ranged attack.")
+            raise CombatError(Line("aeon.refusal.you_cannot_ranged_attack", {"defense": defense}))
         if table.get("needs_weapon") and not defender.weapon:
-            raise CombatError(f"You need a weapon in hand to {defense}.")
+            raise CombatError(Line("aeon.refusal.you_need_weapon_hand", {"defense": defense}))
         if modifier < 0:
-            raise CombatError("A defense's difficulty can only be raised.")
+            raise CombatError(Line("aeon.refusal.defense_difficulty_can_only"))
         pool = self.action_pool(defender, self.fighting_pool(defender, table["traits"]).parts
                                 + modifier_parts(dice_modifier), defense)
         roll = roll_aeon(pool.size, roller, target_number=self.target_number, difficulty=0)

@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any
 
 from rules.data import RulesDataError, load_system_data, require, require_choice
 from rules.dice import Roller
+from rules.lines import Line
 from rules.systems.aeon.dice import AeonRoll, Harm, roll_aeon
 from rules.systems.base import Combatant, CombatError, Pool, modifier_parts, plural, trait_pool
 
@@ -348,9 +349,9 @@ class AeonTactics:
         self.system.require_able(controller)
         kind = pick_choice(choice, CONTROL_CHOICES, "Choose hold, crush or break.")
         if net < 0:
-            raise CombatError("Net successes cannot be negative.")
+            raise CombatError(Line("aeon.refusal.net_successes_cannot_negative"))
         if throw.strip() and kind != "break":
-            raise CombatError("Only breaking the hold can release or throw.")
+            raise CombatError(Line("aeon.refusal.only_breaking_hold_can"))
         held = (("held", victim.name, controller.name),)
         if kind == "hold":
             return GrappleOutcome(held, (), (f"{controller.name} holds {victim.name} pinned, motionless.",))
@@ -399,7 +400,7 @@ class AeonTactics:
         self.system.require_able(attacker)
         low, high = self.target_dice_range
         if not low <= target_dice <= high:
-            raise CombatError(f"The target's preparedness is {low:+d} to {high:+d} dice, not {target_dice:+d}.")
+            raise CombatError(Line("aeon.refusal.target_preparedness_dice_not", {"low": format(low, '+d'), "high": format(high, '+d'), "target_dice": format(target_dice, '+d')}))
         extra = self.plain_sight_difficulty if plain_sight else 0
         base = self.system.default_difficulty
         sneak = self._roll(attacker, "stealth", trait_pool(attacker, self.attacker_traits).parts
@@ -477,20 +478,20 @@ class AeonTactics:
         """
         wanted = "-".join(name.casefold().split())
         if not wanted:
-            raise CombatError(f"Name a mount: {', '.join(self.mounts)}.")
+            raise CombatError(Line("aeon.refusal.name_mount", {"mounts": ', '.join(self.mounts)}))
         aliases = {key: {key.casefold(), "-".join(m.name.casefold().split())} for key, m in self.mounts.items()}
         found = [key for key, names in aliases.items() if wanted in names]
         if not found:
             found = [key for key, names in aliases.items() if any(n.startswith(wanted) for n in names)]
         if not found:
-            raise CombatError(f"No mount '{name.strip()[:30]}'. Choose from: {', '.join(self.mounts)}.")
+            raise CombatError(Line("aeon.refusal.no_mount_choose_from", {"name": name.strip()[:30], "mounts": ', '.join(self.mounts)}))
         if len(found) > 1:
-            raise CombatError(f"'{name.strip()[:30]}' could be: {', '.join(found)}.")
+            raise CombatError(Line("aeon.refusal.could_other_other", {"name": name.strip()[:30], "found": ', '.join(found)}))
         chosen = self.mounts[found[0]]
         if control is None:
             return chosen
         if not 0 <= control <= self.max_control:
-            raise CombatError(f"A Control Rating is 0 to {self.max_control}, not {control}.")
+            raise CombatError(Line("aeon.refusal.control_rating_not", {"max_control": self.max_control, "control": control}))
         return replace(chosen, control=control)
 
     def mounted_traits(self, rider: Combatant) -> Combatant:
@@ -543,8 +544,7 @@ class AeonTactics:
             return 0, 0, ()
         for mount in (attacker_mount, target_mount):
             if mount and self.sizes[mount.size]["needs_reach"] and not weapon_reach:
-                raise CombatError(f"Hand-to-hand attacks to or from the {mount.name}'s rider "
-                                  "need a weapon with reach.")
+                raise CombatError(Line("aeon.refusal.hand_hand_attacks_from", {"mount": mount.name}))
         if attacker_mount and target_mount:
             return 0, 0, ("Both mounted: no mounted modifiers.",)
         if target_mount:
