@@ -78,7 +78,7 @@ class Start(Action):
             lines = [Line("line.commitment", {"fight": intent.data.get("fight")}),
                      Line("line.commitment_hash", {"commitment": str(intent.data["commitment"])})]
         d.say("fight.duel_started" if duel else "fight.started", actor=intent.by,
-              values={"system": d.system.key, "how": d.system.start_hint}, lines=lines)
+              values={"system": d.system.key, "how": Line("value.start_hint")}, lines=lines)
         if d.settings.get("lethal"):
             d.say("control.lethal_on", actor=intent.by)
 
@@ -128,8 +128,7 @@ class Join(Action):
             raise CombatError(Line("refusal.dead_do_not_fight"))
         if not add_fighter(d, fighter):
             raise CombatError(Line("refusal.you_already_this_fight"))
-        hint = d.system.join_hint
-        d.say("fight.joined", actor=fighter.id, values={"hint": f"{hint[:1].upper()}{hint[1:]}"})
+        d.say("fight.joined", actor=fighter.id, values={"hint": Line("value.join_hint")})
         unsheeted(d, [fighter])
 
 
@@ -148,8 +147,8 @@ class Add(Action):
         added = [fighter.name for fighter in found if add_fighter(d, fighter)]
         note = Line("line.already_was" if len(already) == 1 else "line.already_were",
                     {"names": ", ".join(already)}) if already else ""
-        d.say("control.added", values={"names": ", ".join(added), "are": "is" if len(added) == 1 else "are",
-                                       "note": note})
+        d.say("control.added_one" if len(added) == 1 else "control.added",
+              values={"names": ", ".join(added), "note": note})
         unsheeted(d, [fighter for fighter in found if fighter.name in added])
         return added
 
@@ -335,9 +334,10 @@ class Difficulty(Action):
         amount = parse_shift(intent.option, MAX_DIFFICULTY_SHIFT, "+combat/diff Guard=+1")
         d.update_conditions(target, adjust=amount)
         system = d.system
-        what = "attack or defense" if any(map(system.defense_adjustable, system.defense_names)) else "attack"
+        what = Line("value.attack_or_defense" if any(map(system.defense_adjustable, system.defense_names))
+                    else "value.attack")
         d.say("control.difficulty", actor=intent.by, refs={"target": target},
-              values={"what": what, "change": f"{amount:+d}" if amount else "back to normal"})
+              values={"what": what, "change": f"{amount:+d}" if amount else Line("value.back_to_normal")})
 
 
 class DiceModifier(Action):
@@ -356,9 +356,9 @@ class DiceModifier(Action):
         amount = parse_shift(words[0], MAX_DICE_SHIFT, "+combat/mod Guard=-2")
         kept = keep and bool(amount)
         d.update_conditions(target, mod=amount, mod_keep=kept)
-        how = "until cleared" if kept else "for the next roll"
+        what = Line("value.dice_until_cleared" if kept else "value.dice_next_roll", {"change": f"{amount:+d}"})
         d.say("control.modifier", actor=intent.by, refs={"target": target},
-              values={"what": f"{amount:+d} dice {how}" if amount else "cleared"})
+              values={"what": what if amount else Line("value.cleared")})
 
 
 class Resolve(Action):

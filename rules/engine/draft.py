@@ -89,7 +89,7 @@ class Draft:
         self.extra: dict[str, Any] = copied(dict(state.extra))
         self.settings: dict[str, Any] = copied(dict(state.settings))
         self.ended = state.ended
-        self._fates: list[tuple[str, int, str]] = []   # deaths and the dying, told after the blow
+        self._fates: list[tuple[str, int, str | Line]] = []   # deaths and the dying, told after the blow
         self._retold: dict[str, str] = {}   # the rules' deadly words for the dying -> what is so
         self._spared: dict[str, Any] = {}   # the same deadly words -> the health kept (for a Line)
         self.events: list[Event] = []
@@ -216,7 +216,7 @@ class Draft:
         fighter = self.combatant(fighter_id)
         return self.system.health(fighter.health, fighter)
 
-    def store_health(self, fighter_id: int, health, decided_by: str = "") -> None:
+    def store_health(self, fighter_id: int, health, decided_by: str | Line = "") -> None:
         """A fighter's new health, told to the fight's subscribers (a ``health`` event).
 
         The rules decide when damage is deadly; who lets it kill is the game's (docs/rules.md,
@@ -230,9 +230,9 @@ class Draft:
         dying = False
         if health.dead and not was_dead and not decided_by:
             if self.is_npc(fighter_id):
-                decided_by = "the rules (an NPC)"
+                decided_by = Line("value.by_the_rules")
             elif self.settings.get("lethal"):
-                decided_by = f"{self.settings['lethal']} (a lethal fight)"
+                decided_by = Line("value.by_lethal", {"who": self.settings["lethal"]})
             else:
                 dying = True
         if dying:

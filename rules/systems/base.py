@@ -426,8 +426,6 @@ class RuleSystem(ABC):
     #: Whether a fight may be a formal duel, where brawl attacks are refused (storyteller).
     formal_duels: bool = False
     #: What to do once joined, for the start line ("…then roll +combat/init.") and the join line.
-    start_hint: str = "roll +combat/init"
-    join_hint: str = "roll initiative with +combat/init"
     #: Whether initiative is rolled anew every round (eldritch, by its data).
     reroll_each_round: bool = False
     #: Whether a held fighter may ``escape`` (storyteller, eldritch): ``escape_hold``.

@@ -45,7 +45,9 @@ def blow(state: FightState, fighter_id: int, decided_by: str = "") -> tuple[Figh
 
 
 def said(events) -> list[tuple[str, dict]]:
-    return [(event.key, dict(event.values)) for event in events if event.kind == "said"]
+    """The ``said`` events' keys and values, each value as a player reads it."""
+    return [(event.key, {name: english(value) for name, value in event.values.items()})
+            for event in events if event.kind == "said"]
 
 
 def health(state: FightState, fighter_id: int):

@@ -437,10 +437,6 @@ class ElethrilSystem(RuleSystem):
     declared_rounds = True
     armor_columns = ARMOR_COLUMNS
     magic = None
-    #: What a fighter does to get going (the start and join lines): no initiative command,
-    #: everyone declares an action each round.
-    start_hint = join_hint = ("declare an action: attack <target>[/<weapon>], cast <spell>[=<target>] or use "
-                              "<item>[=<target>]")
     #: A fighter's elethril conditions: its standard initiative modifiers, the round it
     #: forfeited a carried action in, the off-hand weapon granted, the sheet item in use.
     condition_keys = frozenset({"initiative_modifiers", "forfeited_in", "off_hand", "item_in_use"})
