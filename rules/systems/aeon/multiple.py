@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.data import RulesDataError, require
+from rules.lines import Line
 from rules.systems.base import CombatError, Pool
 
 #: The snapshot condition carrying the penalty of the action being taken:
@@ -86,6 +87,7 @@ class MultipleActions:
                               "die is needed).")
         return pool
 
-    def describe(self, declared: int) -> str:
-        """``"3 actions: -3, -4, -5 dice"``."""
-        return f"{declared} actions: {', '.join(str(p) for p in self.penalties(declared))} dice"
+    def describe(self, declared: int) -> Line:
+        """``"3 actions: -3, -4, -5 dice"`` as a line of working (the penalties as notation)."""
+        return Line("aeon.line.actions", {"count": declared,
+                                          "penalties": ", ".join(str(p) for p in self.penalties(declared))})
