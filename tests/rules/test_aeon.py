@@ -20,7 +20,7 @@ from rules.systems import system_keys
 from rules.systems.aeon.system import AeonAttack, AeonHealth, AeonSystem, bleed
 from rules.systems.base import Combatant, CombatError, InitiativeRoll, Pool
 from tests.rules.forced_dice import dice, done
-from tests.rules.wording import englished
+from tests.rules.wording import english, englished
 
 AE = AeonSystem()
 
@@ -114,7 +114,7 @@ def test_pool_at_tn7_successes_needed_and_botch(text, faces, summary):
 def test_default_difficulty_is_one_success():
     result = check("Dexterity + Athletics", fighter(Dexterity=2, Athletics=1), 7, 3, 2)
     assert result.record["difficulty"] == 1
-    assert result.lines == ("Dexterity 2 + Athletics 1 = 3 dice TN 7, needs 1: 7 3 2 -> 1 success = success",)
+    assert tuple(englished(result.lines)) == ("Dexterity 2 + Athletics 1 = 3 dice TN 7, needs 1: 7 3 2 -> 1 success = success",)
 
 
 def test_traits_numbers_and_d10_notation_sum_into_one_pool():
@@ -139,7 +139,7 @@ def test_refused_rolls_are_one_line(text, message):
 def test_zero_pool_rolls_nothing_and_fails():
     result = check("0", None)
     assert result.summary == "failure"
-    assert "no dice (empty pool)" in result.lines[0]
+    assert "no dice (empty pool)" in tuple(englished(result.lines))[0]
 
 
 def test_wound_penalty_applies_to_checks_and_may_empty_the_pool():
@@ -154,7 +154,7 @@ def test_modifier_and_willpower():
     result = check("2", None, 6, 5, 4, modifier=1, willpower=True)
     assert result.record["pool"] == [["", 2], ["modifier", 1]]
     assert result.summary == "1 success"  # no die succeeded; Willpower's automatic success
-    assert "+ 1 (willpower)" in result.lines[0]
+    assert "+ 1 (willpower)" in tuple(englished(result.lines))[0]
 
 
 def test_the_dead_roll_no_dice():
@@ -347,7 +347,7 @@ def test_unknown_kind_counts_as_baseline():
 def test_zeta_soaks_half_stamina_lethal_rounded_down():
     soak = AE.soaks(fighter(kind="Zeta", Stamina=5))
     assert (soak["bashing"].total, soak["lethal"].total, soak["aggravated"].total) == (5, 2, 1)
-    assert soak["lethal"].describe() == "lethal soak Stamina/2 2, hardness 1"
+    assert english(soak["lethal"].describe()) == "lethal soak Stamina/2 2, hardness 1"
 
 
 def test_lethal_sources_are_summed_before_halving_for_aggravated():
@@ -390,7 +390,7 @@ def test_hardness_and_soak_boundaries(gross, faces, levels):
     assert harm.levels == levels
     if not faces:
         assert harm.damage_roll is None
-        assert lines[-1] == f"gross damage {gross} is below hardness 3: no effect."
+        assert english(lines[-1]) == f"gross damage {gross} is below hardness 3: no effect."
     else:
         assert len(harm.damage_roll.faces) == len(faces)
         assert harm.damage_roll.target_number == 7 and not harm.damage_roll.botch
@@ -417,7 +417,7 @@ def test_armor_piercing_reduces_soak_and_recomputes_hardness():
     harm, lines = AE.harm(TOUGH, 2, "bashing", roller, armor_piercing=3)
     done(roller)
     assert (harm.soak.total, harm.soak.hardness, harm.levels) == (3, 1, 1)
-    assert lines[0] == "Tuff's bashing soak Stamina 6 - 3 (armor piercing) = 3, hardness 1"
+    assert english(lines[0]) == "Tuff's bashing soak Stamina 6 - 3 (armor piercing) = 3, hardness 1"
     assert AE.harm(TOUGH, 2, "bashing", dice())[0].damage_roll is None
 
 
@@ -432,7 +432,7 @@ def test_added_hardness_turns_a_rolling_attack_away_and_armor_piercing_cuts_it()
     tough = fighter("Tuff", Stamina=6, Hardness=2)  # hardness 5
     harm, lines = AE.harm(tough, 4, "bashing", dice())
     assert harm.damage_roll is None
-    assert lines == ["Tuff's bashing soak Stamina 6, hardness 5 (with +2 from effects)",
+    assert englished(lines) == ["Tuff's bashing soak Stamina 6, hardness 5 (with +2 from effects)",
                      "gross damage 4 is below hardness 5: no effect."]
     # Armor Piercing 4: soak 2, hardness min(2, 1 + 2) = 2: gross 4 rolls 2 dice.
     roller = dice(7, 7)
@@ -513,7 +513,7 @@ def test_attack_options_are_weapons_and_called_shots():
 def test_weapon_in_hand_is_the_default():
     rolled = attack("", 7, 2, 3, 4, 5, 6)  # Dex 3 + Melee 3
     assert rolled.weapon.key == "sword" and rolled.roll.difficulty == 1
-    assert rolled.describe() == "Sword to hit: Dexterity 3 + Melee 3 = 6 dice TN 7, needs 1: 7 6 5 4 3 2 -> 1 success = success"
+    assert english(rolled.describe()) == "Sword to hit: Dexterity 3 + Melee 3 = 6 dice TN 7, needs 1: 7 6 5 4 3 2 -> 1 success = success"
     assert rolled.needs_defense
 
 
@@ -582,7 +582,7 @@ def test_full_hit_sword_vs_baseline():
     rolled = attack("sword", 7, 8, 1, 2, 3, 4)
     result = resolve(rolled, None, 7, 7, 7, 1, 1, 1, 1, 1)
     assert result.hit and result.net_successes == 2
-    assert "gross damage: Strength 3 + Sword 3 + net successes 2 = 8 (lethal)" in result.lines
+    assert "gross damage: Strength 3 + Sword 3 + net successes 2 = 8 (lethal)" in tuple(englished(result.lines))
     assert result.harm[0].levels == 3
     assert result.harm[0].health_after.boxes == "LLL...."
 
@@ -594,7 +594,7 @@ def test_dodge_successes_cancel_attack_successes():
     done(roller)
     result = resolve(rolled, defense, *([2] * 7))  # gross 3 + 3 + 1 = 7 dice
     assert result.net_successes == 1
-    assert "Bob's 2 successes cancel 2 of 3: 1 success left (needs 1)." in result.lines
+    assert "Bob's 2 successes cancel 2 of 3: 1 success left (needs 1)." in tuple(englished(result.lines))
 
 
 def test_one_defense_success_cancels_in_the_singular():
@@ -603,7 +603,7 @@ def test_one_defense_success_cancels_in_the_singular():
     defense = AE.defend(rolled, BOB, "dodge", roller)
     done(roller)
     result = resolve(rolled, defense, *([2] * 8))  # gross 3 + 3 + 2 = 8 dice
-    assert "Bob's 1 success cancels 1 of 3: 2 successes left (needs 1)." in result.lines
+    assert "Bob's 1 success cancels 1 of 3: 2 successes left (needs 1)." in tuple(englished(result.lines))
 
 
 def test_full_cancel_is_a_miss():
@@ -611,7 +611,7 @@ def test_full_cancel_is_a_miss():
     defense = AE.defend(rolled, BOB, "parry", dice(9, 1, 1, 1))  # Dex 2 + Melee 2
     result = resolve(rolled, defense)
     assert not result.hit and result.harm == ()
-    assert result.lines[-1] == "Alice's Sword misses Bob."
+    assert tuple(englished(result.lines))[-1] == "Alice's Sword misses Bob."
 
 
 def test_called_shot_needs_its_successes_after_defense():
@@ -625,7 +625,7 @@ def test_botched_attack():
     rolled = attack("sword", 1, 2, 3, 4, 5, 6)
     assert rolled.roll.botch and not rolled.needs_defense
     result = resolve(rolled, None)
-    assert not result.hit and result.lines[-1] == "Alice botches the Sword!"
+    assert not result.hit and tuple(englished(result.lines))[-1] == "Alice botches the Sword!"
 
 
 @pytest.mark.parametrize(("defense", "defender", "message"), [
@@ -648,7 +648,7 @@ def test_cannot_block_or_parry_a_ranged_attack():
 def test_fierce_blows_adds_two_lethal():
     rolled = attack("sword+fierce", 7, 8, 1, 1, 1, 1)
     result = resolve(rolled, None, *([1] * 10))   # 3 + 3 + 2 + 2 = 10 dice
-    assert "gross damage: Strength 3 + Sword 3 + net successes 2 + Fierce Blows 2 = 10 (lethal)" in result.lines
+    assert "gross damage: Strength 3 + Sword 3 + net successes 2 + Fierce Blows 2 = 10 (lethal)" in tuple(englished(result.lines))
     assert result.harm[0].levels == 0
 
 
@@ -656,7 +656,7 @@ def test_fierce_blows_adds_three_bashing():
     rolled = attack("club+fierce", 7, 8, 1, 1, 1, 1)
     # Bob: bashing soak 2, hardness 1; gross = 3 + 2 + 2 + 3 = 10 → 8 dice.
     result = resolve(rolled, None, *([1] * 8))
-    assert "gross damage: Strength 3 + Club 2 + net successes 2 + Fierce Blows 3 = 10 (bashing)" in result.lines
+    assert "gross damage: Strength 3 + Club 2 + net successes 2 + Fierce Blows 3 = 10 (bashing)" in tuple(englished(result.lines))
 
 
 def test_pulling_blows_deals_bashing():
@@ -702,21 +702,21 @@ def test_disarm_hand_to_hand():
     result = resolve(rolled, None, 7, 1, 1, 1)
     assert result.hit and result.harm == ()
     assert result.effects == (("disarmed", "Bob", 3),)
-    assert "Bob's weapon flies 3 feet away." in result.lines
-    assert "Bob holds on? Wits 2 + Melee 2 = 4 dice TN 7, needs 4: 7 1 1 1 -> 1 success = failure" in result.lines
+    assert "Bob's weapon flies 3 feet away." in tuple(englished(result.lines))
+    assert "Bob holds on? Wits 2 + Melee 2 = 4 dice TN 7, needs 4: 7 1 1 1 -> 1 success = failure" in tuple(englished(result.lines))
 
 
 def test_disarm_held_on():
     rolled = attack("sword+disarm", 7, 8, 9, 1, 1, 1)    # needs 3, has 3
     result = resolve(rolled, None, 7, 8, 9, 1)
-    assert result.effects == () and "Bob keeps hold of their weapon." in result.lines
+    assert result.effects == () and "Bob keeps hold of their weapon." in tuple(englished(result.lines))
 
 
 def test_disarm_one_foot():
     rolled = attack("sword+disarm", 7, 8, 9, 1, 1, 1)
     result = resolve(rolled, None, 7, 8, 1, 1)
     assert result.effects == (("disarmed", "Bob", 1),)
-    assert "Bob's weapon flies 1 foot away." in result.lines
+    assert "Bob's weapon flies 1 foot away." in tuple(englished(result.lines))
 
 
 def test_wounded_attacker_loses_dice():
@@ -747,7 +747,7 @@ def test_defense_difficulty_takes_successes_off_and_round_trips():
     defense = AE.defend(rolled, BOB, "dodge", roller, modifier=1)
     done(roller)
     assert defense.net == 1
-    assert defense.describe().endswith("-> 2 successes - 1 (difficulty) = 1 success")
+    assert english(defense.describe()).endswith("-> 2 successes - 1 (difficulty) = 1 success")
     assert AE.defense_from_record(defense.to_record()) == defense
     result = resolve(rolled, defense, *([1] * 7))   # 2 - 1 = 1 left: still a hit
     assert result.hit and result.net_successes == 1
@@ -822,7 +822,7 @@ def test_clinch_first_turn_is_a_hold_unless_another_option_is_named():
     rolled = attack("clinch", 9, 8, 7, 2, 2)
     assert rolled.clinch_choice == "hold"
     result = resolve(rolled, None)
-    assert "Alice clinches Bob and controls the first turn: a hold." in result.lines
+    assert "Alice clinches Bob and controls the first turn: a hold." in tuple(englished(result.lines))
     assert result.effects == (("clinch", "Alice", "Bob"), ("clinch", "Bob", "Alice"), ("clinch_first", "Alice", None),
                               ("clinch_first", "Bob", None), ("held", "Bob", "Alice"))
 
@@ -834,8 +834,8 @@ def test_clinch_first_turn_crush_strength_plus_net_armor_piercing():
     rolled = attack("clinch crush", 9, 8, 7, 2, 2)
     assert (rolled.weapon.key, rolled.clinch_choice) == ("clinch", "crush")
     result = resolve(rolled, None, 7, 7, 2, 2, 2, 2)
-    assert "Alice clinches Bob and controls the first turn: a crush." in result.lines
-    assert "Alice crushes Bob: Strength 3 + net successes 3 = 6 bashing, armor piercing 3." in result.lines
+    assert "Alice clinches Bob and controls the first turn: a crush." in tuple(englished(result.lines))
+    assert "Alice crushes Bob: Strength 3 + net successes 3 = 6 bashing, armor piercing 3." in tuple(englished(result.lines))
     assert result.effects == (("clinch", "Alice", "Bob"), ("clinch", "Bob", "Alice"), ("clinch_first", "Alice", None),
                               ("clinch_first", "Bob", None))
     assert [(h.name, h.damage_type, h.gross, h.levels) for h in result.harm] == [("Bob", "bashing", 6, 2)]
@@ -846,7 +846,7 @@ def test_clinch_first_turn_break_and_throw():
     rolled = attack("clinch break throw", 9, 2, 2, 2, 2)
     assert rolled.clinch_choice == "break throw"
     result = resolve(rolled, None, 2, 2, 2, 2)
-    assert "Alice throws Bob 3 yards (Strength 3)." in result.lines
+    assert "Alice throws Bob 3 yards (Strength 3)." in tuple(englished(result.lines))
     assert result.effects[4:] == (("released", "Bob", "Alice"), ("thrown", "Bob", 3), ("prone", "Bob", True))
     assert AE.attack_from_record(rolled.to_record()).clinch_choice == "break throw"
 
@@ -860,7 +860,7 @@ def test_accepted_clinch_the_winner_picks_by_its_plan():
     roller = dice()
     accepted = AE.defend(rolled, planner, "accept", roller)
     result = resolve(rolled, accepted, 9, 2, 2, 2, 2, 9, 9, 8, 7, 2, target=planner)
-    assert "Bob crushes Alice: Strength 0 + net successes 2 = 2 bashing, armor piercing 2." in result.lines
+    assert "Bob crushes Alice: Strength 0 + net successes 2 = 2 bashing, armor piercing 2." in tuple(englished(result.lines))
     assert [(h.name, h.levels) for h in result.harm] == [("Alice", 1)]
     assert ("held", "Alice", "Bob") not in result.effects
 

@@ -15,6 +15,7 @@ from rules.systems.aeon.multiple import PENALTY, MultipleActions
 from rules.systems.aeon.system import AeonSystem
 from rules.systems.base import Combatant, CombatError
 from tests.rules.forced_dice import dice, done
+from tests.rules.wording import english, englished
 
 AE = AeonSystem()
 RULE = AE.multiple_actions
@@ -34,7 +35,7 @@ def test_the_data_is_trinitys_cumulative_penalty():
     assert RULE.penalties(3) == (-3, -4, -5)
     assert RULE.penalties(2) == (-2, -3)
     assert RULE.penalties(1) == (0,)
-    assert RULE.describe(3) == "3 actions: -3, -4, -5 dice"
+    assert english(RULE.describe(3)) == "3 actions: -3, -4, -5 dice"
     assert RULE.condition(1, 0) is None
     assert RULE.condition(2, 1) == ["action 2 of 2", -3, True]
 
@@ -61,14 +62,14 @@ def test_each_attack_of_three_loses_more_dice():
     roller = dice(9, 8, 2, 2)
     first = AE.attack(acting(ann, 3, 0), bob, "punch", roller)
     done(roller)
-    assert first.describe() == ("punch to hit: Dexterity 4 + Brawl 3 - 3 (action 1 of 3) = 4 dice "
+    assert english(first.describe()) == ("punch to hit: Dexterity 4 + Brawl 3 - 3 (action 1 of 3) = 4 dice "
                                 "TN 7, needs 1: 9 8 2 2 -> 2 successes = success")
     # The third: -5, 2 dice.
     roller = dice(7, 1)
     third = AE.attack(acting(ann, 3, 2), bob, "punch", roller)
     done(roller)
     assert third.pool.size == 2 and third.successes == 1
-    assert "- 5 (action 3 of 3) = 2 dice" in third.describe()
+    assert "- 5 (action 3 of 3) = 2 dice" in english(third.describe())
 
 
 def test_an_action_left_with_no_die_is_refused_before_rolling():
@@ -86,7 +87,7 @@ def test_a_defense_uses_the_penalty_of_its_action():
     roller = dice(8, 3)
     defense = AE.defend(attack, acting(bob, 2, 1), "dodge", roller)
     done(roller)
-    assert defense.describe() == ("dodge: Dexterity 3 + Athletics 2 - 3 (action 2 of 2) = 2 dice TN 7: "
+    assert english(defense.describe()) == ("dodge: Dexterity 3 + Athletics 2 - 3 (action 2 of 2) = 2 dice TN 7: "
                                   "8 3 -> 1 success")
     with pytest.raises(CombatError, match="Ann's dodge would have 0 dice"):
         AE.defend(attack, acting(replace(bob, name="Ann"), 5, 0), "dodge", dice())
@@ -100,7 +101,7 @@ def test_a_forced_contest_roll_is_never_refused_and_rolls_nothing_when_emptied()
     contest = AE.tactics.contest(acting(ann, 2, 0), acting(bob, 2, 1, strict=False), roller)
     done(roller)
     assert contest.controller == "Ann" and contest.net == 2
-    assert "Dexterity 3 + Brawl 2 - 2 (action 1 of 2) = 3 dice" in contest.lines[0]
+    assert "Dexterity 3 + Brawl 2 - 2 (action 1 of 2) = 3 dice" in tuple(englished(contest.lines))[0]
 
 
 def test_the_ride_roll_and_pickup_carry_the_penalty():
@@ -110,7 +111,7 @@ def test_the_ride_roll_and_pickup_carry_the_penalty():
     roller = dice(9, 9)
     kept, lines = AE.tactics.control_roll(acting(rider, 2, 0), horse, roller)
     done(roller)
-    assert kept and "Dexterity 3 + Ride 1 - 2 (action 1 of 2) = 2 dice" in lines[0]
+    assert kept and "Dexterity 3 + Ride 1 - 2 (action 1 of 2) = 2 dice" in english(lines[0])
     with pytest.raises(CombatError, match="pick-up would have 0 dice"):
         AE.pick_up(acting(rider, 5, 0), "knife", dice())
 
@@ -120,7 +121,7 @@ def test_without_a_split_nothing_changes():
     roller = dice(9, 2, 2, 2, 2)
     attack = AE.attack(ann, bob, "punch", roller)
     done(roller)
-    assert attack.describe() == ("punch to hit: Dexterity 3 + Brawl 2 = 5 dice TN 7, needs 1: "
+    assert english(attack.describe()) == ("punch to hit: Dexterity 3 + Brawl 2 = 5 dice TN 7, needs 1: "
                                  "9 2 2 2 2 -> 1 success = success")
 
 
@@ -132,4 +133,4 @@ def test_an_attack_after_the_games_ride_roll_rolls_no_second_one():
     attack = AE.attack(acting(rider, 2, 1), fighter(), "punch", roller)
     done(roller)
     assert attack.pool.size == 1 and not attack.lost_control
-    assert not any("Ride" in line for line in attack.preface)
+    assert not any("Ride" in line for line in englished(attack.preface))

@@ -12,6 +12,7 @@ import ast
 import copy
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,7 @@ from rules.systems.aeon.system import AeonSystem
 from rules.systems.aeon.tactics import AeonTactics, ContestRoll, Mount
 from rules.systems.base import Combatant, CombatError, Pool
 from tests.rules.forced_dice import dice, done
-from tests.rules.wording import englished
+from tests.rules.wording import english, englished
 
 AE = AeonSystem()
 TA = AeonTactics(AE)
@@ -139,7 +140,7 @@ def test_contest_more_successes_controls_by_the_difference():
     result = run(lambda r: TA.contest(ALICE, BOB, r), 9, 7, 3, 2, 1, 8, 4, 3, 2)
     assert (result.controller, result.net, result.ended) == ("Alice", 1, False)
     assert [roll.name for roll in result.rolls] == ["Alice", "Bob"]
-    assert result.lines == (
+    assert tuple(englished(result.lines)) == (
         "Alice control: Dexterity 3 + Brawl 2 = 5 dice TN 7, needs 1: 9 7 3 2 1 -> 2 successes = success",
         "Bob control: Strength 3 + Martial Arts 1 = 4 dice TN 7, needs 1: 8 4 3 2 -> 1 success = success",
         "Alice controls the clinch by 1 net success (2 to 1).",
@@ -149,26 +150,26 @@ def test_contest_more_successes_controls_by_the_difference():
 def test_contest_second_can_win():
     result = run(lambda r: TA.contest(ALICE, BOB, r), 2, 3, 4, 5, 6, 10, 9, 1, 1)
     assert (result.controller, result.net) == ("Bob", 2)
-    assert result.lines[-1] == "Bob controls the clinch by 2 net successes (2 to 0)."
+    assert tuple(englished(result.lines))[-1] == "Bob controls the clinch by 2 net successes (2 to 0)."
 
 
 def test_contest_tie_controls_nothing():
     result = run(lambda r: TA.contest(ALICE, BOB, r), 7, 3, 3, 2, 1, 8, 4, 3, 2)
     assert (result.controller, result.net, result.ended) == (None, 0, False)
-    assert result.lines[-1] == "Tie at 1 success: nobody controls the clinch this turn."
+    assert tuple(englished(result.lines))[-1] == "Tie at 1 success: nobody controls the clinch this turn."
 
 
 def test_contest_without_any_success_controls_nothing():
     result = run(lambda r: TA.contest(ALICE, BOB, r), 6, 5, 4, 3, 2, 6, 5, 4, 1)
     assert (result.controller, result.net) == (None, 0)
-    assert result.lines[-1] == "No control successes: nobody controls the clinch this turn."
+    assert tuple(englished(result.lines))[-1] == "No control successes: nobody controls the clinch this turn."
 
 
 def test_a_decliner_rolls_nothing_and_the_other_controls_by_its_successes():
     result = run(lambda r: TA.contest(ALICE, BOB, r, second_declines=True), 9, 8, 3, 2, 1)
     assert (result.controller, result.net, result.ended) == ("Alice", 2, False)
     assert [roll.name for roll in result.rolls] == ["Alice"]
-    assert result.lines[1:] == ("Bob declines the contest.",
+    assert tuple(englished(result.lines))[1:] == ("Bob declines the contest.",
                                 "Alice controls the clinch by 2 net successes (2 to 0).")
 
 
@@ -179,7 +180,7 @@ def test_a_decliner_against_no_success_leaves_nobody_in_control():
 
 def test_both_decline_the_clinch_ends_without_dice():
     result = run(lambda r: TA.contest(ALICE, BOB, r, first_declines=True, second_declines=True))
-    assert result == tactics_module.ControlContest(
+    assert replace(result, lines=tuple(englished(result.lines))) == tactics_module.ControlContest(
         (), None, 0, True, ("Alice declines the contest.", "Bob declines the contest.",
                             "Neither contests control: the clinch ends."))
 
@@ -188,7 +189,7 @@ def test_a_knocked_out_participant_counts_as_declining():
     out = fighter("Bob", health={"bashing": 7}, Dexterity=4, Brawl=4)
     result = run(lambda r: TA.contest(ALICE, out, r), 7, 3, 3, 2, 1)
     assert (result.controller, result.net) == ("Alice", 1)
-    assert result.lines[1:] == ("Bob is knocked out and cannot contest the clinch.",
+    assert tuple(englished(result.lines))[1:] == ("Bob is knocked out and cannot contest the clinch.",
                                 "Alice controls the clinch by 1 net success (1 to 0).")
 
 
@@ -196,8 +197,8 @@ def test_accepted_clinch_both_roll_for_the_first_turn():
     result = run(lambda r: TA.accepted_clinch(ALICE, BOB, r), 9, 7, 3, 2, 1, 8, 8, 8, 2)
     assert (result.controller, result.net) == ("Bob", 1)
     assert len(result.rolls) == 2
-    assert result.lines[0] == "Bob accepts Alice's clinch: both roll for control."
-    assert result.lines[-1] == "Bob controls the clinch by 1 net success (3 to 2)."
+    assert tuple(englished(result.lines))[0] == "Bob accepts Alice's clinch: both roll for control."
+    assert tuple(englished(result.lines))[-1] == "Bob controls the clinch by 1 net success (3 to 2)."
 
 
 def test_accepted_clinch_refuses_the_knocked_out():
@@ -210,7 +211,7 @@ def test_hold_pins_without_injury():
     outcome = run(lambda r: TA.control("hold", ALICE, BOB, 2, r))
     assert outcome.effects == (("held", "Bob", "Alice"),)
     assert outcome.harm == ()
-    assert outcome.lines == ("Alice holds Bob pinned, motionless.",)
+    assert tuple(englished(outcome.lines)) == ("Alice holds Bob pinned, motionless.",)
 
 
 def test_crush_is_bashing_strength_plus_net_with_armor_piercing():
@@ -235,7 +236,7 @@ def test_armor_piercing_turns_below_hardness_into_a_roll():
     tank = fighter("Tank", armor={"bashing": 5, "lethal": 5}, Stamina=3)
     weak = fighter("Weak", Strength=1)
     plain, lines = AE.harm(tank, 3, "bashing", dice())
-    assert plain.damage_roll is None and lines[-1] == "gross damage 3 is below hardness 4: no effect."
+    assert plain.damage_roll is None and english(lines[-1]) == "gross damage 3 is below hardness 4: no effect."
     # Crush pierces 2: soak 6, hardness 3; 3 is not below 3 -> rolls the minimum 1 die.
     outcome = run(lambda r: TA.control("crush", weak, tank, 2, r), 8)
     (harm,) = outcome.harm
@@ -251,21 +252,21 @@ def test_armor_piercing_turns_below_hardness_into_a_roll():
 def test_break_releases(throw):
     outcome = run(lambda r: TA.control("break", ALICE, BOB, 1, r, throw=throw))
     assert outcome.effects == (("released", "Bob", "Alice"),)
-    assert outcome.lines == ("Alice breaks the hold and releases Bob.",)
+    assert tuple(englished(outcome.lines)) == ("Alice breaks the hold and releases Bob.",)
 
 
 @pytest.mark.parametrize("throw", ["ground", "prone", "g"])
 def test_break_to_the_ground_leaves_them_prone(throw):
     outcome = run(lambda r: TA.control("b", ALICE, BOB, 1, r, throw=throw))
     assert outcome.effects == (("released", "Bob", "Alice"), ("prone", "Bob", True))
-    assert outcome.lines == ("Alice hurls Bob to the ground: prone.",)
+    assert tuple(englished(outcome.lines)) == ("Alice hurls Bob to the ground: prone.",)
 
 
 def test_throw_strength_yards_knockdown_passed():
     # Bob's knockdown check: Dexterity 2 + Athletics 1 = 3 dice, needs 1: 7 -> keeps his feet.
     outcome = run(lambda r: TA.control("break", ALICE, BOB, 1, r, throw="throw"), 7, 3, 2)
     assert outcome.effects == (("released", "Bob", "Alice"), ("thrown", "Bob", 3))
-    assert outcome.lines == (
+    assert tuple(englished(outcome.lines)) == (
         "Alice throws Bob 3 yards (Strength 3).",
         "Bob knockdown: Dexterity 2 + Athletics 1 = 3 dice TN 7, needs 1: 7 3 2 -> 1 success = success",
         "Bob keeps their feet.",
@@ -276,7 +277,7 @@ def test_throw_knockdown_failed_leaves_them_prone():
     outcome = run(lambda r: TA.control("break", ALICE, BOB, 1, r, throw="t"), 6, 5, 2)
     assert outcome.effects == (("released", "Bob", "Alice"), ("thrown", "Bob", 3),
                                ("prone", "Bob", True))
-    assert outcome.lines[-1] == "Bob is knocked down: prone."
+    assert tuple(englished(outcome.lines))[-1] == "Bob is knocked down: prone."
 
 
 def test_knockdown_difficulty_comes_from_data():
@@ -316,7 +317,7 @@ def test_surprise_attacker_wins_on_more_successes():
     result = run(lambda r: TA.surprise(SNEAK, GUARD, r), 9, 8, 3, 2, 1, 7, 3, 2, 1)
     assert result.attacker_wins
     assert [roll.label for roll in result.rolls] == ["stealth", "awareness"]
-    assert result.lines == (
+    assert tuple(englished(result.lines)) == (
         "Sam stealth: Dexterity 3 + Stealth 2 = 5 dice TN 7, needs 1: 9 8 3 2 1 -> 2 successes = success",
         "Gil awareness: Wits 2 + Awareness 2 = 4 dice TN 7, needs 1: 7 3 2 1 -> 1 success = success",
         "Sam wins (2 to 1): Gil cannot defend (supernatural defenses aside).",
@@ -326,13 +327,13 @@ def test_surprise_attacker_wins_on_more_successes():
 def test_surprise_target_wins_on_more_successes():
     result = run(lambda r: TA.surprise(SNEAK, GUARD, r), 7, 3, 3, 2, 1, 9, 8, 2, 1)
     assert not result.attacker_wins
-    assert result.lines[-1] == "Gil wins (1 to 2): Gil may defend as normal."
+    assert tuple(englished(result.lines))[-1] == "Gil wins (1 to 2): Gil may defend as normal."
 
 
 def test_surprise_tie_goes_to_the_target():
     result = run(lambda r: TA.surprise(SNEAK, GUARD, r), 7, 3, 3, 2, 1, 7, 3, 2, 1)
     assert not result.attacker_wins
-    assert result.lines[-1] == "Gil wins (1 to 1): a tie goes to the target; Gil may defend as normal."
+    assert tuple(englished(result.lines))[-1] == "Gil wins (1 to 1): a tie goes to the target; Gil may defend as normal."
 
 
 def test_surprise_ties_rule_is_data():
@@ -349,8 +350,8 @@ def test_surprise_from_plain_sight_is_plus_two_difficulty():
     result = run(lambda r: TA.surprise(SNEAK, GUARD, r, plain_sight=True), 9, 8, 7, 2, 1, 7, 3, 2, 1)
     assert not result.attacker_wins
     assert result.rolls[0].roll.difficulty == 3
-    assert result.lines[0].startswith("Sam stealth: Dexterity 3 + Stealth 2 = 5 dice TN 7, needs 3:")
-    assert result.lines[2] == "From plain sight (+2 difficulty): 3 successes count as 1."
+    assert tuple(englished(result.lines))[0].startswith("Sam stealth: Dexterity 3 + Stealth 2 = 5 dice TN 7, needs 3:")
+    assert tuple(englished(result.lines))[2] == "From plain sight (+2 difficulty): 3 successes count as 1."
     # 4 successes - 2 = 2 against 1: the attacker wins.
     result = run(lambda r: TA.surprise(SNEAK, GUARD, r, plain_sight=True), 9, 8, 7, 7, 1, 7, 3, 2, 1)
     assert result.attacker_wins
@@ -386,7 +387,7 @@ DOZER = fighter("Dot", Wits=1, Awareness=1)     # 2 dice
 def test_hide_without_witnesses_needs_one_success():
     result = run(lambda r: TA.hide(SNEAK, [], r), 7, 3, 2, 1, 1)
     assert (result.hidden, result.lost_by, result.kept_by) == (True, (), ())
-    assert result.lines == (
+    assert tuple(englished(result.lines)) == (
         "Sam hiding: Dexterity 3 + Stealth 2 = 5 dice TN 7, needs 1: 7 3 2 1 1 -> 1 success = success",
         "Sam hides (1 success, 1 needed).",
     )
@@ -395,7 +396,7 @@ def test_hide_without_witnesses_needs_one_success():
 def test_hide_without_witnesses_can_fail():
     result = run(lambda r: TA.hide(SNEAK, [], r), 6, 5, 4, 3, 2)
     assert not result.hidden
-    assert result.lines[-1] == "Sam fails to hide (0 successes, 1 needed)."
+    assert tuple(englished(result.lines))[-1] == "Sam fails to hide (0 successes, 1 needed)."
 
 
 def test_hide_with_witnesses_needs_three_and_those_who_succeed_keep_track():
@@ -405,7 +406,7 @@ def test_hide_with_witnesses_needs_three_and_those_who_succeed_keep_track():
     result = run(lambda r: TA.hide(SNEAK, [WATCHER, DOZER], r), 9, 8, 7, 2, 1, 7, 3, 2, 1, 6, 5)
     assert (result.hidden, result.lost_by, result.kept_by) == (True, ("Dot",), ("Wes",))
     assert [roll.name for roll in result.rolls] == ["Sam", "Wes", "Dot"]
-    assert result.lines == (
+    assert tuple(englished(result.lines)) == (
         "Sam hiding: Dexterity 3 + Stealth 2 = 5 dice TN 7, needs 3: 9 8 7 2 1 -> 3 successes = success",
         "Sam hides (3 successes, 3 needed).",
         "Wes awareness: Wits 2 + Awareness 2 = 4 dice TN 7, needs 1: 7 3 2 1 -> 1 success = success",
@@ -418,14 +419,14 @@ def test_hide_with_witnesses_needs_three_and_those_who_succeed_keep_track():
 def test_a_failed_hide_before_witnesses_keeps_them_all_tracking_without_rolls():
     result = run(lambda r: TA.hide(SNEAK, [WATCHER, DOZER], r), 9, 8, 3, 2, 1)
     assert (result.hidden, result.lost_by, result.kept_by) == (False, (), ("Wes", "Dot"))
-    assert result.lines[-1] == "Sam fails to hide (2 successes, 3 needed)."
+    assert tuple(englished(result.lines))[-1] == "Sam fails to hide (2 successes, 3 needed)."
 
 
 def test_hide_obscured_adds_two_automatic_successes():
     # 1 rolled + 2 automatic = 3: hidden even with witnesses; Wes rolls no success.
     result = run(lambda r: TA.hide(SNEAK, [WATCHER], r, obscured=True), 9, 3, 2, 1, 1, 6, 5, 2, 1)
     assert (result.hidden, result.lost_by, result.kept_by) == (True, ("Wes",), ())
-    assert result.lines[1] == "Obscured: 1 success + 2 automatic = 3 successes."
+    assert tuple(englished(result.lines))[1] == "Obscured: 1 success + 2 automatic = 3 successes."
     # Alone, with no success rolled at all, the 2 automatic successes still hide.
     alone = run(lambda r: TA.hide(SNEAK, [], r, obscured=True), 6, 5, 4, 3, 2)
     assert alone.hidden
@@ -438,7 +439,7 @@ def test_witness_rule_match_option_needs_the_hiders_successes():
     matching = AeonTactics(AE, data)
     result = run(lambda r: matching.hide(SNEAK, [WATCHER, DOZER], r), 9, 8, 7, 2, 1, 9, 8, 7, 1, 9, 8)
     assert (result.lost_by, result.kept_by) == (("Dot",), ("Wes",))
-    assert result.lines[2:4] == (
+    assert tuple(englished(result.lines))[2:4] == (
         "Wes awareness: Wits 2 + Awareness 2 = 4 dice TN 7, needs 3: 9 8 7 1 -> 3 successes = success",
         "Dot awareness: Wits 1 + Awareness 1 = 2 dice TN 7, needs 3: 9 8 -> 2 successes = failure",
     )
@@ -500,25 +501,25 @@ def test_control_roll_needed_only_when_control_exceeds_ride():
     assert not TA.needs_control_roll(rider, TA.mount("horse"))     # Control 2, Ride 2
     assert TA.needs_control_roll(rider, TA.mount("warhorse"))      # Control 4 > Ride 2
     kept, lines = run(lambda r: TA.control_roll(rider, TA.mount("horse"), r))
-    assert kept and lines == ("Rae's Ride 2 masters the Horse (Control 2): no roll needed.",)
+    assert kept and tuple(englished(lines)) == ("Rae's Ride 2 masters the Horse (Control 2): no roll needed.",)
 
 
 def test_control_roll_difficulty_is_the_control_rating():
     rider = fighter("Rae", Dexterity=3, Ride=2)
     kept, lines = run(lambda r: TA.control_roll(rider, TA.mount("warhorse"), r), 9, 8, 7, 7, 1)
     assert kept
-    assert lines == (
+    assert tuple(englished(lines)) == (
         "Rae ride: Dexterity 3 + Ride 2 = 5 dice TN 7, needs 4: 9 8 7 7 1 -> 4 successes = success",
         "Rae keeps the Warhorse under control.",
     )
     kept, lines = run(lambda r: TA.control_roll(rider, TA.mount("warhorse"), r), 9, 8, 7, 2, 1)
-    assert not kept and lines[-1] == "Rae loses control of the Warhorse!"
+    assert not kept and english(lines[-1]) == "Rae loses control of the Warhorse!"
 
 
 def test_control_roll_carries_the_wound_penalty():
     rider = fighter("Rae", health={"lethal": 2}, Dexterity=3, Ride=1)  # Hurt: -1
     kept, lines = run(lambda r: TA.control_roll(rider, TA.mount("horse"), r), 7, 7, 1)
-    assert kept and lines[0].startswith("Rae ride: Dexterity 3 + Ride 1 - 1 (wounds) = 3 dice TN 7, needs 2:")
+    assert kept and english(lines[0]).startswith("Rae ride: Dexterity 3 + Ride 1 - 1 (wounds) = 3 dice TN 7, needs 2:")
 
 
 HORSE = TA.mounts["horse"]
@@ -534,7 +535,8 @@ ELEPHANT = TA.mounts["elephant"]
     (None, None, False, (0, 0, ())),
 ])
 def test_mounted_modifiers_hand_to_hand(attacker, target, reach, expected):
-    assert TA.mounted_modifiers(attacker, target, ranged=False, weapon_reach=reach) == expected
+    extra, automatic, notes = TA.mounted_modifiers(attacker, target, ranged=False, weapon_reach=reach)
+    assert (extra, automatic, tuple(englished(notes))) == expected
 
 
 @pytest.mark.parametrize(("attacker", "target"), [(None, ELEPHANT), (ELEPHANT, None), (HORSE, ELEPHANT)])
@@ -547,12 +549,12 @@ def test_large_mounts_need_reach_weapons_hand_to_hand(attacker, target):
 
 @pytest.mark.parametrize(("attacker", "target"), [(None, ELEPHANT), (HORSE, None), (ELEPHANT, HORSE)])
 def test_ranged_attacks_have_no_mounted_modifiers(attacker, target):
-    assert TA.mounted_modifiers(attacker, target, ranged=True, weapon_reach=False) == (
-        0, 0, ("Ranged attack: no mounted modifiers.",))
+    extra, automatic, notes = TA.mounted_modifiers(attacker, target, ranged=True, weapon_reach=False)
+    assert (extra, automatic, tuple(englished(notes))) == (0, 0, ("Ranged attack: no mounted modifiers.",))
     assert TA.mounted_modifiers(None, None, ranged=True, weapon_reach=False) == (0, 0, ())
 
 
 def test_contest_roll_describe_reuses_pool_and_roll():
     roll = TA.contest(ALICE, BOB, dice(9, 7, 3, 2, 1), second_declines=True).rolls[0]
     assert isinstance(roll, ContestRoll) and roll.pool == Pool((("Dexterity", 3), ("Brawl", 2)))
-    assert roll.describe() == f"Alice control: {roll.pool.dice()} {roll.roll.describe()}"
+    assert english(roll.describe()) == f"Alice control: {roll.pool.dice()} {english(roll.roll.describe())}"

@@ -29,7 +29,16 @@ DEFAULT_CLINCH_PLAN = "hold"
 
 
 # ------------------------------------------------------------------------- the Ride roll
-def ride(d: Draft, actor: int, what: str) -> tuple[bool, tuple[str, ...]]:
+def doing(what: str) -> Line | str:
+    """What a rider's turn was for (``what``: ``"attack"``, ``"pick-up"`` …) as a line's value."""
+    return (Line("aeon.line.doing_attack") if what == "attack" else Line("aeon.line.doing_ambush") if what == "ambush"
+            else Line("aeon.line.doing_hiding") if what == "hiding"
+            else Line("aeon.line.doing_clinch") if what == "clinch contest"
+            else Line("aeon.line.doing_pick_up") if what == "pick-up"
+            else Line("aeon.line.doing_treating") if what == "treating" else what)
+
+
+def ride(d: Draft, actor: int, what: str) -> tuple[bool, tuple[Line, ...]]:
     """The Ride roll a mount whose Control Rating is above the rider's Ride needs every turn
     before the rider acts, whatever it does (seed: Mounted Combat: "spend a dice action on a
     Ride roll every turn"): once a round, before the rider's first action on its turn, spending
@@ -48,10 +57,10 @@ def ride(d: Draft, actor: int, what: str) -> tuple[bool, tuple[str, ...]]:
         return True, ()
     at = turns.current_slot(d)[0]
     name = d.name(actor)
-    lines: list[str] = []
+    lines: list[Line] = []
     if splits.declared(d, actor) < 2:
         first, then = rules.penalties(2)
-        lines.append(f"{name} is counted as taking 2 actions: the Ride roll at {first}, the {what} at {then}.")
+        lines.append(Line("aeon.line.counted_two", {"name": name, "first": first, "what": doing(what), "then": then}))
         d.update_conditions(actor, split=2)
     kept, rolled = tactics.control_roll(splits.acting(d, actor), mount, d.dice)
     lines.extend(rolled)
@@ -61,14 +70,13 @@ def ride(d: Draft, actor: int, what: str) -> tuple[bool, tuple[str, ...]]:
         return True, tuple(lines)
     d.update_conditions(actor, actions_used=splits.declared(d, actor))
     splits.end_turn(d, actor, at)
-    lines.append(f"{name} has no {what} this turn." if not kept
-                 else f"{name} has no action left for the {what} this turn.")
+    lines.append(Line("aeon.line.no_action_left" if kept else "aeon.line.no_doing", {"name": name, "what": doing(what)}))
     d.add_log(name, f"ride ({what})", lines)
     d.say("aeon.ride.lost", refs={"actor": actor}, lines=lines)
     return False, tuple(lines)
 
 
-def before_action(d: Draft, actor: int, what: str) -> tuple[bool, tuple[str, ...]]:
+def before_action(d: Draft, actor: int, what: str) -> tuple[bool, tuple[Line, ...]]:
     """The system's ``before_turn`` (the Ride roll); a lost turn is announced (whose turn it
     is now) and (False, lines) returned: the caller does nothing more."""
     going, lines = d.system.before_turn(d, actor, what)
@@ -103,8 +111,7 @@ class Split(Action):
         if count == splits.declared(d, actor):
             raise CombatError(Line("aeon.refusal.has_already_declared_actions", {"name": name, "count": count}))
         d.update_conditions(actor, split=count if count > 1 else None)
-        line = (f"{name} declares {rules.describe(count)}." if count > 1
-                else f"{name} takes back the split: one action, no penalty.")
+        line = (Line("aeon.line.declares", {"name": name, "actions": rules.describe(count)}) if count > 1 else Line("aeon.line.takes_back", {"name": name}))
         d.add_log(name, "split actions", [line])
         d.say("aeon.split", refs={"actor": actor}, lines=[line])
         return count
@@ -137,9 +144,9 @@ class Ambush(Action):
             turns.require_turn(d, actor)
         turns.require_free(d, actor)
         if d.health(target).dead:
-            raise CombatError(Line("aeon.refusal.already_dead_other_other", {"target_name": target_name}))
+            raise CombatError(Line("aeon.refusal.already_dead_named", {"target_name": target_name}))
         system.difficulty_adjustable(intent.option, d.combatant(actor))  # an unknown option fails here
-        ridden: tuple[str, ...] = ()
+        ridden: tuple[Line, ...] = ()
         if not opening:
             going, ridden = before_action(d, actor, "ambush")
             if not going:
@@ -234,7 +241,7 @@ class Clinch(Action):
             # seed: the attacker (or the winner of an accepted clinch's roll) controls the
             # first turn: no contest in it; the action goes by
             turns.use_turn(d, actor)
-            line = "The clinch began this turn and its control is settled: the contest starts next turn."
+            line = Line("aeon.line.clinch_settled")
             d.add_log(d.name(actor), f"clinch with {d.name(partner)}", [line])
             d.say("aeon.clinch.first_turn", refs={"actor": actor, "partner": partner}, lines=[line])
             turns.announce_turn(d)
@@ -323,9 +330,9 @@ class MountUp(Action):
         rider = d.combatant(actor)
         needs = tactics.needs_control_roll(rider, ridden)
         d.say("aeon.mount.mounted", refs={"actor": actor}, values={"mount": ridden.name},
-              lines=[f"Control Rating {ridden.control} ({ridden.size}), {tactics.ride_trait} "
-                     f"{rider.trait(tactics.ride_trait)}: "
-                     + ("a Ride roll each turn before acting." if needs else "no control roll needed.")])
+              lines=[Line("aeon.line.mount_needs_roll" if needs else "aeon.line.mount_no_roll", {
+                  "control": ridden.control, "size": ridden.size, "trait": tactics.ride_trait,
+                  "ride": rider.trait(tactics.ride_trait)})])
 
 
 class Dismount(Action):
@@ -377,10 +384,11 @@ class PickUp(Action):
             held = d.sheet(actor).weapon
             if held:
                 d.dropped.append({"weapon": held, "owner": name, "feet": 0})
-                lines.append(f"{name} drops the {held} to take it.")
+                lines.append(Line("aeon.line.drops", {"name": name, "weapon": held}))
             d.set_sheet(actor, weapon=item["weapon"])
         d.add_log(name, "pick up", lines)
-        d.say("aeon.pick_up", refs={"actor": actor}, values={"weapon": f"{item['owner']}'s {item['weapon']}"},
+        d.say("aeon.pick_up", refs={"actor": actor},
+              values={"weapon": Line("aeon.line.owners_weapon", {"owner": item["owner"], "weapon": item["weapon"]})},
               lines=lines)
         turns.announce_turn(d)
 
@@ -415,7 +423,7 @@ class Treat(Action):
                 d.add_log(who, "ride", ridden)
             turns.use_turn(d, actor)
         d.update_conditions(target, treated=True, bleeding_since=None)
-        d.add_log(who, f"treat {target_name}", [f"{target_name}'s wounds are treated: no more bleeding."])
+        d.add_log(who, f"treat {target_name}", [Line("aeon.line.treated", {"name": target_name})])
         d.say("aeon.treat", actor=intent.by, refs={"target": target})
         if not by_gm:
             turns.announce_turn(d)

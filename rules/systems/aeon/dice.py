@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rules.dice import Roller, roll_dice
-from rules.systems.base import plural
+from rules.lines import Line
 
 if TYPE_CHECKING:
     from rules.systems.aeon.system import AeonHealth, Soak
@@ -41,29 +41,22 @@ class AeonRoll:
     def succeeded(self) -> bool:
         return self.successes >= self.difficulty > 0
 
-    def verdict(self) -> str:
-        if self.botch:
-            return "BOTCH"
-        if not self.difficulty:
-            return plural(self.successes, 'success')
-        if self.succeeded:
-            return plural(self.successes, 'success')
-        return "failure"
-
-    def describe(self) -> str:
-        """``"TN 7, needs 2: 9 7 3 1 -> 2 successes = success"``."""
-        need = f", needs {self.difficulty}" if self.difficulty else ""
+    def describe(self) -> Line:
+        """``"TN 7, needs 2: 9 7 3 1 -> 2 successes = success"`` as a line of working
+        (``aeon.line.roll*``; its faces high to low, pure notation)."""
+        target = (Line("aeon.line.tn_needs", {"target_number": self.target_number, "difficulty": self.difficulty})
+                  if self.difficulty else Line("aeon.line.tn", {"target_number": self.target_number}))
         if not self.faces and not self.automatic:
-            return f"TN {self.target_number}{need}: no dice (empty pool) -> 0 successes"
-        faces = " ".join(str(face) for face in sorted(self.faces, reverse=True)) or "no dice"
+            return Line("aeon.line.roll_empty", {"tn": target})
+        faces: Line | str = " ".join(str(face) for face in sorted(self.faces, reverse=True)) or Line("aeon.line.no_dice")
         if self.automatic:
-            faces += f" + {self.automatic} automatic"
-        text = f"TN {self.target_number}{need}: {faces} -> {plural(self.successes, 'success')}"
+            faces = Line("aeon.line.automatic", {"faces": faces, "count": self.automatic})
+        line = Line("aeon.line.roll", {"tn": target, "faces": faces, "successes": successes(self.successes)})
         if self.botch:
-            return text + " = BOTCH"
+            return Line("aeon.line.rolled_botch", {"roll": line})
         if self.difficulty:
-            return text + (" = success" if self.succeeded else " = failure")
-        return text
+            return Line("aeon.line.rolled_success" if self.succeeded else "aeon.line.rolled_failure", {"roll": line})
+        return line
 
     def to_record(self) -> dict[str, Any]:
         return {"faces": list(self.faces), "target_number": self.target_number,
@@ -73,6 +66,31 @@ class AeonRoll:
     def from_record(cls, record: Mapping[str, Any]) -> AeonRoll:
         return cls(tuple(int(face) for face in record["faces"]), int(record["target_number"]),
                    int(record["difficulty"]), int(record.get("automatic", 0)))
+
+
+def successes(count: int) -> Line:
+    """``"1 success"``, ``"2 successes"``."""
+    return Line("aeon.line.success" if count == 1 else "aeon.line.successes", {"count": count})
+
+
+def pool_roll(pool, roll: AeonRoll) -> Line:
+    """A pool and its roll: ``"Dexterity 3 + Brawl 2 = 5 dice TN 7, needs 1: ..."``."""
+    return Line("aeon.line.pool_roll", {"pool": pool.dice_line(), "roll": roll.describe()})
+
+
+def line_record(line: Line | str) -> Any:
+    """A line of working as a fight stores it (a pending attack's preface): ``{"key": ...,
+    "values": {...}}``, a line within it alike; its values are names, numbers and notation."""
+    if isinstance(line, Line):
+        return {"key": line.key, "values": {name: line_record(value) for name, value in line.values.items()}}
+    return line
+
+
+def line_from_record(record: Any) -> Line | Any:
+    """The line :func:`line_record` stored (a string stored before lines were data stays one)."""
+    if isinstance(record, Mapping) and set(record) == {"key", "values"}:
+        return Line(str(record["key"]), {name: line_from_record(value) for name, value in record["values"].items()})
+    return record
 
 
 def roll_aeon(size: int, roller: Roller, *, target_number: int = 7, difficulty: int = 1,

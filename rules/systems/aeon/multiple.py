@@ -85,6 +85,7 @@ class MultipleActions:
             raise CombatError(Line("aeon.refusal.would_have_dice_after", {"name": name, "what": what, "pool_size": max(0, pool.size), "carried": format(carried[1], '+d'), "carried_2": carried[0], "min_pool": self.min_pool}))
         return pool
 
-    def describe(self, declared: int) -> str:
-        """``"3 actions: -3, -4, -5 dice"``."""
-        return f"{declared} actions: {', '.join(str(p) for p in self.penalties(declared))} dice"
+    def describe(self, declared: int) -> Line:
+        """``"3 actions: -3, -4, -5 dice"`` as a line of working (the penalties as notation)."""
+        return Line("aeon.line.actions", {"count": declared,
+                                          "penalties": ", ".join(str(p) for p in self.penalties(declared))})

@@ -28,9 +28,17 @@ from typing import Any
 from rules.data import RulesDataError, load_system_data, require, require_choice
 from rules.dice import DEFAULT_LIMITS, DiceSyntaxError, PoolExpression, Roller
 from rules.dice.odds import MiddleRoller, chance_of, pool_outcomes
-from rules.lines import Line
+from rules.lines import Line, roll_of
 from rules.systems.aeon.actions import ACTIONS, ride
-from rules.systems.aeon.dice import AeonRoll, Harm, roll_aeon
+from rules.systems.aeon.dice import (
+    AeonRoll,
+    Harm,
+    line_from_record,
+    line_record,
+    pool_roll,
+    roll_aeon,
+    successes,
+)
 from rules.systems.aeon.multiple import MultipleActions
 from rules.systems.aeon.tactics import (
     BREAK_CHOICES,
@@ -138,7 +146,8 @@ class Soak:
     """One damage type's soak with its sources, and the hardness derived from it."""
 
     damage_type: str
-    parts: tuple[tuple[str, int], ...]
+    #: Each source: its label (a trait's name, or a line: ``Stamina/2``, armor) and its value.
+    parts: tuple[tuple[str | Line, int], ...]
     hardness_divide: int = 2
     pierced: int = 0  # Armor Piercing: the attack's net successes taken off
     hardness_bonus: int = 0  # effects adding to hardness (never above the soak)
@@ -157,15 +166,22 @@ class Soak:
     def pierce(self, successes: int) -> Soak:
         return replace(self, pierced=max(0, successes))
 
-    def describe(self) -> str:
-        """``"lethal soak Stamina/2 1 + armor 2 = 3, hardness 1"``."""
-        body = " + ".join(f"{label} {value}" for label, value in self.parts) or "none"
+    def describe(self) -> Line:
+        """``"lethal soak Stamina/2 1 + armor 2 = 3, hardness 1"`` as a line of working."""
+        body = None
+        for label, value in self.parts:
+            part = Line("aeon.line.soak_part", {"label": label, "value": value})
+            body = part if body is None else Line("aeon.line.soak_plus", {"body": body, "part": part})
+        if body is None:
+            body = Line("aeon.line.soak_none")
         if len(self.parts) > 1:
-            body += f" = {sum(value for _, value in self.parts)}"
+            body = Line("aeon.line.soak_total", {"body": body, "total": sum(value for _, value in self.parts)})
         if self.pierced:
-            body += f" - {self.pierced} (armor piercing) = {self.total}"
-        bonus = f" (with +{self.hardness_bonus} from effects)" if self.hardness_bonus else ""
-        return f"{self.damage_type} soak {body}, hardness {self.hardness}{bonus}"
+            body = Line("aeon.line.soak_pierced", {"body": body, "pierced": self.pierced, "total": self.total})
+        values = {"damage_type": self.damage_type, "body": body, "hardness": self.hardness}
+        if self.hardness_bonus:
+            return Line("aeon.line.soak_bonus", {**values, "bonus": self.hardness_bonus})
+        return Line("aeon.line.soak", values)
 
 
 # ================================================================================ attacks
@@ -210,7 +226,7 @@ class AeonAttack:
     pool: Pool
     roll: AeonRoll
     #: Working shown before the to-hit roll (the mounted rider's Ride roll, mounted modifiers).
-    preface: tuple[str, ...] = ()
+    preface: tuple[Line, ...] = ()
     #: The rider lost control of the mount: the action is spent, nothing is rolled.
     lost_control: bool = False
     #: A clinch: what the attacker does on gaining control ("hold", "crush", "break throw" …).
@@ -239,17 +255,18 @@ class AeonAttack:
     def option(self) -> str:
         return "+".join([self.weapon.key] + [f"{shot.key} {extra}" for shot, extra in self.shots])
 
-    def describe(self) -> str:
+    def describe(self) -> Line:
         """The to-hit roll (the ``preface`` lines are separate)."""
         if self.lost_control:
-            return "has no attack this turn."
-        return f"{self.label} to hit: {self.pool.dice()} {self.roll.describe()}"
+            return Line("aeon.line.no_attack")
+        return Line("aeon.line.to_hit", {"label": self.label, "pool": self.pool.dice_line(),
+                                         "roll": self.roll.describe()})
 
     def to_record(self) -> dict[str, Any]:
         return {"attacker": self.attacker, "target": self.target, "weapon": self.weapon.key,
                 "shots": [[shot.key, extra] for shot, extra in self.shots],
                 "parts": [list(part) for part in self.pool.parts], "roll": self.roll.to_record(),
-                "preface": list(self.preface), "lost_control": self.lost_control,
+                "preface": [line_record(line) for line in self.preface], "lost_control": self.lost_control,
                 "clinch_choice": self.clinch_choice}
 
 
@@ -268,11 +285,14 @@ class AeonDefense:
     def net(self) -> int:
         return max(0, self.roll.successes - self.difficulty)
 
-    def describe(self) -> str:
-        text = f"{self.kind}: {self.pool.dice()} {self.roll.describe()}"
+    def describe(self) -> Line:
+        """``"dodge: Dexterity 3 + Athletics 2 = 5 dice TN 7: ..."`` (less the ST's
+        difficulty) as a line of working."""
+        values = {"kind": self.kind, "pool": self.pool.dice_line(), "roll": self.roll.describe()}
         if self.difficulty:
-            text += f" - {self.difficulty} (difficulty) = {plural(self.net, 'success')}"
-        return text
+            return Line("aeon.line.defense_difficulty", {**values, "difficulty": self.difficulty,
+                                                         "successes": successes(self.net)})
+        return Line("aeon.line.defense", values)
 
     def to_record(self) -> dict[str, Any]:
         return {"kind": self.kind, "defender": self.defender, "difficulty": self.difficulty, "dice": self.dice,
@@ -432,9 +452,9 @@ class AeonSystem(RuleSystem):
         pool, difficulty = self.check_pool(expression, actor, modifier)
         roll = roll_aeon(pool.size, roller, target_number=self.target_number, difficulty=difficulty)
         outcome = self.check_outcome(roll, willpower)
-        line = f"{pool.dice()} {roll.describe()}"
+        line = pool_roll(pool, roll)
         if willpower:
-            line += f" + 1 (willpower) = {plural(outcome, 'success')}"
+            line = Line("aeon.line.willpower", {"roll": line, "successes": successes(outcome)})
         if outcome == "botch":
             verdict = "BOTCH"
         elif outcome >= difficulty:
@@ -546,43 +566,47 @@ class AeonSystem(RuleSystem):
         sources that give no aggravated value of their own, plus the own values of the rest
         (an armor listing ``aggravated``)."""
         kind = self.kinds[self.kind_of(actor)]
-        parts: dict[str, list[tuple[str, int]]] = {t: [] for t in DAMAGE_TYPES}
+        parts: dict[str, list[tuple[str | Line, int]]] = {t: [] for t in DAMAGE_TYPES}
         for damage_type, source in kind["soak"].items():
             value = actor.trait(source["trait"]) // source["divide"]
-            label = source["trait"] if source["divide"] == 1 else f"{source['trait']}/{source['divide']}"
+            label = source["trait"] if source["divide"] == 1 else Line(
+                "aeon.line.divided", {"trait": source["trait"], "divide": source["divide"]})
             parts[damage_type].append((label, value))
         armor = {column: int(actor.armor.get(column, 0) or 0) for column in DAMAGE_TYPES}
         for damage_type in ("bashing", "lethal"):
             if armor[damage_type]:
-                parts[damage_type].append(("armor", armor[damage_type]))
+                parts[damage_type].append((Line("aeon.line.armor"), armor[damage_type]))
         own = armor["aggravated"] > 0
         derived_lethal = sum(v for _, v in parts["lethal"]) - (armor["lethal"] if own else 0)
         if derived_lethal // self.aggravated_divide:
-            parts["aggravated"].append((f"lethal {derived_lethal}/{self.aggravated_divide}",
+            parts["aggravated"].append((Line("aeon.line.derived", {"lethal": derived_lethal,
+                                                                   "divide": self.aggravated_divide}),
                                         derived_lethal // self.aggravated_divide))
         if own:
-            parts["aggravated"].append(("armor", armor["aggravated"]))
+            parts["aggravated"].append((Line("aeon.line.armor"), armor["aggravated"]))
         bonus = max(0, actor.trait(self.hardness_trait)) if self.hardness_trait else 0
         return {t: Soak(t, tuple(parts[t]), self.hardness_divide, hardness_bonus=bonus) for t in DAMAGE_TYPES}
 
     def harm(self, victim: Combatant, gross: int, damage_type: str, roller: Roller,
-             *, armor_piercing: int = 0) -> tuple[Harm, list[str]]:
+             *, armor_piercing: int = 0) -> tuple[Harm, list[Line]]:
         """Soak and hardness against ``gross`` damage (seed: Hardness): below hardness nothing
         happens; otherwise roll max(gross - soak, minimum) dice at TN 7, one level a success.
         ``armor_piercing``: the attack's net successes, taken off the soak first."""
         soak = self.soaks(victim)[damage_type]
         if armor_piercing:
             soak = soak.pierce(armor_piercing)
-        lines = [f"{victim.name}'s {soak.describe()}"]
+        lines = [Line("aeon.line.soaks", {"victim": victim.name, "soak": soak.describe()})]
         before = self.health(victim.health, victim)
         if gross < soak.hardness:
-            lines.append(f"gross damage {gross} is below hardness {soak.hardness}: no effect.")
+            lines.append(Line("aeon.line.below_hardness", {"gross": gross, "hardness": soak.hardness}))
             return Harm(victim.name, damage_type, gross, soak, None, 0, before, before), lines
         size = max(self.minimum_damage_dice, gross - soak.total)
         roll = roll_aeon(size, roller, target_number=self.damage_target_number, difficulty=0)
-        floor = " (minimum)" if size > gross - soak.total else ""
-        lines.append(f"damage: gross {gross} - soak {soak.total} -> {('1 die' if size == 1 else f'{size} dice')}{floor} "
-                     f"{roll.describe()}")
+        values = {"gross": gross, "soak": soak.total, "size": size, "roll": roll.describe()}
+        if size > gross - soak.total:
+            lines.append(Line("aeon.line.damage_die_minimum" if size == 1 else "aeon.line.damage_dice_minimum", values))
+        else:
+            lines.append(Line("aeon.line.damage_die" if size == 1 else "aeon.line.damage_dice", values))
         after = before.with_damage(roll.successes, damage_type)
         lines.append(Line("line.takes_one" if roll.successes == 1 else "line.takes",
                           {"victim": victim.name, "count": roll.successes, "damage_type": damage_type,
@@ -778,7 +802,7 @@ class AeonSystem(RuleSystem):
             attacker=record["attacker"], target=record["target"], weapon=self.weapons[record["weapon"]],
             shots=tuple((self.called_shots[key], int(extra)) for key, extra in record["shots"]),
             pool=Pool.from_parts(record["parts"]), roll=AeonRoll.from_record(record["roll"]),
-            preface=tuple(record.get("preface", ())), lost_control=bool(record.get("lost_control", False)),
+            preface=tuple(line_from_record(line) for line in record.get("preface", ())), lost_control=bool(record.get("lost_control", False)),
             clinch_choice=str(record.get("clinch_choice") or "hold"))
 
     def defense_from_record(self, record: Mapping[str, Any]) -> AeonDefense:
@@ -832,7 +856,7 @@ class AeonSystem(RuleSystem):
         roll = roll_aeon(pool.size, roller, target_number=self.target_number, difficulty=0)
         return AeonDefense(defense, defender.name, pool, roll, modifier)
 
-    def gross_damage(self, attack: AeonAttack, attacker: Combatant, net: int) -> tuple[int, str]:
+    def gross_damage(self, attack: AeonAttack, attacker: Combatant, net: int) -> tuple[int, Line]:
         """Weapon damage + net successes (+ Fierce Blows), with its working."""
         parts = []
         if attack.weapon.damage_trait:
@@ -845,18 +869,18 @@ class AeonSystem(RuleSystem):
             if bonus:
                 parts.append((shot.label, bonus))
         pool = Pool(tuple(parts))
-        return pool.size, pool.describe()
+        return pool.size, pool.line()
 
     def resolve(self, attack: AeonAttack, defense: AeonDefense | None, attacker: Combatant,
                 target: Combatant, roller: Roller) -> Resolution:
         """Cancel attack successes with defense successes; a hit needs the net to reach the
         difficulty. Then damage (gross, hardness, soak, Armor Piercing) or, for Disarm, the
         target's Wits + wielding ability against the net successes."""
-        lines = [*attack.preface, f"{attack.attacker} {attack.describe()}"]
+        lines: list[str | Line] = [*attack.preface, roll_of(attack.attacker, attack)]
         if attack.lost_control:
             return Resolution(attack.attacker, attack.target, False, 0, tuple(lines), (), ())
         if attack.roll.botch:
-            lines.append(f"{attack.attacker} botches the {attack.label}!")
+            lines.append(Line("aeon.line.botches", {"attacker": attack.attacker, "label": attack.label}))
             return Resolution(attack.attacker, attack.target, False, 0, tuple(lines), (), ())
         if defense and defense.kind == "accept":
             contest = self.tactics.accepted_clinch(self.as_fighting(attacker), self.as_fighting(target), roller,
@@ -880,30 +904,33 @@ class AeonSystem(RuleSystem):
             return Resolution(attack.attacker, attack.target, True, contest.net, tuple(lines), harm, effects)
         defense_net = defense.net if defense else 0
         if defense:
-            lines.append(f"{defense.defender} {defense.describe()}")
+            lines.append(roll_of(defense.defender, defense))
         net = max(0, attack.roll.successes - defense_net)
         if defense and attack.roll.successes:
-            verb = "cancels" if defense_net == 1 else "cancel"
-            lines.append(f"{defense.defender}'s {plural(defense_net, 'success')} {verb} "
-                         f"{min(defense_net, attack.roll.successes)} of {attack.roll.successes}: "
-                         f"{plural(net, 'success')} left (needs {attack.roll.difficulty}).")
+            lines.append(Line("aeon.line.cancels" if defense_net == 1 else "aeon.line.cancel", {
+                "defender": defense.defender, "successes": successes(defense_net),
+                "cancelled": min(defense_net, attack.roll.successes), "rolled": attack.roll.successes,
+                "left": successes(net), "needs": attack.roll.difficulty}))
         if net < attack.roll.difficulty or net == 0:
-            lines.append(f"{attack.attacker}'s {attack.label} misses {attack.target}.")
+            lines.append(Line("aeon.line.misses", {"attacker": attack.attacker, "label": attack.label,
+                                                   "target": attack.target}))
             return Resolution(attack.attacker, attack.target, False, net, tuple(lines), (), ())
         if attack.weapon.clinch:
             kind = attack.clinch_choice.split()[0] if attack.clinch_choice else "hold"
-            lines.append(f"{attack.attacker} clinches {attack.target} and controls the first turn: a {kind}.")
+            lines.append(Line("aeon.line.clinches", {"attacker": attack.attacker, "target": attack.target,
+                                                     "choice": kind}))
             effects, harm, more = self.first_control(attack.clinch_choice, attacker, target, net, roller)
             lines.extend(more)
             return Resolution(attack.attacker, attack.target, True, net, tuple(lines), harm,
                               self.clinch_effects(attack.attacker, attack.target, None) + effects)
-        lines.append(f"{attack.attacker}'s {attack.label} hits {attack.target}.")
+        lines.append(Line("aeon.line.hits", {"attacker": attack.attacker, "label": attack.label,
+                                             "target": attack.target}))
         if any(shot.no_damage for shot, _ in attack.shots):
             effects, more = self._disarm(attack, target, net, roller)
             lines.extend(more)
             return Resolution(attack.attacker, attack.target, True, net, tuple(lines), (), effects)
         gross, working = self.gross_damage(attack, attacker, net)
-        lines.append(f"gross damage: {working} ({attack.damage_type})")
+        lines.append(Line("aeon.line.gross_damage", {"working": working, "damage_type": attack.damage_type}))
         harm, more = self.harm(target, gross, attack.damage_type, roller,
                                armor_piercing=net if attack.weapon.armor_piercing else 0)
         lines.extend(more)
@@ -931,7 +958,7 @@ class AeonSystem(RuleSystem):
         return tuple(effects)
 
     def _disarm(self, attack: AeonAttack, target: Combatant, net: int,
-                roller: Roller) -> tuple[tuple[tuple[str, str, Any], ...], list[str]]:
+                roller: Roller) -> tuple[tuple[tuple[str, str, Any], ...], list[Line]]:
         """The target rolls Wits + the wielding ability, difficulty = the net successes; each
         success short sends the weapon a foot away (seed: Disarming)."""
         wielded = self.weapons.get(target.weapon)
@@ -941,15 +968,16 @@ class AeonSystem(RuleSystem):
         roll = roll_aeon(pool.size, roller, target_number=self.target_number, difficulty=net)
         short = max(0, net - roll.successes)
         feet = short * int(self.disarm.get("feet_per_success", 1))
-        lines = [f"{target.name} holds on? {pool.dice()} {roll.describe()}"]
+        lines = [Line("aeon.line.holds_on", {"name": target.name, "roll": pool_roll(pool, roll)})]
         if not short:
-            lines.append(f"{target.name} keeps hold of their weapon.")
+            lines.append(Line("aeon.line.keeps_hold", {"name": target.name}))
             return (), lines
-        lines.append(f"{target.name}'s weapon flies {plural(feet, 'foot').replace('foots', 'feet')} away.")
+        lines.append(Line("aeon.line.flies_foot" if feet == 1 else "aeon.line.flies_feet",
+                          {"name": target.name, "feet": feet}))
         return (("disarmed", target.name, feet),), lines
 
     def pick_up(self, actor: Combatant, weapon_key: str, roller: Roller,
-                dice_modifier: int = 0) -> tuple[bool, tuple[str, ...]]:
+                dice_modifier: int = 0) -> tuple[bool, tuple[Line, ...]]:
         """Retrieve a dropped, unattended weapon (seed: Disarming): Dexterity + the weapon's
         Ability, difficulty 1 (data ``pick_up``). Returns (in hand, the working)."""
         self.require_able(actor)
@@ -959,8 +987,8 @@ class AeonSystem(RuleSystem):
         roll = roll_aeon(pool.size, roller, target_number=self.target_number,
                          difficulty=int(self.disarm.get("pick_up_difficulty", 1)))
         label = weapon.label if weapon else weapon_key
-        outcome = f"{actor.name} has the {label} in hand." if roll.succeeded else f"{actor.name} fumbles for it."
-        return roll.succeeded, (f"pick up: {pool.dice()} {roll.describe()}", outcome)
+        outcome = Line("aeon.line.in_hand" if roll.succeeded else "aeon.line.fumbles", {"name": actor.name, "weapon": label})
+        return roll.succeeded, (Line("aeon.line.pick_up", {"roll": pool_roll(pool, roll)}), outcome)
 
     # --------------------------------------------------------------------------- health
     def chart(self, extra: int = 0) -> tuple[HealthLevel, ...]:
@@ -1011,8 +1039,8 @@ class AeonSystem(RuleSystem):
             return RoundEffect(conditions={"bleeding_since": None}) if since is not None else None
         if since is None:
             return RoundEffect(conditions={"bleeding_since": round_number}, lines=(
-                f"{fighter.name} is bleeding: 1 lethal level every "
-                f"{plural(self.bleed_interval, 'round')} until treated.",))
+                Line("aeon.line.bleeding_every_round" if self.bleed_interval == 1 else "aeon.line.bleeding",
+                     {"name": fighter.name, "count": self.bleed_interval}),))
         if round_number <= int(since) or (round_number - int(since)) % self.bleed_interval:
             return None
         after = health.with_damage(1, "lethal")

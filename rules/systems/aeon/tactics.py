@@ -44,8 +44,8 @@ from typing import TYPE_CHECKING, Any
 from rules.data import RulesDataError, load_system_data, require, require_choice
 from rules.dice import Roller
 from rules.lines import Line
-from rules.systems.aeon.dice import AeonRoll, Harm, roll_aeon
-from rules.systems.base import Combatant, CombatError, Pool, modifier_parts, plural, trait_pool
+from rules.systems.aeon.dice import AeonRoll, Harm, pool_roll, roll_aeon, successes
+from rules.systems.base import Combatant, CombatError, Pool, modifier_parts, trait_pool
 
 if TYPE_CHECKING:
     from rules.systems.aeon.system import AeonSystem
@@ -68,11 +68,15 @@ class ContestRoll:
     roll: AeonRoll
     label: str = ""
 
-    def describe(self) -> str:
+    def describe(self) -> Line:
         """``"Alice control: Dexterity 3 + Brawl 2 = 5 dice TN 7, needs 1: 9 7 3 2 1 ->
-        2 successes = success"``."""
-        label = f" {self.label}" if self.label else ""
-        return f"{self.name}{label}: {self.pool.dice()} {self.roll.describe()}"
+        2 successes = success"`` as a line of working (one key for each roll's purpose)."""
+        values = {"name": self.name, "roll": pool_roll(self.pool, self.roll)}
+        label = self.label
+        return Line("aeon.line.control_roll" if label == "control" else "aeon.line.stealth_roll" if label == "stealth"
+                    else "aeon.line.awareness_roll" if label == "awareness" else "aeon.line.hiding_roll"
+                    if label == "hiding" else "aeon.line.knockdown_roll" if label == "knockdown"
+                    else "aeon.line.ride_roll" if label == "ride" else "aeon.line.contest_roll", values)
 
 
 @dataclass(frozen=True)
@@ -86,7 +90,7 @@ class ControlContest:
     controller: str | None
     net: int
     ended: bool
-    lines: tuple[str, ...]
+    lines: tuple[Line, ...]
 
 
 @dataclass(frozen=True)
@@ -97,7 +101,7 @@ class GrappleOutcome:
 
     effects: tuple[tuple[str, str, Any], ...]
     harm: tuple[Harm, ...]
-    lines: tuple[str, ...]
+    lines: tuple[Line, ...]
 
 
 @dataclass(frozen=True)
@@ -108,7 +112,7 @@ class SurpriseResult:
 
     attacker_wins: bool
     rolls: tuple[ContestRoll, ...]
-    lines: tuple[str, ...]
+    lines: tuple[Line, ...]
 
 
 @dataclass(frozen=True)
@@ -120,7 +124,7 @@ class HideResult:
     hidden: bool
     lost_by: tuple[str, ...]
     kept_by: tuple[str, ...]
-    lines: tuple[str, ...]
+    lines: tuple[Line, ...]
     rolls: tuple[ContestRoll, ...] = ()
 
 
@@ -275,18 +279,19 @@ class AeonTactics:
         decline: the clinch ends (``ended``). A knocked-out or dead participant counts as
         declining (Fray default). ``first_dice``/``second_dice``: the ST's dice modifiers.
         Never raises."""
-        lines: list[str] = []
+        lines: list[Line] = []
         rolls: list[ContestRoll] = []
         scores: list[tuple[str, int]] = []
         declined: list[str] = []
         for actor, declines, extra in ((first, first_declines, first_dice), (second, second_declines, second_dice)):
             unable = self._unable(actor)
             if unable:
-                lines.append(f"{actor.name} is {unable} and cannot contest the clinch.")
+                lines.append(Line("aeon.line.dead_no_contest" if unable == "dead" else "aeon.line.out_no_contest",
+                                  {"name": actor.name}))
                 declined.append(actor.name)
                 scores.append((actor.name, 0))
             elif declines:
-                lines.append(f"{actor.name} declines the contest.")
+                lines.append(Line("aeon.line.declines", {"name": actor.name}))
                 declined.append(actor.name)
                 scores.append((actor.name, 0))
             else:
@@ -298,19 +303,19 @@ class AeonTactics:
                 scores.append((actor.name, roll.successes))
         made = tuple(rolls)
         if len(declined) == 2:
-            lines.append("Neither contests control: the clinch ends.")
+            lines.append(Line("aeon.line.clinch_ends"))
             return ControlContest((), None, 0, True, tuple(lines))
         ranked = sorted(scores, key=lambda item: -item[1])
         (leader, best), (_, worst) = ranked
         if best == 0:
-            lines.append("No control successes: nobody controls the clinch this turn.")
+            lines.append(Line("aeon.line.no_control"))
             return ControlContest(made, None, 0, False, tuple(lines))
         if best == worst:
-            lines.append(f"Tie at {plural(best, 'success')}: nobody controls the clinch this turn.")
+            lines.append(Line("aeon.line.control_tie", {"successes": successes(best)}))
             return ControlContest(made, None, 0, False, tuple(lines))
         net = best - worst
-        lines.append(f"{leader} controls the clinch by {plural(net, 'net success')} "
-                     f"({best} to {worst}).")
+        lines.append(Line("aeon.line.controls_by_one" if net == 1 else "aeon.line.controls_by",
+                          {"name": leader, "net": net, "best": best, "worst": worst}))
         return ControlContest(made, leader, net, False, tuple(lines))
 
     def accepted_clinch(self, attacker: Combatant, defender: Combatant, roller: Roller,
@@ -326,7 +331,7 @@ class AeonTactics:
         self.system.require_able(attacker)
         self.system.require_able(defender)
         result = self.contest(attacker, defender, roller, second_dice=defender_dice)
-        head = f"{defender.name} accepts {attacker.name}'s clinch: both roll for control."
+        head = Line("aeon.line.accepts", {"defender": defender.name, "attacker": attacker.name})
         return replace(result, lines=(head,) + result.lines)
 
     def control(self, choice: str, controller: Combatant, victim: Combatant, net: int,
@@ -354,31 +359,34 @@ class AeonTactics:
             raise CombatError(Line("aeon.refusal.only_breaking_hold_can"))
         held = (("held", victim.name, controller.name),)
         if kind == "hold":
-            return GrappleOutcome(held, (), (f"{controller.name} holds {victim.name} pinned, motionless.",))
+            return GrappleOutcome(held, (), (Line("aeon.line.pins", {"controller": controller.name,
+                                                                    "victim": victim.name}),))
         if kind == "crush":
             gross = Pool(((self.crush_trait, controller.trait(self.crush_trait)), ("net successes", net)))
-            lines = [f"{controller.name} crushes {victim.name}: {gross.describe()} bashing, "
-                     f"armor piercing {net}."]
+            lines = [Line("aeon.line.crushes", {"controller": controller.name, "victim": victim.name,
+                                                "gross": gross.line(), "net": net})]
             harm, more = self.system.harm(victim, gross.size, "bashing", roller, armor_piercing=net)
             return GrappleOutcome((), (harm,), tuple(lines + more))
         how = pick_choice(throw or "release", BREAK_CHOICES, "Break the hold how? release, ground or throw.")
         released = ("released", victim.name, controller.name)
         if how == "release":
-            return GrappleOutcome((released,), (), (f"{controller.name} breaks the hold and releases {victim.name}.",))
+            return GrappleOutcome((released,), (), (Line("aeon.line.releases", {"controller": controller.name,
+                                                                               "victim": victim.name}),))
         if how in ("ground", "prone"):
             return GrappleOutcome((released, ("prone", victim.name, True)), (),
-                                  (f"{controller.name} hurls {victim.name} to the ground: prone.",))
+                                  (Line("aeon.line.hurls", {"controller": controller.name, "victim": victim.name}),))
         yards = max(0, controller.trait(self.throw_trait))
-        lines = [f"{controller.name} throws {victim.name} {plural(yards, 'yard')} "
-                 f"({self.throw_trait} {yards})."]
+        lines = [Line("aeon.line.throws_yard" if yards == 1 else "aeon.line.throws_yards",
+                      {"controller": controller.name, "victim": victim.name, "yards": yards,
+                       "trait": self.throw_trait})]
         check = self._roll(victim, "knockdown", trait_pool(victim, self.knockdown_traits).parts,
                            self.knockdown_difficulty, roller)
         lines.append(check.describe())
         effects = [released, ("thrown", victim.name, yards)]
         if check.roll.succeeded:
-            lines.append(f"{victim.name} keeps their feet.")
+            lines.append(Line("aeon.line.keeps_feet", {"name": victim.name}))
         else:
-            lines.append(f"{victim.name} is knocked down: prone.")
+            lines.append(Line("aeon.line.knocked_down", {"name": victim.name}))
             effects.append(("prone", victim.name, True))
         return GrappleOutcome(tuple(effects), (), tuple(lines))
 
@@ -410,16 +418,14 @@ class AeonTactics:
         lines = [sneak.describe(), watch.describe()]
         attack = sneak.roll.successes - extra
         if extra:
-            lines.append(f"From plain sight (+{extra} difficulty): "
-                         f"{plural(sneak.roll.successes, 'success')} count as {max(0, attack)}.")
+            lines.append(Line("aeon.line.plain_sight", {"extra": extra, "successes": successes(sneak.roll.successes),
+                                                        "count": max(0, attack)}))
         guard = watch.roll.successes
-        score = f"({max(0, attack)} to {guard})"
+        score = {"attacker": attacker.name, "target": target.name, "ambush": max(0, attack), "watch": guard}
         if attack >= base and (attack > guard or (attack == guard and self.ties == "attacker")):
-            lines.append(f"{attacker.name} wins {score}: {target.name} cannot defend "
-                         "(supernatural defenses aside).")
+            lines.append(Line("aeon.line.ambush_wins", score))
             return SurpriseResult(True, (sneak, watch), tuple(lines))
-        tie = "a tie goes to the target; " if attack == guard else ""
-        lines.append(f"{target.name} wins {score}: {tie}{target.name} may defend as normal.")
+        lines.append(Line("aeon.line.target_wins_tie" if attack == guard else "aeon.line.target_wins", score))
         return SurpriseResult(False, (sneak, watch), tuple(lines))
 
     def hide(self, hider: Combatant, witnesses: Sequence[Combatant], roller: Roller, *,
@@ -443,13 +449,14 @@ class AeonTactics:
         lines = [sneak.describe()]
         total = sneak.roll.successes
         if obscured and self.obscured_successes:
-            lines.append(f"Obscured: {plural(total, 'success')} + {self.obscured_successes} "
-                         f"automatic = {plural(total + self.obscured_successes, 'success')}.")
+            lines.append(Line("aeon.line.obscured", {"successes": successes(total), "automatic": self.obscured_successes,
+                                                     "total": successes(total + self.obscured_successes)}))
             total += self.obscured_successes
         if total < difficulty:
-            lines.append(f"{hider.name} fails to hide ({plural(total, 'success')}, {difficulty} needed).")
+            lines.append(Line("aeon.line.fails_to_hide", {"name": hider.name, "successes": successes(total),
+                                                          "needed": difficulty}))
             return HideResult(False, (), names, tuple(lines), (sneak,))
-        lines.append(f"{hider.name} hides ({plural(total, 'success')}, {difficulty} needed).")
+        lines.append(Line("aeon.line.hides", {"name": hider.name, "successes": successes(total), "needed": difficulty}))
         need = total if self.witness_rule == "match" else self.system.default_difficulty
         rolls = [sneak]
         lost: list[str] = []
@@ -461,9 +468,9 @@ class AeonTactics:
             lines.append(watch.describe())
             (kept if watch.roll.succeeded else lost).append(witness.name)
         if kept:
-            lines.append(f"Still tracking {hider.name}: {', '.join(kept)}.")
+            lines.append(Line("aeon.line.still_tracking", {"name": hider.name, "names": ", ".join(kept)}))
         if lost:
-            lines.append(f"Lost track of {hider.name}: {', '.join(lost)}.")
+            lines.append(Line("aeon.line.lost_track", {"name": hider.name, "names": ", ".join(lost)}))
         return HideResult(True, tuple(lost), tuple(kept), tuple(lines), tuple(rolls))
 
     # ======================================================================= mounted
@@ -507,7 +514,7 @@ class AeonTactics:
         """Whether the mount's Control Rating exceeds the rider's Ride (seed: Mounted Combat)."""
         return mount.control > rider.trait(self.ride_trait)
 
-    def control_roll(self, rider: Combatant, mount: Mount, roller: Roller) -> tuple[bool, tuple[str, ...]]:
+    def control_roll(self, rider: Combatant, mount: Mount, roller: Roller) -> tuple[bool, tuple[Line, ...]]:
         """This turn's Ride roll to control ``mount`` (seed: Mounted Combat): Dexterity + Ride
         (data ``control_roll``; Fray default) + the wound penalty at TN 7, difficulty = the
         Control Rating; returns (kept control, lines). No roll — and (True, …) — when Ride is
@@ -519,16 +526,16 @@ class AeonTactics:
         self.system.require_able(rider)
         ride = rider.trait(self.ride_trait)
         if not self.needs_control_roll(rider, mount):
-            return True, (f"{rider.name}'s {self.ride_trait} {ride} masters the {mount.name} "
-                          f"(Control {mount.control}): no roll needed.",)
+            return True, (Line("aeon.line.masters", {"name": rider.name, "trait": self.ride_trait, "ride": ride,
+                                                      "mount": mount.name, "control": mount.control}),)
         check = self._roll(rider, "ride", trait_pool(rider, self.control_roll_traits).parts,
                            mount.control, roller)
         if check.roll.succeeded:
-            return True, (check.describe(), f"{rider.name} keeps the {mount.name} under control.")
-        return False, (check.describe(), f"{rider.name} loses control of the {mount.name}!")
+            return True, (check.describe(), Line("aeon.line.keeps_control", {"name": rider.name, "mount": mount.name}))
+        return False, (check.describe(), Line("aeon.line.loses_control", {"name": rider.name, "mount": mount.name}))
 
     def mounted_modifiers(self, attacker_mount: Mount | None, target_mount: Mount | None, *,
-                          ranged: bool, weapon_reach: bool) -> tuple[int, int, tuple[str, ...]]:
+                          ranged: bool, weapon_reach: bool) -> tuple[int, int, tuple[Line, ...]]:
         """(extra difficulty, automatic successes, notes) for one attack (seed: Mounted
         Combat). Ranged attacks: none. Hand-to-hand by an attacker on foot against a rider:
         +1 difficulty (+2 on a large mount). By a rider against a target on foot: +1
@@ -540,21 +547,20 @@ class AeonTactics:
         """
         if ranged:
             if attacker_mount or target_mount:
-                return 0, 0, ("Ranged attack: no mounted modifiers.",)
+                return 0, 0, (Line("aeon.line.ranged_unmounted"),)
             return 0, 0, ()
         for mount in (attacker_mount, target_mount):
             if mount and self.sizes[mount.size]["needs_reach"] and not weapon_reach:
                 raise CombatError(Line("aeon.refusal.hand_hand_attacks_from", {"mount": mount.name}))
         if attacker_mount and target_mount:
-            return 0, 0, ("Both mounted: no mounted modifiers.",)
+            return 0, 0, (Line("aeon.line.both_mounted"),)
         if target_mount:
             extra = self.sizes[target_mount.size]["difficulty"]
-            return extra, 0, (f"Target mounted ({target_mount.name}): +{extra} difficulty "
-                              "from the ground.",)
+            return extra, 0, (Line("aeon.line.target_mounted", {"mount": target_mount.name, "extra": extra}),)
         if attacker_mount:
             auto = self.sizes[attacker_mount.size]["auto_successes"]
-            return 0, auto, (f"Attacker mounted ({attacker_mount.name}): "
-                             f"+{plural(auto, 'automatic success')}.",)
+            return 0, auto, (Line("aeon.line.attacker_mounted_one" if auto == 1 else "aeon.line.attacker_mounted",
+                                  {"mount": attacker_mount.name, "count": auto}),)
         return 0, 0, ()
 
 
