@@ -622,7 +622,7 @@ class AeonSystem(RuleSystem):
             return word
         found = [key for key in table if key.startswith(word)]
         if len(found) > 1:
-            raise CombatError(Line("aeon.refusal.could_other", {"word": word, "found": ', '.join(found)}))
+            raise CombatError(Line("refusal.could", {"name": word, "shown": ', '.join(found)}))
         return found[0] if found else None
 
     def parse_option(self, option: str, attacker: Combatant) -> tuple[Weapon, tuple[tuple[CalledShot, int], ...]]:

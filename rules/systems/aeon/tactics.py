@@ -493,7 +493,7 @@ class AeonTactics:
         if not found:
             raise CombatError(Line("aeon.refusal.no_mount_choose_from", {"name": name.strip()[:30], "mounts": ', '.join(self.mounts)}))
         if len(found) > 1:
-            raise CombatError(Line("aeon.refusal.could_other_other", {"name": name.strip()[:30], "found": ', '.join(found)}))
+            raise CombatError(Line("refusal.could", {"name": name.strip()[:30], "shown": ', '.join(found)}))
         chosen = self.mounts[found[0]]
         if control is None:
             return chosen

@@ -740,7 +740,7 @@ class EldritchSystem(EldritchChecks, RuleSystem):
             return self.weapons[found[0]]
         shown = text.strip()[:30]
         if found:
-            raise CombatError(Line("eldritch.refusal.could_other", {"shown": shown, "found": ', '.join(found)}))
+            raise CombatError(Line("refusal.could", {"name": shown, "shown": ', '.join(found)}))
         near = [key for key, names in self._spellings(self.weapons).items()
                 if squash(text) and any(squash(text) in name for name in names)]
         hint = f" Did you mean: {', '.join(near)}?" if near else ""
@@ -788,7 +788,7 @@ class EldritchSystem(EldritchChecks, RuleSystem):
                 _, maybe = self._match(text, attacks)
                 exact, prefix = self._match(text, self.weapons)
                 if not exact and len(prefix) != 1 and maybe:
-                    raise CombatError(Line("eldritch.refusal.could_other_other", {"text": text[:30], "maybe": ', '.join(maybe + prefix)}))
+                    raise CombatError(Line("refusal.could", {"name": text[:30], "shown": ', '.join(maybe + prefix)}))
             weapon = self.weapon(text)
         named = weapon
         if maneuver is None:

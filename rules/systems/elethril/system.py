@@ -591,7 +591,7 @@ class ElethrilSystem(RuleSystem):
         if len(found) == 1:
             return found[0]
         if found:
-            raise CombatError(Line("elethril.refusal.could_other", {"text": text.strip()[:30], "found": _some(found)}))
+            raise CombatError(Line("refusal.could", {"name": text.strip()[:30], "shown": _some(found)}))
         close = get_close_matches(wanted, list(table), n=3, cutoff=0.6)
         hint = f" Did you mean: {', '.join(close)}?" if close else ""
         raise CombatError(Line("elethril.refusal.no_choose_from", {"what": what, "text": text.strip()[:30], "hint": hint, "table": _some(list(table))}))

@@ -316,7 +316,7 @@ class StorytellerMagic:
         if len(found) == 1:
             return self.spells[found[0]]
         if found:
-            raise CombatError(Line("storyteller.refusal.could_other", {"name": name.strip()[:30], "found": ', '.join(found)}))
+            raise CombatError(Line("refusal.could", {"name": name.strip()[:30], "shown": ', '.join(found)}))
         raise CombatError(Line("storyteller.refusal.no_spell_choose_from", {"name": name.strip()[:30], "spells": ', '.join(self.spells)}))
 
     def cast(self, caster: Combatant, spell_name: str, roller: Roller) -> CastRoll:

@@ -416,7 +416,7 @@ class StorytellerSystem(RuleSystem):
         if len(found) == 1:
             return self.maneuvers[found[0]]
         if found:
-            raise CombatError(Line("storyteller.refusal.could_other_other", {"option": option, "found": ', '.join(found)}))
+            raise CombatError(Line("refusal.could", {"name": option, "shown": ', '.join(found)}))
         raise CombatError(Line("storyteller.refusal.no_maneuver_weapon_choose", {"option": option, "options": ', '.join(self.options)}))
 
     def difficulty_adjustable(self, option: str, attacker: Combatant) -> bool:
