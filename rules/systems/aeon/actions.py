@@ -202,7 +202,7 @@ class Hide(Action):
 def parse_clinch_choice(text: str) -> tuple[str, str]:
     """``"break throw"`` → ("break", "throw"); prefixes allowed. Raises CombatError."""
     words = text.casefold().split()
-    usage = "Choose hold, crush, break [release|ground|throw] or decline."
+    usage = Line("aeon.refusal.clinch_usage")
     if not words or len(words) > 2:
         raise CombatError(usage)
     choice = _one(words[0], CLINCH_CHOICES, usage)
@@ -365,8 +365,10 @@ class PickUp(Action):
         found = [item for item in d.dropped if not wanted or item["weapon"].startswith(wanted)
                  or item["owner"].casefold().startswith(wanted)]
         if not found:
-            raise CombatError(f"No dropped weapon '{quote(intent.option.strip())}'. On the ground: "
-                              + ", ".join(f"{item['owner']}'s {item['weapon']}" for item in d.dropped) + ".")
+            raise CombatError(Line("aeon.refusal.no_dropped_weapon", {
+                "wanted": quote(intent.option.strip()),
+                "ground": tuple(Line("aeon.line.owners_weapon", {"owner": item["owner"], "weapon": item["weapon"]})
+                                for item in d.dropped)}))
         item = found[0]
         turns.require_turn(d, actor)
         turns.require_free(d, actor)

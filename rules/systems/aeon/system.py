@@ -665,8 +665,9 @@ class AeonSystem(RuleSystem):
             shots.append((shot, number if number is not None else shot.difficulty))
         if weapon and not (weapon.unarmed or weapon.clinch) and weapon.key != attacker.weapon:
             held = self.weapons.get(attacker.weapon)
-            raise CombatError(f"{attacker.name} holds no {weapon.label.lower()}"
-                              + (f" (in hand: {held.label.lower()})." if held else " (empty-handed)."))
+            raise CombatError(Line("aeon.refusal.holds_no_weapon" if held else "aeon.refusal.holds_no_weapon_empty",
+                                   {"attacker": attacker.name, "weapon": weapon.label.lower(),
+                                    "shown": held.label.lower() if held else ""}))
         weapon = weapon or self.weapons.get(attacker.weapon) or next(iter(self.weapons.values()))
         resolved = []
         for shot, extra in shots:
@@ -763,13 +764,12 @@ class AeonSystem(RuleSystem):
         if not any(key == words[0] or key.startswith(words[0]) for key in clinches) \
                 or len(words) > 3 or words[-1].isdigit():
             return option, "hold"
-        choice = pick_choice(words[1], CONTROL_CHOICES, "A clinch takes hold, crush or break: "
-                             "clinch crush, clinch break throw.")
+        choice = pick_choice(words[1], CONTROL_CHOICES, Line("aeon.refusal.clinch_takes"))
         how = ""
         if len(words) == 3:
             if choice != "break":
                 raise CombatError(Line("aeon.refusal.only_breaking_hold_can"))
-            how = pick_choice(words[2], BREAK_CHOICES, "Break the hold how? release, ground or throw.")
+            how = pick_choice(words[2], BREAK_CHOICES, Line("aeon.refusal.break_how"))
         return words[0], " ".join(filter(None, (choice, how)))
 
     def first_control(self, choice: str, controller: Combatant, victim: Combatant, net: int,

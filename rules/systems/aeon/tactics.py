@@ -352,7 +352,7 @@ class AeonTactics:
             negative ``net``, or a controller who is knocked out or dead.
         """
         self.system.require_able(controller)
-        kind = pick_choice(choice, CONTROL_CHOICES, "Choose hold, crush or break.")
+        kind = pick_choice(choice, CONTROL_CHOICES, Line("aeon.refusal.choose_control"))
         if net < 0:
             raise CombatError(Line("aeon.refusal.net_successes_cannot_negative"))
         if throw.strip() and kind != "break":
@@ -367,7 +367,7 @@ class AeonTactics:
                                                 "gross": gross.line(), "net": net})]
             harm, more = self.system.harm(victim, gross.size, "bashing", roller, armor_piercing=net)
             return GrappleOutcome((), (harm,), tuple(lines + more))
-        how = pick_choice(throw or "release", BREAK_CHOICES, "Break the hold how? release, ground or throw.")
+        how = pick_choice(throw or "release", BREAK_CHOICES, Line("aeon.refusal.break_how"))
         released = ("released", victim.name, controller.name)
         if how == "release":
             return GrappleOutcome((released,), (), (Line("aeon.line.releases", {"controller": controller.name,
@@ -564,8 +564,9 @@ class AeonTactics:
         return 0, 0, ()
 
 
-def pick_choice(word: str, choices: Sequence[str], refusal: str) -> str:
-    """The one of ``choices`` that ``word`` names (a prefix will do). Raises CombatError."""
+def pick_choice(word: str, choices: Sequence[str], refusal: Line) -> str:
+    """The one of ``choices`` that ``word`` names (a prefix will do). Raises CombatError
+    (``refusal``)."""
     wanted = word.strip().casefold()
     found = [choice for choice in choices if wanted and choice.startswith(wanted)]
     if len(found) != 1:

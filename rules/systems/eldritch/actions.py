@@ -232,13 +232,13 @@ class Search(Action):
 def parse_space(text: str) -> tuple[int | None, bool]:
     """``"3"``, ``"3 wall"``, ``"open"``, ``"open wall"`` -> (yards or None, wall). Raises CombatError."""
     words = text.casefold().split()
-    usage = "Usage: +combat/space <yards>|open[ wall], e.g. +combat/space 3 wall"
+    usage = Line("eldritch.refusal.space_usage")
     if not words or len(words) > 2 or (len(words) == 2 and words[1] != "wall"):
         raise CombatError(usage)
     if words[0] == "open":
         return None, len(words) == 2
     if not words[0].isascii() or not words[0].isdigit() or int(words[0]) > MAX_YARDS:
-        raise CombatError(Line("eldritch.refusal.give_space_as_whole", {"max_yards": MAX_YARDS, "usage": usage[7:]}))
+        raise CombatError(Line("eldritch.refusal.give_space_as_whole", {"max_yards": MAX_YARDS}))
     return int(words[0]), len(words) == 2
 
 
@@ -327,7 +327,7 @@ class Spot(Action):
 
 
 # ------------------------------------------------------------- eye contact, sight
-def looking(d: Draft, intent: Intent, not_yourself: str) -> tuple[int, int]:
+def looking(d: Draft, intent: Intent, not_yourself: Line) -> tuple[int, int]:
     """(the one looking, the one looked at) for eye contact and line of sight. Raises
     CombatError (``not_yourself`` at oneself; the down or out cold cannot look)."""
     actor, target = require_actor(d, intent), require_target(d, intent)
@@ -359,7 +359,7 @@ class EyeContact(Action):
     key = "eye_contact"
 
     def perform(self, d: Draft, intent: Intent) -> None:
-        actor, target = looking(d, intent, "Eye contact is made with someone else.")
+        actor, target = looking(d, intent, Line("eldritch.refusal.eye_contact_yourself"))
         yards = parse_yards(intent.data.get("yards"))
         sight = d.system.eye_contact(d.combatant(actor), d.combatant(target), d.dice,
                                      impaired="blinded or cut off" if intent.data.get("impaired") else "",
@@ -381,7 +381,7 @@ class LineOfSight(Action):
 
     def perform(self, d: Draft, intent: Intent) -> None:
         system = d.system
-        actor, target = looking(d, intent, "Line of sight is to someone else.")
+        actor, target = looking(d, intent, Line("eldritch.refusal.sight_yourself"))
         partial, blocked = bool(intent.data.get("partial")), bool(intent.data.get("blocked"))
         hidden = hidden_from(d, target, actor)
         last = attacked_last(d, target, actor)
@@ -412,7 +412,7 @@ class LineOfSight(Action):
 def parse_move(text: str) -> tuple[str, str]:
     """``"draw sword"`` -> ("draw", "sword"); a unique prefix of a verb will do. Raises CombatError."""
     words = text.split(None, 1)
-    usage = f"Move how? {', '.join(MOVES)} (help +move)."
+    usage = Line("eldritch.refusal.move_how", {"moves": ", ".join(MOVES)})
     if not words:
         raise CombatError(usage)
     found = [verb for verb in MOVES if verb.startswith(words[0].casefold())]

@@ -834,8 +834,8 @@ class EldritchSystem(EldritchChecks, RuleSystem):
             return
         held = self.weapons.get(attacker.weapon)
         shown = held.name if held else attacker.weapon
-        raise CombatError(f"{attacker.name} holds no {weapon.name}"
-                          + (f" (in hand: {shown})." if shown else " (empty-handed)."))
+        raise CombatError(Line("eldritch.refusal.holds_no_weapon" if shown else "eldritch.refusal.holds_no_weapon_empty",
+                               {"attacker": attacker.name, "weapon": weapon.name, "shown": shown}))
 
     def maneuver(self, option: str, attacker: Combatant) -> AttackChoice:
         """The choice named by ``option`` (``key``, ``label``, ``adjustable``). Raises CombatError."""
@@ -903,7 +903,8 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         wanted = choice.maneuver.targets
         if len(targets) != wanted or len({t.name for t in targets}) != len(targets):
             label = choice.maneuver.label
-            raise CombatError(f"{label[:1].upper() + label[1:]} takes {plural(wanted, 'target')}, each named once.")
+            raise CombatError(Line("eldritch.refusal.takes_target" if wanted == 1 else "eldritch.refusal.takes_targets",
+                                   {"label": label[:1].upper() + label[1:], "count": wanted}))
         situation = situation if situation is not None else Situation.of(attacker)
         return self._attack(attacker, tuple(targets), choice, roller, modifier, dice_modifier, situation)
 
@@ -1144,9 +1145,8 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         if situation.whirling and key != "whirling-sword":
             # seed: Whirling Sword is "the only action the character can attempt that Turn"; its
             # roll defends, and it "does squat against ranged attacks"
-            raise CombatError(f"{defender.name} is whirling their sword: its roll is their only defense this turn"
-                              + (", and it does nothing against ranged attacks." if ranged
-                                 else " (defend whirling-sword)."))
+            raise CombatError(Line("eldritch.refusal.whirling_ranged" if ranged else "eldritch.refusal.whirling",
+                                   {"defender": defender.name}))
         if key in self.defenses:
             table = self.defenses[key]
             if table.get("close_only") and ranged:
@@ -1170,7 +1170,8 @@ class EldritchSystem(EldritchChecks, RuleSystem):
                     parts.append(("whirling, later turn", later))
             else:
                 if mode == "firearm" and key in ("catch-weapon", "ranged-deflection"):
-                    raise CombatError(f"No one can {'catch' if key == 'catch-weapon' else 'deflect'} bullets.")
+                    raise CombatError(Line("eldritch.refusal.no_catching_bullets" if key == "catch-weapon"
+                                           else "eldritch.refusal.no_deflecting_bullets"))
                 if maneuver.against and mode not in maneuver.against:
                     wanted = " or ".join(maneuver.against)
                     raise CombatError(Line("eldritch.refusal.works_only_against_attacks", {"maneuver_label": maneuver.label, "wanted": wanted}))
