@@ -14,6 +14,7 @@ from rules.systems import CombatError, get_system, system_keys
 from world import fights
 from world.combat import system_here
 from world.text import FRAY, escape, views_for
+from world.wording import line_text
 
 MAX_ERROR = 200
 
@@ -65,6 +66,14 @@ class Command(MuxCommand):
             text = text[: MAX_ERROR - 3] + "..."
         self.msg(f"{FRAY} {escape(text)}")
 
+    def refuse(self, err: CombatError) -> None:
+        """Send a rule's refusal: a line in the catalogue's words, the game's colours kept and
+        its values escaped (:func:`fail` for a refusal given as text, or too long)."""
+        if err.line is not None and len(str(err)) <= MAX_ERROR:
+            self.msg(f"{FRAY} {line_text(err.line, err.system)}")
+            return
+        self.fail(str(err).splitlines()[0] if str(err) else "That did not work.")
+
     def fail_usage(self) -> None:
         """Reply with this command's usage line."""
         self.fail(f"Usage: {self.syntax}")
@@ -98,7 +107,9 @@ class Command(MuxCommand):
         with views_for(self.session), fights.unit(label):
             try:
                 self.run()
-            except (DiceSyntaxError, CombatError, RulesDataError) as err:
+            except CombatError as err:
+                self.refuse(err)
+            except (DiceSyntaxError, RulesDataError) as err:
                 self.fail(str(err).splitlines()[0] if str(err) else "That did not work.")
 
     def run(self):

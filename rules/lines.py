@@ -36,22 +36,23 @@ def roll_of(name: str, rolled) -> Line:
 
 #: How a line reads where the rules must give text (a refusal's ``str()``): the game's
 #: catalogue, as the game registers it (:func:`use_wording`); until then its key and values.
-_wording: Callable[[Line], str] | None = None
+_wording: Callable[[Line, str], str] | None = None
 
 
-def use_wording(words: Callable[[Line], str] | None) -> None:
-    """Word lines with ``words`` (a line in, one line of plain text out) from now on: the game
-    registers its catalogue's words once, as it starts (``world.apps``)."""
+def use_wording(words: Callable[[Line, str], str] | None) -> None:
+    """Word lines with ``words`` (a line and a rule system's key, or "", in; one line of plain
+    text out) from now on: the game registers its catalogue's words once, as it starts
+    (``world.apps``)."""
     global _wording
     _wording = words
 
 
-def text_of(line: Line) -> str:
-    """``line`` in words (:func:`use_wording`); its key and values when no words are
-    registered or the words have no such key."""
+def text_of(line: Line, system: str = "") -> str:
+    """``line`` in words (:func:`use_wording`), ``system``'s own where it has them; its key
+    and values when no words are registered or the words have no such key."""
     if _wording is not None:
         try:
-            return _wording(line)
+            return _wording(line, system)
         except KeyError:
             pass
     return f"{line.key} {dict(line.values)}"

@@ -45,4 +45,4 @@ class WorldConfig(AppConfig):
         Field.register_lookup(PortableIRegex)
         # the rules' refusals (a CombatError raised with a line) in the catalogue's words, the
         # game's own where it has them: one line of plain text (escaped where it is sent)
-        use_wording(lambda line: line_text(line, plain=True))
+        use_wording(lambda line, system: line_text(line, system, plain=True))

@@ -30,7 +30,11 @@ def step(state: FightState, intent: Intent, system: RuleSystem, dice: Roller) ->
     if state.ended:
         raise CombatError(Line("refusal.that_fight_over"))
     d = Draft(state, system, dice, intent)
-    result = action.perform(d, intent)
+    try:
+        result = action.perform(d, intent)
+    except CombatError as refused:   # worded with the fight's system's own words where it has them
+        refused.system = refused.system or system.key
+        raise
     d.tell_fates()
     return Outcome(state=d.freeze(), events=tuple(d.events), log=tuple(d.log), dice=tuple(d.dice.drawn),
                    result=result)

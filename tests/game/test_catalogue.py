@@ -158,3 +158,15 @@ class TestTheNewWords(GameFileTest):
         self.assertEqual(str(refusal), "B|g<i> cannot be refused.")
         self.assertEqual(refusal.line.key, "line.may_defend")
         self.assertEqual(str(CombatError("A sentence.")), "A sentence.")
+
+    def test_a_refusal_the_game_rewords_keeps_its_colours_and_a_system_may_word_it_its_way(self):
+        """A game's refusal is told in its words with its template's colours (the values still
+        escaped), and a system's own wording of a shared refusal is used in that system's
+        fights."""
+        self.use('[refusal]\nyou_cannot_attack_yourself = "|rNo self-harm here.|n"\n')
+        self.storyteller_fight("Guard", Stamina=2)
+        out = self.player(fray.CmdAttack(), "Char2", noansi=False)
+        self.assertIn("\x1b[1m\x1b[31mNo self-harm here.", out)
+        self.use('[storyteller.refusal]\nyou_cannot_attack_yourself = "Storytellers frown on that."\n')
+        self.player(fray.CmdAttack(), "Char2", "<Fray> Storytellers frown on that.")
+        self.player(fray.CmdAttack(), "|rZed{x}", "<Fray> No combatant '|rZed{x}' in this fight.")
