@@ -137,14 +137,14 @@ def test_rules_of_ten_and_one_are_options():
 
 def test_roll_shows_faces_total_and_success_levels():
     result = check("Dexterity + Brawl", fighter(Dexterity=3, Brawl=2), 10, 8)
-    assert result.lines == ("Dexterity 3 + Brawl 2 + d10 [10, 8 -> 13] = 18: 5 SLs",)
+    assert tuple(englished(result.lines)) == ("Dexterity 3 + Brawl 2 + d10 [10, 8 -> 13] = 18: 5 SLs",)
     assert result.summary == "18: 5 SLs"
     assert result.record["faces"] == [10, 8] and result.record["success_levels"] == 5
 
 
 def test_roll_below_nine_fails_and_a_one_can_go_negative():
     result = check("Dex + 2", fighter(Dexterity=3), 1, 2)
-    assert result.lines == ("Dexterity 3 + 2 + d10 [1, 2 -> -3] = 2: failure",)
+    assert tuple(englished(result.lines)) == ("Dexterity 3 + 2 + d10 [1, 2 -> -3] = 2: failure",)
     assert result.summary == "2: failure"
 
 
@@ -156,7 +156,7 @@ def test_numbers_subtract_and_one_d10_may_be_written():
 
 def test_modifier_is_added():
     result = check("Dex", fighter(Dexterity=4), 5, modifier=-2)
-    assert result.lines == ("Dexterity 4 - 2 (modifier) + d10 [5] = 7: failure",)
+    assert tuple(englished(result.lines)) == ("Dexterity 4 - 2 (modifier) + d10 [5] = 7: failure",)
 
 
 @pytest.mark.parametrize("face", [1, 3, 10])
@@ -600,3 +600,16 @@ def test_firearm_limits_keep_their_own_sizes_unless_the_data_says_multiplier():
         "9mm one-handed: Strength 8 needed, 5 -> 3 short, -6"
     assert literal.space_limit(literal.weapon("9mm"), 5, "firearm").penalty == -6
     assert literal.search_bonus(literal.weapon("9mm")) == 6
+
+
+def test_roll_line_words_as_describe_for_every_shape_of_pool():
+    from rules.systems.eldritch.dice import EldritchRoll
+    from rules.systems.base import Pool
+    shapes = [(), (("Dexterity", 3),), (("Dexterity", 3), ("Brawl", 2), ("ear pop", -2), ("", 1)),
+              (("", -2),), (("wounds", -3), ("Strength", -1))]
+    dice_ = [((7,), 7, 10, 0), ((10, 8), 13, 18, 5), ((1, 3), -2, -5, 0), ((5,), 5, 9, 1)]
+    for parts in shapes:
+        for faces, die, total, levels in dice_:
+            roll = EldritchRoll(Pool(parts), faces, die, total, levels)
+            assert englished([roll.line()]) == [roll.describe()]
+    assert englished([EldritchRoll(Pool((("ear pop", -2),)), (5,), 5, 3, 1).line()]) == ["-2 (ear pop) + d10 [5] = 3: 1 SL"]

@@ -21,6 +21,7 @@ from typing import Any
 
 from rules.data import RulesDataError, require
 from rules.dice import Roller
+from rules.lines import Line
 from rules.systems.base import Combatant, Pool, plural
 
 
@@ -120,6 +121,23 @@ def describe_parts(parts: Sequence[tuple[str, int]]) -> str:
     return text + "".join(f" {'-' if neg else '+'} {body}" for neg, body in pieces[1:])
 
 
+def parts_line(parts: Sequence[tuple[str, int]]) -> Line | None:
+    """:func:`describe_parts` as a line of working (``line.pool_*``), or None for no parts."""
+    chain: Line | None = None
+    for label, value in parts:
+        if not label:
+            negative, part = value < 0, Line("line.pool_number", {"value": abs(value)})
+        elif label[:1].isupper():
+            negative, part = False, Line("line.pool_trait", {"label": label, "value": value})
+        else:
+            negative, part = value < 0, Line("line.pool_noted", {"value": abs(value), "label": label})
+        if chain is None:
+            chain = Line("line.pool_negative", {"part": part}) if negative else part
+        else:
+            chain = Line("line.pool_minus" if negative else "line.pool_plus", {"pool": chain, "part": part})
+    return chain
+
+
 @dataclass(frozen=True)
 class EldritchRoll:
     """1d10 + ``pool``: ``faces`` are the natural faces (the die, then any rerolls), ``die``
@@ -147,6 +165,21 @@ class EldritchRoll:
 
     def verdict(self) -> str:
         return f"{plural(self.success_levels, 'SL')}" if self.succeeded else "failure"
+
+    def verdict_line(self) -> Line:
+        """:meth:`verdict` as a line: ``"5 SLs"``, ``"1 SL"``, ``"failure"``."""
+        if not self.succeeded:
+            return Line("eldritch.line.failure", {})
+        return Line("eldritch.line.sl" if self.success_levels == 1 else "eldritch.line.sls",
+                    {"count": self.success_levels})
+
+    def line(self) -> Line:
+        """:meth:`describe` as a line of working; the faces are notation (:meth:`faces_text`)."""
+        pool = parts_line(self.pool.parts)
+        values = {"faces": self.faces_text(), "total": self.total, "verdict": self.verdict_line()}
+        if pool is None:
+            return Line("eldritch.line.roll_bare", values)
+        return Line("eldritch.line.roll", {"pool": pool, **values})
 
     def describe(self) -> str:
         """``"Dexterity 3 + Brawl 2 + d10 [10, 8 -> 13] = 18: 5 SLs"``."""

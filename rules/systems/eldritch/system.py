@@ -614,7 +614,7 @@ class EldritchSystem(EldritchChecks, RuleSystem):
             raise CombatError(Line("eldritch.refusal.dead_rolls_no_dice", {"actor": actor.name}))
         roll = self.roll(parts, roller)
         summary = f"{roll.total}: {roll.verdict()}"
-        return RollResult(lines=(roll.describe(),), summary=summary,
+        return RollResult(lines=(roll.line(),), summary=summary,
                           record={**roll.to_record(), "result": summary})
 
     def odds(self, expression: PoolExpression, actor: Combatant, *, modifier: int = 0,
