@@ -603,8 +603,8 @@ def test_firearm_limits_keep_their_own_sizes_unless_the_data_says_multiplier():
 
 
 def test_roll_line_words_as_describe_for_every_shape_of_pool():
-    from rules.systems.eldritch.dice import EldritchRoll
     from rules.systems.base import Pool
+    from rules.systems.eldritch.dice import EldritchRoll
     shapes = [(), (("Dexterity", 3),), (("Dexterity", 3), ("Brawl", 2), ("ear pop", -2), ("", 1)),
               (("", -2),), (("wounds", -3), ("Strength", -1))]
     dice_ = [((7,), 7, 10, 0), ((10, 8), 13, 18, 5), ((1, 3), -2, -5, 0), ((5,), 5, 9, 1)]
