@@ -68,8 +68,10 @@ ANSI_RE = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
 ST_ANSWER = r"^<(?:Combat|Fray)>"
 WATCHER_COMMANDS = ("look", "+roll 3 vs 6", "+combat", "+sheet")
 KIND = {"+roll 3 vs 6": "+roll", "attack A=B": "attack", "defend B=none": "defend",
-        "+heal B=all": "+heal"}
-ORDER = ("look", "+roll", "+sheet", "+combat", "attack", "defend", "+combat/next", "+heal")
+        "+heal B=all": "+heal", "+npc/init A=3+3": "+npc/init", "+npc/init B=2+2": "+npc/init",
+        "+npc/remove B": "+npc/remove"}
+ORDER = ("look", "+roll", "+sheet", "+combat", "attack", "defend", "+combat/next", "+heal",
+         "+combat/end", "+combat/start", "+npc/init", "+npc/remove")
 
 
 # --------------------------------------------------------------------------- telnet
@@ -258,8 +260,20 @@ async def think(deadline: float) -> bool:
     return time.monotonic() < deadline
 
 
-async def storyteller_loop(conn: Conn, run: Run):
+@dataclass
+class Fights:
+    """Fights started and ended while the clients run (``bench/soak.py``): each Storyteller
+    ends its fight with ``+combat/end`` after a random number of rounds in ``rounds`` and
+    starts a new one (``next_fight``)."""
+    rounds: tuple[int, int]
+    started: int = 0
+    ended: int = 0
+    not_started: int = 0  # a new fight that did not get going (refused or unanswered)
+
+
+async def storyteller_loop(conn: Conn, run: Run, fights: Fights | None = None):
     await asyncio.sleep(random.uniform(0, THINK[1]))
+    rounds_left = random.randint(*fights.rounds) if fights else 0
     while time.monotonic() < run.end:
         await timed(conn, run, "+combat", ST_ANSWER)
         if not await think(run.end):
@@ -277,12 +291,49 @@ async def storyteller_loop(conn: Conn, run: Run):
         await timed(conn, run, "+heal B=all", ST_ANSWER)
         if not await think(run.end):
             return
+        if fights is not None:
+            rounds_left -= 1
+            if rounds_left <= 0:
+                if not await next_fight(conn, run, fights):
+                    return
+                rounds_left = random.randint(*fights.rounds)
+
+
+async def next_fight(conn: Conn, run: Run, fights: Fights) -> bool:
+    """``+combat/end``, then a new fight as at the start (``setup_fight``), every command timed
+    like the others, with the think time between them. False once no new command may start."""
+    got = await timed(conn, run, "+combat/end", r"You end the fight|^<Fray>")
+    fights.ended += "You end the fight" in got
+    if not await think(run.end):
+        return False
+    got = await timed(conn, run, "+combat/start", r"You start a fight|^<Fray>")
+    if "You start a fight" not in got:
+        fights.not_started += 1
+        return await think(run.end)
+    fights.started += 1
+    if not await think(run.end):
+        return False
+    await timed(conn, run, "+npc/init A=3+3", r"A rolls initiative|^<Fray>")
+    for _ in range(20):
+        if not await think(run.end):
+            return False
+        await timed(conn, run, "+npc/init B=2+2", r"B rolls initiative|^<Fray>")
+        if not await think(run.end):
+            return False
+        hud = await timed(conn, run, "+combat", r"^Declare .*$|^<Fray>")
+        if "Declare" not in hud or re.search(r"^ *1 +A \(NPC\)", hud, re.M):
+            break  # A acts first (or the HUD was refused: no more re-rolls)
+        if not await think(run.end):
+            return False
+        await timed(conn, run, "+npc/remove B", r"remove B from the scene|^<Fray>")
+    return await think(run.end)
 
 
 async def watcher_loop(conn: Conn, run: Run, room: str):
     name = re.escape(conn.name)
+    # "+combat" with no fight in the room (between two fights, bench/soak.py) is refused
     patterns = {"look": rf"^{re.escape(room)}$", "+roll 3 vs 6": rf"^<Roll> {name} rolls ",
-                "+combat": r"^Round \d+ +Storyteller:", "+sheet": rf"^{name} +Character\b"}
+                "+combat": r"^Round \d+ +Storyteller:|^<Fray>", "+sheet": rf"^{name} +Character\b"}
     i = random.randrange(len(WATCHER_COMMANDS))
     await asyncio.sleep(random.uniform(0, THINK[1]))
     while time.monotonic() < run.end:
@@ -313,7 +364,9 @@ async def setup_fight(st: Conn) -> int:
     raise HarnessError(f"[{st.name}] B kept rolling above A")
 
 
-async def scenario(server: FrayServer, args) -> Run:
+async def setup_clients(server: FrayServer, args) -> tuple[dict[str, list[str]], dict[str, Conn]]:
+    """Rooms dug, ``args.clients`` accounts logged in and in their rooms, one fight started per
+    room; returns ({room: member names, the Storyteller first}, {name: connection})."""
     port = server.telnet_port
     rooms = [f"Arena{r + 1:02d}" for r in range(args.rooms)]
     # clients dealt to rooms in turn; the first one in each room is its Storyteller
@@ -355,6 +408,11 @@ async def scenario(server: FrayServer, args) -> Run:
     rerolls = await asyncio.gather(*(setup_fight(conns[names[0]]) for names in members.values()))
     log(f"{len(rooms)} fights started (B re-rolled {sum(rerolls)} times to act after A)")
     await asyncio.sleep(2)
+    return members, conns
+
+
+async def scenario(server: FrayServer, args) -> Run:
+    members, conns = await setup_clients(server, args)
 
     now = time.monotonic()
     run = Run(start=now + args.warmup, end=now + args.warmup + args.seconds,
