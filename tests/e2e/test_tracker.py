@@ -29,7 +29,8 @@ def log_in(page, base: str, name: str, password: str) -> None:
     page.wait_for_load_state("networkidle")
 
 
-def text_has(page, text: str, timeout: int = 15_000) -> None:
+def text_has(page, text: str, timeout: int = 30_000) -> None:
+    """Wait until the page shows ``text`` (30 s: a loaded machine answers a form post late)."""
     try:
         page.wait_for_function("t => document.body.innerText.includes(t)", arg=text, timeout=timeout)
     except Exception as exc:  # the page as it was, for the failure
