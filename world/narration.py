@@ -19,7 +19,7 @@ from evennia.utils.funcparser import ACTOR_STANCE_CALLABLES, FuncParser
 
 from rules.lines import Line
 from world import catalogue as messages
-from world.text import COMBAT, ROLL, escape, escape_for_room, reads_aloud
+from world.text import COMBAT, ROLL, escape, escape_for_room, literal_for_room, reads_aloud
 from world.wording import line_text, lines_text, value_text  # noqa: F401 (the lines' words)
 
 _PARSER = FuncParser(ACTOR_STANCE_CALLABLES)
@@ -58,8 +58,7 @@ def room_text(value, system: str = "") -> str:
     """An event's value made literal for ``msg_contents``: a line (a roll) worded from the
     catalogue, its template's colours kept; anything else escaped whole."""
     if isinstance(value, Line):
-        return (line_text(value, system).replace("\\", "\\\\").replace("$", "$$")
-                .replace("{", "{{").replace("}", "}}"))
+        return literal_for_room(line_text(value, system))
     return escape_for_room(str(value))
 
 

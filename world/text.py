@@ -74,8 +74,13 @@ def without_controls(text: str, parsed: bool = False) -> str:
 
 def escape_for_room(text: str) -> str:
     """Text made literal for ``msg_contents`` (colour codes, ``$func()`` and ``{key}``)."""
-    return (escape(text).replace("\\", "\\\\").replace("$", "$$")
-            .replace("{", "{{").replace("}", "}}"))
+    return literal_for_room(escape(text))
+
+
+def literal_for_room(text: str) -> str:
+    """Text whose colour codes are meant, made literal for ``msg_contents`` otherwise
+    (``$func()`` and ``{key}``): a line the catalogue worded, its values already escaped."""
+    return text.replace("\\", "\\\\").replace("$", "$$").replace("{", "{{").replace("}", "}}")
 
 
 # ---------------------------------------------------------------------- screen readers
