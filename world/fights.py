@@ -433,7 +433,7 @@ def _step(loaded: Loaded, system: RuleSystem, intent: Intent) -> Outcome:
         row.log_count += 1
         records, drawn_left = drawn[:len(entry.dice)], drawn[len(entry.dice):]
         loaded.log.append(FightLogEntry(fight=row, number=row.log_count, round=entry.round, actor=entry.actor[:80],
-                                        what=entry.what[:200], dice=records, **log_lines(entry.lines, row.system_key)))
+                                        what=line_text(entry.what, row.system_key, plain=True)[:200], dice=records, **log_lines(entry.lines, row.system_key)))
         drawn = drawn_left
     row.intent_count += 1
     loaded.intents.append(FightIntent(fight=row, number=row.intent_count, intent=intent.to_record(),

@@ -47,11 +47,12 @@ class Event:
 
 @dataclass(frozen=True)
 class LogEntry:
-    """One roll-log entry: who (``actor``, a name), ``what``, the working ``lines``, the
-    ``round``, and the dice drawn since the entry before it as ``(sides, face)``."""
+    """One roll-log entry: who (``actor``, a name), ``what`` (its title: a catalogue line, or
+    a name or notation that needs no words), the working ``lines``, the ``round``, and the
+    dice drawn since the entry before it as ``(sides, face)``."""
 
     actor: str
-    what: str
+    what: str | Line
     lines: tuple[str | Line, ...]
     round: int
     dice: tuple[tuple[int, int], ...] = ()
