@@ -39,14 +39,19 @@ def _flatten(node: dict, prefix: str = "") -> dict[str, Any]:
     return flat
 
 
-@cache
-def defaults() -> dict[str, str]:
-    """{``area.name`` or ``system.area.name``: template}: Fray's own words."""
+def read_defaults() -> dict[str, str]:
+    """Fray's own words as the files hold them now (:func:`defaults` keeps the first read)."""
     flat: dict[str, str] = {}
     for path in sorted(DEFAULTS.glob("*.toml")):
         with open(path, "rb") as data:
             flat.update({key: str(value) for key, value in _flatten(tomllib.load(data)).items()})
     return flat
+
+
+@cache
+def defaults() -> dict[str, str]:
+    """{``area.name`` or ``system.area.name``: template}: Fray's own words."""
+    return read_defaults()
 
 
 def override_path() -> Path | None:
@@ -69,10 +74,11 @@ def _systems() -> tuple[str, ...]:
     return system_keys()
 
 
-def replaced(key: str) -> str | None:
-    """The default template an override of ``key`` replaces: the key's own, or for a system's
-    wording of a shared entry (``eldritch.attack.opens``) the shared one; None: no such key."""
-    known = defaults()
+def replaced(key: str, known: dict[str, str] | None = None) -> str | None:
+    """The default template an override of ``key`` replaces (among ``known``, default
+    :func:`defaults`): the key's own, or for a system's wording of a shared entry
+    (``eldritch.attack.opens``) the shared one; None: no such key."""
+    known = defaults() if known is None else known
     if key in known:
         return known[key]
     system, _, shared = key.partition(".")
@@ -137,8 +143,10 @@ def problems(path: Path | None = None) -> list[str]:
     """Every problem of the catalogue, one line each, ``<file>: <key>: <problem>``: Fray's own
     templates that do not parse, then the game's file (``path``, default
     :func:`override_path`): a key Fray does not have, a template that does not parse, an
-    unknown or missing placeholder."""
-    found = [f"{DEFAULTS.name}/: {key}: {problem}" for key, text in defaults().items()
+    unknown or missing placeholder. The files are read as they are now, not as the running
+    Server read them (``@reload`` checks them before it restarts the Server)."""
+    known = read_defaults()
+    found = [f"{DEFAULTS.name}/: {key}: {problem}" for key, text in known.items()
              if (problem := template_problem(text))]
     path = override_path() if path is None else path
     if path is None:
@@ -146,7 +154,7 @@ def problems(path: Path | None = None) -> list[str]:
     overrides, unreadable = read_overrides(path)
     found.extend(unreadable)
     for key, text in overrides.items():
-        default = replaced(key)
+        default = replaced(key, known)
         if default is None:
             found.append(f"{path}: {key}: unknown key (not one of Fray's messages)")
         elif problem := template_problem(text, default):

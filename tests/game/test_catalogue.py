@@ -4,6 +4,7 @@ Server makes before it starts names the file, the key and the problem in one lin
 
 import tempfile
 from pathlib import Path
+from unittest import mock
 
 from django.test import override_settings
 
@@ -170,3 +171,50 @@ class TestTheNewWords(GameFileTest):
         self.use('[storyteller.refusal]\nyou_cannot_attack_yourself = "Storytellers frown on that."\n')
         self.player(fray.CmdAttack(), "Char2", "<Fray> Storytellers frown on that.")
         self.player(fray.CmdAttack(), "|rZed{x}", "<Fray> No combatant '|rZed{x}' in this fight.")
+
+
+class TestReload(GameFileTest):
+    """``@reload`` asks the check the Server's start makes: with a broken message file the
+    reload is refused, each problem on its own line, and the running Server is not restarted."""
+
+    def reload(self, text: str):
+        from commands import account
+
+        self.use(text)
+        with mock.patch("evennia.SESSION_HANDLER.portal_restart_server") as restart:
+            out = self.call(account.CmdReload(), "", caller=self.account)
+        return out, restart
+
+    def test_a_broken_message_file_refuses_the_reload_with_its_problems(self):
+        out, restart = self.reload('[attack]\nswings = "x"\nopens = "|r{attacker} at {victim}"\n')
+        self.assertEqual(out.splitlines(), [
+            "<Fray> Not reloaded: the Server would not start. The running Server goes on as it "
+            "was; fix this and reload:",
+            f"  message catalogue: {self.path}: attack.swings: unknown key (not one of Fray's messages)",
+            f"  message catalogue: {self.path}: attack.opens: unknown placeholder {{victim}} "
+            "(this entry has: {attacker}, {target}, {label})"])
+        restart.assert_not_called()
+
+    def test_a_good_message_file_reloads(self):
+        out, restart = self.reload('[attack]\nopens = "{attacker} swings {label} at {target}!"\n')
+        restart.assert_called_once_with()
+
+    def test_the_reload_in_the_account_cmdset_is_fray_s(self):
+        from commands import account
+        from commands.default_cmdsets import AccountCmdSet
+
+        reload = [cmd for cmd in AccountCmdSet().commands if cmd.key == "@reload"]
+        self.assertEqual([type(cmd) for cmd in reload], [account.CmdReload])
+
+    def test_the_check_reads_fray_s_files_as_they_are_now(self):
+        """A running Server keeps Fray's words as it read them; the check before a reload reads
+        the files anew (an entry given a new placeholder, the game's file following it)."""
+        fray_dir = self.dir / "messages"
+        fray_dir.mkdir()
+        (fray_dir / "fight.toml").write_text('[attack]\nopens = "{attacker} hits {target}."\n')
+        self.path.write_text('[attack]\nopens = "{target} is hit by {attacker}."\n')
+        catalogue.reload()
+        catalogue.defaults()   # the running Server's read
+        with mock.patch.object(catalogue, "DEFAULTS", fray_dir), override_settings(FRAY_MESSAGES=str(self.path)):
+            self.assertEqual(catalogue.problems(), [])
+            self.assertEqual(catalogue.defaults()["attack.opens"], "{attacker} attacks {target} with {label}.")
