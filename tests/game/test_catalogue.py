@@ -66,6 +66,33 @@ class TestTheCheck(GameFileTest):
         self.assertEqual(self.use('[fight]\nleft = "$Me() $conj(leave) the fight."\n'),
                          [f"{self.path}: fight.left: broken template: unknown function $Me()"])
 
+    def test_an_unknown_pronoun_is_broken(self):
+        self.assertEqual(self.use('[fight]\nleft = "$You() $conj(leave) $pron(zzz) fight."\n'),
+                         [f"{self.path}: fight.left: broken template: unknown pronoun $pron(zzz)"])
+
+    def test_a_pronoun_with_its_options_and_a_fighter_of_the_entry_is_good(self):
+        self.assertEqual(self.use('[attack]\nopens = "{attacker} swings {label} at {target} and '
+                                  '$pron(his, pa, m) fist at $pron(him, op, target)!"\n'), [])
+
+    def test_a_pronoun_option_that_is_neither_is_broken(self):
+        self.assertEqual(self.use('[attack]\nopens = "{attacker} swings {label} at {target}: $pron(him, bogus)"\n'),
+                         [f"{self.path}: attack.opens: broken template: $pron(him, bogus): 'bogus' is neither a "
+                          "pronoun option nor a placeholder of this entry (this entry has: {attacker}, {target}, "
+                          "{label})"])
+
+    def test_a_you_naming_no_fighter_of_the_entry_is_broken(self):
+        self.assertEqual(self.use('[attack]\nopens = "$You(bogus) {attacker} swings {label} at {target}."\n'),
+                         [f"{self.path}: attack.opens: broken template: $You(bogus) names no placeholder of this "
+                          "entry (this entry has: {attacker}, {target}, {label})"])
+        self.assertEqual(self.use('[attack]\nopens = "{attacker} swings {label} at $you(target) ({target})."\n'),
+                         [])
+
+    def test_a_prefix_that_breaks_the_line_is_refused(self):
+        self.assertEqual(self.use('[prefix]\ncombat = "|r[COMBAT]%r|n"\nroll = "<Roll>\\n"\n'),
+                         [f"{self.path}: prefix.combat: a prefix is on the line it starts: no %r or line break",
+                          f"{self.path}: prefix.roll: a prefix is on the line it starts: no %r or line break"])
+        self.assertEqual(catalogue.entry("prefix.combat"), "|y<Combat>|n")
+
     def test_a_value_that_is_not_text_is_one_line(self):
         self.assertEqual(self.use('[fight]\nleft = 3\n'),
                          [f"{self.path}: fight.left: the template is a int, not a string"])
