@@ -15,7 +15,7 @@ from rules.chargen import ChargenError
 from rules.systems import CombatError, RuleSystem, get_system
 from world import chargen, sheets
 from world.access import STAFF, require_perm
-from world.armor import notify, when
+from world.armor import notify, staff_reason, when
 from world.models import XpEntry
 from world.text import columns, escape, free_text
 
@@ -34,11 +34,7 @@ def award(staff, character, amount_text: str, reason: str) -> XpEntry:
     if sheets.is_npc(character):
         raise CombatError(f"{character.key} is an NPC; experience is for player characters.")
     amount = sheets.parse_rating(amount_text, "The award", 1, MAX_AWARD)
-    reason = reason.strip()
-    if not reason:
-        raise CombatError("Give the reason: +xp/award <name>=<n>/<reason>.")
-    if len(reason) > MAX_REASON:
-        raise CombatError(f"Keep the reason to {MAX_REASON} characters.")
+    reason = staff_reason(reason, "+xp/award <name>=<n>/<reason>", MAX_REASON)
     entry = XpEntry.objects.create(character=character, character_name=character.key, kind=XpEntry.AWARD,
                                    amount=amount, reason=reason, by=staff.key, at=chargen.now())
     if character != staff:
