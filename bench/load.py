@@ -1,4 +1,4 @@
-"""The 200-client / 20-fight telnet load benchmark (issue 12), against a real Fray server.
+"""The 200-client / 20-fight telnet load benchmark, against a real Fray server.
 
     .venv/bin/python bench/load.py [--clients 200] [--rooms 20] [--seconds 60]
 
@@ -28,7 +28,7 @@ ready to run but waited for a CPU (run-queue delay, ``/proc/<pid>/task/*/schedst
 shared machine the Server's CPU is capped by the others' load); p50/p99 per command, each p99
 also as a ratio to ``look``'s; and the Server's garbage collections of 5 ms or more in the
 window (the server runs with ``FRAY_BENCH_GC=1``, see ``server/conf/at_server_startstop.py``).
-Targets (issue 12): Server under 60 % CPU, every p99 at most 1.2 × look's. A command answered
+Targets: Server under 60 % CPU, every p99 at most 1.2 × look's. A command answered
 about 100 times in 60 s has its maximum for a p99: ``--seconds 300`` gives each a real one.
 Prints a Markdown table and a summary line; exits 0 (a benchmark, not a test). The machine is
 shared: the load average and the load generator's own CPU are printed alongside.

@@ -4,7 +4,7 @@
 
 Each case is computed ``--repeat`` times (default 20) and the median wall time is printed in
 milliseconds, with ``+roll``'s own roll_check time for the same pool as the yardstick (a
-ratio, since this machine is shared and noisy). The goal (issue 16): under 10 ms for pools up
+ratio, since this machine is shared and noisy). The goal: under 10 ms for pools up
 to 30 dice. Prints a Markdown table (``docs/performance.md`` keeps the last one).
 """
 

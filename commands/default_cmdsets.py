@@ -92,6 +92,7 @@ class AccountCmdSet(IndexedNames, default_cmds.AccountCmdSet):
         super().at_cmdset_creation()
         self.add(account.CmdQuit())
         self.add(account.CmdOOC())
+        self.add(account.CmdReload())  # refuses a reload the Server's start would refuse
         self.add(helpcmd.CmdHelp())
         #
         # any commands you add below will overload the default ones.

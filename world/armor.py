@@ -324,14 +324,22 @@ def approve(staff, number: int, text: str = "", *, spec: str | None = None,
     return request, note
 
 
+def staff_reason(text: str, usage: str, limit: int = MAX_COMMENT, *, needed: bool = True) -> str:
+    """A staff member's reason (a denial, a note revoked, a sheet sent back, an award), as
+    typed without the spaces around it. Raises CombatError: none given (when ``needed``), with
+    ``usage`` (``Give the reason: <usage>.``), or longer than ``limit`` characters."""
+    reason = (text or "").strip()
+    if needed and not reason:
+        raise CombatError(f"Give the reason: {usage}.")
+    if len(reason) > limit:
+        raise CombatError(f"Keep the reason to {limit} characters.")
+    return reason
+
+
 def deny(staff, number: int, why: str) -> dict:
     """Deny request ``number`` because of ``why``, and tell the requester."""
     require_perm(staff, STAFF, "deny requests")
-    why = why.strip()
-    if not why:
-        raise CombatError("Usage: +request/deny <#>=<why>")
-    if len(why) > MAX_COMMENT:
-        raise CombatError(f"Keep the reason to {MAX_COMMENT} characters.")
+    why = staff_reason(why, "+request/deny <#>=<why>")
     request = get_request(number)
     _require_open(request, "denied")
     request = _update(number, status=DENIED, handled_by=staff.key, handled_at=now_iso(), comment=why)
@@ -465,9 +473,7 @@ def _numbered_note(target, number: int) -> tuple[list[dict], dict]:
 def revoke(staff, target, number: int, why: str = "") -> dict:
     """Staff take note ``number`` away from ``target`` (off their back if worn) and tell them."""
     require_perm(staff, STAFF, "revoke armor notes")
-    why = why.strip()
-    if len(why) > MAX_COMMENT:
-        raise CombatError(f"Keep the reason to {MAX_COMMENT} characters.")
+    why = staff_reason(why, "", needed=False)
     notes, note = _numbered_note(target, number)
     stamp = now_iso()
     ArmorRequest.objects.filter(id=note.get("request") or 0, status=APPROVED).update(

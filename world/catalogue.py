@@ -9,7 +9,9 @@ not name keep Fray's words.
 
 :func:`problems` checks that file (the Server refuses to start on any problem, one line
 each: ``<file>: <key>: <problem>``): every key must be one Fray has, every template must
-parse, and its ``{placeholders}`` must be exactly those of the default it replaces.
+parse, and its ``{placeholders}`` must be exactly those of the default it replaces; a
+``$You(name)`` or ``$pron()`` must name a placeholder of the entry and a pronoun Evennia knows;
+a prefix may not break its line.
 """
 
 from __future__ import annotations
@@ -39,14 +41,19 @@ def _flatten(node: dict, prefix: str = "") -> dict[str, Any]:
     return flat
 
 
-@cache
-def defaults() -> dict[str, str]:
-    """{``area.name`` or ``system.area.name``: template}: Fray's own words."""
+def read_defaults() -> dict[str, str]:
+    """Fray's own words as the files hold them now (:func:`defaults` keeps the first read)."""
     flat: dict[str, str] = {}
     for path in sorted(DEFAULTS.glob("*.toml")):
         with open(path, "rb") as data:
             flat.update({key: str(value) for key, value in _flatten(tomllib.load(data)).items()})
     return flat
+
+
+@cache
+def defaults() -> dict[str, str]:
+    """{``area.name`` or ``system.area.name``: template}: Fray's own words."""
+    return read_defaults()
 
 
 def override_path() -> Path | None:
@@ -69,10 +76,11 @@ def _systems() -> tuple[str, ...]:
     return system_keys()
 
 
-def replaced(key: str) -> str | None:
-    """The default template an override of ``key`` replaces: the key's own, or for a system's
-    wording of a shared entry (``eldritch.attack.opens``) the shared one; None: no such key."""
-    known = defaults()
+def replaced(key: str, known: dict[str, str] | None = None) -> str | None:
+    """The default template an override of ``key`` replaces (among ``known``, default
+    :func:`defaults`): the key's own, or for a system's wording of a shared entry
+    (``eldritch.attack.opens``) the shared one; None: no such key."""
+    known = defaults() if known is None else known
     if key in known:
         return known[key]
     system, _, shared = key.partition(".")
@@ -104,13 +112,15 @@ def template_problem(template: Any, default: str | None = None) -> str:
         return f"broken template: {error}"
     from evennia.utils.funcparser import ACTOR_STANCE_CALLABLES
 
+    want = have if default is None else fields(default)
     for call in _CALL.finditer(template):
         if call.group(1) not in ACTOR_STANCE_CALLABLES:
             return f"broken template: unknown function ${call.group(1)}()"
         if ")" not in template[call.end():]:
             return f"broken template: ${call.group(1)}( is not closed"
+        if problem := _call_problem(call.group(1), template[call.end():template.index(")", call.end())], want):
+            return f"broken template: {problem}"
     if default is not None:
-        want = fields(default)
         unknown = [name for name in dict.fromkeys(have) if name not in want]
         missing = [name for name in dict.fromkeys(want) if name not in have]
         if unknown:
@@ -118,6 +128,41 @@ def template_problem(template: Any, default: str | None = None) -> str:
                     + f" (this entry has: {', '.join(f'{{{n}}}' for n in dict.fromkeys(want)) or 'none'})")
         if missing:
             return "missing placeholder " + ", ".join(f"{{{name}}}" for name in missing)
+    return ""
+
+
+def _call_problem(name: str, inside: str, placeholders: list[str]) -> str:
+    """What is wrong with the arguments of ``$name(inside)`` in an entry with
+    ``placeholders``, or "": ``$You(ref)`` (and ``$you``, ``$your``, ``$Your``) and a
+    ``$pron()``'s last argument name a fighter of the entry, ``$pron()`` a pronoun Evennia
+    knows, with its options."""
+    from evennia.utils.verb_conjugation import pronouns
+
+    args = [arg.strip() for arg in inside.split(",")] if inside.strip() else []
+    has = f"(this entry has: {', '.join(f'{{{n}}}' for n in dict.fromkeys(placeholders)) or 'none'})"
+    if name.lower() in ("you", "your"):
+        if args and args[0] not in placeholders:
+            return f"${name}({inside}) names no placeholder of this entry {has}"
+        return ""
+    if name.lower() != "pron":
+        return ""
+    if not args or (args[0] != "I" and args[0].lower() not in pronouns.PRONOUN_TABLE):
+        return f"unknown pronoun ${name}({inside})"
+    options = {*pronouns.ALIASES, *pronouns.PRONOUN_TYPES, *pronouns.VIEWPOINTS, *pronouns.GENDERS}
+    for place, arg in enumerate(args[1:], 2):
+        words = arg.lower().replace(",", " ").split()
+        if all(word in options for word in words) or " ".join(words) in options:
+            continue
+        if place == len(args) and arg in placeholders:
+            continue
+        return f"${name}({inside}): {arg!r} is neither a pronoun option nor a placeholder of this entry {has}"
+    return ""
+
+
+def _line_problem(key: str, template: Any) -> str:
+    """A prefix (``[prefix]``) starts a line: it may not break one (``%r`` or a line break)."""
+    if key.split(".")[0] == "prefix" and isinstance(template, str) and re.search(r"%[rR]|[\r\n]", template):
+        return "a prefix is on the line it starts: no %r or line break"
     return ""
 
 
@@ -137,19 +182,21 @@ def problems(path: Path | None = None) -> list[str]:
     """Every problem of the catalogue, one line each, ``<file>: <key>: <problem>``: Fray's own
     templates that do not parse, then the game's file (``path``, default
     :func:`override_path`): a key Fray does not have, a template that does not parse, an
-    unknown or missing placeholder."""
-    found = [f"{DEFAULTS.name}/: {key}: {problem}" for key, text in defaults().items()
-             if (problem := template_problem(text))]
+    unknown or missing placeholder. The files are read as they are now, not as the running
+    Server read them (``@reload`` checks them before it restarts the Server)."""
+    known = read_defaults()
+    found = [f"{DEFAULTS.name}/: {key}: {problem}" for key, text in known.items()
+             if (problem := template_problem(text) or _line_problem(key, text))]
     path = override_path() if path is None else path
     if path is None:
         return found
     overrides, unreadable = read_overrides(path)
     found.extend(unreadable)
     for key, text in overrides.items():
-        default = replaced(key)
+        default = replaced(key, known)
         if default is None:
             found.append(f"{path}: {key}: unknown key (not one of Fray's messages)")
-        elif problem := template_problem(text, default):
+        elif problem := template_problem(text, default) or _line_problem(key, text):
             found.append(f"{path}: {key}: {problem}")
     return found
 
@@ -163,7 +210,8 @@ def catalogue() -> dict[str, str]:
     if path is not None:
         overrides, _ = read_overrides(path)
         merged.update({key: text for key, text in overrides.items()
-                       if replaced(key) is not None and not template_problem(text, replaced(key))})
+                       if replaced(key) is not None and not template_problem(text, replaced(key))
+                       and not _line_problem(key, text)})
     return merged
 
 

@@ -163,14 +163,16 @@ def change_health(target, system: RuleSystem, amount: int | None, damage_type: s
                  "system": system.key}), after
 
 
-def parse_rating(text: str, what: str = "A rating", low: int = 0, high: int = MAX_RATING) -> int:
-    """A whole number ``low``..``high`` from player text (``what`` names it in the error).
-    Raises CombatError."""
-    text = text.strip()
-    digits = text[1:] if text.startswith("-") else text
-    if not digits.isascii() or not digits.isdigit() or len(digits) > 4 or not low <= int(text) <= high:
-        raise CombatError(f"{what} must be a whole number from {low} to {high}, not '{quote(text)}'.")
-    return int(text)
+def parse_rating(text: str, what: str = "A rating", low: int = 0, high: int = MAX_RATING, *, mark: str = "") -> int:
+    """A whole number ``low``..``high`` from player text (``what`` names it in the error;
+    ``mark`` may come before it, as ``#`` before an XP entry's number). Raises CombatError."""
+    text = (text or "").strip()
+    number = text.removeprefix(mark) if mark else text
+    digits = number[1:] if number.startswith("-") else number
+    if (not digits.isascii() or not digits.isdigit() or len(digits) > max(4, len(str(high)))
+            or not low <= int(number) <= high):
+        raise CombatError(f"{what} must be a whole number from {low} to {high}, not '{quote(text)[:20]}'.")
+    return int(number)
 
 
 def set_stat(target, field: str, value: str, system: RuleSystem) -> str:

@@ -13,10 +13,9 @@ from django.db.models import Sum
 
 from rules.chargen import ChargenError
 from rules.systems import CombatError, RuleSystem, get_system
-from rules.text import quote
 from world import chargen, sheets
 from world.access import STAFF, require_perm
-from world.armor import notify, when
+from world.armor import notify, staff_reason, when
 from world.models import XpEntry
 from world.text import columns, escape, free_text
 
@@ -29,27 +28,13 @@ def balance(character) -> int:
     return XpEntry.objects.filter(character=character).aggregate(total=Sum("amount"))["total"] or 0
 
 
-def _whole(text: str, what: str, low: int, high: int, *, entry: bool = False) -> int:
-    """A whole number from player text (``entry``: an entry number, ``#`` before it allowed).
-    Raises CombatError."""
-    raw = (text or "").strip()
-    digits = raw.removeprefix("#") if entry else raw
-    if not digits.isascii() or not digits.isdigit() or len(digits) > 9 or not low <= int(digits) <= high:
-        raise CombatError(f"{what} must be a whole number from {low} to {high}, not '{quote(raw)[:20]}'.")
-    return int(digits)
-
-
 def award(staff, character, amount_text: str, reason: str) -> XpEntry:
     """Staff award ``amount_text`` XP (1 to 1000) to ``character`` for ``reason``; the player is told."""
     require_perm(staff, STAFF, "award experience")
     if sheets.is_npc(character):
         raise CombatError(f"{character.key} is an NPC; experience is for player characters.")
-    amount = _whole(amount_text, "The award", 1, MAX_AWARD)
-    reason = reason.strip()
-    if not reason:
-        raise CombatError("Give the reason: +xp/award <name>=<n>/<reason>.")
-    if len(reason) > MAX_REASON:
-        raise CombatError(f"Keep the reason to {MAX_REASON} characters.")
+    amount = sheets.parse_rating(amount_text, "The award", 1, MAX_AWARD)
+    reason = staff_reason(reason, "+xp/award <name>=<n>/<reason>", MAX_REASON)
     entry = XpEntry.objects.create(character=character, character_name=character.key, kind=XpEntry.AWARD,
                                    amount=amount, reason=reason, by=staff.key, at=chargen.now())
     if character != staff:
@@ -88,7 +73,7 @@ def undo(staff, character, number_text: str) -> XpEntry:
     """Staff undo spend entry ``number_text`` of ``character``: the trait back to its old
     rating (if it still has the rating bought), the XP refunded as an entry of its own."""
     require_perm(staff, STAFF, "undo experience spends")
-    number = _whole(number_text, "The entry number", 1, 10**9, entry=True)
+    number = sheets.parse_rating(number_text, "The entry number", 1, 10**9, mark="#")
     entry = XpEntry.objects.filter(id=number, character=character).first()
     if entry is None:
         raise CombatError(f"{character.key} has no XP entry #{number}.")

@@ -1,5 +1,5 @@
 """Exact odds of a roll: every outcome with its probability as a Fraction, computed, not
-simulated (``+roll/odds``; issue 16).
+simulated (``+roll/odds``).
 
 Two ways, both driving the systems' own roll code so the odds can never disagree with it:
 

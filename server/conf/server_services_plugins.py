@@ -17,12 +17,19 @@ from server.startup import REFUSED  # what the Server's log says before each pro
 def start_plugin_services(server):
     """Called by Evennia last in the Server's own startup, before the Portal connects."""
     from server.conf.amp import use_server_amp
-    from world import narration
 
     use_server_amp()   # before the link to the Portal is made (server/conf/amp.py)
-    problems = [f"message catalogue: {problem}" for problem in narration.check()] + chargen_check()
+    problems = start_problems()
     if problems:
         refuse(problems)
+
+
+def start_problems() -> list[str]:
+    """Every reason the Server would not start, one line each: the message catalogue's
+    problems, then the chargen tables'. ``@reload`` asks it too before it restarts the Server."""
+    from world import narration
+
+    return [f"message catalogue: {problem}" for problem in narration.check()] + chargen_check()
 
 
 def refuse(problems):

@@ -1,4 +1,4 @@
-"""The website and webclient load third-party files only from the game (issue 13, item 1):
+"""The website and webclient load third-party files only from the game:
 every vendor file a template or the font plugin names is one ``server/vendor.py`` installs,
 and no template loads a script, stylesheet or font from elsewhere. (The browser test,
 tests/e2e/test_webclient.py, proves it with the network blocked.)"""

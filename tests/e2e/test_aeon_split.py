@@ -1,4 +1,4 @@
-"""End to end: aeon multiple actions over real telnet (issue 17 item 25; the aeon seed: "actions
+"""End to end: aeon multiple actions over real telnet (the aeon seed: "actions
 may be split as normal", Trinity's rule). Every die is forced (``@dice/force``).
 
 Alice (Dexterity 3, Brawl 2, Strength 2; initiative 10) against the NPC Thug (Stamina 1;

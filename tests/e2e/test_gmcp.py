@@ -1,4 +1,4 @@
-"""End to end, GMCP (issue 14): a MUD client that takes GMCP gets Char.Vitals and Fray.Combat
+"""End to end, GMCP: a MUD client that takes GMCP gets Char.Vitals and Fray.Combat
 on login and on every change of its fight, over a real telnet socket; a client that refuses
 GMCP gets none."""
 

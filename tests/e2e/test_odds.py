@@ -1,4 +1,4 @@
-"""End to end, ``+roll/odds`` (issue 16, item 1) over a real telnet socket: the exact chances
+"""End to end, ``+roll/odds`` over a real telnet socket: the exact chances
 in the system of the fight in the room (else the game default), told only to the roller;
 no die is used up and nothing is logged."""
 

@@ -1,5 +1,5 @@
 """End to end, over real telnet sockets: MSSP from the settings, malformed telnet input
-that no longer wedges a session, and lines ended by CR alone (issue 14, items 2, 5, 6).
+that no longer wedges a session, and lines ended by CR alone.
 
 Fray's telnet protocol is ``server/conf/telnet.py`` (``TELNET_PROTOCOL_CLASS``)."""
 

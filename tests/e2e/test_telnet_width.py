@@ -1,4 +1,4 @@
-"""End to end: every line Fray sends over telnet fits the client's width (issue 14, item 4).
+"""End to end: every line Fray sends over telnet fits the client's width.
 
 A Storyteller fight is played over real telnet sockets twice: by clients that negotiate
 nothing (78 columns, Evennia's CLIENT_DEFAULT_WIDTH) and by clients that report a

@@ -1,4 +1,4 @@
-"""End to end: the web combat tracker (issue 16 item 3) in a real Chromium while the fight is
+"""End to end: the web combat tracker in a real Chromium while the fight is
 played over real telnet. A player's page shows the new narration, turn and health without a
 reload (a mark set on the page survives); the Storyteller's "Next turn" button in the browser
 moves the fight on and the telnet players are told.

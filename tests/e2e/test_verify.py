@@ -1,4 +1,4 @@
-"""End to end, verifiable dice (issue 16, item 2) over real telnet sockets: a fight with real
+"""End to end, verifiable dice over real telnet sockets: a fight with real
 (unforced) dice commits to its seed when it starts, reveals it when it ends, and
 ``+combat/verify`` confirms every die; the dice shown are the seed's own."""
 

@@ -1,4 +1,4 @@
-"""End to end in a real browser (issue 13, item 1): the webclient and the website load every
+"""End to end in a real browser: the webclient and the website load every
 script and stylesheet from the game itself, so they work with the outside network blocked.
 
 Debian's ``chromium`` driven by Playwright through ``executable_path`` (Playwright's own browser

@@ -215,7 +215,7 @@ class TestAeonMounted(AeonFightTest):
 
     def test_control_roll_failure_loses_the_action(self):
         # Ride 1 < Control Rating 2: Dexterity 3 + Ride 1 needs 2, -2 for the Ride roll's dice
-        # action (issue 17 item 24): 2 dice: 9 2 -> 1: control lost.
+        # action (seed, Mounted Combat): 2 dice: 9 2 -> 1: control lost.
         self.player(aeon.CmdMount(), "horse")
         self.force(9, 2)
         out = self.player(fray.CmdAttack(), "Thug")
@@ -398,7 +398,7 @@ class TestHealthAcrossSystems(FrayCommandTest):
 
 
 class TestAeonNpcTemplates(AeonFightTest):
-    """Issue 17 item 26: aeon NPC templates, made with +npc/create <name>=<template>."""
+    """Aeon NPC templates, made with +npc/create <name>=<template>."""
 
     def test_templates_listing_and_create_from_an_aeon_template(self):
         out = self.st(npcs.CmdNpc(), "/templates", "NPC templates (aeon): +npc/create <name>=<template>")
@@ -414,7 +414,7 @@ class TestAeonNpcTemplates(AeonFightTest):
 
 class TestAeonHidingWitnesses(AeonFightTest):
     def test_a_witness_who_succeeds_keeps_track(self):
-        # Issue 17 item 23, seed: "those who succeed keep track". Char2 hides with 4 successes
+        # Seed: "those who succeed keep track". Char2 hides with 4 successes
         # (needs 3); the Thug's Wits 2 + Awareness 1: 7 2 2 -> 1 success, needing 1: keeps track.
         self.force(9, 9, 8, 8, 1, 7, 2, 2)
         out = self.player(aeon.CmdHide(), "")
@@ -425,7 +425,7 @@ class TestAeonHidingWitnesses(AeonFightTest):
 
 class TestAeonAmbushCover(AeonFightTest):
     def test_invisibility_dice_go_on_the_ambushers_stealth_roll(self):
-        # Issue 17 item 22, seed: "Invisibility, camoflage and the like all add to the attacker's
+        # Seed: "Invisibility, camoflage and the like all add to the attacker's
         # Stealth roll". The ST gives the camouflaged Sniper +2 dice: Dexterity 3 + Stealth 1 +
         # 2 = 6 dice: 9 8 2 2 2 2 -> 2; Char2 Wits 2 + Awareness 1: 7 2 2 -> 1. Sniper wins.
         self.st(npcs.CmdNpc(), "/create Sniper")
@@ -446,7 +446,7 @@ class TestAeonAmbushCover(AeonFightTest):
 
 class TestAeonClinchFirstTurn(AeonFightTest):
     def test_the_clincher_crushes_on_the_first_turn(self):
-        # Issue 17 item 21, seed (Grappling): "Upon gaining control of a clinch, a grappler has
+        # Seed (Grappling): "Upon gaining control of a clinch, a grappler has
         # one of three options", the first turn included. Control pool 5: 9 8 2 2 2 -> 2.
         self.force(9, 8, 2, 2, 2)
         self.player(fray.CmdAttack(), "Thug/clinch crush")
@@ -490,13 +490,13 @@ class TestAeonClinchFirstTurn(AeonFightTest):
 
 
 class TestAeonRideEveryTurn(AeonFightTest):
-    """Issue 17 item 24, seed (Mounted Combat): mounts whose Control Rating is above the rider's
+    """Seed (Mounted Combat): mounts whose Control Rating is above the rider's
     Ride "require riders to spend a dice action on a Ride roll every turn to control them", and
     "Failure results in loss of control": whatever the rider does, not only an attack."""
 
     def test_hiding_on_a_horse_needs_the_ride_roll_first(self):
-        # Ride 1 < Horse 2: Dexterity 3 + Ride 1 - 2 (the Ride roll is a dice action, issue 17
-        # item 24) needs 2: 9 2 -> 1: control lost, no hiding.
+        # Ride 1 < Horse 2: Dexterity 3 + Ride 1 - 2 (the Ride roll is a dice action, seed:
+        # Mounted Combat) needs 2: 9 2 -> 1: control lost, no hiding.
         self.player(aeon.CmdMount(), "horse")
         self.force(9, 2)
         out = self.player(aeon.CmdHide(), "")
@@ -506,7 +506,7 @@ class TestAeonRideEveryTurn(AeonFightTest):
         self.assertEqual(encounters.open_actions(self.encounter, self.char2), [])
 
     def test_a_kept_ride_roll_comes_before_the_hiding_roll(self):
-        # The Ride roll spends a dice action (issue 17 item 24): Char2, who declared no split, is
+        # The Ride roll spends a dice action (seed, Mounted Combat): Char2, who declared no split, is
         # counted as taking 2 actions. Ride: Dexterity 3 + Ride 1 - 2 = 2 dice: 9 9 -> 2 of 2:
         # kept. Hiding: Dexterity 3 + Stealth 4 - 3 = 4 dice: 9 9 8 1 -> 3 of 3; the Thug 6 2 2
         # loses track.

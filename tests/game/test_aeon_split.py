@@ -1,4 +1,4 @@
-"""Command tier: aeon multiple actions (issue 17 item 25; the aeon seed, Grappling: "actions may
+"""Command tier: aeon multiple actions (the aeon seed, Grappling: "actions may
 be split as normal", played with Trinity's rule) and the mount's Ride roll spending one of them
 (item 24; Mounted Combat: "spend a dice action on a Ride roll every turn"). Forced dice.
 

@@ -6,7 +6,7 @@ from unittest import mock
 from evennia.utils import create
 
 from commands.armor import CmdArmor, CmdRequest
-from rules.systems import get_system
+from rules.systems import CombatError, get_system
 from tests.game.test_combat_commands import FrayCommandTest
 from world import armor, sheets
 from world.models import ArmorRequest
@@ -317,6 +317,19 @@ class TestBadInput(ArmorTest):
         self.refused(CmdRequest(), "/deny 1", "Usage: +request/deny <#>=<why>", caller=self.char1)
         self.refused(CmdRequest(), "/view", "Usage: +request/view <#>")
         self.refused(CmdArmor(), "/revoke Char2", "Usage: +armor/revoke <player>=<note #>[=<why>]", caller=self.char1)
+
+    def test_a_staff_reason_is_checked_alike_everywhere(self):
+        """A denial's, a revoke's and an award's reason go through one check
+        (``armor.staff_reason``): none given names the usage, over the limit is refused."""
+        number = self.file()
+        with self.assertRaisesMessage(CombatError, "Give the reason: +request/deny <#>=<why>."):
+            armor.deny(self.char1, number, "   ")
+        self.refused(CmdRequest(), f"/deny {number}=" + "x" * 201, "Keep the reason to 200 characters.",
+                     caller=self.char1)
+        self.assertEqual(armor.staff_reason("  Not in this era.  ", "u"), "Not in this era.")
+        self.assertEqual(armor.staff_reason("  ", "u", needed=False), "")
+        with self.assertRaisesMessage(CombatError, "Keep the reason to 3 characters."):
+            armor.staff_reason("four", "u", 3)
 
     def test_open_request_limit(self):
         for _ in range(armor.MAX_OPEN):

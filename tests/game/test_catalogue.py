@@ -4,6 +4,7 @@ Server makes before it starts names the file, the key and the problem in one lin
 
 import tempfile
 from pathlib import Path
+from unittest import mock
 
 from django.test import override_settings
 
@@ -64,6 +65,33 @@ class TestTheCheck(GameFileTest):
     def test_an_unknown_function_is_broken(self):
         self.assertEqual(self.use('[fight]\nleft = "$Me() $conj(leave) the fight."\n'),
                          [f"{self.path}: fight.left: broken template: unknown function $Me()"])
+
+    def test_an_unknown_pronoun_is_broken(self):
+        self.assertEqual(self.use('[fight]\nleft = "$You() $conj(leave) $pron(zzz) fight."\n'),
+                         [f"{self.path}: fight.left: broken template: unknown pronoun $pron(zzz)"])
+
+    def test_a_pronoun_with_its_options_and_a_fighter_of_the_entry_is_good(self):
+        self.assertEqual(self.use('[attack]\nopens = "{attacker} swings {label} at {target} and '
+                                  '$pron(his, pa, m) fist at $pron(him, op, target)!"\n'), [])
+
+    def test_a_pronoun_option_that_is_neither_is_broken(self):
+        self.assertEqual(self.use('[attack]\nopens = "{attacker} swings {label} at {target}: $pron(him, bogus)"\n'),
+                         [f"{self.path}: attack.opens: broken template: $pron(him, bogus): 'bogus' is neither a "
+                          "pronoun option nor a placeholder of this entry (this entry has: {attacker}, {target}, "
+                          "{label})"])
+
+    def test_a_you_naming_no_fighter_of_the_entry_is_broken(self):
+        self.assertEqual(self.use('[attack]\nopens = "$You(bogus) {attacker} swings {label} at {target}."\n'),
+                         [f"{self.path}: attack.opens: broken template: $You(bogus) names no placeholder of this "
+                          "entry (this entry has: {attacker}, {target}, {label})"])
+        self.assertEqual(self.use('[attack]\nopens = "{attacker} swings {label} at $you(target) ({target})."\n'),
+                         [])
+
+    def test_a_prefix_that_breaks_the_line_is_refused(self):
+        self.assertEqual(self.use('[prefix]\ncombat = "|r[COMBAT]%r|n"\nroll = "<Roll>\\n"\n'),
+                         [f"{self.path}: prefix.combat: a prefix is on the line it starts: no %r or line break",
+                          f"{self.path}: prefix.roll: a prefix is on the line it starts: no %r or line break"])
+        self.assertEqual(catalogue.entry("prefix.combat"), "|y<Combat>|n")
 
     def test_a_value_that_is_not_text_is_one_line(self):
         self.assertEqual(self.use('[fight]\nleft = 3\n'),
@@ -170,3 +198,50 @@ class TestTheNewWords(GameFileTest):
         self.use('[storyteller.refusal]\nyou_cannot_attack_yourself = "Storytellers frown on that."\n')
         self.player(fray.CmdAttack(), "Char2", "<Fray> Storytellers frown on that.")
         self.player(fray.CmdAttack(), "|rZed{x}", "<Fray> No combatant '|rZed{x}' in this fight.")
+
+
+class TestReload(GameFileTest):
+    """``@reload`` asks the check the Server's start makes: with a broken message file the
+    reload is refused, each problem on its own line, and the running Server is not restarted."""
+
+    def reload(self, text: str):
+        from commands import account
+
+        self.use(text)
+        with mock.patch("evennia.SESSION_HANDLER.portal_restart_server") as restart:
+            out = self.call(account.CmdReload(), "", caller=self.account)
+        return out, restart
+
+    def test_a_broken_message_file_refuses_the_reload_with_its_problems(self):
+        out, restart = self.reload('[attack]\nswings = "x"\nopens = "|r{attacker} at {victim}"\n')
+        self.assertEqual(out.splitlines(), [
+            "<Fray> Not reloaded: the Server would not start. The running Server goes on as it "
+            "was; fix this and reload:",
+            f"  message catalogue: {self.path}: attack.swings: unknown key (not one of Fray's messages)",
+            f"  message catalogue: {self.path}: attack.opens: unknown placeholder {{victim}} "
+            "(this entry has: {attacker}, {target}, {label})"])
+        restart.assert_not_called()
+
+    def test_a_good_message_file_reloads(self):
+        out, restart = self.reload('[attack]\nopens = "{attacker} swings {label} at {target}!"\n')
+        restart.assert_called_once_with()
+
+    def test_the_reload_in_the_account_cmdset_is_fray_s(self):
+        from commands import account
+        from commands.default_cmdsets import AccountCmdSet
+
+        reload = [cmd for cmd in AccountCmdSet().commands if cmd.key == "@reload"]
+        self.assertEqual([type(cmd) for cmd in reload], [account.CmdReload])
+
+    def test_the_check_reads_fray_s_files_as_they_are_now(self):
+        """A running Server keeps Fray's words as it read them; the check before a reload reads
+        the files anew (an entry given a new placeholder, the game's file following it)."""
+        fray_dir = self.dir / "messages"
+        fray_dir.mkdir()
+        (fray_dir / "fight.toml").write_text('[attack]\nopens = "{attacker} hits {target}."\n')
+        self.path.write_text('[attack]\nopens = "{target} is hit by {attacker}."\n')
+        catalogue.reload()
+        catalogue.defaults()   # the running Server's read
+        with mock.patch.object(catalogue, "DEFAULTS", fray_dir), override_settings(FRAY_MESSAGES=str(self.path)):
+            self.assertEqual(catalogue.problems(), [])
+            self.assertEqual(catalogue.defaults()["attack.opens"], "{attacker} attacks {target} with {label}.")

@@ -321,6 +321,17 @@ class TestExperience(ChargenTest):
         self.refused(CmdXp(), "/award Char2=5/x", "Only staff (Builder or above) can award experience.")
         self.refused(CmdXp(), "/award Char2=5", "Usage: +xp/award <name>=<n>/<reason>", caller=self.char1)
 
+    def test_an_entry_number_is_read_as_a_rating_is_up_to_its_highest(self):
+        """The entry number and the award are read as every rating is (``sheets.parse_rating``):
+        the highest entry number is one, a long text is quoted short."""
+        self.refused(CmdXp(), "/undo Char2=#1000000000", "Char2 has no XP entry #1000000000.", caller=self.char1)
+        self.refused(CmdXp(), "/undo Char2=#0", "The entry number must be a whole number from 1 to 1000000000, "
+                     "not '#0'.", caller=self.char1)
+        self.refused(CmdXp(), "/undo Char2=1000000001", "The entry number must be a whole number from 1 to "
+                     "1000000000, not '1000000001'.", caller=self.char1)
+        self.refused(CmdXp(), "/award Char2=" + "x" * 30 + "/x", "The award must be a whole number from 1 to 1000, "
+                     "not '" + "x" * 20 + "'.", caller=self.char1)
+
     def test_eldritch_advanced_maneuver_costs_five_xp_after_approval(self):
         self.approved("eldritch", ELDRITCH)
         xp.award(self.char1, self.char2, "7", "A good fight")

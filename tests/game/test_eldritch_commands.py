@@ -139,7 +139,7 @@ class TestScheduleAndActions(EldritchFightTest):
         self.assertEqual(self.state(self.char2)["actions_used"], 5)
 
     def test_travel_under_half_the_yards_per_turn_is_no_action(self):
-        # issue 17 item 9, seed (Movement): "Actual travel from point A to point B only counts
+        # Seed (Movement): "Actual travel from point A to point B only counts
         # as a Movement action if the distance is equal or greater than half the character's
         # Yards/Turn". Char2's Yards/Turn (Fray data): (Constitution 3 + Dexterity 3) x 2 = 12.
         self.initiative(9, 5)  # Char2 11, 6, 1; Thug 7, 2
@@ -319,7 +319,7 @@ class TestSpaceAndLimitations(EldritchFightTest):
 
 
     def test_a_weak_fighter_may_still_swing_a_heavy_weapon(self):
-        # issue 17 item 2, seed (Limitations): "not to say that it cannot be used by weaker
+        # Seed (Limitations): "not to say that it cannot be used by weaker
         # people": Strength 0 with a warhammer (two-handed, Strength 4 needed): -8, no refusal.
         update_sheet(self.char2, "eldritch", traits=dict(CHAR2, Strength=0))
         update_sheet(self.char2, "eldritch", weapon="warhammer")
@@ -526,8 +526,8 @@ class TestLastingEffects(EldritchFightTest):
         self.st(fray.CmdCombat(), "/next")  # the Thug passes at 7
         self.player(fray.CmdAttack(), "Thug/punch", "<Fray> Char2 is whirling their sword: it is their only action this turn.")
         self.player(eldritch.CmdMove(), "run", "<Fray> Char2 is whirling their sword: it is their only action this turn.")
-        # Another whirl this turn is no new action and no extra-action penalty, and (issue 17
-        # item 7, seed: "a (Dexterity + Melee -4) roll to attack and defend for the entire turn")
+        # Another whirl this turn is no new action and no extra-action penalty, and (seed,
+        # Whirling Sword: "a (Dexterity + Melee -4) roll to attack and defend for the entire turn")
         # no new die: the same 10. The Thug dodges it: 2 + 1 + 9 = 12.
         out = self.player(fray.CmdAttack(), "Thug/whirling sword")
         self.assertIn("Dexterity 3 + Melee 2 - 4 (whirling sword) + d10 [9] = 10: 1 SL", out)
@@ -558,7 +558,7 @@ class TestLastingEffects(EldritchFightTest):
         self.assertIn("whirling (turn 2)", self.hud())
 
     def test_stepping_into_range_of_a_whirling_sword_draws_a_whirl_attack(self):
-        # issue 17 item 8, seed (Whirling Sword): "Anybody who steps into range of the whirling
+        # Seed (Whirling Sword): "Anybody who steps into range of the whirling
         # sword is attacked".
         self.buy(self.char2, "Whirling Sword")
         update_sheet(self.char2, "eldritch", weapon="short-sword")
@@ -607,7 +607,7 @@ class TestLastingEffects(EldritchFightTest):
         self.assertIn("Dexterity 3 + Brawl 2 + 3 (wall flip) + d10 [4] = 12: 2 SLs", out)
         self.st(fray.CmdDefend(), "Thug=none")
         self.assertNotIn("flipped_over", self.state(self.char2))
-        # issue 17 item 12 (choose), seed: "+3 bonus to all further defensive actions": the
+        # Fray's reading of the seed (Wall Flip): "+3 bonus to all further defensive actions": the
         # Thug passes at 1; in round 2 Char2's first defense still has it: 3 + 2 + 3 + 4 = 12.
         self.assertIn("<Combat> Round 2 begins.", self.st(fray.CmdCombat(), "/next"))
         self.assertIn("wall flip +3", self.hud())
@@ -626,8 +626,8 @@ class TestSacrificeAndDoubleJumpKick(EldritchFightTest):
         self.initiative(9, 5)  # Char2 11; Thug 7
         self.st(fray.CmdCombat(), "/next")  # Char2 passes at 11
         # The Thug punches the Boss: 2 + 1 + 8 = 11: 2 SLs. Char2 throws himself in: Dexterity 3 +
-        # Melee 2 - 3 + 9 = 11: 2 SLs, not more: he takes the damage intended for the Boss (issue
-        # 17 item 4: the punch's own 2 SLs, none taken off): (2 x 2) + 2 = 6 - 3 = 3.
+        # Melee 2 - 3 + 9 = 11: 2 SLs, not more: he takes the damage intended for the Boss (seed,
+        # Sacrifice: the punch's own 2 SLs, none taken off): (2 x 2) + 2 = 6 - 3 = 3.
         self.force(8)
         self.st(fray.CmdAttack(), "Thug=Boss")
         self.force(9)
@@ -639,7 +639,7 @@ class TestSacrificeAndDoubleJumpKick(EldritchFightTest):
         self.assertEqual(self.state(self.char2)["defenses_used"], 1)
 
     def test_sacrifice_never_stops_bullets(self):
-        # issue 17 item 3, seed: "No character can deflect bullets": not by Sacrifice either.
+        # Seed (Ranged Deflection): "No character can deflect bullets": not by Sacrifice either.
         self.npc("Boss", {"Dexterity": 1})
         self.buy(self.char2, "Sacrifice")
         update_sheet(self.thug, "eldritch", weapon="9mm")
@@ -656,7 +656,7 @@ class TestSacrificeAndDoubleJumpKick(EldritchFightTest):
     def test_a_failed_sacrifice_leaves_the_target_to_defend(self):
         self.npc("Boss", {"Dexterity": 1})
         self.buy(self.char2, "Sacrifice")
-        update_sheet(self.char2, "eldritch", weapon="bat")           # a parry (issue 17 item 5) needs a weapon in hand
+        update_sheet(self.char2, "eldritch", weapon="bat")           # a parry needs a weapon in hand
         self.initiative(9, 5)
         self.st(fray.CmdCombat(), "/next")  # Char2 passes at 11
         self.force(8, 2)                    # the Thug: 11, 2 SLs; Char2: 3 + 2 - 3 + 2 = 4, a failure
@@ -766,7 +766,7 @@ class TestConcealAndSearch(EldritchFightTest):
         self.assertEqual((dict(self.char2.concealed), self.state(self.thug), len(self.encounter.log)), before)
 
     def test_opening_the_duffel_bag_finds_the_weapon(self):
-        # issue 17 item 11, seed (Conspicuousness): "If they open the duffel bag, it's curtains".
+        # Seed (Conspicuousness): "If they open the duffel bag, it's curtains".
         self.force(8)
         self.player(eldritch.CmdConceal(), "big sword/duffel")     # 2 + 1 + 8 = 11
         before = dict(self.char2.concealed)
@@ -935,7 +935,7 @@ class TestAttackedInTheirLastAction(EldritchFightTest):
         self.st(fray.CmdAttack(), "Thug=Char2")
         self.player(eldritch.CmdEyeContact(), "Thug", "<Combat> Char2 tries to catch Thug's eye.|"
                     "  Thug attacked Char2 last action: eye contact is made.")
-        # The turn ends (issue 17, seed: "If the target attacked the psionic or caster in their
+        # The turn ends (seed: "If the target attacked the psionic or caster in their
         # last action"): the punch at the end of round 1 is still the Thug's last action.
         self.st(fray.CmdCombat(), "/next", "<Combat> Round 2 begins.")
         self.player(eldritch.CmdEyeContact(), "Thug", "<Combat> Char2 tries to catch Thug's eye.|"

@@ -76,7 +76,7 @@ class TestDeclaringAndRoundOne(ElethrilFightTest):
         out = self.st(fray.CmdAttack(), "Orc=Char2")
         for line in ("Round 1 initiative (lowest acts first):",
                      "foes: d10 4 -> base 1",
-                     # issue 17 item 28 (choose): the side behind is surprised by its gap
+                     # docs/rules/elethril.md, Surprise: the side behind is surprised by its gap
                      "party: d10 7 -> base 4 (3 segments behind)",
                      "Char2: party base 4 + 3 (short sword) = 7 -> segment 7",
                      "Orc: foes base 1 + 3 (short sword) = 4 -> segment 4",
@@ -300,7 +300,7 @@ class TestCarriedActionsAndGroups(ElethrilFightTest):
         self.assertNotIn("Parties", self.hud())
 
     def test_seed_4a_a_magical_off_hand_dagger_does_not_speed_the_primary(self):
-        # issue 17 item 27, seed 4a: magical plusses affect "only the initiative of that weapon":
+        # seed 4a: magical plusses affect "only the initiative of that weapon":
         # the dagger +2 strikes with the sword at 7 (speed 2 - 2 = 0); the sword's second attack
         # follows the dagger's own speed 2, then its 3: 7 + 2 + 3 = 12, round 3 segment 2.
         add_traits(self.char2, "elethril", Attacks=2)

@@ -1,4 +1,4 @@
-"""Help by rule system (issue 18, item 1): a command's page shows the part of the system
+"""Help by rule system: a command's page shows the part of the system
 played here first and names the others; every switch has a page; system topics exist."""
 
 from django.test import Client, override_settings

@@ -96,7 +96,7 @@ class TestCast(MagicFightTest):
 class TestCastForAnNpcWithNoTarget(MagicFightTest):
     def test_the_storyteller_casts_an_npcs_shield_without_naming_a_target(self):
         # help +cast: "cast <npc>=<spell>[=<target>]": the target is optional, so "Guard=protego"
-        # is the Guard's Protego, not a spell "Guard" aimed at "protego" (issue 30, item 5).
+        # is the Guard's Protego, not a spell "Guard" aimed at "protego".
         self.st(fray.CmdCombat(), "/next")                 # Char2 passes: the Guard's turn
         self.force(9, 9, 9, 10)
         out = self.st(fray.CmdCast(), "Guard=protego")

@@ -1,4 +1,4 @@
-"""``+roll/odds`` (issue 16, item 1): the exact chances of a roll, only for the roller;
+"""``+roll/odds``: the exact chances of a roll, only for the roller;
 nothing is rolled, logged or used up."""
 
 from commands import fray

@@ -1,4 +1,4 @@
-"""Game tier: every roll-log entry once, every narration line once (issue 18, item 3).
+"""Game tier: every roll-log entry once, every narration line once.
 
 For each system, with forced dice: a plain attack resolved without a defense, a defended attack
 (elethril has no defenses: an attack that Armor Class turns), a clinch or grapple, an ambush and a
@@ -87,7 +87,7 @@ class TestStorytellerOnce(StorytellerOnce):
 
     def test_grapple(self):
         # Strength 2 + Brawl 2 vs 7: 9 8 7 2; damage: Strength 2 levels, no roll (the seed's
-        # "does their Strength in damage", issue 17 item 20); soak Stamina 2 vs 5: 5 1.
+        # seed: "does their Strength in damage"); soak Stamina 2 vs 5: 5 1.
         self.force(9, 8, 7, 2)
         self.act(fray.CmdAttack(), "Guard/grapple")
         self.force(5, 1)

@@ -1,5 +1,5 @@
-"""Command tier: the storyteller seed's rules as the commands play them (issue 17, items
-14 to 20, 29 and 30), with forced dice."""
+"""Command tier: the storyteller seed's rules as the commands play them, with forced
+dice."""
 
 from commands import fray, npcs
 from tests.game import fightview as encounters

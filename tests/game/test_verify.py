@@ -1,4 +1,4 @@
-"""Verifiable dice in the game (issue 16 item 2): a fight commits to its seed when it starts,
+"""Verifiable dice in the game: a fight commits to its seed when it starts,
 draws every die from it, records each with its roll-log entry, reveals the seed when it ends,
 and ``+combat/verify`` replays the log from it."""
 

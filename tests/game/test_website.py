@@ -1,4 +1,4 @@
-"""The website (issue 13, item 2): the home page says what Fray is and links to the webclient
+"""The website: the home page says what Fray is and links to the webclient
 and the help; a command's help page on the web shows every rule system's part under its
 heading, escaped, without the subtopic markers."""
 

@@ -797,7 +797,7 @@ def test_called_shot_numbers_are_small_whole_numbers(option):
         AE.attack(ALICE, BOB, option, dice())
 
 
-# ------------------------------------------------------------- issue 17 item 26: NPC templates
+# ---------------------------------------------------------------------- aeon NPC templates
 def test_aeon_npc_templates_load_with_kinds_weapons_and_soak():
     from rules.data.templates import load_templates
     table = load_templates("aeon", AE.trait_names, AE.kinds, tuple(AE.weapons), trait_range=AE.trait_range)
@@ -814,7 +814,7 @@ def test_aeon_npc_templates_load_with_kinds_weapons_and_soak():
     assert soak["zeta"] == {"bashing": 4, "lethal": 2, "aggravated": 1}
 
 
-# ------------------------------------------ issue 17 item 21: the clinch's first turn of control
+# ----------------------------------------------------------- the clinch's first turn of control
 # Seed (Grappling): "the attacker does automatically control the clinch for the first turn";
 # "Upon gaining control of a clinch, a grappler has one of three options": Hold, Crush ("Bashing
 # damage equal to Strength plus the net successes on the control roll", Armor Piercing), Break.

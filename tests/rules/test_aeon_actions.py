@@ -1,4 +1,4 @@
-"""Aeon multiple actions (issue 17 item 25; the aeon seed, Grappling: "actions may be split as
+"""Aeon multiple actions (the aeon seed, Grappling: "actions may be split as
 normal", played with Trinity's rule): the first of N actions loses N dice, each later one 1
 more; an action left below 1 die is refused before any die is rolled. Pure rules, forced dice.
 """

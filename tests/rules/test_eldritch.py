@@ -441,7 +441,7 @@ def test_block_and_parry_answer_only_hand_to_hand():
 
 
 def test_a_brawler_dodges_with_dexterity_plus_brawl():
-    # issue 17 item 1, seed (Actions, Defensive): "Dexterity + Acrobatics for a full-on dodge;
+    # Seed (Actions, Defensive): "Dexterity + Acrobatics for a full-on dodge;
     # DEX + Brawl for a dodge or hand-to-hand block": against a gun, a Brawl 4 fighter with no
     # Acrobatics dodges at Dexterity 3 + Brawl 4, not at Acrobatics 0.
     brawler = fighter("Bruno", Dexterity=3, Brawl=4)
@@ -573,7 +573,7 @@ def test_life_points_record_round_trips():
     assert EL.health(health.to_record()) == health
 
 
-# ============================================================ issue 17 item 13 (choose)
+# ======================== Fray's reading of the seed: Acute Scent (docs/rules/eldritch.md, Initiative)
 def test_daisys_acute_scent_rounds_her_initiative_up():
     # seed (Extra Actions): "Demon Daisy has DEX 9, PER 4, Acute Scent, Fast Reaction Time, and
     # Situational Awareness. Her total Initiative is 11": (9 + 4)/2 = 6.5 up to 7, +3, +1.

@@ -45,7 +45,7 @@ def test_minimum_strength_lines_and_firearms():
 
 
 def test_no_weapon_is_too_heavy_only_minus_two_per_level():
-    # issue 17 item 2, seed (Limitations): "This is not to say that it cannot be used by weaker
+    # Seed (Limitations): "This is not to say that it cannot be used by weaker
     # people - but for every level of difference ... the character gains a -2": no refusal.
     # STR 1 with a big sword (STR x 7) one-handed: Strength 5 needed, 4 short, -8.
     tiny = fighter("Tiny", Strength=1, Dexterity=3, Melee=2, weapon="big-sword")
@@ -327,7 +327,7 @@ def test_npc_initiative_takes_dexterity_and_perception():
 
 
 def test_opening_the_duffel_bag_finds_what_is_in_it():
-    # issue 17 item 11, seed (Conspicuousness): "If they open the duffel bag, it's curtains".
+    # Seed (Conspicuousness): "If they open the duffel bag, it's curtains".
     roll = EL.conceal(fighter("Ann", Intelligence=2, Larceny=1), "big sword", dice(8)).roll   # 11
     hidden = [Concealment("Ann", "big-sword", True, roll, ()), Concealment("Ann", "big-knife", False, roll, ())]
     bob = fighter("Bob", Perception=2, Notice=1)
@@ -346,7 +346,7 @@ def test_opening_the_duffel_bag_finds_what_is_in_it():
 
 
 def test_travel_under_half_the_yards_per_turn_is_no_action():
-    # issue 17 item 9, seed (Movement): "Actual travel from point A to point B only counts as a
+    # Seed (Movement): "Actual travel from point A to point B only counts as a
     # Movement action if the distance is equal or greater than half the character's
     # Yards/Turn". Fray's Yards/Turn (data): (Constitution + Dexterity) x 2: 3 + 3 -> 12.
     runner = fighter("Ann", Constitution=3, Dexterity=3)

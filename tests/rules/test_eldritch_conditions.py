@@ -255,7 +255,7 @@ def test_only_the_defenses_defend_allows_are_offered():
     assert EL.defense_choices(shot, novice) == ("dodge",)
     trained = fighter("Wu", {"wall": True}, weapon="sword")
     assert EL.defense_choices(punch, trained) == ("dodge", "block", "parry", "damaging-block", "wall-flip")
-    # issue 17 item 7: whirling, the sword's roll is the only defense (seed: "to attack and
+    # Whirling, the sword's roll is the only defense (seed: "to attack and
     # defend for the entire turn")
     whirler = fighter("Wu", {"wall": True, "whirling": True}, weapon="sword")
     assert EL.defense_choices(punch, whirler) == ("whirling-sword",)
@@ -276,7 +276,7 @@ def test_hud_marks_and_the_scene_in_words():
 
 
 def test_wall_flips_plus_three_lasts_for_all_further_defenses():
-    # issue 17 item 12 (choose), seed (Wall Flip): "If not hit, The character adds a +3 bonus
+    # Fray's reading of the seed (Wall Flip): "If not hit, The character adds a +3 bonus
     # to all further defensive actions": a new turn keeps it (data: defense_bonus_lasts "fight").
     assert EL.maneuvers["wall-flip"].extra["defense_bonus_lasts"] == "fight"
     assert EL.start_of_round(vic(flip_defense=True, flipped_over="Hank"), 2) is None

@@ -335,7 +335,7 @@ def test_ranged_deflection_minus_2_thrown_minus_4_launched():
     assert EL.choose("javelin", replace(TIA, weapon="javelin")).mode == "thrown"   # thrown by default
     with pytest.raises(CombatError, match="You cannot block a ranged attack"):
         EL.defend(throw, rae, "block", dice())
-    # issue 17 item 6: empty-handed, Rae blocks the spear by its shaft (Brawl); Melee 3 would
+    # Empty-handed, Rae blocks the spear by its shaft (Brawl); Melee 3 would
     # be a parry, which needs a weapon in hand.
     defense = EL.defend(throw, rae, "ranged deflection", dice(6))
     assert defense.roll.pool.parts == (("Dexterity", 4), ("Brawl", 2), ("ranged deflection", -2))
@@ -386,7 +386,7 @@ def test_sacrifice_that_succeeds_without_beating_takes_the_hit():
         EL.resolve(attack, defense, HANK, HENRY, dice())
     resolution = EL.resolve(attack, defense, HANK, SAL, dice())
     assert resolution.hit and resolution.target == "Sal"
-    # issue 17 item 4, seed: "they take the damage intended for the target": the bat's 4 SLs,
+    # Seed: "they take the damage intended for the target": the bat's 4 SLs,
     # not 4 - 2: (3 x 5) + 4 = 19 (it was 17).
     assert resolution.harm[0].name == "Sal" and resolution.harm[0].raw == 15 + 4 == 19
     assert "damage: (Strength 3) x 5 + 4 net SLs = 19 bash" in resolution.lines
@@ -405,7 +405,7 @@ def test_a_failed_sacrifice_leaves_the_target_to_defend():
 
 
 def test_sacrifice_cannot_stop_bullets():
-    # issue 17 item 3, seed (Ranged Deflection): "No character can deflect bullets" - not even
+    # Seed (Ranged Deflection): "No character can deflect bullets" - not even
     # by throwing oneself in the way with a sword in hand.
     shot = EL.attack(DINA, HENRY, "9mm", dice(9))
     for sal in (SAL, replace(SAL, weapon="")):
@@ -415,7 +415,7 @@ def test_sacrifice_cannot_stop_bullets():
 
 
 def test_sacrifice_is_a_parry_with_the_multiple_action_penalties():
-    # issue 17 item 5, seed: "rolls a normal parry or deflection at a -3 (minus any multiple
+    # Seed: "rolls a normal parry or deflection at a -3 (minus any multiple
     # action penalties they've already accumulated)": the parry needs a weapon in hand; two
     # actions and one defense already this turn: -4 and -2.
     with pytest.raises(CombatError) as err:
@@ -446,7 +446,7 @@ def test_sacrifice_against_a_thrown_weapon_is_ranged_deflection():
 
 
 def test_ranged_deflection_blocks_only_a_blunt_part_and_parries_only_with_a_weapon():
-    # issue 17 item 6, seed: thrown weapons "can be Blocked (if there's a part of the weapon
+    # Seed: thrown weapons "can be Blocked (if there's a part of the weapon
     # that isn't sharp) or Parried (with a weapon)": empty-handed, a Melee 4 fighter cannot
     # parry; a shuriken, sharp all over, cannot be blocked.
     mel = fighter("Mel", Dexterity=3, Melee=4, Brawl=1)
@@ -511,7 +511,7 @@ def test_whirling_sword_takes_the_whole_turn_and_tires():
     attack = EL.attack(WU, HANK, "whirling sword", roller)
     assert attack.label == "Whirling Sword (sword)"
     assert attack.roll.total == 4 + 3 - 4 + 8
-    # issue 17 item 7: the start of the whirl keeps its one roll for the turn
+    # The start of the whirl keeps its one roll for the turn
     assert attack.effects == (("whirling-sword", "Wu", {"turn": 1, "penalty": -4, "roll": attack.roll.to_record()}),)
     resolution = EL.resolve(attack, None, WU, HANK, dice())
     assert resolution.effects[0] == attack.effects[0]
@@ -548,7 +548,7 @@ def test_whirling_sword_parries_close_attacks_only_while_whirling():
 
 
 def test_whirling_swords_one_roll_attacks_and_defends_for_the_whole_turn():
-    # issue 17 item 7, seed (Whirling Sword): "The character uses a (Dexterity + Melee -4) roll
+    # Seed (Whirling Sword): "The character uses a (Dexterity + Melee -4) roll
     # to attack and defend for the entire turn", "the only action the character can attempt",
     # and it "does squat against ranged attacks".
     roller = dice(8)
@@ -582,7 +582,7 @@ def test_whirling_swords_one_roll_attacks_and_defends_for_the_whole_turn():
 
 
 def test_stepping_into_range_of_a_whirling_sword_is_attacked():
-    # issue 17 item 8, seed (Whirling Sword): "Anybody who steps into range of the whirling
+    # Seed (Whirling Sword): "Anybody who steps into range of the whirling
     # sword is attacked": a hand-to-hand attack on the whirler draws the turn's whirl first.
     roller = dice(8)
     first = EL.attack(WU, HANK, "whirling sword", roller)

@@ -74,7 +74,8 @@ def test_seed_1a_side_a_rolls_4_side_b_7_becomes_1_and_4():
     assert [(g.name, g.die, g.base) for g in result.groups] == [("A", 4, 1), ("B", 7, 4)]
     # "still two segments between": 1 and 4 (fists, speed 1: segments 2 and 5)
     assert {n: i.base for n, i in by_actor(result).items()} == {"Ann": 1, "Orc": 4}
-    # issue 17 item 28 (choose): the side behind is surprised, its head start the surprise
+    # Fray's reading of the seed (docs/rules/elethril.md, Surprise): the side behind is
+    # surprised, its head start the surprise
     assert [english(g.describe()) for g in result.groups] == ["A: d10 4 -> base 1",
                                                      "B: d10 7 -> base 4 (3 segments behind)"]
 
@@ -508,7 +509,7 @@ def test_seed_4c_short_sword_and_dagger_the_dagger_two_segments_later():
 
 
 def test_seed_4a_a_magical_off_hand_weapon_quickens_only_itself():
-    # issue 17 item 27, seed 4a: "Any initiative modifiers for magical weapons affect only the
+    # Seed 4a: "Any initiative modifiers for magical weapons affect only the
     # initiative of that weapon": the dagger +1 strikes at 7 + (2 - 1) = 8, but the short
     # sword's next attack follows the dagger's own speed 2: 7 + 2 + 3 = 12, round 3 segment 2
     # (was segment 1: the +1 sped the primary too).
