@@ -97,7 +97,7 @@ def break_sight(d: Draft, fighter_id: int, others: Sequence[int] | None = None) 
                 d.update_conditions(one, in_sight=[item for item in kept if item != seen])
 
 
-def tell(d: Draft, recipients: Sequence[int | None], lines: Sequence[str], told: set | None = None) -> set:
+def tell(d: Draft, recipients: Sequence[int | None], lines: Sequence[Line | str], told: set | None = None) -> set:
     """Private working: ``lines`` to each of ``recipients`` once (None and ids in ``told``
     skipped; NPCs are never told); returns the ids told."""
     told = set() if told is None else told
@@ -120,7 +120,7 @@ def concealments(stored: Mapping[str, Any], carrier: str) -> list[Concealment]:
 
 
 def conceal(system, carrier: Combatant, stored: Mapping[str, Any], text: str, duffel: bool,
-            roller: Roller) -> tuple[dict[str, Any], list[str]]:
+            roller: Roller) -> tuple[dict[str, Any], list[Line]]:
     """``+conceal <weapon>[/duffel]``: the first weapon hidden rolls Intelligence + Larceny
     once; every weapon hidden after it uses the same roll (seed: "you only roll once").
     Returns (the new ``concealed`` record, the lines). Raises CombatError."""
@@ -128,12 +128,11 @@ def conceal(system, carrier: Combatant, stored: Mapping[str, Any], text: str, du
     hidden = list(stored.get("weapons", []))
     if any(item["weapon"] == weapon.key for item in hidden):
         raise CombatError(Line("eldritch.refusal.already_hides_conceal_clear", {"carrier": carrier.name, "weapon": weapon.name}))
-    where = " in a duffel bag" if duffel else ""
     if stored.get("roll"):
         roll = EldritchRoll.from_record(stored["roll"])
         record = dict(stored)
-        lines = [f"{carrier.name} hides the {weapon.name}{where} as well: the concealment roll of "
-                 f"{roll.total} stands (one roll for every weapon)."]
+        lines = [Line("eldritch.line.conceals_too_duffel" if duffel else "eldritch.line.conceals_too",
+                      {"carrier": carrier.name, "weapon": weapon.name, "total": roll.total})]
     else:
         found = system.conceal(carrier, weapon.key, roller, duffel=duffel)
         record = {"roll": found.roll.to_record()}  # a new concealment: searchers roll anew
@@ -143,8 +142,8 @@ def conceal(system, carrier: Combatant, stored: Mapping[str, Any], text: str, du
 
 
 def search(system, searcher: Combatant, searcher_id: int, carrier: str, stored: Mapping[str, Any], roller: Roller,
-           *, patdown: bool, opened: bool, before: Sequence[str] = (),
-           penalty: int = 0) -> tuple[dict[str, Any], list[str], list[str]]:
+           *, patdown: bool, opened: bool, before: Sequence[Line | str] = (),
+           penalty: int = 0) -> tuple[dict[str, Any], list[Line | str], list[Line | str]]:
     """``+search``: Perception + Larceny or Notice, + each hidden weapon's size - 4 (+3 for a
     pat-down; size - 5 in a duffel bag), against the carrier's one concealment roll; each
     searcher rolls once against a carrier and reuses that roll until the carrier conceals
@@ -205,7 +204,7 @@ class Search(Action):
             raise CombatError(Line("eldritch.refusal.cannot_see_who_hiding", {"actor": d.name(actor), "name": name}))
         patdown, opened = bool(intent.data.get("patdown")), bool(intent.data.get("opened"))
         moving = (patdown or opened) and d.has_initiative(actor)
-        before: tuple[str, ...] = ()
+        before: tuple[Line | str, ...] = ()
         penalty = 0
         if moving:
             turns.require_turn(d, actor)
@@ -362,7 +361,7 @@ class EyeContact(Action):
         actor, target = looking(d, intent, Line("eldritch.refusal.eye_contact_yourself"))
         yards = parse_yards(intent.data.get("yards"))
         sight = d.system.eye_contact(d.combatant(actor), d.combatant(target), d.dice,
-                                     impaired="blinded or cut off" if intent.data.get("impaired") else "",
+                                     impaired=Line("eldritch.line.blinded") if intent.data.get("impaired") else "",
                                      yards=yards, attacked_last=attacked_last(d, target, actor),
                                      draw_attention=bool(intent.data.get("attention")),
                                      hidden=hidden_from(d, target, actor))
