@@ -231,9 +231,9 @@ def test_line_of_sight_50_percent_behind_partial_cover(face, made):
 
 def test_movement_spends_an_action():
     move = EL.movement(fighter("Hank"), "draw a weapon")
-    assert move.penalty == 0 and move.lines == ("Hank spends an action: draw a weapon.",)
+    assert move.penalty == 0 and tuple(englished(move.lines)) == ("Hank spends an action: draw a weapon.",)
     move = EL.movement(fighter("Hank"), "stand up", 2)
-    assert move.lines == ("Hank spends an action: stand up (rolls at -4).",)
+    assert tuple(englished(move.lines)) == ("Hank spends an action: stand up (rolls at -4).",)
 
 
 def test_travel_is_an_action_at_half_the_yards_per_turn():
@@ -354,9 +354,9 @@ def test_travel_under_half_the_yards_per_turn_is_no_action():
     assert EL.yards_per_turn(runner) == 12
     short = EL.travel(runner, 5, "run 5 yards to the door")
     assert not short.spends and short.penalty == 0
-    assert short.lines == ("Ann: run 5 yards to the door (Yards/Turn 12: under half, not an action).",)
+    assert tuple(englished(short.lines)) == ("Ann: run 5 yards to the door (Yards/Turn 12: under half, not an action).",)
     far = EL.travel(runner, 6, "run 6 yards", actions_used=1)      # half: an action, the second
-    assert far.spends and far.lines == ("Ann spends an action: run 6 yards (Yards/Turn 12: half or more) "
+    assert far.spends and tuple(englished(far.lines)) == ("Ann spends an action: run 6 yards (Yards/Turn 12: half or more) "
                                         "(rolls at -2).",)
     with pytest.raises(CombatError, match="only action this turn"):
         EL.travel(Combatant(name="Wes", traits={"Dexterity": 3}, conditions={"whirling": True}), 1)

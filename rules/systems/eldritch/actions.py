@@ -24,9 +24,9 @@ from rules.engine import attacks, turns
 from rules.engine.actions import STANDARD, Action, require_actor, require_target
 from rules.engine.draft import Draft
 from rules.engine.intents import Intent
-from rules.lines import Line
-from rules.systems.base import Combatant, CombatError, plural
-from rules.systems.eldritch.checks import Concealment
+from rules.lines import Line, roll_of
+from rules.systems.base import Combatant, CombatError
+from rules.systems.eldritch.checks import Concealment, listed
 from rules.systems.eldritch.dice import EldritchRoll
 
 MAX_YARDS = 99
@@ -209,8 +209,8 @@ class Search(Action):
         if moving:
             turns.require_turn(d, actor)
             turns.require_free(d, actor)
-            verb = "pat down" if patdown else "open the bag of"
-            before = system.movement(d.combatant(actor), f"{verb} {name}", used(d, actor)).lines
+            doing = Line("eldritch.line.move_patdown" if patdown else "eldritch.line.move_open_bag", {"target": name})
+            before = system.movement(d.combatant(actor), doing, used(d, actor)).lines
             penalty = system.action_penalty(used(d, actor))
         record, lines, seen = search(system, d.combatant(actor), actor, name, intent.data.get("concealed") or {},
                                      d.dice, patdown=patdown, opened=opened, before=before, penalty=penalty)
@@ -283,7 +283,7 @@ class Hide(Action):
                 raise CombatError(Line("eldritch.refusal.has_hidden_before_fight", {"actor": d.name(actor)}))
         else:
             turns.require_turn(d, actor)
-            system.movement(d.combatant(actor), "hide", count)  # refuses past the limit, out cold, whirling
+            system.movement(d.combatant(actor), Line("eldritch.line.move_hide"), count)  # refuses past the limit, out cold, whirling
         seekers = [other for other in d.ids() if other != actor  # the down and the out cold see nothing
                    and not d.health(other).incapacitated and not d.conditions_of(other).get("passed_out")]
         result = system.hide(d.combatant(actor), [d.combatant(other) for other in seekers], d.dice,
@@ -392,7 +392,7 @@ class LineOfSight(Action):
         if moving:
             turns.require_turn(d, actor)
             turns.require_free(d, actor)
-            movement = system.movement(d.combatant(actor), f"move for a line of sight to {d.name(target)}",
+            movement = system.movement(d.combatant(actor), Line("eldritch.line.move_sight", {"target": d.name(target)}),
                                        used(d, actor))
         sight = system.line_of_sight(d.combatant(actor), d.combatant(target), d.dice, hidden=hidden,
                                      blocked=blocked, partial=partial, attacked_last=last, established=kept)
@@ -451,25 +451,30 @@ class Move(Action):
             if not rest and len(hidden) != 1:
                 raise CombatError(Line("eldritch.refusal.draw_which_weapon_move"))
             weapon = system.weapon(rest) if rest else system.weapons[hidden[0].weapon]
-            what = f"draw the {weapon.name}"
+            what: str | Line = Line("eldritch.line.move_draw", {"weapon": weapon.name})
         elif verb == "stand":
             if not d.conditions_of(actor).get("prone"):
                 raise CombatError(Line("eldritch.refusal.not_prone", {"name": name}))
-            what = "stand up"
+            what = Line("eldritch.line.move_stand")
         elif verb == "cover":
-            what = f"take cover {rest}".strip()
+            what = Line("eldritch.line.move_cover_how", {"text": rest}) if rest else Line("eldritch.line.move_cover")
         elif verb == "release":
             victims = [other for other in d.ids() if d.conditions_of(other).get("held_by") == actor]
             if not victims:
                 raise CombatError(Line("eldritch.refusal.holds_nobody", {"name": name}))
-            what = f"let go of {', '.join(d.name(other) for other in victims)}"
+            what = Line("eldritch.line.move_release", {"names": listed([d.name(other) for other in victims])})
         else:
-            what = f"{verb} {rest}".strip()
+            what = Line("eldritch.line.move_posed", {"verb": verb, "text": rest}) if rest else verb
         distance = _DISTANCE.match(rest) if verb in TRAVEL else None
         toward = distance.group(2) if distance else rest
         if distance:
             yards = int(distance.group(1))
-            what = f"{verb} {plural(yards, 'yard')} {distance.group(2)}".strip()
+            where = distance.group(2).strip()
+            values = {"verb": verb, "yards": yards, "text": where}
+            if yards == 1:
+                what = Line("eldritch.line.move_yard_to" if where else "eldritch.line.move_yard", values)
+            else:
+                what = Line("eldritch.line.move_yards_to" if where else "eldritch.line.move_yards", values)
             movement = system.travel(d.combatant(actor), yards, what, used(d, actor))
         else:
             movement = system.movement(d.combatant(actor), what, used(d, actor))
@@ -575,8 +580,8 @@ class Sacrifice(Action):
         d.use_modifiers(actor, adjustable=False)
         d.update_conditions(actor, defenses_used=int(d.conditions_of(actor).get("defenses_used", 0)) + 1)
         if defense.outcome == "failed":
-            lines = [f"{d.name(actor)} {defense.describe()}",
-                     f"The Sacrifice fails: {d.name(target)} must still defend."]
+            lines = [roll_of(d.name(actor), defense),
+                     Line("eldritch.line.sacrifice_fails", {"target": d.name(target)})]
             d.add_log(d.name(actor), f"sacrifice for {d.name(target)}", lines)
             d.say("eldritch.sacrifice", refs={"actor": actor, "attacker": attacker, "target": target}, lines=lines)
             d.tell_controller(target, "eldritch.still_defend",
@@ -608,11 +613,11 @@ class Wake(Action):
                 raise CombatError(Line("eldritch.refusal.out_cold_someone_else", {"actor": d.name(actor)}))
             turns.require_turn(d, actor)
             turns.require_free(d, actor)
-            d.system.movement(d.combatant(actor), f"wake {d.name(target)}", used(d, actor))
+            d.system.movement(d.combatant(actor), Line("eldritch.line.move_wake", {"target": d.name(target)}), used(d, actor))
             spend(d, actor)
             who, who_id = d.name(actor), actor
         d.update_conditions(target, passed_out=None)
-        d.add_log(who, f"wake {d.name(target)}", [f"{who} brings {d.name(target)} round."])
+        d.add_log(who, f"wake {d.name(target)}", [Line("eldritch.line.brings_round", {"who": who, "target": d.name(target)})])
         d.say("eldritch.wake", refs={"who": who_id, "target": target})
         if actor is not None:
             turns.announce_turn(d)
@@ -629,7 +634,7 @@ class DramaPoint(Action):
         if d.conditions_of(actor).get("drama_point"):
             raise CombatError(Line("eldritch.refusal.has_already_spent_drama", {"actor": d.name(actor)}))
         d.update_conditions(actor, drama_point=True)
-        d.add_log(d.name(actor), "drama point", [f"{d.name(actor)} spends a Drama Point on the next defense."])
+        d.add_log(d.name(actor), "drama point", [Line("eldritch.line.spends_drama", {"actor": d.name(actor)})])
         d.say("eldritch.drama", refs={"actor": actor})
 
 

@@ -167,9 +167,9 @@ class Movement:
     """A movement action: it spends one of the turn's actions, at the extra-action penalty."""
 
     name: str
-    what: str
+    what: str | Line
     penalty: int
-    lines: tuple[str, ...]
+    lines: tuple[Line, ...]
     #: False for travel under half the Yards/Turn (seed: not a movement action).
     spends: bool = True
 
@@ -441,8 +441,9 @@ class EldritchChecks:
                      (Line("eldritch.line.sight_open", names),))
 
     # ----------------------------------------------------------------------- movement
-    def movement(self, actor: Combatant, what: str, actions_used: int = 0) -> Movement:
-        """A movement action (draw a weapon, stand up, run, climb …; seed: Actions): it spends
+    def movement(self, actor: Combatant, what: str | Line, actions_used: int = 0) -> Movement:
+        """A movement action (draw a weapon, stand up, run, climb …; seed: Actions; ``what``, a
+        line of the catalogue or the player's words): it spends
         one of the turn's offensive-or-movement actions. Raises CombatError past the limit,
         and for one out cold, stunned, or whirling a sword (its only action that turn)."""
         situation = Situation.of(actor)
@@ -451,8 +452,9 @@ class EldritchChecks:
             raise CombatError(Line("eldritch.refusal.whirling_their_sword_their", {"actor": actor.name}))
         self.check_action(actions_used)
         penalty = self.action_penalty(actions_used)
-        rolls = f" (rolls at {penalty})" if penalty else ""
-        return Movement(actor.name, what, penalty, (f"{actor.name} spends an action: {what}{rolls}.",))
+        line = Line("eldritch.line.spends_action_rolls" if penalty else "eldritch.line.spends_action",
+                    {"actor": actor.name, "what": what, **({"penalty": penalty} if penalty else {})})
+        return Movement(actor.name, what, penalty, (line,))
 
     def travel_is_action(self, yards: int, yards_per_turn: int) -> bool:
         """Travel counts as a movement action at half the Yards/Turn or more (seed)."""
@@ -466,7 +468,7 @@ class EldritchChecks:
         return (sum(actor.trait(name) for name in table["traits"]) * int(table["per_point"])
                 + int(table.get("base", 0)))
 
-    def travel(self, actor: Combatant, yards: int, what: str = "", actions_used: int = 0) -> Movement:
+    def travel(self, actor: Combatant, yards: int, what: str | Line = "", actions_used: int = 0) -> Movement:
         """Travel of ``yards`` (seed, Movement: "Actual travel from point A to point B only
         counts as a Movement action if the distance is equal or greater than half the
         character's Yards/Turn"): at half or more, a movement action (``movement``); under it,
@@ -476,12 +478,13 @@ class EldritchChecks:
         if yards < 0:
             raise CombatError(Line("eldritch.refusal.give_distance_whole_yards_other"))
         per_turn = self.yards_per_turn(actor)
-        what = what or f"travel {plural(yards, 'yard')}"
+        what = what or Line("eldritch.line.travel_yard" if yards == 1 else "eldritch.line.travel_yards", {"yards": yards})
         if self.travel_is_action(yards, per_turn):
-            return self.movement(actor, f"{what} (Yards/Turn {per_turn}: half or more)", actions_used)
+            return self.movement(actor, Line("eldritch.line.travel_half", {"what": what, "per_turn": per_turn}),
+                                 actions_used)
         situation = Situation.of(actor)
         self.require_awake(actor, situation)
         if situation.whirling:
             raise CombatError(Line("eldritch.refusal.whirling_their_sword_their", {"actor": actor.name}))
-        return Movement(actor.name, what, 0, (f"{actor.name}: {what} (Yards/Turn {per_turn}: under half, "
-                                              "not an action).",), spends=False)
+        return Movement(actor.name, what, 0, (Line("eldritch.line.travel_under", {
+            "actor": actor.name, "what": what, "per_turn": per_turn}),), spends=False)
