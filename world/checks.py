@@ -18,8 +18,10 @@ from rules.systems import CombatError, get_system
 from rules.systems.eldritch import actions
 from world import combat, dice
 from world.access import NARRATOR, require_perm
+from world.narration import room_text
 from world.sheets import is_npc, snapshot
-from world.text import COMBAT, escape, escape_for_room
+from world.text import COMBAT, escape_for_room
+from world.wording import line_text
 
 KEY = "eldritch"
 
@@ -58,10 +60,12 @@ def _stored(obj) -> dict:
     return dict(deserialize(getattr(obj, "concealed", None) or {}))
 
 
-def _tell(lines: list[str], *recipients, told: set | None = None) -> set:
+def _tell(lines: list, *recipients, told: set | None = None) -> set:
     """Private working, outside a fight: to each of ``recipients`` once (NPCs, None and
-    those in ``told`` skipped); returns those told."""
-    text = "\n".join([escape(lines[0])] + [f"  {escape(line)}" for line in lines[1:]])
+    those in ``told`` skipped); returns those told. A line is the rules' (``Line``, worded
+    from the catalogue as a fight's working is) or this module's own text."""
+    worded = [line_text(line, KEY) for line in lines]
+    text = "\n".join([worded[0]] + [f"  {line}" for line in worded[1:]])
     told = set() if told is None else told
     for who in recipients:
         if who is not None and who not in told and not is_npc(who):
@@ -147,9 +151,10 @@ def _looking(caller, actor_name: str | None, name: str, action: str, what: str, 
 
 
 def _sighting(caller, actor, target, sight, template: str) -> None:
-    """A look outside a fight, told to the room."""
+    """A look outside a fight, told to the room (its lines worded as a fight's event's:
+    ``world.narration.room_text``)."""
     caller.location.msg_contents(f"{COMBAT} " + escape_for_room(f"{actor.key} " + template.format(target=target.key)))
-    caller.location.msg_contents("\n".join(f"  {escape_for_room(line)}" for line in sight.lines))
+    caller.location.msg_contents("\n".join(f"  {room_text(line, KEY)}" for line in sight.lines))
 
 
 def eye_contact(caller, actor_name: str | None, name: str, *, yards_text: str | None,
@@ -164,7 +169,7 @@ def eye_contact(caller, actor_name: str | None, name: str, *, yards_text: str | 
     yards = actions.parse_yards(yards_text)
     with dice.roller() as roller:
         sight = system.eye_contact(snapshot(actor, system), snapshot(target, system), roller,
-                                   impaired="blinded or cut off" if impaired else "", yards=yards,
+                                   impaired=Line("eldritch.line.blinded") if impaired else "", yards=yards,
                                    draw_attention=attention)
     _sighting(caller, actor, target, sight, "tries to catch {target}'s eye.")
 

@@ -12,6 +12,7 @@ from rules.systems.base import Combatant, CombatError
 from rules.systems.eldritch.checks import Concealment
 from rules.systems.eldritch.system import EldritchSystem, Situation
 from tests.rules.forced_dice import dice, done
+from tests.rules.wording import english, englished
 
 EL = EldritchSystem()
 
@@ -117,13 +118,13 @@ SEEKER = fighter("Sid", Perception=3, Larceny=1, Notice=2)
 def test_conceal_once_search_against_it_ties_to_the_carrier():
     roller = dice(6, 4)
     hidden = EL.conceal(CARA, "sword", roller)            # 3 + 2 + 6 = 11
-    assert hidden.lines == ("Cara hides the sword: Intelligence 3 + Larceny 2 + d10 [6] = 11: 2 SLs",)
+    assert tuple(englished(hidden.lines)) == ("Cara hides the sword: Intelligence 3 + Larceny 2 + d10 [6] = 11: 2 SLs",)
     search = EL.search(SEEKER, hidden, roller)            # 3 + 2 + 2 (size) + 4 = 11: a tie
     assert not search.found and search.bonus == 2
-    assert search.lines == ("Sid searches: Perception 3 + Notice 2 + 2 (weapon size) + d10 [4] = 11: 2 SLs "
+    assert tuple(englished(search.lines)) == ("Sid searches: Perception 3 + Notice 2 + 2 (weapon size) + d10 [4] = 11: 2 SLs "
                             "vs concealment 11", "Sid finds nothing on Cara.")
     found = EL.search(SEEKER, hidden, dice(5))
-    assert found.found and found.lines[-1] == "Sid finds Cara's sword."
+    assert found.found and english(found.lines[-1]) == "Sid finds Cara's sword."
     patted = EL.search(SEEKER, hidden, dice(1, 7), patdown=True)   # 3 + 2 + 5 + (1, 7 -> 1)
     assert patted.bonus == 5 and patted.roll.total == 11 and not patted.found
     done(roller)
@@ -154,7 +155,7 @@ def test_hiding_takes_the_better_way_against_each_seeker():
     done(roller)
     assert hiding.roll.total == 4 + 3 + 2 + 5              # Dex + Acrobatics + Sneaking
     assert hiding.hidden_from == ("S2",) and not hiding.hidden
-    assert hiding.lines == (
+    assert tuple(englished(hiding.lines)) == (
         "Hal hides: Dexterity 4 + Acrobatics 3 + Sneaking 2 + d10 [5] = 14: 3 SLs",
         "S1 looks: Perception 3 + Notice 2 + Ambushes 0 + d10 [9] = 14: 3 SLs -> spots Hal",
         "S2 looks: Perception 4 + Notice 3 + Ambushes 2 + d10 [4] = 13: 3 SLs -> does not see Hal")
@@ -175,10 +176,10 @@ TGT = fighter("Tgt", Willpower=2)
 
 def test_eye_contact_impossible():
     sight = EL.eye_contact(PSI, TGT, dice(), impaired="blindfolded")
-    assert not sight.established and sight.lines == ("Tgt cannot make eye contact: blindfolded.",)
+    assert not sight.established and tuple(englished(sight.lines)) == ("Tgt cannot make eye contact: blindfolded.",)
     sight = EL.eye_contact(PSI, TGT, dice(), yards=21, attacked_last=True)
     assert not sight.established
-    assert sight.lines == ("Tgt cannot make eye contact: 21 yards away (more than 20).",)
+    assert tuple(englished(sight.lines)) == ("Tgt cannot make eye contact: 21 yards away (more than 20).",)
 
 
 def test_eye_contact_after_being_attacked():
@@ -189,7 +190,7 @@ def test_eye_contact_after_being_attacked():
 def test_eye_contact_by_drawing_attention():
     sight = EL.eye_contact(PSI, TGT, dice(6, 7), draw_attention=True)   # 11 vs 4 + 7 = 11
     assert not sight.established and sight.reason == "attention"
-    assert sight.lines[1] == "Tgt resists: Willpower x2 4 + d10 [7] = 11: 2 SLs"
+    assert english(sight.lines[1]) == "Tgt resists: Willpower x2 4 + d10 [7] = 11: 2 SLs"
     assert EL.eye_contact(PSI, TGT, dice(8, 7), draw_attention=True).established
 
 
@@ -199,7 +200,7 @@ def test_eye_contact_30_percent_chance(face, made):
     sight = EL.eye_contact(PSI, TGT, roller)
     done(roller)
     assert (sight.established, sight.face, sight.reason) == (made, face, "chance")
-    assert sight.lines[0].startswith(f"30% chance: +roll 0 shows {face} (1-3 makes it)")
+    assert english(sight.lines[0]).startswith(f"30% chance: +roll 0 shows {face} (1-3 makes it)")
 
 
 # ======================================================================= line of sight
@@ -222,7 +223,7 @@ def test_line_of_sight_checklist():
 def test_line_of_sight_50_percent_behind_partial_cover(face, made):
     sight = EL.line_of_sight(PSI, TGT, dice(face), partial=True)
     assert (sight.established, sight.face) == (made, face)
-    assert sight.lines[0].startswith(f"Partial cover, 50% chance: +roll 0 shows {face} (1-5 makes it)")
+    assert english(sight.lines[0]).startswith(f"Partial cover, 50% chance: +roll 0 shows {face} (1-5 makes it)")
 
 
 # ============================================================================ movement
@@ -230,9 +231,9 @@ def test_line_of_sight_50_percent_behind_partial_cover(face, made):
 
 def test_movement_spends_an_action():
     move = EL.movement(fighter("Hank"), "draw a weapon")
-    assert move.penalty == 0 and move.lines == ("Hank spends an action: draw a weapon.",)
+    assert move.penalty == 0 and tuple(englished(move.lines)) == ("Hank spends an action: draw a weapon.",)
     move = EL.movement(fighter("Hank"), "stand up", 2)
-    assert move.lines == ("Hank spends an action: stand up (rolls at -4).",)
+    assert tuple(englished(move.lines)) == ("Hank spends an action: stand up (rolls at -4).",)
 
 
 def test_travel_is_an_action_at_half_the_yards_per_turn():
@@ -298,10 +299,10 @@ def test_the_weapon_in_hand_and_unarmed_maneuvers_need_nothing_named():
 def test_spot_rolls_perception_notice_ambushes_against_the_kept_hiding_roll():
     seeker = fighter("Thug", Perception=2, Notice=1, Ambushes=1)
     sight = EL.spot(seeker, "Ann", 13, dice(9))               # 2 + 1 + 1 + 9 = 13: a tie spots
-    assert sight.established and sight.lines == (
+    assert sight.established and tuple(englished(sight.lines)) == (
         "Thug looks for Ann: Perception 2 + Notice 1 + Ambushes 1 + d10 [9] = 13: 3 SLs vs hiding 13 -> spots Ann",)
     sight = EL.spot(seeker, "Ann", 13, dice(8))               # 12: lower, unseen
-    assert not sight.established and sight.lines[0].endswith("= 12: 2 SLs vs hiding 13 -> does not see Ann")
+    assert not sight.established and english(sight.lines[0]).endswith("= 12: 2 SLs vs hiding 13 -> does not see Ann")
 
 
 def test_a_kept_search_roll_is_used_again():
@@ -312,11 +313,11 @@ def test_a_kept_search_roll_is_used_again():
     roller = dice()
     found, lines = EL.search_all(bob, "Ann", hidden, roller, roll=kept, again=True)
     done(roller)
-    assert lines[0] == ("Bob searches Ann: Perception 2 + Notice 1 + d10 [6] = 9: 1 SL "
+    assert english(lines[0]) == ("Bob searches Ann: Perception 2 + Notice 1 + d10 [6] = 9: 1 SL "
                         "(the same roll as before: a search is rolled once)")
-    assert lines[1] == "big knife: 9 + 0 (weapon size) = 9 vs concealment 11: not found"
+    assert english(lines[1]) == "big knife: 9 + 0 (weapon size) = 9 vs concealment 11: not found"
     found, lines = EL.search_all(bob, "Ann", hidden, dice(), patdown=True, roll=kept, again=True)
-    assert found[0].found and lines[1] == "big knife: 9 + 3 (pat-down) = 12 vs concealment 11: found"
+    assert found[0].found and english(lines[1]) == "big knife: 9 + 3 (pat-down) = 12 vs concealment 11: found"
 
 
 def test_npc_initiative_takes_dexterity_and_perception():
@@ -335,13 +336,13 @@ def test_opening_the_duffel_bag_finds_what_is_in_it():
     found, lines = EL.search_all(bob, "Ann", hidden, roller, opened=True)
     done(roller)
     assert [s.found for s in found] == [True, False]
-    assert lines == ("Bob searches Ann, opening their bag: Perception 2 + Notice 1 + d10 [1, 7 -> 1] = 4: failure",
+    assert tuple(englished(lines)) == ("Bob searches Ann, opening their bag: Perception 2 + Notice 1 + d10 [1, 7 -> 1] = 4: failure",
                      "big sword in a duffel bag: the bag is opened: found",
                      "big knife: 4 + 0 (weapon size) = 4 vs concealment 11: not found",
                      "Bob finds Ann's big sword.")
     # Not opened, the same roll finds nothing in the bag: 4 + (7 - 5) = 6 vs 11.
     found, lines = EL.search_all(bob, "Ann", hidden, dice(), roll=found[0].roll)
-    assert not found[0].found and lines[1] == "big sword in a duffel bag: 4 + 2 (duffel bag) = 6 vs concealment 11: not found"
+    assert not found[0].found and english(lines[1]) == "big sword in a duffel bag: 4 + 2 (duffel bag) = 6 vs concealment 11: not found"
 
 
 
@@ -353,9 +354,9 @@ def test_travel_under_half_the_yards_per_turn_is_no_action():
     assert EL.yards_per_turn(runner) == 12
     short = EL.travel(runner, 5, "run 5 yards to the door")
     assert not short.spends and short.penalty == 0
-    assert short.lines == ("Ann: run 5 yards to the door (Yards/Turn 12: under half, not an action).",)
+    assert tuple(englished(short.lines)) == ("Ann: run 5 yards to the door (Yards/Turn 12: under half, not an action).",)
     far = EL.travel(runner, 6, "run 6 yards", actions_used=1)      # half: an action, the second
-    assert far.spends and far.lines == ("Ann spends an action: run 6 yards (Yards/Turn 12: half or more) "
+    assert far.spends and tuple(englished(far.lines)) == ("Ann spends an action: run 6 yards (Yards/Turn 12: half or more) "
                                         "(rolls at -2).",)
     with pytest.raises(CombatError, match="only action this turn"):
         EL.travel(Combatant(name="Wes", traits={"Dexterity": 3}, conditions={"whirling": True}), 1)

@@ -16,6 +16,7 @@ from rules.systems.base import Combatant, CombatError
 from rules.systems.eldritch.checks import Concealment
 from rules.systems.eldritch.system import EldritchSystem, Situation
 from tests.rules.forced_dice import dice, done
+from tests.rules.wording import english, englished
 
 EL = EldritchSystem()
 ALL = {name: 1 for name in load_system_data("eldritch")["traits"]["maneuvers"]}
@@ -220,19 +221,19 @@ def test_search_all_rolls_once_and_adds_each_weapons_bonus():
     found, lines = EL.search_all(fighter("Bob", Perception=2, Notice=1), "Ann", hidden, roller, patdown=True)
     done(roller)
     assert [s.found for s in found] == [True, False]
-    assert lines == ("Bob pats down Ann: Perception 2 + Notice 1 + d10 [6] = 9: 1 SL",
+    assert tuple(englished(lines)) == ("Bob pats down Ann: Perception 2 + Notice 1 + d10 [6] = 9: 1 SL",
                      "big knife: 9 + 3 (pat-down) = 12 vs concealment 11: found",
                      "big sword in a duffel bag: 9 + 2 (duffel bag) = 11 vs concealment 11: not found",
                      "Bob finds Ann's big knife.")
     _, lines = EL.search_all(fighter("Bob", Perception=2), "Ann", [], dice(9))
-    assert lines[-1] == "Bob finds nothing on Ann."
+    assert english(lines[-1]) == "Bob finds nothing on Ann."
 
 
 def test_hiding_later_in_the_turn_takes_the_action_penalty():
     roller = dice(7, 5)
     result = EL.hide(fighter("Ann", Dexterity=3, Larceny=1, Stealth=2), [vic()], roller, penalty=-2)
     done(roller)
-    assert result.lines[0] == "Ann hides: Dexterity 3 + Larceny 1 + Stealth 2 - 2 (extra action) + d10 [7] = 11: 2 SLs"
+    assert english(result.lines[0]) == "Ann hides: Dexterity 3 + Larceny 1 + Stealth 2 - 2 (extra action) + d10 [7] = 11: 2 SLs"
 
 
 def test_eye_contact_with_one_hiding_is_impossible():

@@ -24,9 +24,9 @@ from rules.engine import attacks, turns
 from rules.engine.actions import STANDARD, Action, require_actor, require_target
 from rules.engine.draft import Draft
 from rules.engine.intents import Intent
-from rules.lines import Line
-from rules.systems.base import Combatant, CombatError, plural
-from rules.systems.eldritch.checks import Concealment
+from rules.lines import Line, roll_of
+from rules.systems.base import Combatant, CombatError
+from rules.systems.eldritch.checks import Concealment, listed
 from rules.systems.eldritch.dice import EldritchRoll
 
 MAX_YARDS = 99
@@ -97,7 +97,7 @@ def break_sight(d: Draft, fighter_id: int, others: Sequence[int] | None = None) 
                 d.update_conditions(one, in_sight=[item for item in kept if item != seen])
 
 
-def tell(d: Draft, recipients: Sequence[int | None], lines: Sequence[str], told: set | None = None) -> set:
+def tell(d: Draft, recipients: Sequence[int | None], lines: Sequence[Line | str], told: set | None = None) -> set:
     """Private working: ``lines`` to each of ``recipients`` once (None and ids in ``told``
     skipped; NPCs are never told); returns the ids told."""
     told = set() if told is None else told
@@ -120,7 +120,7 @@ def concealments(stored: Mapping[str, Any], carrier: str) -> list[Concealment]:
 
 
 def conceal(system, carrier: Combatant, stored: Mapping[str, Any], text: str, duffel: bool,
-            roller: Roller) -> tuple[dict[str, Any], list[str]]:
+            roller: Roller) -> tuple[dict[str, Any], list[Line]]:
     """``+conceal <weapon>[/duffel]``: the first weapon hidden rolls Intelligence + Larceny
     once; every weapon hidden after it uses the same roll (seed: "you only roll once").
     Returns (the new ``concealed`` record, the lines). Raises CombatError."""
@@ -128,12 +128,11 @@ def conceal(system, carrier: Combatant, stored: Mapping[str, Any], text: str, du
     hidden = list(stored.get("weapons", []))
     if any(item["weapon"] == weapon.key for item in hidden):
         raise CombatError(Line("eldritch.refusal.already_hides_conceal_clear", {"carrier": carrier.name, "weapon": weapon.name}))
-    where = " in a duffel bag" if duffel else ""
     if stored.get("roll"):
         roll = EldritchRoll.from_record(stored["roll"])
         record = dict(stored)
-        lines = [f"{carrier.name} hides the {weapon.name}{where} as well: the concealment roll of "
-                 f"{roll.total} stands (one roll for every weapon)."]
+        lines = [Line("eldritch.line.conceals_too_duffel" if duffel else "eldritch.line.conceals_too",
+                      {"carrier": carrier.name, "weapon": weapon.name, "total": roll.total})]
     else:
         found = system.conceal(carrier, weapon.key, roller, duffel=duffel)
         record = {"roll": found.roll.to_record()}  # a new concealment: searchers roll anew
@@ -143,8 +142,8 @@ def conceal(system, carrier: Combatant, stored: Mapping[str, Any], text: str, du
 
 
 def search(system, searcher: Combatant, searcher_id: int, carrier: str, stored: Mapping[str, Any], roller: Roller,
-           *, patdown: bool, opened: bool, before: Sequence[str] = (),
-           penalty: int = 0) -> tuple[dict[str, Any], list[str], list[str]]:
+           *, patdown: bool, opened: bool, before: Sequence[Line | str] = (),
+           penalty: int = 0) -> tuple[dict[str, Any], list[Line | str], list[Line | str]]:
     """``+search``: Perception + Larceny or Notice, + each hidden weapon's size - 4 (+3 for a
     pat-down; size - 5 in a duffel bag), against the carrier's one concealment roll; each
     searcher rolls once against a carrier and reuses that roll until the carrier conceals
@@ -205,13 +204,13 @@ class Search(Action):
             raise CombatError(Line("eldritch.refusal.cannot_see_who_hiding", {"actor": d.name(actor), "name": name}))
         patdown, opened = bool(intent.data.get("patdown")), bool(intent.data.get("opened"))
         moving = (patdown or opened) and d.has_initiative(actor)
-        before: tuple[str, ...] = ()
+        before: tuple[Line | str, ...] = ()
         penalty = 0
         if moving:
             turns.require_turn(d, actor)
             turns.require_free(d, actor)
-            verb = "pat down" if patdown else "open the bag of"
-            before = system.movement(d.combatant(actor), f"{verb} {name}", used(d, actor)).lines
+            doing = Line("eldritch.line.move_patdown" if patdown else "eldritch.line.move_open_bag", {"target": name})
+            before = system.movement(d.combatant(actor), doing, used(d, actor)).lines
             penalty = system.action_penalty(used(d, actor))
         record, lines, seen = search(system, d.combatant(actor), actor, name, intent.data.get("concealed") or {},
                                      d.dice, patdown=patdown, opened=opened, before=before, penalty=penalty)
@@ -284,7 +283,7 @@ class Hide(Action):
                 raise CombatError(Line("eldritch.refusal.has_hidden_before_fight", {"actor": d.name(actor)}))
         else:
             turns.require_turn(d, actor)
-            system.movement(d.combatant(actor), "hide", count)  # refuses past the limit, out cold, whirling
+            system.movement(d.combatant(actor), Line("eldritch.line.move_hide"), count)  # refuses past the limit, out cold, whirling
         seekers = [other for other in d.ids() if other != actor  # the down and the out cold see nothing
                    and not d.health(other).incapacitated and not d.conditions_of(other).get("passed_out")]
         result = system.hide(d.combatant(actor), [d.combatant(other) for other in seekers], d.dice,
@@ -362,7 +361,7 @@ class EyeContact(Action):
         actor, target = looking(d, intent, Line("eldritch.refusal.eye_contact_yourself"))
         yards = parse_yards(intent.data.get("yards"))
         sight = d.system.eye_contact(d.combatant(actor), d.combatant(target), d.dice,
-                                     impaired="blinded or cut off" if intent.data.get("impaired") else "",
+                                     impaired=Line("eldritch.line.blinded") if intent.data.get("impaired") else "",
                                      yards=yards, attacked_last=attacked_last(d, target, actor),
                                      draw_attention=bool(intent.data.get("attention")),
                                      hidden=hidden_from(d, target, actor))
@@ -393,7 +392,7 @@ class LineOfSight(Action):
         if moving:
             turns.require_turn(d, actor)
             turns.require_free(d, actor)
-            movement = system.movement(d.combatant(actor), f"move for a line of sight to {d.name(target)}",
+            movement = system.movement(d.combatant(actor), Line("eldritch.line.move_sight", {"target": d.name(target)}),
                                        used(d, actor))
         sight = system.line_of_sight(d.combatant(actor), d.combatant(target), d.dice, hidden=hidden,
                                      blocked=blocked, partial=partial, attacked_last=last, established=kept)
@@ -452,25 +451,30 @@ class Move(Action):
             if not rest and len(hidden) != 1:
                 raise CombatError(Line("eldritch.refusal.draw_which_weapon_move"))
             weapon = system.weapon(rest) if rest else system.weapons[hidden[0].weapon]
-            what = f"draw the {weapon.name}"
+            what: str | Line = Line("eldritch.line.move_draw", {"weapon": weapon.name})
         elif verb == "stand":
             if not d.conditions_of(actor).get("prone"):
                 raise CombatError(Line("eldritch.refusal.not_prone", {"name": name}))
-            what = "stand up"
+            what = Line("eldritch.line.move_stand")
         elif verb == "cover":
-            what = f"take cover {rest}".strip()
+            what = Line("eldritch.line.move_cover_how", {"text": rest}) if rest else Line("eldritch.line.move_cover")
         elif verb == "release":
             victims = [other for other in d.ids() if d.conditions_of(other).get("held_by") == actor]
             if not victims:
                 raise CombatError(Line("eldritch.refusal.holds_nobody", {"name": name}))
-            what = f"let go of {', '.join(d.name(other) for other in victims)}"
+            what = Line("eldritch.line.move_release", {"names": listed([d.name(other) for other in victims])})
         else:
-            what = f"{verb} {rest}".strip()
+            what = Line("eldritch.line.move_posed", {"verb": verb, "text": rest}) if rest else verb
         distance = _DISTANCE.match(rest) if verb in TRAVEL else None
         toward = distance.group(2) if distance else rest
         if distance:
             yards = int(distance.group(1))
-            what = f"{verb} {plural(yards, 'yard')} {distance.group(2)}".strip()
+            where = distance.group(2).strip()
+            values = {"verb": verb, "yards": yards, "text": where}
+            if yards == 1:
+                what = Line("eldritch.line.move_yard_to" if where else "eldritch.line.move_yard", values)
+            else:
+                what = Line("eldritch.line.move_yards_to" if where else "eldritch.line.move_yards", values)
             movement = system.travel(d.combatant(actor), yards, what, used(d, actor))
         else:
             movement = system.movement(d.combatant(actor), what, used(d, actor))
@@ -576,8 +580,8 @@ class Sacrifice(Action):
         d.use_modifiers(actor, adjustable=False)
         d.update_conditions(actor, defenses_used=int(d.conditions_of(actor).get("defenses_used", 0)) + 1)
         if defense.outcome == "failed":
-            lines = [f"{d.name(actor)} {defense.describe()}",
-                     f"The Sacrifice fails: {d.name(target)} must still defend."]
+            lines = [roll_of(d.name(actor), defense),
+                     Line("eldritch.line.sacrifice_fails", {"target": d.name(target)})]
             d.add_log(d.name(actor), f"sacrifice for {d.name(target)}", lines)
             d.say("eldritch.sacrifice", refs={"actor": actor, "attacker": attacker, "target": target}, lines=lines)
             d.tell_controller(target, "eldritch.still_defend",
@@ -609,11 +613,11 @@ class Wake(Action):
                 raise CombatError(Line("eldritch.refusal.out_cold_someone_else", {"actor": d.name(actor)}))
             turns.require_turn(d, actor)
             turns.require_free(d, actor)
-            d.system.movement(d.combatant(actor), f"wake {d.name(target)}", used(d, actor))
+            d.system.movement(d.combatant(actor), Line("eldritch.line.move_wake", {"target": d.name(target)}), used(d, actor))
             spend(d, actor)
             who, who_id = d.name(actor), actor
         d.update_conditions(target, passed_out=None)
-        d.add_log(who, f"wake {d.name(target)}", [f"{who} brings {d.name(target)} round."])
+        d.add_log(who, f"wake {d.name(target)}", [Line("eldritch.line.brings_round", {"who": who, "target": d.name(target)})])
         d.say("eldritch.wake", refs={"who": who_id, "target": target})
         if actor is not None:
             turns.announce_turn(d)
@@ -630,7 +634,7 @@ class DramaPoint(Action):
         if d.conditions_of(actor).get("drama_point"):
             raise CombatError(Line("eldritch.refusal.has_already_spent_drama", {"actor": d.name(actor)}))
         d.update_conditions(actor, drama_point=True)
-        d.add_log(d.name(actor), "drama point", [f"{d.name(actor)} spends a Drama Point on the next defense."])
+        d.add_log(d.name(actor), "drama point", [Line("eldritch.line.spends_drama", {"actor": d.name(actor)})])
         d.say("eldritch.drama", refs={"actor": actor})
 
 

@@ -37,6 +37,15 @@ CATEGORIES = ("bash", "lethal", "firearm")
 GRIPS = {1: "one-handed", 2: "two-handed"}
 
 
+def listed(names: Sequence[Any]) -> Any:
+    """``names`` one after another (``"knife, sword, pistol"``): the first, each next one
+    joined to those before by a line (``eldritch.line.listed``); at least one name."""
+    chain = names[0]
+    for name in names[1:]:
+        chain = Line("eldritch.line.listed", {"names": chain, "name": name})
+    return chain
+
+
 @dataclass(frozen=True)
 class Weapon:
     """One row of the source's weapon tables. ``size`` drives the limitations (the damage
@@ -94,7 +103,7 @@ class Concealment:
     weapon: str
     duffel: bool
     roll: EldritchRoll
-    lines: tuple[str, ...]
+    lines: tuple[Line, ...]
 
     def to_record(self) -> dict[str, Any]:
         return {"carrier": self.carrier, "weapon": self.weapon, "duffel": self.duffel,
@@ -104,7 +113,7 @@ class Concealment:
     def from_record(cls, record: Mapping[str, Any]) -> Concealment:
         roll = EldritchRoll.from_record(record["roll"])
         return cls(record["carrier"], record["weapon"], bool(record["duffel"]), roll,
-                   (f"{record['carrier']} hides the weapon: {roll.describe()}",))
+                   (Line("eldritch.line.conceals_kept", {"carrier": record["carrier"], "roll": roll.line()}),))
 
 
 @dataclass(frozen=True)
@@ -119,7 +128,7 @@ class Search:
     roll: EldritchRoll
     against: int
     found: bool
-    lines: tuple[str, ...]
+    lines: tuple[Line, ...]
 
 
 @dataclass(frozen=True)
@@ -130,7 +139,7 @@ class Hiding:
     roll: EldritchRoll
     seekers: tuple[tuple[str, EldritchRoll], ...]
     hidden_from: tuple[str, ...]
-    lines: tuple[str, ...]
+    lines: tuple[Line, ...]
 
     @property
     def hidden(self) -> bool:
@@ -148,7 +157,7 @@ class Sight:
     target: str
     established: bool
     reason: str
-    lines: tuple[str, ...]
+    lines: tuple[Line, ...]
     face: int | None = None
     rolls: tuple[EldritchRoll, ...] = ()
 
@@ -158,9 +167,9 @@ class Movement:
     """A movement action: it spends one of the turn's actions, at the extra-action penalty."""
 
     name: str
-    what: str
+    what: str | Line
     penalty: int
-    lines: tuple[str, ...]
+    lines: tuple[Line, ...]
     #: False for travel under half the Yards/Turn (seed: not a movement action).
     spends: bool = True
 
@@ -224,9 +233,9 @@ class EldritchChecks:
         unknown weapon."""
         found = self.weapon(weapon)
         roll = self._roll(trait_parts(carrier, self.concealment["hide_traits"]), roller)
-        where = " in a duffel bag" if duffel else ""
         return Concealment(carrier.name, found.key, duffel, roll,
-                           (f"{carrier.name} hides the {found.name}{where}: {roll.describe()}",))
+                           (Line("eldritch.line.conceals_duffel" if duffel else "eldritch.line.conceals",
+                                 {"carrier": carrier.name, "weapon": found.name, "roll": roll.line()}),))
 
     def search_roll(self, searcher: Combatant, roller: Roller) -> EldritchRoll:
         """A searcher's Perception + the better of Larceny/Notice (not physical: no numbness)."""
@@ -235,7 +244,7 @@ class EldritchChecks:
     def search_all(self, searcher: Combatant, carrier: str, concealments: Sequence[Concealment],
                    roller: Roller, *, patdown: bool = False, roll: EldritchRoll | None = None,
                    again: bool = False, opened: bool = False,
-                   penalty: int = 0) -> tuple[tuple[Search, ...], tuple[str, ...]]:
+                   penalty: int = 0) -> tuple[tuple[Search, ...], tuple[Line, ...]]:
         """``+search <name>[/patdown|/open]`` against everything ``carrier`` hides: one Perception +
         the better of Larceny/Notice roll (``roll`` when given: ``search_roll``; ``again``:
         it is this searcher's kept roll from before), each weapon's bonus added to it
@@ -248,32 +257,44 @@ class EldritchChecks:
         and the working: the roll's line, one line per concealment (in
         order), the verdict."""
         roll = roll if roll is not None else self.search_roll(searcher, roller)
-        how = "pats down" if patdown else "searches"
-        kept = " (the same roll as before: a search is rolled once)" if again else ""
-        bag = ", opening their bag" if opened else ""
-        lines = [f"{searcher.name} {how} {carrier}{bag}: {roll.describe()}{kept}"]
+        if patdown:
+            key = "eldritch.line.pats_down_opening" if opened else "eldritch.line.pats_down"
+        else:
+            key = "eldritch.line.searches_opening" if opened else "eldritch.line.searches"
+        first = Line(key, {"searcher": searcher.name, "carrier": carrier, "roll": roll.line()})
+        lines = [Line("eldritch.line.search_again", {"search": first}) if again else first]
         found = []
         for concealment in concealments:
             weapon = self.weapons[concealment.weapon]
             bonus = self.search_bonus(weapon, duffel=concealment.duffel, patdown=patdown)
-            label = "duffel bag" if concealment.duffel else ("pat-down" if patdown else "weapon size")
             total = roll.total + bonus + penalty
-            where = " in a duffel bag" if concealment.duffel else ""
-            extra = f" - {-penalty} (extra action)" if penalty else ""
+            named = (Line("eldritch.line.in_duffel", {"weapon": weapon.name}) if concealment.duffel
+                     else weapon.name)
             if opened and concealment.duffel:
                 spotted = True
-                lines.append(f"{weapon.name}{where}: the bag is opened: found")
+                lines.append(Line("eldritch.line.bag_opened", {"weapon": named}))
             else:
                 spotted = total > concealment.roll.total
-                lines.append(f"{weapon.name}{where}: {roll.total} {'-' if bonus < 0 else '+'} {abs(bonus)} "
-                             f"({label}){extra} = {total} vs concealment {concealment.roll.total}: "
-                             + ("found" if spotted else "not found"))
+                added = Line("eldritch.line.search_minus" if bonus < 0 else "eldritch.line.search_plus",
+                             {"roll": roll.total, "bonus": abs(bonus), "label": self._bonus_label(concealment, patdown)})
+                if penalty:
+                    added = Line("eldritch.line.search_extra", {"sum": added, "penalty": -penalty})
+                lines.append(Line("eldritch.line.search_found" if spotted else "eldritch.line.search_missed",
+                                  {"weapon": named, "sum": added, "total": total, "against": concealment.roll.total}))
             found.append(Search(searcher.name, carrier, weapon.key, bonus, patdown, roll,
                                 concealment.roll.total, spotted, ()))
         spotted_names = [self.weapons[s.weapon].name for s in found if s.found]
-        lines.append(f"{searcher.name} finds {carrier}'s {', '.join(spotted_names)}." if spotted_names
-                     else f"{searcher.name} finds nothing on {carrier}.")
+        lines.append(Line("eldritch.line.finds", {"searcher": searcher.name, "carrier": carrier,
+                                                  "weapons": listed(spotted_names)}) if spotted_names
+                     else Line("eldritch.line.finds_nothing", {"searcher": searcher.name, "carrier": carrier}))
         return tuple(found), tuple(lines)
+
+    @staticmethod
+    def _bonus_label(concealment: Concealment, patdown: bool) -> Line:
+        """What a search adds for: a duffel bag, a pat-down, or the weapon's size."""
+        if concealment.duffel:
+            return Line("eldritch.line.bonus_duffel")
+        return Line("eldritch.line.bonus_patdown" if patdown else "eldritch.line.bonus_size")
 
     def search(self, searcher: Combatant, concealment: Concealment, roller: Roller, *,
                patdown: bool = False) -> Search:
@@ -286,9 +307,11 @@ class EldritchChecks:
         parts = trait_parts(searcher, self.concealment["search_traits"]) + ((label, bonus),)
         roll = self._roll(parts, roller)
         found = roll.total > concealment.roll.total
-        verdict = (f"{searcher.name} finds {concealment.carrier}'s {weapon.name}." if found
-                   else f"{searcher.name} finds nothing on {concealment.carrier}.")
-        lines = (f"{searcher.name} searches: {roll.describe()} vs concealment {concealment.roll.total}",
+        who = {"searcher": searcher.name, "carrier": concealment.carrier}
+        verdict = (Line("eldritch.line.finds", {**who, "weapons": weapon.name}) if found
+                   else Line("eldritch.line.finds_nothing", who))
+        lines = (Line("eldritch.line.searches_against", {"searcher": searcher.name, "roll": roll.line(),
+                                                         "against": concealment.roll.total}),
                  verdict)
         return Search(searcher.name, concealment.carrier, weapon.key, bonus, patdown, roll,
                       concealment.roll.total, found, lines)
@@ -308,7 +331,7 @@ class EldritchChecks:
             raise CombatError(Line("eldritch.refusal.hide_one_ways_not", {"ways": len(ways), "way": way + 1}))
         parts = trait_parts(hider, ways[way]) + ((("extra action", penalty),) if penalty else ())
         roll = self._roll(parts + tuple(self.numbness(Situation.of(hider), parts)), roller)
-        lines = [f"{hider.name} hides: {roll.describe()}"]
+        lines = [Line("eldritch.line.hides", {"hider": hider.name, "roll": roll.line()})]
         results, hidden = [], []
         for seeker in seekers:
             seek = self._roll(trait_parts(seeker, self.hiding_table["seek"]), roller)
@@ -316,8 +339,8 @@ class EldritchChecks:
             beaten = roll.total > seek.total
             if beaten:
                 hidden.append(seeker.name)
-            lines.append(f"{seeker.name} looks: {seek.describe()} -> "
-                         + (f"does not see {hider.name}" if beaten else f"spots {hider.name}"))
+            lines.append(Line("eldritch.line.looks_unseen" if beaten else "eldritch.line.looks_spots",
+                              {"seeker": seeker.name, "roll": seek.line(), "hider": hider.name}))
         return Hiding(hider.name, roll, tuple(results), tuple(hidden), tuple(lines))
 
     def spot(self, seeker: Combatant, hider: str, hiding_total: int, roller: Roller) -> Sight:
@@ -327,8 +350,8 @@ class EldritchChecks:
         needs "a higher roll")."""
         roll = self._roll(trait_parts(seeker, self.hiding_table["seek"]), roller)
         found = roll.total >= hiding_total
-        lines = (f"{seeker.name} looks for {hider}: {roll.describe()} vs hiding {hiding_total} -> "
-                 + (f"spots {hider}" if found else f"does not see {hider}"),)
+        lines = (Line("eldritch.line.looks_for_spots" if found else "eldritch.line.looks_for_unseen",
+                      {"seeker": seeker.name, "hider": hider, "roll": roll.line(), "hiding": hiding_total}),)
         return Sight("spot", seeker.name, hider, found, "spotted" if found else "unseen", lines, None, (roll,))
 
     # ------------------------------------------------------------------- eye contact
@@ -338,7 +361,7 @@ class EldritchChecks:
         return face, low <= face <= high
 
     def eye_contact(self, caster: Combatant, target: Combatant, roller: Roller, *,
-                    impaired: str = "", yards: int | None = None, attacked_last: bool = False,
+                    impaired: str | Line = "", yards: int | None = None, attacked_last: bool = False,
                     draw_attention: bool = False, hidden: bool = False) -> Sight:
         """``+eyecontact <name>`` (seed: Eye Contact checklist, in order):
 
@@ -354,29 +377,31 @@ class EldritchChecks:
         table = self.eye_table
         what = "eye contact"
         far = yards is not None and yards > int(table["max_yards"])
+        names = {"looker": caster.name, "target": target.name}
         if hidden:
             return Sight(what, caster.name, target.name, False, "hidden",
-                         (f"{target.name} is hidden: {caster.name} must spot them first.",))
+                         (Line("eldritch.line.hidden_spot_first", names),))
         if impaired or far:
-            why = impaired or f"{plural(yards or 0, 'yard')} away (more than {table['max_yards']})"
+            why = impaired or Line("eldritch.line.too_far_yard" if yards == 1 else "eldritch.line.too_far_yards",
+                                   {"yards": yards or 0, "max_yards": table["max_yards"]})
             return Sight(what, caster.name, target.name, False, "impossible",
-                         (f"{target.name} cannot make eye contact: {why}.",))
+                         (Line("eldritch.line.no_eye_contact", {"target": target.name, "why": why}),))
         if attacked_last:
             return Sight(what, caster.name, target.name, True, "attacked",
-                         (f"{target.name} attacked {caster.name} last action: eye contact is made.",))
+                         (Line("eldritch.line.eye_attacked", names),))
         if draw_attention:
             mine = self._roll(trait_parts(caster, table["attention"]), roller)
             theirs = self._roll(trait_parts(target, table["resist"]), roller)
             won = mine.total > theirs.total
-            lines = (f"{caster.name} draws attention: {mine.describe()}",
-                     f"{target.name} resists: {theirs.describe()}",
-                     f"Eye contact {'is made' if won else 'is not made'}.")
+            lines = (Line("eldritch.line.draws_attention", {"looker": caster.name, "roll": mine.line()}),
+                     Line("eldritch.line.resists", {"target": target.name, "roll": theirs.line()}),
+                     Line("eldritch.line.eye_made" if won else "eldritch.line.eye_not_made"))
             return Sight(what, caster.name, target.name, won, "attention", lines, None, (mine, theirs))
         low, high = table["chance"]
         face, won = self.chance(roller, int(low), int(high))
         return Sight(what, caster.name, target.name, won, "chance",
-                     (f"30% chance: +roll 0 shows {face} ({low}-{high} makes it): "
-                      f"eye contact {'is made' if won else 'is not made'}.",), face)
+                     (Line("eldritch.line.eye_chance_made" if won else "eldritch.line.eye_chance_missed",
+                           {"face": face, "low": low, "high": high}),), face)
 
     def line_of_sight(self, attacker: Combatant, target: Combatant, roller: Roller, *,
                       hidden: bool = False, blocked: bool = False, partial: bool = False,
@@ -393,30 +418,32 @@ class EldritchChecks:
         6. otherwise -> yes.
         """
         what = "line of sight"
+        names = {"looker": attacker.name, "target": target.name}
         if hidden:
             return Sight(what, attacker.name, target.name, False, "hidden",
-                         (f"{target.name} is hidden: {attacker.name} must spot them first.",))
+                         (Line("eldritch.line.hidden_spot_first", names),))
         if blocked:
             return Sight(what, attacker.name, target.name, False, "blocked",
-                         (f"Walls, full cover or distance block the line of sight to {target.name}.",))
+                         (Line("eldritch.line.sight_blocked", names),))
         if established:
             return Sight(what, attacker.name, target.name, True, "kept",
-                         (f"The line of sight between {attacker.name} and {target.name} holds (both ways).",))
+                         (Line("eldritch.line.sight_kept", names),))
         if attacked_last:
             return Sight(what, attacker.name, target.name, True, "attacked",
-                         (f"{target.name} attacked {attacker.name}: line of sight is established.",))
+                         (Line("eldritch.line.sight_attacked", names),))
         if partial:
             low, high = self.sight_table["chance"]
             face, won = self.chance(roller, int(low), int(high))
             return Sight(what, attacker.name, target.name, won, "chance",
-                         (f"Partial cover, 50% chance: +roll 0 shows {face} ({low}-{high} makes it): "
-                          f"line of sight {'is established' if won else 'is not established'}.",), face)
+                         (Line("eldritch.line.sight_chance_made" if won else "eldritch.line.sight_chance_missed",
+                               {"face": face, "low": low, "high": high}),), face)
         return Sight(what, attacker.name, target.name, True, "open",
-                     (f"Nothing hides {target.name}: line of sight is established.",))
+                     (Line("eldritch.line.sight_open", names),))
 
     # ----------------------------------------------------------------------- movement
-    def movement(self, actor: Combatant, what: str, actions_used: int = 0) -> Movement:
-        """A movement action (draw a weapon, stand up, run, climb …; seed: Actions): it spends
+    def movement(self, actor: Combatant, what: str | Line, actions_used: int = 0) -> Movement:
+        """A movement action (draw a weapon, stand up, run, climb …; seed: Actions; ``what``, a
+        line of the catalogue or the player's words): it spends
         one of the turn's offensive-or-movement actions. Raises CombatError past the limit,
         and for one out cold, stunned, or whirling a sword (its only action that turn)."""
         situation = Situation.of(actor)
@@ -425,8 +452,9 @@ class EldritchChecks:
             raise CombatError(Line("eldritch.refusal.whirling_their_sword_their", {"actor": actor.name}))
         self.check_action(actions_used)
         penalty = self.action_penalty(actions_used)
-        rolls = f" (rolls at {penalty})" if penalty else ""
-        return Movement(actor.name, what, penalty, (f"{actor.name} spends an action: {what}{rolls}.",))
+        line = Line("eldritch.line.spends_action_rolls" if penalty else "eldritch.line.spends_action",
+                    {"actor": actor.name, "what": what, **({"penalty": penalty} if penalty else {})})
+        return Movement(actor.name, what, penalty, (line,))
 
     def travel_is_action(self, yards: int, yards_per_turn: int) -> bool:
         """Travel counts as a movement action at half the Yards/Turn or more (seed)."""
@@ -440,7 +468,7 @@ class EldritchChecks:
         return (sum(actor.trait(name) for name in table["traits"]) * int(table["per_point"])
                 + int(table.get("base", 0)))
 
-    def travel(self, actor: Combatant, yards: int, what: str = "", actions_used: int = 0) -> Movement:
+    def travel(self, actor: Combatant, yards: int, what: str | Line = "", actions_used: int = 0) -> Movement:
         """Travel of ``yards`` (seed, Movement: "Actual travel from point A to point B only
         counts as a Movement action if the distance is equal or greater than half the
         character's Yards/Turn"): at half or more, a movement action (``movement``); under it,
@@ -450,12 +478,13 @@ class EldritchChecks:
         if yards < 0:
             raise CombatError(Line("eldritch.refusal.give_distance_whole_yards_other"))
         per_turn = self.yards_per_turn(actor)
-        what = what or f"travel {plural(yards, 'yard')}"
+        what = what or Line("eldritch.line.travel_yard" if yards == 1 else "eldritch.line.travel_yards", {"yards": yards})
         if self.travel_is_action(yards, per_turn):
-            return self.movement(actor, f"{what} (Yards/Turn {per_turn}: half or more)", actions_used)
+            return self.movement(actor, Line("eldritch.line.travel_half", {"what": what, "per_turn": per_turn}),
+                                 actions_used)
         situation = Situation.of(actor)
         self.require_awake(actor, situation)
         if situation.whirling:
             raise CombatError(Line("eldritch.refusal.whirling_their_sword_their", {"actor": actor.name}))
-        return Movement(actor.name, what, 0, (f"{actor.name}: {what} (Yards/Turn {per_turn}: under half, "
-                                              "not an action).",), spends=False)
+        return Movement(actor.name, what, 0, (Line("eldritch.line.travel_under", {
+            "actor": actor.name, "what": what, "per_turn": per_turn}),), spends=False)
