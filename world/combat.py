@@ -605,4 +605,5 @@ def cast(caller, actor_name: str | None, spell_name: str, targets: list[str], *,
     with dice.roller() as roller:
         rolled = magic.cast(snapshot(caller, system), spell.key, roller)
     caller.location.msg_contents(f"{COMBAT} " + escape_for_room(f"{caller.key} casts {spell.name}."))
-    caller.location.msg_contents("\n".join("  " + escape_for_room(line) for line in rolled.describe()))
+    caller.location.msg_contents("\n".join("  " + escape_for_room(line_text(line, system.key, plain=True))
+                                            for line in rolled.lines()))

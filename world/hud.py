@@ -14,6 +14,7 @@ from world import fights, poses
 from world.marks import is_game_master, next_line, settings_lines
 from world.marks import status as fighter_status
 from world.text import columns, fit, health_text, titled
+from world.wording import line_text
 
 
 def render_hud(row, viewer=None) -> str:
@@ -71,7 +72,7 @@ def render_hud(row, viewer=None) -> str:
     if scene:
         notes.append("Space: " + scene)
     for name, shield in sorted(shields(d).items()):
-        notes.append(f"Shield on {name}: {shield.describe()}")
+        notes.append(f"Shield on {name}: {line_text(shield.line(), system.key, plain=True)}")
     if d.dropped:
         notes.append("On the ground: " + ", ".join(f"{item['owner']}'s {item['weapon']} ({item['feet']} ft)"
                                                    for item in d.dropped))

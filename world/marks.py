@@ -5,6 +5,7 @@ marks and the game master's settings, decided here once for both HUDs (``world.h
 from __future__ import annotations
 
 from world.access import STAFF, has_perm
+from world.wording import line_text
 
 
 def settings_lines(d) -> list[str]:
@@ -59,7 +60,7 @@ def marks(d, fighter_id: int) -> list[str]:
         found.append("prone")
     if state.get("hidden_from"):
         found.append("hidden")
-    found.extend(d.system.condition_marks(state))
+    found.extend(line_text(mark, d.system.key, plain=True) for mark in d.system.condition_marks(state))
     if state.get("difficulty"):
         found.append(f"diff+{state['difficulty']}")
     if state.get("adjust"):

@@ -15,6 +15,7 @@ from rules.systems.base import Combatant, Health
 from rules.text import quote
 from world import statements
 from world.text import columns, fit, health_text
+from world.wording import line_text
 
 MAX_RATING = 20
 MAX_AMOUNT = 200  # +damage/+heal: health levels, Life Points or hit points
@@ -376,7 +377,7 @@ def render_sheet(obj, system: RuleSystem) -> str:
     rows = [cells[row::per_column] for row in range(per_column)]  # down the first column, then the next
     table = columns(None, (26, 26), [row + [""] * (3 - len(row)) for row in rows])
     weapon = weapon_name(system, combatant.weapon) if combatant.weapon else "none"
-    note = system.weapon_note(combatant.weapon) if combatant.weapon else ""
+    note = line_text(system.weapon_note(combatant.weapon), system.key, plain=True) if combatant.weapon else ""
     weapon += f" ({note})" if note else ""
     lines = [f"Weapon in hand: {weapon}", f"Health ({system.key}): {health_text(health)}"]
     for other in systems_with_health(obj):

@@ -123,8 +123,11 @@ def messages() -> list[tuple[str, str]]:
 
 
 def is_line(key: str) -> bool:
-    """A line of working (``[line]``, ``[<system>.line]``: ``rules.lines.Line``)."""
-    return key.startswith("line.") or ".line." in key or ".lines." in key
+    """A line of working (``[line]``, ``[<system>.line]``: ``rules.lines.Line``), or a title or
+    a value a system's rules give as one (``[<system>.title]``, ``[<system>.value]`` but a
+    system's own words for a shared ``[value]``)."""
+    return (key.startswith("line.") or ".line." in key or ".lines." in key or ".title." in key
+            or (".value." in key and not shared(key).startswith("value.")))
 
 
 def is_refusal(key: str) -> bool:

@@ -873,3 +873,9 @@ def test_accepted_clinch_the_winner_picks_by_its_plan():
 def test_clinch_choice_refusals_roll_nothing(option, message):
     with pytest.raises(CombatError, match=message):
         AE.attack(ALICE, BOB, option, dice())
+
+
+def test_a_riders_mark_names_its_mount_and_the_others_follow():
+    marks = AE.condition_marks({"maimed": True, "mount": {"key": "horse"}, "bleeding_since": 2})
+    assert englished(marks) == ["maimed", "on horse", "bleeding"]
+    assert marks[1].key == "aeon.value.on_mount"

@@ -94,6 +94,7 @@ def test_pool_outcomes_refuses_a_bad_threshold():
 from rules.dice import parse_pool  # noqa: E402
 from rules.systems import get_system  # noqa: E402
 from rules.systems.base import Combatant  # noqa: E402
+from tests.rules.wording import english  # noqa: E402
 
 ALICE = Combatant("Alice", traits={"Dexterity": 2, "Brawl": 1, "Willpower": 3})
 
@@ -142,7 +143,7 @@ def test_aeon_odds_are_the_rolls_own(text, willpower):
 
 def test_storyteller_odds_numbers():
     odds = get_system("storyteller").odds(parse_pool("Dexterity+Brawl vs 6", ("Dexterity", "Brawl")), ALICE)
-    assert odds.title == "Dexterity 2 + Brawl 1 = 3 dice vs 6"
+    assert english(odds.title) == "Dexterity 2 + Brawl 1 = 3 dice vs 6"
     rows = dict(odds.rows)
     # three dice vs 6: no success in 5**3 of 1000; of those, no 1 either in 4**3: botch 61/1000
     assert rows["Botch"] == Fraction(61, 1000)

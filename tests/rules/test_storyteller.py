@@ -1058,9 +1058,9 @@ def test_the_weapon_charts_concealed_column_says_where_a_weapon_hides():
     """The storyteller seed's weapon chart, Concealed: Dagger "Jacket", Sword "Robes",
     Greatsword "Nope!", Switchblade blank."""
     system = StorytellerSystem()
-    assert system.weapon_note("dagger") == "hidden under a jacket"
-    assert system.weapon_note("sword") == "hidden under robes"
-    assert system.weapon_note("greatsword") == "cannot be hidden"
+    assert english(system.weapon_note("dagger")) == "hidden under a jacket"
+    assert english(system.weapon_note("sword")) == "hidden under robes"
+    assert english(system.weapon_note("greatsword")) == "cannot be hidden"
     assert system.weapon_note("switchblade") == ""
 
 

@@ -510,8 +510,8 @@ class AeonSystem(RuleSystem):
         failure = sum((p for key, p in outcomes.items() if isinstance(key, int) and key < difficulty), Fraction(0))
         rows = [("Botch", outcomes.get("botch", Fraction(0))), ("Failure", failure),
                 *at_least_rows(outcomes, difficulty, "success")]
-        title = f"{pool.dice()} at TN {self.target_number}, {plural(difficulty, 'success')} needed" \
-            + (" + Willpower" if willpower else "")
+        title = Line("aeon.title.odds_willpower" if willpower else "aeon.title.odds",
+                     {"pool": pool.dice_line(), "target_number": self.target_number, "needed": successes(difficulty)})
         return Odds(title, tuple(rows))
 
     # ------------------------------------------------------------------------ the fight
@@ -525,11 +525,11 @@ class AeonSystem(RuleSystem):
         (``rules.systems.aeon.actions.ride``)."""
         return ride(draft, fighter_id, what)
 
-    def condition_marks(self, conditions: Mapping[str, Any]) -> tuple[str, ...]:
-        """``on horse``, ``bleeding``, ``treated``, ``maimed``."""
-        marks = ["maimed"] if conditions.get("maimed") else []
+    def condition_marks(self, conditions: Mapping[str, Any]) -> tuple[str | Line, ...]:
+        """``on horse`` (a line: the mount ridden), ``bleeding``, ``treated``, ``maimed``."""
+        marks: list[str | Line] = ["maimed"] if conditions.get("maimed") else []
         if conditions.get("mount"):
-            marks.append(f"on {conditions['mount'].get('key', 'mount')}")
+            marks.append(Line("aeon.value.on_mount", {"mount": conditions["mount"].get("key", "mount")}))
         if conditions.get("bleeding_since") and not conditions.get("treated"):
             marks.append("bleeding")
         if conditions.get("treated"):

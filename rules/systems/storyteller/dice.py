@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from rules.dice import Roller, roll_dice
 from rules.lines import Line
-from rules.systems.base import Pool, plural
+from rules.systems.base import Pool
 
 if TYPE_CHECKING:
     from rules.systems.storyteller.system import StorytellerHealth
@@ -68,21 +68,6 @@ class PoolRoll:
         if self.botch:
             return Line("storyteller.line.botch", {"roll": line})
         return Line("storyteller.line.net", {"roll": line, "net": successes(self.net)})
-
-    def text(self) -> str:
-        """:meth:`describe` in words, for the game's spell cast outside a fight
-        (``CastRoll.describe``), which does not word lines yet."""
-        if not self.faces and not self.automatic:
-            return f"vs {self.difficulty}: no dice (empty pool) -> 0 successes"
-        faces = " ".join(str(face) for face in sorted(self.faces, reverse=True)) or "no dice"
-        text = f"vs {self.difficulty}: {faces} -> {plural(self.successes, 'success')}"
-        if self.ones_cancel and self.ones and self.successes:
-            text += f" - {plural(self.ones, 'one')}"
-        if self.automatic:
-            text += f" + {self.automatic} (willpower)"
-        if self.botch:
-            return text + " = BOTCH"
-        return text + f" = {plural(self.net, 'success')}"
 
     def to_record(self) -> dict[str, Any]:
         return {"faces": list(self.faces), "difficulty": self.difficulty,

@@ -23,7 +23,7 @@ from rules.data import RulesDataError, load_system_data, require
 from rules.dice import Roller
 from rules.dice.odds import pool_outcomes
 from rules.lines import Line, roll_of
-from rules.systems.base import Combatant, CombatError, Pool, Resolution, plural
+from rules.systems.base import Combatant, CombatError, Pool, Resolution
 from rules.systems.health import DAMAGE_TYPES
 from rules.systems.storyteller.dice import (
     Harm,
@@ -92,21 +92,10 @@ class CastRoll:
     def special_effects(self) -> int:
         return 0 if self.fizzled else (self.power.net - self.spell.required) // 2
 
-    def verdict(self) -> str:
-        """One line: ``"Stupefy fizzles"`` / ``"Stupefy is cast (OVERSHOOT), 1 Special Effect success"``."""
-        spell = self.spell
-        if self.fizzled:
-            why = "the Power roll botched" if self.power.botch else (
-                f"{plural(self.power.net, 'success')} of the {spell.required} needed")
-            return f"{spell.name} fizzles ({why})."
-        text = f"{spell.name} is cast"
-        if self.overshoot:
-            text += f" with an OVERSHOOT (Control {self.control.net} < Power {self.power.net})"
-        return text + f": {plural(self.special_effects, 'Special Effect success')}."
-
     def lines(self) -> tuple[Line, ...]:
-        """:meth:`describe` as lines of working: what is cast, the Power roll, the Control
-        roll, the verdict."""
+        """The cast as lines of working: what is cast, the Power roll, the Control roll, the
+        verdict (``"Stupefy fizzles (...)."``, ``"Stupefy is cast with an OVERSHOOT (...): 1
+        Special Effect success."``)."""
         spell = self.spell
         if self.fizzled:
             verdict = (Line("storyteller.line.fizzles_botched", {"spell": spell.name}) if self.power.botch else
@@ -126,17 +115,6 @@ class CastRoll:
             Line("storyteller.line.power", {"pool": self.power_pool.dice_line(), "roll": self.power.describe()}),
             Line("storyteller.line.control", {"pool": self.control_pool.dice_line(), "roll": self.control.describe()}),
             verdict,
-        )
-
-    def describe(self) -> tuple[str, ...]:
-        """Three lines: the Power roll, the Control roll, the verdict (in words, for the game's
-        cast outside a fight; :meth:`lines` as lines of working)."""
-        spell = self.spell
-        return (
-            f"{self.caster} casts {spell.name} ({spell.level}, needs {plural(spell.required, 'Power success')}).",
-            f"Power: {self.power_pool.dice()} {self.power.text()}",
-            f"Control: {self.control_pool.dice()} {self.control.text()}",
-            self.verdict(),
         )
 
     def to_record(self) -> dict[str, Any]:
@@ -217,16 +195,11 @@ class Shield:
     overshot: bool
 
     def line(self) -> Line:
-        """:meth:`describe` as a line (the room hears of a shield raised)."""
+        """``"Ann's Protego: blocks 2 more attacks, protects Ann, Bob."`` as a line (the room
+        hears of a shield raised; the HUD shows it)."""
         return Line("storyteller.line.shield_crackling" if self.overshot else "storyteller.line.shield",
                     {"caster": self.caster, "shield": self.spell, "blocks": more_attacks(self.blocks),
                      "protected": ", ".join(self.protected)})
-
-    def describe(self) -> str:
-        """In words, for the HUD."""
-        zap = ", crackling (Overshoot: touching it zaps)" if self.overshot else ""
-        return (f"{self.caster}'s {self.spell}: blocks {plural(self.blocks, 'more attack')}, "
-                f"protects {', '.join(self.protected)}{zap}.")
 
     def to_record(self) -> dict[str, Any]:
         return {"caster": self.caster, "spell": self.spell, "blocks": self.blocks,

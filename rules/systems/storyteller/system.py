@@ -299,16 +299,17 @@ class StorytellerSystem(RuleSystem):
     def condition_marks(self, conditions: Mapping[str, Any]) -> tuple[str, ...]:
         return ("tackled",) if conditions.get("tackled") else ()
 
-    def weapon_note(self, key: str) -> str:
+    def weapon_note(self, key: str) -> Line | str:
         """Where the weapon hides (the seed's weapon chart, Concealed: "Jacket", "Robes",
         "Nope!"; blank where the chart gives nothing): ``"hidden under a jacket"``,
-        ``"cannot be hidden"``, or ""."""
+        ``"hidden under robes"``, ``"cannot be hidden"`` as a line, or "" for nothing."""
         concealed = str(self.weapons.get(key, {}).get("concealed", "")).strip()
         if not concealed:
             return ""
         if concealed.rstrip("!").casefold() == "nope":
-            return "cannot be hidden"
-        return f"hidden under {'a ' if concealed.casefold() == 'jacket' else ''}{concealed.casefold()}"
+            return Line("storyteller.value.cannot_be_hidden")
+        return Line("storyteller.value.hidden_under_a" if concealed.casefold() == "jacket"
+                    else "storyteller.value.hidden_under", {"place": concealed.casefold()})
 
     def defense_adjustable(self, defense: str) -> bool:
         """Whether the ST's ``+combat/diff`` moves this defense (the seed stars dodge, block and
@@ -380,7 +381,8 @@ class StorytellerSystem(RuleSystem):
         outcomes = pool_outcomes(size, success_at, judge)
         rows = [("Botch", outcomes.get("botch", Fraction(0))), ("Failure", outcomes.get(0, Fraction(0))),
                 *at_least_rows(outcomes, 1, "success")]
-        title = f"{pool.dice()} vs {difficulty}" + (" + Willpower" if willpower else "")
+        title = Line("storyteller.title.odds_willpower" if willpower else "storyteller.title.odds",
+                     {"pool": pool.dice_line(), "difficulty": difficulty})
         return Odds(title, tuple(rows))
 
     # ----------------------------------------------------------------------- initiative
