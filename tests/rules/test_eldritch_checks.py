@@ -12,6 +12,7 @@ from rules.systems.base import Combatant, CombatError
 from rules.systems.eldritch.checks import Concealment
 from rules.systems.eldritch.system import EldritchSystem, Situation
 from tests.rules.forced_dice import dice, done
+from tests.rules.wording import english
 
 EL = EldritchSystem()
 
@@ -91,7 +92,7 @@ def test_attack_carries_strength_and_space_penalties_with_their_working():
                                       ("space short", -4))
     assert attack.notes == ("sword two-handed: Strength 3 needed, 2 -> 1 short, -2",
                             "sword needs a 4 yards radius, 2 yards here -> 2 short, -4")
-    assert attack.describe().endswith("(sword two-handed: Strength 3 needed, 2 -> 1 short, -2; "
+    assert english(attack.describe()).endswith("(sword two-handed: Strength 3 needed, 2 -> 1 short, -2; "
                                       "sword needs a 4 yards radius, 2 yards here -> 2 short, -4)")
 
 
