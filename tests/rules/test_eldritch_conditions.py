@@ -116,7 +116,7 @@ def test_a_stun_from_the_end_of_a_turn_ends_with_the_first_slot_of_the_next():
     assert not EL.can_act(stunned)
     assert EL.start_of_round(stunned, 2) is None                # it outlasts the turn's end
     effect = EL.after_action(stunned, passed=True)
-    assert (dict(effect.conditions), effect.lines) == (
+    assert (dict(effect.conditions), tuple(englished(effect.lines))) == (
         {"stunned": None}, ("Vic loses the first action of the turn to the stun and is no longer stunned.",))
     assert EL.after_action(vic(stunned="rest of turn"), passed=True) is None
     assert EL.numb_after(1) == 0 and EL.numb_after(0) == 0
@@ -188,13 +188,14 @@ def test_an_attack_on_one_out_cold_cannot_be_defended_and_wakes_them():
 @pytest.mark.parametrize(("conditions", "changes", "lines"), [
     ({"stunned": "rest of turn"}, {"stunned": None}, ("Vic is no longer stunned.",)),
     ({"passed_out": 3}, {"passed_out": 2}, ("Vic is out for 2 more turns.",)),
+    ({"passed_out": 2}, {"passed_out": 1}, ("Vic is out for 1 more turn.",)),
     ({"passed_out": 1}, {"passed_out": None}, ("Vic comes to.",)),
     ({"whirling": True, "whirl_turns": 1}, {"whirling": None, "whirl_turns": 2}, ()),
     ({"whirl_turns": 2}, {"whirl_turns": None}, ()),
 ])
 def test_a_new_turn(conditions, changes, lines):
     effect = EL.start_of_round(vic(**conditions), 2)
-    assert (dict(effect.conditions), effect.lines) == (changes, lines)
+    assert (dict(effect.conditions), tuple(englished(effect.lines))) == (changes, lines)
 
 
 def test_a_new_turn_leaves_the_others_alone():

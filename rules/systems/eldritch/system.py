@@ -1087,7 +1087,7 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         lines = []
         if situation.stunned == STUN_FIRST_ACTION:
             changes["stunned"] = None
-            lines.append(f"{fighter.name} loses the first action of the turn to the stun and is no longer stunned.")
+            lines.append(Line("eldritch.line.stun_spent", {"target": fighter.name}))
         numb = int(situation.atemi_grip or 0)
         if numb > 0 and not passed:
             changes["atemi_grip"] = self.numb_after(numb)
@@ -1640,12 +1640,13 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         lines = []
         if situation.stunned and situation.stunned != STUN_FIRST_ACTION:
             changes["stunned"] = None
-            lines.append(f"{fighter.name} is no longer stunned.")
+            lines.append(Line("eldritch.line.unstunned", {"target": fighter.name}))
         if situation.passed_out is not True and situation.passed_out:
             left = int(situation.passed_out) - 1
             changes["passed_out"] = left or None
-            lines.append(f"{fighter.name} is out for {plural(left, 'more turn')}." if left
-                         else f"{fighter.name} comes to.")
+            lines.append(Line("eldritch.line.out_for_one" if left == 1 else "eldritch.line.out_for",
+                              {"target": fighter.name, "count": left}) if left
+                         else Line("eldritch.line.comes_to", {"target": fighter.name}))
         if situation.flip_defense and self.maneuvers["wall-flip"].extra.get("defense_bonus_lasts") == "turn":
             changes["flip_defense"] = None
         if (getattr(fighter, "conditions", None) or {}).get("spot_tries"):
