@@ -108,16 +108,10 @@ def shield_zaps(d: Draft, actor: int, other: int) -> None:
 # ------------------------------------------------------------------------ the attack
 def attack_lines(attack) -> list[str | Line]:
     """The lines of the attack's own rolls as its resolution opens with them: its preface (an
-    aeon mount's control roll), then the to-hit roll."""
+    aeon mount's control roll), then the to-hit roll (``rules.lines.roll_of(attacker,
+    attack)``). A system's ``resolve`` opens with these same lines; :func:`finish` leaves them
+    out where the room heard them as the defense window opened."""
     return [*getattr(attack, "preface", ()), roll_of(attack.attacker, attack)]
-
-
-def _flat(line):
-    """A line as the rules that still word their rolls write it (``"<name> <roll>"``), to
-    find the attack's own roll at the head of such a system's resolution."""
-    if isinstance(line, Line) and line.key == "line.roll_of" and isinstance(line.values["roll"], str):
-        return f"{line.values['name']} {line.values['roll']}"
-    return line
 
 
 def can_defend(d: Draft, target: int) -> bool:
@@ -234,7 +228,7 @@ def finish(d: Draft, attacker: int, target: int, attack, defense, notes: Sequenc
         resolution = system.resolve(attack, defense, d.combatant(attacker), turns.struck(d, target), d.dice)
     apply_resolution(d, resolution)
     rolled, rest = attack_lines(attack), list(resolution.lines)
-    if [_flat(line) for line in rest[:len(rolled)]] == [_flat(line) for line in rolled]:
+    if rest[:len(rolled)] == rolled:
         rest = rest[len(rolled):]
     else:
         rolled = []

@@ -10,6 +10,7 @@ from typing import Any
 
 from rules.dice import PoolExpression, Roller
 from rules.engine.actions import STANDARD
+from rules.lines import roll_of
 from rules.systems.base import (
     ActionSchedule,
     Combatant,
@@ -126,7 +127,7 @@ class DuelSystem(RuleSystem):
     def resolve(self, attack: Swing, defense: int | None, attacker: Combatant, target: Combatant,
                 roller: Roller) -> Resolution:
         hit = attack.needs_defense and (defense is None or defense <= attack.total)
-        lines = [f"{attack.attacker} {attack.describe()}"]
+        lines = [roll_of(attack.attacker, attack)]
         if defense is not None:
             lines.append(f"{target.name} parries: {defense}")
         harm = ()

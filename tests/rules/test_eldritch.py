@@ -20,7 +20,7 @@ from rules.systems.base import Combatant, CombatError, InitiativeRoll, Pool
 from rules.systems.eldritch.dice import DiceRules, roll_die
 from rules.systems.eldritch.system import EldritchSystem, LifePoints, Situation
 from tests.rules.forced_dice import dice, done
-from tests.rules.wording import englished
+from tests.rules.wording import english, englished
 
 EL = EldritchSystem()
 
@@ -164,7 +164,7 @@ def test_roll_zero_is_a_bare_d10_showing_its_face(face):
     result = check("0", None, face)  # a 10 or a 1 does not reroll
     assert result.summary == str(face)
     assert result.record == {"chance": True, "face": face}
-    assert result.lines == (f"+roll 0: a bare d10 shows {face}.",)
+    assert tuple(englished(result.lines)) == (f"+roll 0: a bare d10 shows {face}.",)
 
 
 @pytest.mark.parametrize(("text", "message"), [
@@ -289,7 +289,7 @@ def test_worked_example_hanks_bat_does_11():
     """Hank STR 3, bat STR x 5; Henry Con 4 + Natural Toughness; 4 SLs vs 2 SLs."""
     roller = dice(9, 6)
     attack = EL.attack(HANK, HENRY, "bat", roller)
-    assert attack.describe() == "bat: Dexterity 4 + Melee 2 + d10 [9] = 15: 4 SLs"
+    assert english(attack.describe()) == "bat: Dexterity 4 + Melee 2 + d10 [9] = 15: 4 SLs"
     assert attack.needs_defense and attack.successes == 4
     defense = EL.defend(attack, HENRY, "dodge", roller)
     assert defense.describe() == "dodge: Dexterity 3 + Acrobatics 2 + d10 [6] = 11: 2 SLs"
@@ -318,8 +318,8 @@ def test_worked_example_dinas_9mm_does_18():
     (harm,) = resolution.harm
     assert resolution.net_successes == 3
     assert (harm.raw, harm.soak.size, harm.amount, harm.damage_type) == (30, 12, 18, "lethal")
-    assert "damage: 10 (9mm) x 3 net SLs = 30 lethal" in resolution.lines
-    assert "Reprax's bullets soak: Protection (Bullets) 12" in resolution.lines
+    assert "damage: 10 (9mm) x 3 net SLs = 30 lethal" in englished(resolution.lines)
+    assert "Reprax's bullets soak: Protection (Bullets) 12" in englished(resolution.lines)
 
 
 # ============================================================================ attacks
@@ -332,7 +332,7 @@ def test_ties_go_to_the_defender():
     resolution = EL.resolve(attack, defense, HANK, HENRY, roller)
     done(roller)
     assert not resolution.hit and resolution.harm == ()
-    assert "Henry's 15 meets or beats 15: the bat misses." in resolution.lines
+    assert "Henry's 15 meets or beats 15: the bat misses." in englished(resolution.lines)
 
 
 def test_a_failed_attack_needs_no_defense_and_misses():
@@ -340,7 +340,7 @@ def test_a_failed_attack_needs_no_defense_and_misses():
     attack = EL.attack(HANK, HENRY, "bat", roller)   # 8: failure
     assert not attack.needs_defense
     resolution = EL.resolve(attack, None, HANK, HENRY, roller)
-    assert not resolution.hit and resolution.lines[-1] == "Hank's bat misses Henry."
+    assert not resolution.hit and englished(resolution.lines)[-1] == "Hank's bat misses Henry."
 
 
 def test_no_defense_keeps_every_success_level():
@@ -358,8 +358,8 @@ def test_lethal_damage_doubles_net_sls_and_lethal_soak_is_armor_only():
     resolution = EL.resolve(attack, None, swordsman, target, roller)
     (harm,) = resolution.harm
     assert (harm.raw, harm.soak.size, harm.amount) == (4 * 6 + 2 * 3, 2, 28)
-    assert "damage: (Strength 4) x 6 + 2 x 3 net SLs = 30 lethal" in resolution.lines
-    assert "Tom's lethal soak: 2 (armor)" in resolution.lines
+    assert "damage: (Strength 4) x 6 + 2 x 3 net SLs = 30 lethal" in englished(resolution.lines)
+    assert "Tom's lethal soak: 2 (armor)" in englished(resolution.lines)
 
 
 def test_armor_adds_its_column_and_damage_never_goes_below_zero():

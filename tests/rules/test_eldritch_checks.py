@@ -92,7 +92,7 @@ def test_attack_carries_strength_and_space_penalties_with_their_working():
                                       ("space short", -4))
     assert attack.notes == ("sword two-handed: Strength 3 needed, 2 -> 1 short, -2",
                             "sword needs a 4 yards radius, 2 yards here -> 2 short, -4")
-    assert attack.describe().endswith("(sword two-handed: Strength 3 needed, 2 -> 1 short, -2; "
+    assert english(attack.describe()).endswith("(sword two-handed: Strength 3 needed, 2 -> 1 short, -2; "
                                       "sword needs a 4 yards radius, 2 yards here -> 2 short, -4)")
 
 

@@ -86,7 +86,7 @@ def test_escaping_takes_the_numbness_the_pin_and_the_action_penalty():
     held = vic(held_by="Gus", atemi_grip=2, wrestling_hold={"by": "Gus", "penalty": -1}, actions_used=1)
     escaped, lines = EL.escape_hold(held, GUS, roller)
     done(roller)
-    assert lines[0] == ("Vic: Strength 2 + Brawl 1 - 2 (2nd action) - 2 (numb, atemi grip) - 1 (wrestling hold) "
+    assert english(lines[0]) == ("Vic: Strength 2 + Brawl 1 - 2 (2nd action) - 2 (numb, atemi grip) - 1 (wrestling hold) "
                         "+ d10 [9] = 7: failure")
     assert not escaped
 
@@ -116,7 +116,7 @@ def test_a_stun_from_the_end_of_a_turn_ends_with_the_first_slot_of_the_next():
     assert not EL.can_act(stunned)
     assert EL.start_of_round(stunned, 2) is None                # it outlasts the turn's end
     effect = EL.after_action(stunned, passed=True)
-    assert (dict(effect.conditions), effect.lines) == (
+    assert (dict(effect.conditions), tuple(englished(effect.lines))) == (
         {"stunned": None}, ("Vic loses the first action of the turn to the stun and is no longer stunned.",))
     assert EL.after_action(vic(stunned="rest of turn"), passed=True) is None
     assert EL.numb_after(1) == 0 and EL.numb_after(0) == 0
@@ -128,29 +128,29 @@ def test_atemi_grip_numbness_weighs_on_every_physical_roll():
     numb = vic(atemi_grip=2, held_by="Gus")
     roller = dice(9, 5)                       # Vic: 2 + 1 - 2 + 9 = 10; Gus: 4 + 3 + 5 = 12
     escaped, lines = EL.escape_hold(numb, GUS, roller)
-    assert not escaped and lines[0] == "Vic: Strength 2 + Brawl 1 - 2 (numb, atemi grip) + d10 [9] = 10: 1 SL"
+    assert not escaped and english(lines[0]) == "Vic: Strength 2 + Brawl 1 - 2 (numb, atemi grip) + d10 [9] = 10: 1 SL"
     # Wrestling Hold: Gus 4 + 3 - 2 + 5 = 10; Vic the better of Strength/Dexterity 2 + the better
     # of Brawl/Acrobatics 3 - 2 (numb) + 6 = 9.
     roller = dice(5, 6)
     attack = EL.attack(GUS, numb, "wrestling hold", roller)
     resolution = EL.resolve(attack, None, GUS, numb, roller)
-    assert "Vic resists: Strength 2 + Acrobatics 3 - 2 (numb, atemi grip) + d10 [6] = 9: 1 SL" in resolution.lines
+    assert "Vic resists: Strength 2 + Acrobatics 3 - 2 (numb, atemi grip) + d10 [6] = 9: 1 SL" in englished(resolution.lines)
     # Sleeper Hold: Constitution x2 6 - 2 (numb) + 4 = 8: a failure.
     roller = dice(5, 4)
     held = vic(atemi_grip=2, held_by="Gus", by_neck=True)
     resolution = EL.resolve(EL.attack(GUS, held, "sleeper hold", roller), None, GUS, held, roller)
-    assert "Vic resists: Constitution x2 6 - 2 (numb, atemi grip) + d10 [4] = 8: failure" in resolution.lines
+    assert "Vic resists: Constitution x2 6 - 2 (numb, atemi grip) + d10 [4] = 8: failure" in englished(resolution.lines)
     # Atemi Grip again: Constitution 3 + Willpower 2 - 2 (numb) + 4 = 7.
     roller = dice(5, 4)
     resolution = EL.resolve(EL.attack(GUS, numb, "atemi grip", roller), None, GUS, numb, roller)
-    assert "Vic resists: Constitution 3 + Willpower 2 - 2 (numb, atemi grip) + d10 [4] = 7: failure" in resolution.lines
+    assert "Vic resists: Constitution 3 + Willpower 2 - 2 (numb, atemi grip) + d10 [4] = 7: failure" in englished(resolution.lines)
     # Ear Pop: Gus 3 + 3 - 3 + 6 = 9: 1 SL; the check: Constitution x2 6 - 1 (the attack's SL)
     # - 2 (numb) + 6 = 9: 1 SL, not fewer: shaken off.
     roller = dice(6, 6)
     resolution = EL.resolve(EL.attack(GUS, numb, "ear pop", roller), None, GUS, numb, roller)
     assert ("Vic shakes it off? Constitution x2 6 - 1 (ear pop) - 2 (numb, atemi grip) + d10 [6] = 9: 1 SL "
-            "(needs 1 SL)") in resolution.lines
-    assert "Vic shakes it off: 1 SL, not fewer than the attack's 1." in resolution.lines
+            "(needs 1 SL)") in englished(resolution.lines)
+    assert "Vic shakes it off: 1 SL, not fewer than the attack's 1." in englished(resolution.lines)
     # Hiding (Dexterity): - 2; the seekers' and a searcher's Perception rolls are not physical.
     result = EL.hide(numb, [GUS], dice(7, 5))
     assert result.roll.pool.parts[-1] == ("numb, atemi grip", -2)
@@ -177,24 +177,25 @@ def test_an_attack_on_one_out_cold_cannot_be_defended_and_wakes_them():
     target = vic(passed_out=True)
     roller = dice(5)
     attack = EL.attack(GUS, target, "punch", roller)
-    assert not attack.needs_defense and attack.defenseless == "Vic is out cold and cannot defend."
+    assert not attack.needs_defense and english(attack.defenseless) == "Vic is out cold and cannot defend."
     assert EL.attack_from_record(attack.to_record()) == attack
     resolution = EL.resolve(attack, None, GUS, target, roller)
     done(roller)
     assert ("passed-out", "Vic", False) in resolution.effects
-    assert "Being attacked wakes Vic." in resolution.lines
+    assert "Being attacked wakes Vic." in englished(resolution.lines)
 
 
 @pytest.mark.parametrize(("conditions", "changes", "lines"), [
     ({"stunned": "rest of turn"}, {"stunned": None}, ("Vic is no longer stunned.",)),
     ({"passed_out": 3}, {"passed_out": 2}, ("Vic is out for 2 more turns.",)),
+    ({"passed_out": 2}, {"passed_out": 1}, ("Vic is out for 1 more turn.",)),
     ({"passed_out": 1}, {"passed_out": None}, ("Vic comes to.",)),
     ({"whirling": True, "whirl_turns": 1}, {"whirling": None, "whirl_turns": 2}, ()),
     ({"whirl_turns": 2}, {"whirl_turns": None}, ()),
 ])
 def test_a_new_turn(conditions, changes, lines):
     effect = EL.start_of_round(vic(**conditions), 2)
-    assert (dict(effect.conditions), effect.lines) == (changes, lines)
+    assert (dict(effect.conditions), tuple(englished(effect.lines))) == (changes, lines)
 
 
 def test_a_new_turn_leaves_the_others_alone():

@@ -13,6 +13,7 @@ from rules.data import load_system_data
 from rules.systems.base import Combatant, CombatError
 from rules.systems.eldritch.system import EldritchSystem, Situation
 from tests.rules.forced_dice import dice, done
+from tests.rules.wording import english, englished
 
 EL = EldritchSystem()
 ALL = {name: 1 for name in load_system_data("eldritch")["traits"]["maneuvers"]}
@@ -104,7 +105,7 @@ def test_atemi_grip_numbs_by_net_sls_and_fades():
     done(roller)
     assert resolution.hit and resolution.net_successes == 4
     assert resolution.effects == (("atemi-grip", "Vic", 4),)
-    assert resolution.lines[1] == "Vic resists: Constitution 3 + Willpower 2 + d10 [4] = 9: 1 SL"
+    assert englished(resolution.lines)[1] == "Vic resists: Constitution 3 + Willpower 2 + d10 [4] = 9: 1 SL"
     assert [EL.fading_penalty(4, n) for n in range(6)] == [-4, -3, -2, -1, 0, 0]
 
 
@@ -125,7 +126,7 @@ def test_sleeper_hold_accumulates_sls_to_constitution():
                                                                             sleeper_sls=2))
     resolution = EL.resolve(EL.attack_from_record(attack.to_record()), None, GUS, VIC, roller)
     assert resolution.effects == (("passed-out", "Vic", 6),)       # 4 of 3: 5 turns + 1 over
-    assert resolution.lines[-1] == "4 SLs of 3: Vic passes out for 6 turns."
+    assert englished(resolution.lines)[-1] == "4 SLs of 3: Vic passes out for 6 turns."
 
 
 def test_sleeper_hold_big_success_puts_out_for_longer():
@@ -140,18 +141,18 @@ def test_wrestling_hold_pins_or_leaves_grappled():
     roller = dice(9, 4)   # 5 + 9 = 14: 3 SLs vs best(Str, Dex) 2 + best(Brawl, Acro) 3 + 4 = 9
     resolution = EL.resolve(EL.attack(GUS, VIC, "wrestling hold", roller, situation=HELD), None, GUS, VIC, roller)
     assert resolution.effects == (("wrestling-hold", "Vic", {"by": "Gus", "penalty": -2}),)
-    assert resolution.lines[1] == "Vic resists: Strength 2 + Acrobatics 3 + d10 [4] = 9: 1 SL"
+    assert englished(resolution.lines)[1] == "Vic resists: Strength 2 + Acrobatics 3 + d10 [4] = 9: 1 SL"
     roller = dice(4, 6)
     resolution = EL.resolve(EL.attack(GUS, VIC, "wrestling hold", roller, situation=HELD), None, GUS, VIC, roller)
     assert not resolution.hit and resolution.effects == ()
-    assert resolution.lines[-1] == "Vic stays grappled."
+    assert englished(resolution.lines)[-1] == "Vic stays grappled."
 
 
 def test_escape_hold_is_contested_strength_brawl_ties_to_the_holder():
     roller = dice(9, 5)
     escaped, lines = EL.escape_hold(VIC, GUS, roller)   # 2 + 1 + 9 = 12 vs 4 + 3 + 5 = 12
     done(roller)
-    assert not escaped and lines[-1] == "Vic stays held."
+    assert not escaped and english(lines[-1]) == "Vic stays held."
     escaped, _ = EL.escape_hold(VIC, GUS, dice(10, 6, 5))
     assert escaped
 
@@ -166,7 +167,7 @@ def test_atemi_strike_ignores_natural_soak_not_armor():
     resolution = EL.resolve(attack, None, GUS, armored, roller)
     (harm,) = resolution.harm
     assert (harm.raw, harm.soak.size, harm.amount) == (4 * 2 + 2, 1, 9)
-    assert "Henry's bash soak (no natural soak): 1 (armor)" in resolution.lines
+    assert "Henry's bash soak (no natural soak): 1 (armor)" in englished(resolution.lines)
 
 
 def test_double_jump_kick_two_targets_one_roll_each_defends():
@@ -215,8 +216,8 @@ def test_ear_pop_damage_then_constitution_doubled_check(check_faces, effects, ve
     if verdict.endswith("crumples to the ground."):
         effects = (("passed-out", "Vic", None),)
     assert resolution.effects == effects
-    assert resolution.lines[-2].startswith("Vic shakes it off? Constitution x2 6 - 3 (ear pop) + d10")
-    assert resolution.lines[-1] == verdict      # every outcome says what became of Vic
+    assert englished(resolution.lines)[-2].startswith("Vic shakes it off? Constitution x2 6 - 3 (ear pop) + d10")
+    assert englished(resolution.lines)[-1] == verdict      # every outcome says what became of Vic
 
 
 @pytest.mark.parametrize(("actions_left", "detail", "verdict"), [
@@ -231,7 +232,7 @@ def test_ear_pop_at_the_end_of_the_victims_turn_stuns_their_first_action(actions
     resolution = EL.resolve(EL.attack(ED, target, "ear pop", roller), None, ED, target, roller)
     done(roller)
     assert resolution.effects == (("stunned", "Vic", detail),)
-    assert resolution.lines[-1] == verdict
+    assert englished(resolution.lines)[-1] == verdict
 
 
 def test_honorable_fighters_must_pass_a_willpower_check():
@@ -243,7 +244,7 @@ def test_honorable_fighters_must_pass_a_willpower_check():
     assert EL.attack_from_record(json.loads(json.dumps(attack.to_record()))) == attack
     resolution = EL.resolve(attack, None, honorable, VIC, dice())
     assert not resolution.hit
-    assert resolution.lines[-1] == "Ed cannot bring themselves to use the Ear Pop (Honorable)."
+    assert englished(resolution.lines)[-1] == "Ed cannot bring themselves to use the Ear Pop (Honorable)."
     roller = dice(10, 9, 9)                         # 1 + 14 = 15: passes; then the attack
     attack = EL.attack(honorable, VIC, "eye pluck", roller)
     done(roller)
@@ -280,7 +281,7 @@ def test_catch_weapon_catches_on_equal_or_better():
     assert not resolution.hit and resolution.harm == ()
     # Fray default: a thrown weapon caught is in the catcher's hand now, not the thrower's.
     assert resolution.effects == (("weapon-taken", "Cat", {"weapon": "shuriken", "from": "Tia"}),)
-    assert "Cat catches the shuriken and holds it now!" in resolution.lines
+    assert "Cat catches the shuriken and holds it now!" in englished(resolution.lines)
 
 
 def test_a_missed_catch_adds_five_base_damage():
@@ -289,7 +290,7 @@ def test_a_missed_catch_adds_five_base_damage():
     resolution = EL.resolve(attack, EL.defend(attack, CAT, "catch", roller), TIA, CAT, roller)
     (harm,) = resolution.harm
     assert harm.raw == 3 * 3 + 5 + 2 * 3
-    assert "damage: (Strength 3) x 3 + 5 (missed catch) + 2 x 3 net SLs = 20 lethal" in resolution.lines
+    assert "damage: (Strength 3) x 3 + 5 (missed catch) + 2 x 3 net SLs = 20 lethal" in englished(resolution.lines)
 
 
 def test_bullets_cannot_be_caught_or_deflected_and_melee_cannot_be_caught():
@@ -389,8 +390,8 @@ def test_sacrifice_that_succeeds_without_beating_takes_the_hit():
     # Seed: "they take the damage intended for the target": the bat's 4 SLs,
     # not 4 - 2: (3 x 5) + 4 = 19 (it was 17).
     assert resolution.harm[0].name == "Sal" and resolution.harm[0].raw == 15 + 4 == 19
-    assert "damage: (Strength 3) x 5 + 4 net SLs = 19 bash" in resolution.lines
-    assert "Sal throws themselves in the way and takes the hit meant for Henry." in resolution.lines
+    assert "damage: (Strength 3) x 5 + 4 net SLs = 19 bash" in englished(resolution.lines)
+    assert "Sal throws themselves in the way and takes the hit meant for Henry." in englished(resolution.lines)
 
 
 def test_a_failed_sacrifice_leaves_the_target_to_defend():
@@ -400,7 +401,7 @@ def test_a_failed_sacrifice_leaves_the_target_to_defend():
                            situation=Situation(defenses_used=1))
     assert defense.outcome == "failed" and ("defense 2", -2) in defense.roll.pool.parts
     resolution = EL.resolve(attack, defense, HANK, HENRY, dice())
-    assert "Sal's Sacrifice fails" in resolution.lines[1]
+    assert "Sal's Sacrifice fails" in englished(resolution.lines)[1]
     assert resolution.harm[0].name == "Henry" and resolution.harm[0].amount == 15 + 4 - 6
 
 
@@ -591,6 +592,6 @@ def test_stepping_into_range_of_a_whirling_sword_is_attacked():
     swing = EL.attack(HANK, whirler, "bat", dice(5))
     whirl = EL.step_in(whirler, HANK, swing)
     assert (whirl.attacker, whirl.target, whirl.roll, whirl.label) == ("Wu", "Hank", first.roll, "Whirling Sword (sword)")
-    assert whirl.notes == ("Hank steps into range of Wu's whirling sword.",)
+    assert tuple(englished(whirl.notes)) == ("Hank steps into range of Wu's whirling sword.",)
     assert EL.step_in(whirler, DINA, EL.attack(DINA, whirler, "9mm", dice(5))) is None   # a shot steps nowhere
     assert EL.step_in(WU, HANK, swing) is None                                           # not whirling

@@ -170,8 +170,7 @@ class EldritchRoll:
         """:meth:`verdict` as a line: ``"5 SLs"``, ``"1 SL"``, ``"failure"``."""
         if not self.succeeded:
             return Line("eldritch.line.failure", {})
-        return Line("eldritch.line.sl" if self.success_levels == 1 else "eldritch.line.sls",
-                    {"count": self.success_levels})
+        return sl_count(self.success_levels)
 
     def line(self) -> Line:
         """:meth:`describe` as a line of working; the faces are notation (:meth:`faces_text`)."""
@@ -195,6 +194,35 @@ class EldritchRoll:
     def from_record(cls, record: Mapping[str, Any]) -> EldritchRoll:
         return cls(Pool.from_parts(record["parts"]), tuple(int(face) for face in record["faces"]),
                    int(record["die"]), int(record["total"]), int(record["success_levels"]))
+
+
+def sl_count(count: int) -> Line:
+    """``"1 SL"``, ``"3 SLs"``."""
+    return Line("eldritch.line.sl" if count == 1 else "eldritch.line.sls", {"count": count})
+
+
+def net_sls(count: int) -> Line:
+    """``"1 net SL"``, ``"3 net SLs"``."""
+    return Line("eldritch.line.net_sl" if count == 1 else "eldritch.line.net_sls", {"count": count})
+
+
+def line_record(line: Any) -> Any:
+    """A line of working as a fight stores it (an attack's notes): ``{"key": ..., "values":
+    {...}}``, a line within it alike; a string stays one."""
+    if isinstance(line, Line):
+        return {"key": line.key, "values": {name: line_record(value) for name, value in line.values.items()}}
+    if isinstance(line, tuple):
+        return {"parts": [line_record(part) for part in line]}
+    return line
+
+
+def line_from_record(record: Any) -> Any:
+    """The line :func:`line_record` stored (a string stored before lines were data stays one)."""
+    if isinstance(record, Mapping) and set(record) == {"key", "values"}:
+        return Line(str(record["key"]), {name: line_from_record(value) for name, value in record["values"].items()})
+    if isinstance(record, Mapping) and set(record) == {"parts"}:
+        return tuple(line_from_record(part) for part in record["parts"])
+    return record
 
 
 def roll_eldritch(pool: Pool, roller: Roller, rules: DiceRules) -> EldritchRoll:

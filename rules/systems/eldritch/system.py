@@ -73,7 +73,7 @@ from typing import Any
 from rules.data import RulesDataError, load_system_data, require, require_choice
 from rules.dice import DiceSyntaxError, PoolExpression, Roller
 from rules.dice.odds import enumerate_outcomes, percent
-from rules.lines import Line
+from rules.lines import Line, roll_of
 from rules.systems.base import (
     ActionSchedule,
     Combatant,
@@ -103,7 +103,12 @@ from rules.systems.eldritch.dice import (
     DiceRules,
     EldritchRoll,
     describe_parts,
+    line_from_record,
+    line_record,
+    net_sls,
+    parts_line,
     roll_eldritch,
+    sl_count,
     trait_parts,
     trait_spec_names,
     with_parts,
@@ -277,9 +282,9 @@ class EldritchAttack:
     roll: EldritchRoll | None
     honor: EldritchRoll | None = None
     carried: int = 0
-    notes: tuple[str, ...] = ()
+    notes: tuple[str | Line, ...] = ()
     effects: tuple[tuple[str, str, Any], ...] = ()
-    defenseless: str = ""
+    defenseless: str | Line = ""
 
     @property
     def maneuver(self) -> Maneuver:
@@ -317,12 +322,17 @@ class EldritchAttack:
             return spec.category
         return self.weapon.damage_type if self.weapon else "bash"
 
-    def describe(self) -> str:
-        """``"bat: Dexterity 3 + Melee 2 + d10 [7] = 12: 2 SLs"`` (with the limitations)."""
+    def describe(self) -> Line:
+        """``"bat: Dexterity 3 + Melee 2 + d10 [7] = 12: 2 SLs"`` (with the limitations) as a
+        line of working; an Honorable attacker who balks, with the check's roll."""
         if self.roll is None:
-            return f"{self.label}: balks (Honorable) - {self.honor.describe() if self.honor else ''}"
-        notes = f" ({'; '.join(self.notes)})" if self.notes else ""
-        return f"{self.label}: {self.roll.describe()}{notes}"
+            if self.honor is None:
+                return Line("eldritch.line.balks_unrolled", {"label": self.label})
+            return Line("eldritch.line.balks", {"label": self.label, "honor": self.honor.line()})
+        if self.notes:
+            return Line("eldritch.line.to_hit_notes", {"label": self.label, "roll": self.roll.line(),
+                                                       "notes": tuple(self.notes)})
+        return Line("eldritch.line.to_hit", {"label": self.label, "roll": self.roll.line()})
 
     def to_record(self) -> dict[str, Any]:
         return {"attacker": self.attacker, "target": self.target,
@@ -330,8 +340,9 @@ class EldritchAttack:
                 "hands": self.choice.hands, "mode": self.choice.mode, "neck": self.choice.neck,
                 "roll": self.roll.to_record() if self.roll else None,
                 "honor": self.honor.to_record() if self.honor else None,
-                "carried": self.carried, "notes": list(self.notes),
-                "effects": [list(effect) for effect in self.effects], "defenseless": self.defenseless}
+                "carried": self.carried, "notes": [line_record(note) for note in self.notes],
+                "effects": [list(effect) for effect in self.effects],
+                "defenseless": line_record(self.defenseless)}
 
 
 @dataclass(frozen=True)
@@ -351,6 +362,11 @@ class EldritchDefense:
     def describe(self) -> str:
         return f"{self.label}: {self.roll.describe()}"
 
+    def line(self) -> Line:
+        """:meth:`describe` as a line of working: ``"dodge: Dexterity 3 + Acrobatics 2 + d10
+        [6] = 11: 2 SLs"``."""
+        return Line("eldritch.line.defense", {"label": self.label, "roll": self.roll.line()})
+
     def to_record(self) -> dict[str, Any]:
         return {"kind": self.kind, "label": self.label, "defender": self.defender,
                 "roll": self.roll.to_record(), "outcome": self.outcome, "drama_point": self.drama_point}
@@ -369,7 +385,7 @@ class Harm:
     name: str
     damage_type: str
     raw: int
-    working: str
+    working: Line
     soak: Pool
     amount: int
     health_before: LifePoints
@@ -594,7 +610,8 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         terms = expression.terms
         if len(terms) == 1 and terms[0].kind == "number" and terms[0].number == 0:
             face = roller.roll(self.chance_die)
-            return RollResult(lines=(f"+roll 0: a bare d{self.chance_die} shows {face}.",), summary=str(face),
+            return RollResult(lines=(Line("eldritch.line.chance", {"sides": self.chance_die, "face": face}),),
+                              summary=str(face),
                               record={"chance": True, "face": face})
         parts: list[tuple[str, int]] = []
         own_die = False
@@ -987,7 +1004,8 @@ class EldritchSystem(EldritchChecks, RuleSystem):
 
         return tuple(EldritchAttack(attacker.name, t.name, choice, against(t), honor, carried,
                                     tuple(notes), tuple(effects),
-                                    f"{t.name} is out cold and cannot defend." if Situation.of(t).passed_out else "")
+                                    Line("eldritch.line.out_cold_no_defense", {"target": t.name})
+                                    if Situation.of(t).passed_out else "")
                      for t in targets)
 
     def flip_bonus(self) -> tuple[str, int]:
@@ -1014,7 +1032,8 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         except CombatError:
             return None
         return EldritchAttack(whirler.name, approacher.name, whirl, EldritchRoll.from_record(situation.whirl_roll),
-                              notes=(f"{approacher.name} steps into range of {whirler.name}'s whirling sword.",))
+                              notes=(Line("eldritch.line.steps_in", {"approacher": approacher.name,
+                                                                     "whirler": whirler.name}),))
 
     def holds(self, attacker: Combatant, target: Combatant, situation: Situation) -> tuple[bool, bool]:
         """(whether ``attacker`` holds ``target`` grappled, and by the neck): from the
@@ -1068,7 +1087,7 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         lines = []
         if situation.stunned == STUN_FIRST_ACTION:
             changes["stunned"] = None
-            lines.append(f"{fighter.name} loses the first action of the turn to the stun and is no longer stunned.")
+            lines.append(Line("eldritch.line.stun_spent", {"target": fighter.name}))
         numb = int(situation.atemi_grip or 0)
         if numb > 0 and not passed:
             changes["atemi_grip"] = self.numb_after(numb)
@@ -1082,9 +1101,9 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         roll = EldritchRoll.from_record(record["roll"]) if record["roll"] else None
         honor = EldritchRoll.from_record(record["honor"]) if record["honor"] else None
         return EldritchAttack(record["attacker"], record["target"], choice, roll, honor,
-                              int(record["carried"]), tuple(record["notes"]),
+                              int(record["carried"]), tuple(line_from_record(note) for note in record["notes"]),
                               tuple((str(e), str(n), d) for e, n, d in record["effects"]),
-                              str(record.get("defenseless", "")))
+                              line_from_record(record.get("defenseless", "")))
 
     # ------------------------------------------------------------------------ defending
     def _defense_key(self, text: str) -> str:
@@ -1297,7 +1316,7 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         return max(0, self.raw_damage(attack, attacker, 1)[0])
 
     def raw_damage(self, attack: EldritchAttack, attacker: Combatant, net: int, *,
-                   extra: int = 0) -> tuple[int, str]:
+                   extra: int = 0) -> tuple[int, Line]:
         """Damage before soak (seed: Damage), with its working: Bash (STR x Y) + net SLs;
         Lethal (STR x Y) + 2 x net SLs; firearms Y x net SLs. ``extra`` is added to the base
         (Catch Weapon's +5)."""
@@ -1306,36 +1325,40 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         weapon = attack.weapon
         if spec is None and weapon is not None and weapon.firearm:
             raw = weapon.multiplier * net + extra
-            bonus = f" + {extra} (missed catch)" if extra else ""
-            return raw, f"{weapon.multiplier} ({weapon.name}) x {plural(net, 'net SL')}{bonus} = {raw}"
+            values = {"multiplier": weapon.multiplier, "weapon": weapon.name, "net": net_sls(net), "total": raw}
+            if extra:
+                return raw, Line("eldritch.line.working_firearm_catch", {**values, "extra": extra})
+            return raw, Line("eldritch.line.working_firearm", values)
         if spec is not None:
             multiplier, category, bonus_str = spec.multiplier, spec.category, spec.strength_bonus
         else:
             assert weapon is not None
             multiplier, category, bonus_str = weapon.multiplier, weapon.category, 0
-        might = f"Strength {strength}" + (f" + {bonus_str}" if bonus_str else "")
+        might = (Line("eldritch.line.strength_bonus", {"strength": strength, "bonus": bonus_str}) if bonus_str
+                 else Line("eldritch.line.strength", {"strength": strength}))
         base = (strength + bonus_str) * multiplier
         times = 2 if category == "lethal" else 1
         sls = net * times
-        shown = f"({might}) x {multiplier}"
+        values = {"might": might, "multiplier": multiplier, "total": base + extra + sls,
+                  "sls": Line("eldritch.line.doubled", {"net": net_sls(net)}) if times == 2 else net_sls(net)}
         if extra:
-            shown += f" + {extra} (missed catch)"
-        shown += f" + {'2 x ' if times == 2 else ''}{plural(net, 'net SL')}"
-        return base + extra + sls, f"{shown} = {base + extra + sls}"
+            return base + extra + sls, Line("eldritch.line.working_catch", {**values, "extra": extra})
+        return base + extra + sls, Line("eldritch.line.working", values)
 
-    def harm(self, victim: Combatant, raw: int, working: str, damage_type: str, column: str, *,
-             natural: bool = True, before: LifePoints | None = None) -> tuple[Harm, list[str]]:
+    def harm(self, victim: Combatant, raw: int, working: Line, damage_type: str, column: str, *,
+             natural: bool = True, before: LifePoints | None = None) -> tuple[Harm, list[Line]]:
         """Soak ``raw`` damage and take the rest off ``victim``'s Life Points (never below 0);
         ``before``: their Life Points if already harmed in this resolution."""
         soak = self.soak(victim, column, natural=natural)
         amount = max(0, raw - soak.size)
         before = before or self.health(victim.health, victim)
         after = before.with_damage(amount, damage_type)
-        soak_text = describe_parts(soak.parts) or "0"
+        soak_line = parts_line(soak.parts) or Line("line.pool_number", {"value": 0})
         if len(soak.parts) > 1:
-            soak_text += f" = {soak.size}"
-        lines = [f"damage: {working} {damage_type}",
-                 f"{victim.name}'s {column} soak{'' if natural else ' (no natural soak)'}: {soak_text}",
+            soak_line = Line("line.pool_total", {"pool": soak_line, "size": soak.size})
+        lines = [Line("eldritch.line.damage", {"working": working, "damage_type": damage_type}),
+                 Line("eldritch.line.soak" if natural else "eldritch.line.soak_unnatural",
+                      {"victim": victim.name, "column": column, "soak": soak_line}),
                  Line("eldritch.line.loses_one" if amount == 1 else "eldritch.line.loses",
                       {"victim": victim.name, "count": amount, "damage_type": damage_type, "health": after})]
         return Harm(victim.name, damage_type, raw, working, soak, amount, before, after), lines
@@ -1347,27 +1370,26 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         and the maneuvers' effects: resisted rolls (Atemi Grip, Sleeper Hold, Wrestling Hold),
         Ear Pop's stun check, Eye Pluck's eye, Damaging Block's counter, Wall Flip's bonus or
         fall, Catch Weapon's catch or +5, Sacrifice. Pure: the new Life Points are in ``harm``."""
-        lines = [f"{attack.attacker} {attack.describe()}"]
+        lines: list[str | Line] = [roll_of(attack.attacker, attack)]
         effects = list(attack.effects)
         if attack.roll is None:
-            lines.append(f"{attack.attacker} cannot bring themselves to use the {attack.label} "
-                         "(Honorable).")
+            lines.append(Line("eldritch.line.honorable", {"attacker": attack.attacker, "label": attack.label}))
             return Resolution(attack.attacker, attack.target, False, 0, tuple(lines), (), tuple(effects))
         if attack.maneuver.resisted_by:
             return self._resisted(attack, attacker, target, roller, lines, effects)
         if defense is not None and defense.kind == "sacrifice" and defense.outcome == "failed":
-            lines.append(f"{defense.defender}'s Sacrifice fails: {defense.describe()} "
-                         f"({attack.target} must still defend).")
+            lines.append(Line("eldritch.line.sacrifice_fails", {"defender": defense.defender,
+                                                                "defense": defense.line(), "target": attack.target}))
             defense = None
         if defense is not None:
-            lines.append(f"{defense.defender} {defense.describe()}")
+            lines.append(Line("line.roll_of", {"name": defense.defender, "roll": defense.line()}))
             if defense.drama_point:
                 effects.append(("drama-point", defense.defender, False))
         if attack.defenseless:
             lines.append(attack.defenseless)
         if Situation.of(target).passed_out:
             effects.append(("passed-out", target.name, False))
-            lines.append(f"Being attacked wakes {target.name}.")
+            lines.append(Line("eldritch.line.woken", {"target": target.name}))
         roll = attack.roll
         hit = roll.succeeded or not self.attack_table["success_needed"]
         if defense is not None:
@@ -1377,7 +1399,8 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         if defense is not None and defense.kind == "sacrifice":
             if defense.outcome == "parried":
                 hit = False
-                lines.append(f"{defense.defender} throws themselves in the way and parries for {attack.target}.")
+                lines.append(Line("eldritch.line.sacrifice_parries", {"defender": defense.defender,
+                                                                      "target": attack.target}))
             elif target.name != defense.defender:
                 raise CombatError(Line("eldritch.refusal.took_hit_resolve_against", {"defense_defender": defense.defender}))
             else:
@@ -1385,8 +1408,8 @@ class EldritchSystem(EldritchChecks, RuleSystem):
                 # seed: "they take the damage intended for the target": the attack's own SLs,
                 # the sacrificer's not taken off
                 net = roll.success_levels
-                lines.append(f"{defense.defender} throws themselves in the way and takes the hit "
-                             f"meant for {attack.target}.")
+                lines.append(Line("eldritch.line.sacrifice_takes", {"defender": defense.defender,
+                                                                    "target": attack.target}))
         if defense is not None and defense.kind == "wall-flip":
             flip_harm, more, flip_effects = self._wall_flip(defense, attacker, target, hit)
             harm += flip_harm
@@ -1394,30 +1417,35 @@ class EldritchSystem(EldritchChecks, RuleSystem):
             effects += flip_effects
         if not hit:
             if roll.succeeded and defense is not None and defense.kind != "sacrifice":
-                lines.append(f"{defense.defender}'s {defense.roll.total} meets or beats {roll.total}: "
-                             f"the {attack.label} misses.")
+                lines.append(Line("eldritch.line.defended", {"defender": defense.defender,
+                                                             "defense_total": defense.roll.total,
+                                                             "total": roll.total, "label": attack.label}))
             elif not (defense is not None and defense.kind == "sacrifice"):
-                lines.append(f"{attack.attacker}'s {attack.label} misses {attack.target}.")
+                lines.append(Line("eldritch.line.misses", {"attacker": attack.attacker, "label": attack.label,
+                                                           "target": attack.target}))
             if defense is not None and defense.kind == "damaging-block":
                 counter_harm, more = self._damaging_block(attack, defense, attacker, target)
                 harm.append(counter_harm)
                 lines += more
             if defense is not None and defense.kind == "catch-weapon" and attack.weapon:
                 if attack.choice.mode == "thrown":
-                    lines.append(f"{defense.defender} catches the {attack.weapon.name} and holds it now!")
+                    lines.append(Line("eldritch.line.catches_holds", {"defender": defense.defender,
+                                                                      "weapon": attack.weapon.name}))
                     effects.append(("weapon-taken", defense.defender,
                                     {"weapon": attack.weapon.key, "from": attack.attacker}))
                 else:
-                    lines.append(f"{defense.defender} catches the {attack.weapon.name}!")
+                    lines.append(Line("eldritch.line.catches", {"defender": defense.defender,
+                                                                "weapon": attack.weapon.name}))
             return Resolution(attack.attacker, attack.target, False, net, tuple(lines), tuple(harm), tuple(effects))
         victim_name = defense.defender if defense is not None and defense.kind == "sacrifice" else attack.target
-        lines.append(f"{attack.attacker}'s {attack.label} hits {victim_name} with {plural(net, 'net SL')}.")
+        lines.append(Line("eldritch.line.hits", {"attacker": attack.attacker, "label": attack.label,
+                                                 "victim": victim_name, "net": net_sls(net)}))
         maneuver = attack.maneuver
         if maneuver.key == "grapple":
             effects.append(("held", target.name, attack.attacker))
             effects.append(("grappled", target.name, {"by": attack.attacker, "neck": attack.choice.neck}))
-            lines.append(f"{target.name} is grappled by {attack.attacker}"
-                         f"{' by the neck' if attack.choice.neck else ''}.")
+            lines.append(Line("eldritch.line.grappled_neck" if attack.choice.neck else "eldritch.line.grappled",
+                              {"target": target.name, "attacker": attack.attacker}))
         if not maneuver.no_damage:
             extra = 0
             if defense is not None and defense.kind == "catch-weapon":
@@ -1438,47 +1466,47 @@ class EldritchSystem(EldritchChecks, RuleSystem):
                 threshold = sum(v for _, v in trait_parts(target, maneuver.extra.get("eye_threshold", [])))
                 if dealt.amount > threshold:
                     effects.append(("eye-lost", target.name, attack.attacker))
-                    lines.append(f"{dealt.amount} is more than {threshold} (Constitution doubled): "
-                                 f"{target.name} loses an eye.")
+                    lines.append(Line("eldritch.line.eye_lost", {"amount": dealt.amount, "threshold": threshold,
+                                                                 "target": target.name}))
         return Resolution(attack.attacker, victim_name, True, net, tuple(lines), tuple(harm), tuple(effects))
 
     def _resisted(self, attack: EldritchAttack, attacker: Combatant, target: Combatant, roller: Roller,
-                  lines: list[str], effects: list[tuple[str, str, Any]]) -> Resolution:
+                  lines: list[str | Line], effects: list[tuple[str, str, Any]]) -> Resolution:
         """Atemi Grip, Sleeper Hold, Wrestling Hold: the victim's roll instead of a defense."""
         maneuver = attack.maneuver
         assert attack.roll is not None
         resist = self.roll(self.resisting_parts(target, maneuver.resisted_by), roller)
-        lines.append(f"{target.name} resists: {resist.describe()}")
+        lines.append(Line("eldritch.line.resists", {"target": target.name, "roll": resist.line()}))
         won = attack.roll.succeeded and attack.roll.total > resist.total
         net = max(0, attack.roll.success_levels - resist.success_levels) if won else 0
-        lines.append(f"{attack.attacker} {'wins' if won else 'fails'}"
-                     + (f" with {plural(net, 'net SL')}." if won else "."))
+        lines.append(Line("eldritch.line.wins", {"attacker": attack.attacker, "net": net_sls(net)}) if won
+                     else Line("eldritch.line.fails", {"attacker": attack.attacker}))
         if maneuver.key == "atemi-grip" and won:
             fade = int(maneuver.extra.get("fade_per_action", 1))
             effects.append(("atemi-grip", target.name, net))
-            lines.append(f"{target.name}'s grappled limb goes numb: -{net} to physical rolls, "
-                         f"{fade} less each action.")
+            lines.append(Line("eldritch.line.numb", {"target": target.name, "net": net, "fade": fade}))
         elif maneuver.key == "wrestling-hold":
             if won:
                 penalty = int(maneuver.extra.get("penalty_per_sl", -1)) * net
                 effects.append(("wrestling-hold", target.name, {"by": attack.attacker, "penalty": penalty}))
-                lines.append(f"{target.name} is pinned: {penalty} to all actions until free.")
+                lines.append(Line("eldritch.line.pinned", {"target": target.name, "penalty": penalty}))
             else:
-                lines.append(f"{target.name} stays grappled.")
+                lines.append(Line("eldritch.line.stays_grappled", {"target": target.name}))
         elif maneuver.key == "sleeper-hold":
             needed = target.trait(str(maneuver.extra.get("needed", "Constitution")))
             total = attack.carried + net
             if total >= needed:
                 turns = int(maneuver.extra.get("out_turns", 5)) + total - needed
                 effects.append(("passed-out", target.name, turns))
-                lines.append(f"{total} SLs of {needed}: {target.name} passes out for {plural(turns, 'turn')}.")
+                lines.append(Line("eldritch.line.sleeper_out_one" if turns == 1 else "eldritch.line.sleeper_out",
+                                  {"total": total, "needed": needed, "target": target.name, "turns": turns}))
             else:
                 effects.append(("sleeper-hold", target.name, {"by": attack.attacker, "sls": total, "needed": needed}))
-                lines.append(f"Sleeper Hold: {total} of {needed} SLs.")
+                lines.append(Line("eldritch.line.sleeper", {"total": total, "needed": needed}))
         return Resolution(attack.attacker, attack.target, won, net, tuple(lines), (), tuple(effects))
 
     def _ear_pop(self, attack: EldritchAttack, target: Combatant,
-                 roller: Roller) -> tuple[list[str], list[tuple[str, str, Any]]]:
+                 roller: Roller) -> tuple[list[Line], list[tuple[str, str, Any]]]:
         """Constitution doubled at minus the attack's raw SLs: fewer SLs than the attack's
         -> stunned for the rest of the turn, or, when the victim has no action left this turn
         (the move "performed at the end of a turn"), through their first action of the next;
@@ -1486,19 +1514,19 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         raw = attack.successes
         parts = self.resisting_parts(target, attack.maneuver.extra["stun_check"], ("ear pop", -raw))
         check = self.roll(parts, roller)
-        lines = [f"{target.name} shakes it off? {check.describe()} (needs {plural(raw, 'SL')})"]
+        lines = [Line("eldritch.line.shakes_it_off", {"target": target.name, "roll": check.line(),
+                                                      "needs": sl_count(raw)})]
         if not check.succeeded:
-            lines.append(f"{target.name} passes out and crumples to the ground.")
+            lines.append(Line("eldritch.line.crumples", {"target": target.name}))
             return lines, [("passed-out", target.name, None)]
         if check.success_levels < raw:
             if Situation.of(target).actions_left == 0:
-                lines.append(f"{target.name} is stunned through their first action next turn: defend only "
-                             "(no Full Defense).")
+                lines.append(Line("eldritch.line.stunned_next", {"target": target.name}))
                 return lines, [("stunned", target.name, STUN_FIRST_ACTION)]
-            lines.append(f"{target.name} is stunned for the rest of the turn: defend only (no Full Defense).")
+            lines.append(Line("eldritch.line.stunned_rest", {"target": target.name}))
             return lines, [("stunned", target.name, STUN_REST_OF_TURN)]
-        lines.append(f"{target.name} shakes it off: {plural(check.success_levels, 'SL')}, not fewer than the "
-                     f"attack's {raw}.")
+        lines.append(Line("eldritch.line.shakes_off", {"target": target.name, "sls": sl_count(check.success_levels),
+                                                       "raw": raw}))
         return lines, []
 
     def resisting_parts(self, victim: Combatant, traits: Sequence[Any],
@@ -1509,34 +1537,39 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         return parts + tuple(self.numbness(Situation.of(victim), parts))
 
     def _damaging_block(self, attack: EldritchAttack, defense: EldritchDefense, attacker: Combatant,
-                        defender: Combatant) -> tuple[Harm, list[str]]:
+                        defender: Combatant) -> tuple[Harm, list[Line]]:
         """A successful Damaging Block: (STR x 2) + net SLs bash to the attacker, soaked."""
         spec = self.maneuvers["damaging-block"].extra["counter"]
         net = max(0, defense.roll.success_levels - attack.successes)
         base = defender.trait("Strength") * int(spec["multiplier"])
-        working = f"(Strength {defender.trait('Strength')}) x {spec['multiplier']} + {plural(net, 'net SL')} = {base + net}"
+        working = Line("eldritch.line.working", {
+            "might": Line("eldritch.line.strength", {"strength": defender.trait("Strength")}),
+            "multiplier": spec["multiplier"], "sls": net_sls(net), "total": base + net})
         dealt, lines = self.harm(attacker, base + net, working, spec["category"], spec["category"])
-        return dealt, [f"{defense.defender}'s block hurts {attack.attacker}:"] + lines
+        return dealt, [Line("eldritch.line.block_hurts", {"defender": defense.defender, "attacker": attack.attacker}),
+                       *lines]
 
     def _wall_flip(self, defense: EldritchDefense, attacker: Combatant, flipper: Combatant,
-                   hit: bool) -> tuple[list[Harm], list[str], list[tuple[str, str, Any]]]:
+                   hit: bool) -> tuple[list[Harm], list[Line], list[tuple[str, str, Any]]]:
         """A failed Wall Flip roll: the flipper's own (STR x 2) bash and prone by the wall. Not
         hit: +3 to further defenses and the next attack on the one flipped over."""
         maneuver = self.maneuvers["wall-flip"]
         if not defense.roll.succeeded:
             spec = maneuver.extra["fail_damage"]
             raw = flipper.trait("Strength") * int(spec["multiplier"])
-            working = f"(Strength {flipper.trait('Strength')}) x {spec['multiplier']} = {raw}"
+            working = Line("eldritch.line.working_plain", {
+                "might": Line("eldritch.line.strength", {"strength": flipper.trait("Strength")}),
+                "multiplier": spec["multiplier"], "total": raw})
             dealt, lines = self.harm(flipper, raw, working, spec["category"], spec["category"])
-            return ([dealt], [f"{flipper.name} botches the Wall Flip and lands prone by the wall:"] + lines,
+            return ([dealt], [Line("eldritch.line.flip_botched", {"flipper": flipper.name}), *lines],
                     [("prone", flipper.name, True)])
         if hit:
             return [], [], []
         bonus = int(maneuver.extra.get("bonus", 0))
-        return [], [f"{flipper.name} flips over {attacker.name}: +{bonus} to further defenses and to "
-                    f"the next attack on {attacker.name}."], [("wall-flip", flipper.name, {"over": attacker.name, "bonus": bonus})]
+        return ([], [Line("eldritch.line.flips_over", {"flipper": flipper.name, "attacker": attacker.name, "bonus": bonus})],
+                [("wall-flip", flipper.name, {"over": attacker.name, "bonus": bonus})])
 
-    def escape_hold(self, escaper: Combatant, holder: Combatant, roller: Roller) -> tuple[bool, tuple[str, ...]]:
+    def escape_hold(self, escaper: Combatant, holder: Combatant, roller: Roller) -> tuple[bool, tuple[Line, ...]]:
         """Break a grapple or hold: contested Strength + Brawl (guess), higher total escapes
         (ties to the holder). The escaper's roll takes the extra-action penalty, Atemi Grip's
         numbness and a Wrestling Hold's pin (the holder's, their own numbness if any).
@@ -1552,8 +1585,10 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         mine = self.roll(parts, roller)
         theirs = self.roll(self.resisting_parts(holder, self.escape["traits"]), roller)
         escaped = mine.total > theirs.total
-        return escaped, (f"{escaper.name}: {mine.describe()}", f"{holder.name}: {theirs.describe()}",
-                         f"{escaper.name} {'breaks free' if escaped else 'stays held'}.")
+        return escaped, (Line("eldritch.line.named_roll", {"name": escaper.name, "roll": mine.line()}),
+                         Line("eldritch.line.named_roll", {"name": holder.name, "roll": theirs.line()}),
+                         Line("eldritch.line.breaks_free" if escaped else "eldritch.line.stays_held",
+                              {"escaper": escaper.name}))
 
     # ------------------------------------------------------------ lasting conditions
     #: Effect name -> the condition it sets on the one it befalls (as ``Situation`` reads it).
@@ -1605,12 +1640,13 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         lines = []
         if situation.stunned and situation.stunned != STUN_FIRST_ACTION:
             changes["stunned"] = None
-            lines.append(f"{fighter.name} is no longer stunned.")
+            lines.append(Line("eldritch.line.unstunned", {"target": fighter.name}))
         if situation.passed_out is not True and situation.passed_out:
             left = int(situation.passed_out) - 1
             changes["passed_out"] = left or None
-            lines.append(f"{fighter.name} is out for {plural(left, 'more turn')}." if left
-                         else f"{fighter.name} comes to.")
+            lines.append(Line("eldritch.line.out_for_one" if left == 1 else "eldritch.line.out_for",
+                              {"target": fighter.name, "count": left}) if left
+                         else Line("eldritch.line.comes_to", {"target": fighter.name}))
         if situation.flip_defense and self.maneuvers["wall-flip"].extra.get("defense_bonus_lasts") == "turn":
             changes["flip_defense"] = None
         if (getattr(fighter, "conditions", None) or {}).get("spot_tries"):
