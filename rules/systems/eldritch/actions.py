@@ -581,7 +581,7 @@ class Sacrifice(Action):
         d.update_conditions(actor, defenses_used=int(d.conditions_of(actor).get("defenses_used", 0)) + 1)
         if defense.outcome == "failed":
             lines = [roll_of(d.name(actor), defense),
-                     Line("eldritch.line.sacrifice_fails", {"target": d.name(target)})]
+                     Line("eldritch.line.sacrifice_failed", {"target": d.name(target)})]
             d.add_log(d.name(actor), f"sacrifice for {d.name(target)}", lines)
             d.say("eldritch.sacrifice", refs={"actor": actor, "attacker": attacker, "target": target}, lines=lines)
             d.tell_controller(target, "eldritch.still_defend",
