@@ -40,6 +40,7 @@ from rules.systems.elethril.declaring import (
 from rules.systems.elethril.timeline import (
     PHASES,
     SEGMENTS_PER_ROUND,
+    Board,
     Event,
     Timeline,
     build_timeline,
@@ -530,8 +531,8 @@ def roll_round(d: Draft) -> None:
     turns.moved_to(d, ("segment", r, 1))
     lines = [*start.describe(), *lapsed]
     d.add_log("initiative", f"round {r}", lines)
-    board = timeline(d).describe(width=76, now=next_segment(d)).splitlines()
-    d.say("elethril.initiative", values={"round": r}, lines=[*lines, *board])
+    board = Line("elethril.line.board", {"board": Board(timeline(d), next_segment(d))})
+    d.say("elethril.initiative", values={"round": r}, lines=[*lines, board])
     d.say("elethril.play")
 
 
