@@ -52,12 +52,12 @@ def render_hud(row, viewer=None) -> str:
         if action is not None and action.round < r and not any(e.round >= r for e in action.events):
             shown = "reloading"   # a missile rate below one (seed 4d)
         elif action is not None and (now or action.round < r):
-            shown = rounds.short(action)
+            shown = _words(rounds.short(action))
         elif fighter_id in declared:
             shown = "declared"
             if sees_all or viewer_id == fighter_id:
                 try:
-                    shown = rounds.plan_short(system.plan(rounds.declaration(d, fighter_id, declared[fighter_id])))
+                    shown = _words(rounds.plan_short(system.plan(rounds.declaration(d, fighter_id, declared[fighter_id]))))
                 except CombatError:
                     pass
         else:

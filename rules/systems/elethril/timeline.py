@@ -102,18 +102,6 @@ class Event:
         round_number, segment = moment(self.tick + ticks)
         return replace(self, round=round_number, segment=segment)
 
-    @property
-    def notes(self) -> str:
-        """``" (2/3, off-hand)"``: which attack of how many, the off hand, spoiled; "" for none."""
-        notes = []
-        if self.count > 1:
-            notes.append(f"{self.number}/{self.count}")
-        if self.hand == "off":
-            notes.append("off-hand")
-        if self.spoiled:
-            notes.append("spoiled")
-        return f" ({', '.join(notes)})" if notes else ""
-
     def to_record(self) -> dict[str, Any]:
         return {"actor": self.actor, "phase": self.phase, "round": self.round,
                 "segment": self.segment, "label": self.label, "target": self.target,
