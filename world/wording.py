@@ -49,13 +49,13 @@ def line_text(line, system: str = "", *, spoken: bool = False, plain: bool = Fal
 def _worded(value, system: str, spoken: bool, plain: bool) -> str:
     """A line's value as it goes into its template: a line within it worded as a line (its
     own template's colours kept, its values escaped), a board drawn for the reader's width
-    (elethril's segment timeline, ``world.segments``), anything else as :func:`value_text`."""
+    (elethril's segment timeline, ``world.segment_board``), anything else as :func:`value_text`."""
     if isinstance(value, Line):
         return line_text(value, system, spoken=spoken, plain=plain)
     if isinstance(value, tuple):
         return entry("value.separator", system).join(_worded(part, system, spoken, plain) for part in value)
     if isinstance(value, Board):  # drawn for the reader's width, its own lines escaped
-        from world.segments import board_text
+        from world.segment_board import board_text
 
         return board_text(value, spoken, plain)
     text = value_text(value, spoken)

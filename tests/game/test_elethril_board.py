@@ -7,7 +7,7 @@ from __future__ import annotations
 from rules.lines import Line
 from rules.systems.elethril.timeline import Board, build_timeline, spoil
 from tests.rules.test_elethril_timeline import everyone_at_five, start, two_hander_round_one
-from world.segments import board_text, draw_board
+from world.segment_board import board_text, draw_board
 from world.wording import line_text
 
 

@@ -217,7 +217,7 @@ class Timeline:
 class Board:
     """The segment timeline board as the round's initiative event carries it (a value of its
     ``elethril.line.board`` line): the round's ``timeline`` and ``now``, the segment to be
-    played next (0: none). Data: the game draws it for the reader (``world.segments``)."""
+    played next (0: none). Data: the game draws it for the reader (``world.segment_board``)."""
 
     timeline: Timeline
     now: int = 0
