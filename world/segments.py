@@ -9,7 +9,9 @@ from rules.systems.elethril import actions as rounds
 from world import fights, poses
 from world.marks import is_game_master, next_line, settings_lines
 from world.marks import status as fighter_status
+from world.segment_board import draw_board
 from world.text import columns, escape, fit, screen_width, spoken, titled
+from world.wording import line_text
 
 
 def initiatives(d) -> dict[str, int]:
@@ -47,12 +49,13 @@ def render_hud(row, viewer=None) -> str:
         if action is not None and action.round < r and not any(e.round >= r for e in action.events):
             shown = "reloading"   # a missile rate below one (seed 4d)
         elif action is not None and (now or action.round < r):
-            shown = rounds.short(action)
+            shown = line_text(rounds.short(action), "elethril", plain=True)
         elif fighter_id in declared:
             shown = "declared"
             if sees_all or viewer_id == fighter_id:
                 try:
-                    shown = rounds.plan_short(system.plan(rounds.declaration(d, fighter_id, declared[fighter_id])))
+                    shown = line_text(rounds.plan_short(system.plan(rounds.declaration(d, fighter_id, declared[fighter_id]))),
+                                      "elethril", plain=True)
                 except CombatError:
                     pass
         else:
@@ -86,8 +89,7 @@ def render_hud(row, viewer=None) -> str:
     if off_hands:
         notes.append("Off-hand weapons (+combat/offhand): " + "; ".join(off_hands))
     lines.extend(fit(note) for note in notes if note)
-    lines.extend(escape(line) for line in board.describe(width=screen_width(), now=rounds.next_segment(d),
-                                                         spoken=spoken()).splitlines())
+    lines.extend(escape(line) for line in draw_board(board, rounds.next_segment(d), screen_width(), spoken()))
     lines.extend(fit(note) for note in next_line(d, sees_all))
     return "\n".join(lines)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from evennia.utils.ansi import strip_ansi
 
 from rules.lines import Dying, Line
+from rules.systems.elethril.timeline import Board
 from world.catalogue import entry
 from world.text import escape, track_words
 
@@ -47,11 +48,16 @@ def line_text(line, system: str = "", *, spoken: bool = False, plain: bool = Fal
 
 def _worded(value, system: str, spoken: bool, plain: bool) -> str:
     """A line's value as it goes into its template: a line within it worded as a line (its
-    own template's colours kept, its values escaped), anything else as :func:`value_text`."""
+    own template's colours kept, its values escaped), a board drawn for the reader's width
+    (elethril's segment timeline, ``world.segment_board``), anything else as :func:`value_text`."""
     if isinstance(value, Line):
         return line_text(value, system, spoken=spoken, plain=plain)
     if isinstance(value, tuple):
         return entry("value.separator", system).join(_worded(part, system, spoken, plain) for part in value)
+    if isinstance(value, Board):  # drawn for the reader's width, its own lines escaped
+        from world.segment_board import board_text
+
+        return board_text(value, spoken, plain)
     text = value_text(value, spoken)
     return text if plain else escape(text)
 

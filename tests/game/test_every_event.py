@@ -123,10 +123,10 @@ def messages() -> list[tuple[str, str]]:
 
 
 def is_line(key: str) -> bool:
-    """A line of working (``[line]``, ``[<system>.line]``: ``rules.lines.Line``), or a title or
-    a value a system's rules give as one (``[<system>.title]``, ``[<system>.value]`` but a
-    system's own words for a shared ``[value]``)."""
-    return (key.startswith("line.") or ".line." in key or ".lines." in key or ".title." in key
+    """A line of working (``[line]``, ``[<system>.line]``: ``rules.lines.Line``), a roll-log
+    title (``[title]``, ``[<system>.title]``), or a value a system's rules give as a line
+    (``[<system>.value]``, but not a system's own words for a shared ``[value]``)."""
+    return (key.startswith(("line.", "title.")) or ".line." in key or ".lines." in key or ".title." in key
             or (".value." in key and not shared(key).startswith("value.")))
 
 

@@ -323,7 +323,8 @@ def test_seed_3c_a_hit_while_casting_spoils_the_spell():
     assert spoiled is not None and spoiled.label == "Fireball" and spoiled.spoiled
     timeline = build_timeline(2, after)
     assert ("Dee", "discharge") not in [(e.actor, e.phase) for step in timeline.steps() for e in step]
-    assert "Dee Fireball > X (spoiled)" in timeline.describe()
+    assert [(e.label, e.target, e.spoiled) for e in timeline.events if e.actor == "Dee" and e.phase == "discharge"] \
+        == [("Fireball", "X", True)]      # drawn "Dee Fireball > X (spoiled)" (tests/game/test_elethril_board.py)
 
 
 @pytest.mark.parametrize(("segment", "phase", "spoils"), [
@@ -367,7 +368,7 @@ def test_seed_3b_an_item_discharges_its_spell_at_initiative_plus_its_modifier():
     assert (action.kind, action.casting_from, when(action)) == ("item", 0, [(2, 6, "discharge")])
     event = action.events[0]
     assert (event.label, event.spell, event.item, event.target) == ("wand of Fireball", "fireball", "wand", "X")
-    assert "[spell] Eve wand of Fireball > X" in result.timeline.describe()
+    assert result.timeline.at(6) == (event,)   # drawn "[spell] Eve wand of Fireball > X" (tests/game/test_elethril_board.py)
 
 
 @pytest.mark.parametrize(("item", "modifier"), [
@@ -583,34 +584,6 @@ def test_the_down_cannot_declare():
 
 
 # ================================================================ the HUD and records
-
-
-def test_timeline_describe_fits_78_columns():
-    first = two_hander_round_one()
-    text = first.timeline.describe()
-    assert text.splitlines() == [
-        "Round 1 segments (lowest first; spell > instant > missile > melee)",
-        " 1  .",
-        " 2  .",
-        " 3  [melee] Ann dagger > Bob",
-        " 4  .", " 5  .", " 6  .", " 7  .", " 8  .", " 9  .", "10  .",
-        "Later: r2 s4 Bob two-handed sword > Ann",
-    ]
-    marked = first.timeline.describe(now=3).splitlines()
-    assert marked[3] == " 3> [melee] Ann dagger > Bob" and marked[2] == " 2  ."
-    crowded = everyone_at_five().timeline.describe()
-    assert all(len(line) <= 78 for line in crowded.splitlines())
-    assert " 2  [casting] Dee begins Fireball" in crowded.splitlines()
-    assert crowded.splitlines()[5].startswith(" 5  [spell] Dee Fireball > X; [spell] Eve wand of Magic")
-
-
-def test_timeline_spoken_for_a_screen_reader():
-    first = two_hander_round_one()
-    assert first.timeline.describe(now=3, spoken=True).splitlines() == [
-        "Round 1 segments, lowest first.",
-        "Segment 3, next: melee, Ann dagger at Bob.",
-        "Later: round 2 segment 4, Bob two-handed sword at Ann.",
-    ]
 
 
 def test_records_round_trip():

@@ -40,6 +40,7 @@ from rules.systems.elethril.declaring import (
 from rules.systems.elethril.timeline import (
     PHASES,
     SEGMENTS_PER_ROUND,
+    Board,
     Event,
     Timeline,
     build_timeline,
@@ -188,25 +189,39 @@ def describe_plan(d: Draft, fighter_id: int, plan: Plan) -> Line:
     return Line(key, values)
 
 
-def short(action: Planned) -> str:
+def short(action: Planned) -> Line:
     """An action for the HUD: ``"short sword, dagger > Orc"``, ``"long sword x2 > Orc"``."""
     events = [event for event in action.events if event.phase != "casting"]
     if not events:
-        return "reloading" if action.reload_rounds else "-"
+        return Line("elethril.line.action_reloading" if action.reload_rounds else "elethril.line.action_none")
     labels = list(dict.fromkeys(event.label for event in events))
-    text = ", ".join(labels) + (f" x{len(events)}" if len(labels) == 1 and len(events) > 1 else "")
-    text += f" > {events[0].target}" if events[0].target else ""
-    return text + (" (spoiled)" if any(event.spoiled for event in events) else "")
+    shown = _action(labels, len(events), events[0].target)
+    return Line("elethril.line.action_spoiled", {"action": shown}) if any(event.spoiled for event in events) else shown
 
 
-def plan_short(plan: Plan) -> str:
+def plan_short(plan: Plan) -> Line:
     """A declared plan for the HUD, in the words of :func:`short`."""
     target = plan.declaration.target
     if plan.spell is not None:
-        return plan.label + (f" > {target}" if target else "")
-    labels = list(dict.fromkeys(weapon.label for weapon, _ in plan.attacks))
-    count = len(plan.attacks)
-    return ", ".join(labels) + (f" x{count}" if len(labels) == 1 and count > 1 else "") + f" > {target}"
+        return _action([plan.label], 1, target)
+    return _action(list(dict.fromkeys(weapon.label for weapon, _ in plan.attacks)), len(plan.attacks), target)
+
+
+def _action(labels: list[str], count: int, target: str) -> Line:
+    """The labels of an action's attacks (``"x2"`` for one label used twice) and its target."""
+    values = {"labels": ", ".join(labels), "count": count, "target": target}
+    if len(labels) == 1 and count > 1:
+        return Line("elethril.line.action_times_at" if target else "elethril.line.action_times", values)
+    return Line("elethril.line.action_at" if target else "elethril.line.action", values)
+
+
+def attack_label(event: Event) -> str | Line:
+    """An attack's label with which attack of how many it is and the hand: ``"dagger (2/2,
+    off-hand)"``; the label alone for one attack with the primary hand."""
+    values = {"label": event.label, "number": event.number, "count": event.count}
+    if event.count > 1:
+        return Line("elethril.line.attack_of_off_hand" if event.hand == "off" else "elethril.line.attack_of", values)
+    return Line("elethril.line.attack_off_hand", values) if event.hand == "off" else event.label
 
 
 def where(r: int, event: Event) -> Line:
@@ -260,7 +275,7 @@ def declare(d: Draft, intent: Intent, actor: int, record: dict) -> None:
     declared[actor] = record
     d.extra["declarations"] = declared
     text = describe_plan(d, actor, plan)
-    d.add_log(d.name(actor), "declares", [text])
+    d.add_log(d.name(actor), Line("elethril.title.declares"), [text])
     d.tell(intent.by, "elethril.will", values={"name": d.name(actor), "text": text})
     d.say("elethril.redeclares" if again else "elethril.declares", refs={"actor": actor},
           values={"round": round_of(d)})
@@ -358,7 +373,7 @@ class Forfeit(Action):
         store_actions(d, [given_up if action == held else action for action in stored_actions(d)])
         d.update_conditions(actor, forfeited_in=r)
         lines = [Line("elethril.line.declares_anew", {"name": name, "penalty": d.system.forfeit_penalty})]
-        d.add_log(name, "forfeits", lines)
+        d.add_log(name, Line("elethril.title.forfeits"), lines)
         d.say("elethril.forfeits", refs={"actor": actor}, values={"round": held.round}, lines=lines)
         d.tell_controller(actor, "elethril.declare_for", values={"name": name, "round": r,
                                                                  "how": how_to_declare(d, actor)})
@@ -384,9 +399,10 @@ class Modifiers(Action):
         keys = [] if [w.casefold() for w in words] == ["none"] else \
             list(dict.fromkeys(system.initiative_modifier(word) for word in words))
         d.update_conditions(actor, initiative_modifiers=keys)
-        named = ", ".join(f"{system.modifiers[key][0]} {system.modifiers[key][1]:+d}" for key in keys)
+        named = ", ".join(f"{system.modifiers[key][0]} {system.modifiers[key][1]:+d}" for key in keys)  # "hasted -2"
         d.say("elethril.modifiers", refs={"actor": actor},
-              values={"what": f"initiative modifiers: {named}" if keys else "no initiative modifiers"})
+              values={"what": Line("elethril.line.initiative_modifiers", {"modifiers": named}) if keys
+                      else Line("elethril.line.no_initiative_modifiers")})
 
 
 class OffHand(Action):
@@ -457,7 +473,7 @@ class Delay(Action):
         moved = [e for e in held.events if e.tick >= tick_of(r, at) and e.phase != "casting"]
         lines = [Line("elethril.line.delayed", {"name": name, "what": short(held), "when": where(r, moved[0])})] \
             if moved else []
-        d.add_log(name, f"delays to segment {int(text)}", lines)
+        d.add_log(name, Line("elethril.title.delays", {"segment": int(text)}), lines)
         d.say("elethril.delays", refs={"actor": actor}, values={"segment": int(text)}, lines=lines)
 
 
@@ -529,9 +545,9 @@ def roll_round(d: Draft) -> None:
     d.extra["segment"] = 1
     turns.moved_to(d, ("segment", r, 1))
     lines = [*start.describe(), *lapsed]
-    d.add_log("initiative", f"round {r}", lines)
-    board = timeline(d).describe(width=76, now=next_segment(d)).splitlines()
-    d.say("elethril.initiative", values={"round": r}, lines=[*lines, *board])
+    d.add_log("initiative", Line("elethril.title.round", {"round": r}), lines)
+    board = Line("elethril.line.board", {"board": Board(timeline(d), next_segment(d))})
+    d.say("elethril.initiative", values={"round": r}, lines=[*lines, board])
     d.say("elethril.play")
 
 
@@ -587,7 +603,7 @@ def play(d: Draft, segment: int) -> None:
         effect = action.effect if action is not None else None
         what = Line("elethril.line.casting_until", {"label": event.label, "when": where(r, effect)}) \
             if effect is not None else Line("elethril.line.casting", {"label": event.label})
-        d.add_log(event.actor, "begins casting", [Line("elethril.line.sentence", {"text": what})])
+        d.add_log(event.actor, Line("elethril.title.begins_casting"), [Line("elethril.line.sentence", {"text": what})])
         d.say("elethril.casting", refs={"caster": caster}, values={"what": what})
     done = None
     while True:
@@ -631,7 +647,7 @@ def cancel_fallen(d: Draft, position: tuple[int, int]) -> list[Line]:
 
 def announce_fallen(d: Draft, lines: list[Line]) -> None:
     for line in lines:
-        d.add_log(line.values["actor"], "falls", [line])
+        d.add_log(line.values["actor"], Line("elethril.title.falls"), [line])
         d.say("elethril.cancelled", values={"text": line})
 
 
@@ -645,7 +661,8 @@ def play_step(d: Draft, step) -> None:
         if actor is None:
             continue
         if not d.system.can_act(before[event.actor]):
-            what = f"{event.label} ({event.number}/{event.count})" if event.count > 1 else event.label
+            what = Line("elethril.line.attack_of", {"label": event.label, "number": event.number, "count": event.count}) \
+                if event.count > 1 else event.label
             fighter = before[event.actor]
             state = "dead" if d.system.health(fighter.health, fighter).dead else "down"
             d.say("elethril.lost", refs={"actor": actor}, values={"state": state, "what": what})
@@ -686,7 +703,7 @@ def strike(d: Draft, event: Event, actor: int, named, before) -> None:
     """A melee or missile attack at its segment: d20 against THAC0 - Armor Class, damage."""
     system = d.system
     attacker = before[event.actor]
-    label = event.label + event.notes     # "dagger (2/2, off-hand)"
+    label = attack_label(event)     # "dagger (2/2, off-hand)"
     target = target_of(d, event, actor, named, before, label)
     if target is None:
         return
@@ -702,7 +719,7 @@ def strike(d: Draft, event: Event, actor: int, named, before) -> None:
         spoiled = spoil_casting(d, target, event)
         if spoiled is not None:
             lines.append(Line("elethril.line.spoiled", {"target": d.name(target), "label": spoiled.label}))
-    d.add_log(event.actor, f"{label} at {d.name(target)}", lines)
+    d.add_log(event.actor, Line("elethril.title.strikes", {"label": label, "target": d.name(target)}), lines)
     d.say("elethril.strikes", refs={"attacker": actor, "target": target}, values={"label": label}, lines=lines)
 
 
@@ -725,7 +742,7 @@ def discharge(d: Draft, event: Event, caster: int, named, before) -> None:
         spoiled = spoil_casting(d, target, event)
         if spoiled is not None:
             lines.append(Line("elethril.line.spoiled", {"target": d.name(target), "label": spoiled.label}))
-    d.add_log(event.actor, f"{event.label} takes effect", [resolution.lines[0], *lines])
+    d.add_log(event.actor, Line("elethril.title.takes_effect", {"label": event.label}), [resolution.lines[0], *lines])
     if target is not None:
         d.say("elethril.takes_effect_on", refs={"caster": caster, "target": target}, values={"label": event.label},
               lines=lines)
@@ -853,8 +870,8 @@ def spend_charge(d: Draft, caster: int, event: Event) -> list[Line] | None:
     item = next((i for i in items if i["id"] == number and (i["type"], i["spell"]) == (event.item, event.spell)),
                 None)
     if item is None or int(item["charges"]) < 1:
-        why = "no longer held" if item is None else "no charges left"
-        d.add_log(event.actor, f"{event.label} fails", [Line("elethril.line.item_gone" if item is None
+        why = Line("elethril.line.why_gone" if item is None else "elethril.line.why_empty")
+        d.add_log(event.actor, Line("elethril.title.fails", {"label": event.label}), [Line("elethril.line.item_gone" if item is None
                                                              else "elethril.line.item_empty", {"label": event.label})])
         d.say("elethril.item_fails", refs={"caster": caster}, values={"label": event.label, "why": why})
         return None

@@ -14,7 +14,7 @@ A round, as the game layer drives it::
     start = system.start_round(r, declarations, roller, groups=sides_or_parties, carried=carried)
     for step in start.timeline.steps(): ...                  # attack(..., hand=event.hand)
     actions = spoil(actions, caster, r, segment, phase)[0]   # after a hit on a caster
-    start.timeline.describe()                                # the HUD, 78 columns
+    Board(start.timeline, now)                               # the board the game draws
 
 Rules (seed section in brackets):
 

@@ -30,7 +30,6 @@ Choices where the source is silent (also in ``rules/systems/elethril.py``):
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import groupby
@@ -41,9 +40,6 @@ from rules.systems.base import ActionSchedule, CombatError, Slot
 
 SEGMENTS_PER_ROUND = 10
 PHASES = ("casting", "discharge", "instant", "missile", "melee")
-PHASE_TAGS = {"casting": "casting", "discharge": "spell", "instant": "instant",
-              "missile": "missile", "melee": "melee"}
-WIDTH = 78
 
 
 def tick_of(round_number: int, segment: int) -> int:
@@ -105,26 +101,6 @@ class Event:
     def moved(self, ticks: int) -> Event:
         round_number, segment = moment(self.tick + ticks)
         return replace(self, round=round_number, segment=segment)
-
-    @property
-    def notes(self) -> str:
-        """``" (2/3, off-hand)"``: which attack of how many, the off hand, spoiled; "" for none."""
-        notes = []
-        if self.count > 1:
-            notes.append(f"{self.number}/{self.count}")
-        if self.hand == "off":
-            notes.append("off-hand")
-        if self.spoiled:
-            notes.append("spoiled")
-        return f" ({', '.join(notes)})" if notes else ""
-
-    def describe(self) -> str:
-        """``"Ann short sword > Orc (2/3, off-hand)"``, ``"Zed begins Fireball"``."""
-        if self.phase == "casting":
-            text = f"{self.actor} begins {self.label}"
-        else:
-            text = f"{self.actor} {self.label}" + (f" > {self.target}" if self.target else "")
-        return text + self.notes
 
     def to_record(self) -> dict[str, Any]:
         return {"actor": self.actor, "phase": self.phase, "round": self.round,
@@ -236,54 +212,15 @@ class Timeline:
             Slot(step[0].segment, tuple(dict.fromkeys(event.actor for event in step)))
             for step in self.steps()))
 
-    def describe(self, width: int = WIDTH, now: int = 0, *, spoken: bool = False) -> str:
-        """The HUD's segment timeline, every line at most ``width`` columns; ``now`` (1-10)
-        marks the segment to be played next with ``>``::
 
-            Round 2 segments (lowest first; spell > instant > missile > melee)
-             1  .
-             3> [melee] Ann short sword > Orc (1/2)
-             ...
-            Later: r3 s4 Bob two-handed sword > Ann
+@dataclass(frozen=True)
+class Board:
+    """The segment timeline board as the round's initiative event carries it (a value of its
+    ``elethril.line.board`` line): the round's ``timeline`` and ``now``, the segment to be
+    played next (0: none). Data: the game draws it for the reader (``world.segment_board``)."""
 
-        ``spoken`` (a screen reader): a sentence a segment that has something, no columns
-        or marks ("Segment 3, next: melee, Ann short sword at Orc (1/2).")."""
-        if spoken:
-            return _spoken_timeline(self, now)
-        lines = [f"Round {self.round} segments (lowest first; spell > instant > missile > melee)"[:width]]
-        for segment in range(1, SEGMENTS_PER_ROUND + 1):
-            events = self.at(segment)
-            body = "; ".join(f"[{PHASE_TAGS[e.phase]}] {e.describe()}" for e in events) or "."
-            mark = ">" if segment == now else " "
-            lines.extend(textwrap.wrap(body, width=width, initial_indent=f"{segment:>2}{mark} ",
-                                       subsequent_indent="    ", break_on_hyphens=False))
-        if self.busy:
-            lines.extend(textwrap.wrap("Carried over: " + ", ".join(self.busy), width=width,
-                                       subsequent_indent="    "))
-        if self.later:
-            body = "; ".join(f"r{e.round} s{e.segment} {e.describe()}" for e in self.later)
-            lines.extend(textwrap.wrap("Later: " + body, width=width, subsequent_indent="    ",
-                                       break_on_hyphens=False))
-        return "\n".join(lines)
-
-
-def _at(text: str) -> str:
-    return text.replace(" > ", " at ")
-
-
-def _spoken_timeline(timeline: Timeline, now: int) -> str:
-    lines = [f"Round {timeline.round} segments, lowest first."]
-    for segment in range(1, SEGMENTS_PER_ROUND + 1):
-        events = timeline.at(segment)
-        if events:
-            body = "; ".join(f"{PHASE_TAGS[e.phase]}, {_at(e.describe())}" for e in events)
-            lines.append(f"Segment {segment}{', next' if segment == now else ''}: {body}.")
-    if timeline.busy:
-        lines.append("Carried over: " + ", ".join(timeline.busy) + ".")
-    if timeline.later:
-        lines.append("Later: " + "; ".join(f"round {e.round} segment {e.segment}, {_at(e.describe())}"
-                                          for e in timeline.later) + ".")
-    return "\n".join(lines)
+    timeline: Timeline
+    now: int = 0
 
 
 def _shown(action: Action, event: Event) -> bool:

@@ -1,0 +1,84 @@
+"""The elethril segment timeline board, drawn by the game (``world.segments``) from the
+timeline the rules give as data: the HUD's and the round's initiative event's, for 78
+columns, a narrower window and a screen reader."""
+
+from __future__ import annotations
+
+from rules.lines import Line
+from rules.systems.elethril.timeline import Board, build_timeline, spoil
+from tests.rules.test_elethril_timeline import everyone_at_five, start, two_hander_round_one
+from world.segment_board import board_text, draw_board
+from world.wording import line_text
+
+
+def test_the_board_fits_78_columns():
+    first = two_hander_round_one()
+    assert draw_board(first.timeline) == [
+        "Round 1 segments (lowest first; spell > instant > missile > melee)",
+        " 1  .",
+        " 2  .",
+        " 3  [melee] Ann dagger > Bob",
+        " 4  .", " 5  .", " 6  .", " 7  .", " 8  .", " 9  .", "10  .",
+        "Later: r2 s4 Bob two-handed sword > Ann",
+    ]
+    marked = draw_board(first.timeline, now=3)
+    assert marked[3] == " 3> [melee] Ann dagger > Bob" and marked[2] == " 2  ."
+    crowded = draw_board(everyone_at_five().timeline)
+    assert all(len(line) <= 78 for line in crowded)
+    assert " 2  [casting] Dee begins Fireball" in crowded
+    assert crowded[5:7] == [" 5  [spell] Dee Fireball > X; [spell] Eve wand of Magic Missile > X; [instant]",
+                            "    Cid Power Word, Stun > X; [missile] Bea dart > X; [melee] Ann dagger > X"]
+
+
+def test_a_narrow_window_wraps_the_rows_at_its_width():
+    crowded = draw_board(everyone_at_five().timeline, width=50)
+    assert crowded[:2] == ["Round 2 segments (lowest first; spell > instant >", "    missile > melee)"]
+    assert crowded[6:10] == [" 5  [spell] Dee Fireball > X; [spell] Eve wand of",
+                            "    Magic Missile > X; [instant] Cid Power Word,",
+                            "    Stun > X; [missile] Bea dart > X; [melee] Ann",
+                            "    dagger > X"]
+    assert all(len(line) <= 50 for line in crowded)
+
+
+def test_spoiled_items_and_carried_over_are_drawn():
+    after, _ = spoil(everyone_at_five().actions, "Dee", 2, 3, "melee")
+    assert draw_board(build_timeline(2, after), width=76)[5:8] == [
+        " 5  [spell] Dee Fireball > X (spoiled); [spell] Eve wand of Magic Missile >",
+        "    X; [instant] Cid Power Word, Stun > X; [missile] Bea dart > X; [melee]",
+        "    Ann dagger > X"]
+    assert draw_board(build_timeline(2, after), now=5, spoken=True)[2] == (
+        "Segment 5, next: spell, Dee Fireball at X (spoiled); spell, Eve wand of Magic Missile at X; "
+        "instant, Cid Power Word, Stun at X; missile, Bea dart at X; melee, Ann dagger at X.")
+    second = start(2, [], carried=two_hander_round_one().actions)
+    assert draw_board(second.timeline)[-1] == "Carried over: Bob"
+    assert draw_board(second.timeline, spoken=True) == [
+        "Round 2 segments, lowest first.", "Segment 4: melee, Bob two-handed sword at Ann.",
+        "Carried over: Bob."]
+
+
+def test_the_board_spoken_for_a_screen_reader():
+    first = two_hander_round_one()
+    assert draw_board(first.timeline, now=3, spoken=True) == [
+        "Round 1 segments, lowest first.",
+        "Segment 3, next: melee, Ann dagger at Bob.",
+        "Later: round 2 segment 4, Bob two-handed sword at Ann.",
+    ]
+
+
+def test_the_event_carries_the_board_as_data_drawn_as_its_lines_are_indented():
+    first = two_hander_round_one()
+    line = Line("elethril.line.board", {"board": Board(first.timeline, 3)})
+    told = line_text(line, "elethril")
+    assert told.splitlines()[:4] == ["Round 1 segments (lowest first; spell > instant > missile > melee)",
+                                     "   1  .", "   2  .", "   3> [melee] Ann dagger > Bob"]
+    assert board_text(Board(first.timeline), plain=True) == "\n  ".join(draw_board(first.timeline, width=76))
+    assert line_text(line, "elethril", spoken=True) == ("Round 1 segments, lowest first.\n"
+                                                        "  Segment 3, next: melee, Ann dagger at Bob.\n"
+                                                        "  Later: round 2 segment 4, Bob two-handed sword at Ann.")
+
+
+def test_a_name_on_the_board_is_escaped_once_for_msg():
+    after = start(2, [], carried=two_hander_round_one().actions)
+    line = Line("elethril.line.board", {"board": Board(after.timeline)})
+    assert line_text(line, "elethril").endswith("Carried over: Bob")
+    assert "|" not in line_text(line, "elethril", plain=True)
