@@ -123,8 +123,9 @@ def messages() -> list[tuple[str, str]]:
 
 
 def is_line(key: str) -> bool:
-    """A line of working (``[line]``, ``[<system>.line]``: ``rules.lines.Line``)."""
-    return key.startswith("line.") or ".line." in key or ".lines." in key
+    """A line of working (``[line]``, ``[<system>.line]``: ``rules.lines.Line``), or a roll-log
+    entry's title that is one (``[<system>.check_title]``)."""
+    return key.startswith("line.") or ".line." in key or ".lines." in key or ".check_title." in key
 
 
 def is_refusal(key: str) -> bool:
