@@ -216,7 +216,8 @@ class Search(Action):
                                      d.dice, patdown=patdown, opened=opened, before=before, penalty=penalty)
         if moving:
             spend(d, actor)
-        d.add_log(d.name(actor), f"{'pat-down' if moving else 'search'} of {name}", lines)
+        d.add_log(d.name(actor), Line("eldritch.title.patdown_of" if moving else "eldritch.title.search_of",
+                                      {"carrier": name}), lines)
         carrier_told = None if carrier.get("npc") else carrier_id
         told = tell(d, [carrier_told, d.gm] + ([] if intent.by == actor else [intent.by]), lines)
         tell(d, [intent.by], seen, told)
@@ -294,7 +295,8 @@ class Hide(Action):
         break_sight(d, actor, beaten)
         d.update_conditions(actor, hidden_from=beaten, hid_early=opening or None,
                             hide_total=result.roll.total if beaten else None, spot_tries=None)
-        d.add_log(d.name(actor), "hide before the fight" if opening else "hide", result.lines)
+        d.add_log(d.name(actor), Line("eldritch.title.hide_early" if opening else "eldritch.title.hide"),
+                  result.lines)
         d.say("eldritch.hide", refs={"actor": actor}, lines=result.lines)
         if not opening:
             turns.announce_turn(d)
@@ -321,7 +323,7 @@ class Spot(Action):
         sight = d.system.spot(d.combatant(actor), d.name(target), int(state.get("hide_total", 0) or 0), d.dice)
         hidden = [item for item in state.get("hidden_from") or [] if not (sight.established and item == actor)]
         d.update_conditions(target, spot_tries=[*(state.get("spot_tries") or []), actor], hidden_from=hidden)
-        d.add_log(d.name(actor), f"spot {d.name(target)}", sight.lines)
+        d.add_log(d.name(actor), Line("eldritch.title.spot", {"target": d.name(target)}), sight.lines)
         d.say("eldritch.spot", refs={"actor": actor, "target": target}, lines=sight.lines)
 
 
@@ -365,7 +367,8 @@ class EyeContact(Action):
                                      yards=yards, attacked_last=attacked_last(d, target, actor),
                                      draw_attention=bool(intent.data.get("attention")),
                                      hidden=hidden_from(d, target, actor))
-        d.add_log(d.name(actor), f"{sight.what} with {d.name(target)}", sight.lines)
+        d.add_log(d.name(actor), Line("eldritch.title.sight_with", {"what": sight.what, "target": d.name(target)}),
+                  sight.lines)
         d.say("eldritch.eye_contact", refs={"actor": actor, "target": target}, lines=sight.lines)
 
 
@@ -401,7 +404,8 @@ class LineOfSight(Action):
         if movement is not None:
             spend(d, actor)
             d.add_log(d.name(actor), "move", movement.lines)
-        d.add_log(d.name(actor), f"{sight.what} with {d.name(target)}", sight.lines)
+        d.add_log(d.name(actor), Line("eldritch.title.sight_with", {"what": sight.what, "target": d.name(target)}),
+                  sight.lines)
         d.say("eldritch.line_of_sight", refs={"actor": actor, "target": target}, lines=sight.lines)
         if moving:
             turns.announce_turn(d)
@@ -545,7 +549,8 @@ class AttackMany(Action):
         d.use_modifiers(actor)
         spend(d, actor)
         d.update_conditions(actor, hidden_from=None, last_attack=targets)
-        d.add_log(d.name(actor), f"{rolled[0].label} at {', '.join(d.name(target) for target in targets)}",
+        d.add_log(d.name(actor), Line("eldritch.title.attack_at", {
+                      "label": rolled[0].label, "targets": listed([d.name(target) for target in targets])}),
                   [rolled[0].describe(), *mods.notes])
         for target, attack in zip(targets, rolled, strict=True):
             whirl = system.step_in(d.combatant(target), d.combatant(actor), attack)
@@ -582,7 +587,7 @@ class Sacrifice(Action):
         if defense.outcome == "failed":
             lines = [roll_of(d.name(actor), defense),
                      Line("eldritch.line.sacrifice_failed", {"target": d.name(target)})]
-            d.add_log(d.name(actor), f"sacrifice for {d.name(target)}", lines)
+            d.add_log(d.name(actor), Line("eldritch.title.sacrifice_for", {"target": d.name(target)}), lines)
             d.say("eldritch.sacrifice", refs={"actor": actor, "attacker": attacker, "target": target}, lines=lines)
             d.tell_controller(target, "eldritch.still_defend",
                               values={"target": d.name(target), "attacker": d.name(attacker)})
@@ -617,7 +622,7 @@ class Wake(Action):
             spend(d, actor)
             who, who_id = d.name(actor), actor
         d.update_conditions(target, passed_out=None)
-        d.add_log(who, f"wake {d.name(target)}", [Line("eldritch.line.brings_round", {"who": who, "target": d.name(target)})])
+        d.add_log(who, Line("eldritch.title.wake", {"target": d.name(target)}), [Line("eldritch.line.brings_round", {"who": who, "target": d.name(target)})])
         d.say("eldritch.wake", refs={"who": who_id, "target": target})
         if actor is not None:
             turns.announce_turn(d)
@@ -634,7 +639,7 @@ class DramaPoint(Action):
         if d.conditions_of(actor).get("drama_point"):
             raise CombatError(Line("eldritch.refusal.has_already_spent_drama", {"actor": d.name(actor)}))
         d.update_conditions(actor, drama_point=True)
-        d.add_log(d.name(actor), "drama point", [Line("eldritch.line.spends_drama", {"actor": d.name(actor)})])
+        d.add_log(d.name(actor), Line("eldritch.title.drama_point"), [Line("eldritch.line.spends_drama", {"actor": d.name(actor)})])
         d.say("eldritch.drama", refs={"actor": actor})
 
 

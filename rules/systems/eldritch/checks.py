@@ -150,9 +150,10 @@ class Hiding:
 @dataclass(frozen=True)
 class Sight:
     """Eye contact or line of sight: ``established`` and the checklist step that decided it.
-    ``face`` is the chance die (``+roll 0``) when one was rolled."""
+    ``what``: which check (its name in the roll log's title, a catalogue line). ``face`` is
+    the chance die (``+roll 0``) when one was rolled."""
 
-    what: str
+    what: Line
     actor: str
     target: str
     established: bool
@@ -352,7 +353,7 @@ class EldritchChecks:
         found = roll.total >= hiding_total
         lines = (Line("eldritch.line.looks_for_spots" if found else "eldritch.line.looks_for_unseen",
                       {"seeker": seeker.name, "hider": hider, "roll": roll.line(), "hiding": hiding_total}),)
-        return Sight("spot", seeker.name, hider, found, "spotted" if found else "unseen", lines, None, (roll,))
+        return Sight(Line("eldritch.title.spot_what"), seeker.name, hider, found, "spotted" if found else "unseen", lines, None, (roll,))
 
     # ------------------------------------------------------------------- eye contact
     def chance(self, roller: Roller, low: int, high: int) -> tuple[int, bool]:
@@ -375,7 +376,7 @@ class EldritchChecks:
         4. otherwise a 30% chance: ``+roll 0`` showing 1-3.
         """
         table = self.eye_table
-        what = "eye contact"
+        what = Line("eldritch.title.eye_contact")
         far = yards is not None and yards > int(table["max_yards"])
         names = {"looker": caster.name, "target": target.name}
         if hidden:
@@ -417,7 +418,7 @@ class EldritchChecks:
         5. partial cover (trees, fences, vehicles, windows, crowds) -> 50%: ``+roll 0`` 1-5;
         6. otherwise -> yes.
         """
-        what = "line of sight"
+        what = Line("eldritch.title.line_of_sight")
         names = {"looker": attacker.name, "target": target.name}
         if hidden:
             return Sight(what, attacker.name, target.name, False, "hidden",
