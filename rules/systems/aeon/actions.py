@@ -71,7 +71,7 @@ def ride(d: Draft, actor: int, what: str) -> tuple[bool, tuple[Line, ...]]:
     d.update_conditions(actor, actions_used=splits.declared(d, actor))
     splits.end_turn(d, actor, at)
     lines.append(Line("aeon.line.no_action_left" if kept else "aeon.line.no_doing", {"name": name, "what": doing(what)}))
-    d.add_log(name, f"ride ({what})", lines)
+    d.add_log(name, Line("aeon.title.ride_for", {"what": what}), lines)
     d.say("aeon.ride.lost", refs={"actor": actor}, lines=lines)
     return False, tuple(lines)
 
@@ -112,7 +112,7 @@ class Split(Action):
             raise CombatError(Line("aeon.refusal.has_already_declared_actions", {"name": name, "count": count}))
         d.update_conditions(actor, split=count if count > 1 else None)
         line = (Line("aeon.line.declares", {"name": name, "actions": rules.describe(count)}) if count > 1 else Line("aeon.line.takes_back", {"name": name}))
-        d.add_log(name, "split actions", [line])
+        d.add_log(name, Line("aeon.title.split"), [line])
         d.say("aeon.split", refs={"actor": actor}, lines=[line])
         return count
 
@@ -165,7 +165,7 @@ class Ambush(Action):
         if opening:
             d.update_conditions(actor, ambushed=True)
         told = (*ridden, *result.lines)
-        d.add_log(name, f"surprise on {target_name}", told)
+        d.add_log(name, Line("aeon.title.surprise", {"target": target_name}), told)
         attacks.strike(d, actor, target, intent.option, use_turn=not opening, defendable=not result.attacker_wins,
                        notes=told)
 
@@ -193,7 +193,7 @@ class Hide(Action):
         lost = [other for other in witnesses if d.name(other) in result.lost_by]
         d.update_conditions(actor, hidden_from=lost)
         lines = (*ridden, *result.lines)
-        d.add_log(d.name(actor), "hide", lines)
+        d.add_log(d.name(actor), Line("aeon.title.hide"), lines)
         d.say("aeon.hide", refs={"actor": actor}, lines=lines)
         turns.announce_turn(d)
 
@@ -242,7 +242,7 @@ class Clinch(Action):
             # first turn: no contest in it; the action goes by
             turns.use_turn(d, actor)
             line = Line("aeon.line.clinch_settled")
-            d.add_log(d.name(actor), f"clinch with {d.name(partner)}", [line])
+            d.add_log(d.name(actor), Line("aeon.title.clinch", {"partner": d.name(partner)}), [line])
             d.say("aeon.clinch.first_turn", refs={"actor": actor, "partner": partner}, lines=[line])
             turns.announce_turn(d)
             return
@@ -283,7 +283,7 @@ class Clinch(Action):
                                       throw=how)
             attacks.apply_resolution(d, outcome)
             lines.extend(outcome.lines)
-        d.add_log(d.name(actor), f"clinch with {d.name(partner)}", lines)
+        d.add_log(d.name(actor), Line("aeon.title.clinch", {"partner": d.name(partner)}), lines)
         d.say("aeon.clinch.struggle", refs={"actor": actor, "partner": partner}, lines=lines)
         turns.announce_turn(d)
 
@@ -388,7 +388,7 @@ class PickUp(Action):
                 d.dropped.append({"weapon": held, "owner": name, "feet": 0})
                 lines.append(Line("aeon.line.drops", {"name": name, "weapon": held}))
             d.set_sheet(actor, weapon=item["weapon"])
-        d.add_log(name, "pick up", lines)
+        d.add_log(name, Line("aeon.title.pick_up"), lines)
         d.say("aeon.pick_up", refs={"actor": actor},
               values={"weapon": Line("aeon.line.owners_weapon", {"owner": item["owner"], "weapon": item["weapon"]})},
               lines=lines)
@@ -422,10 +422,10 @@ class Treat(Action):
             if not going:
                 return
             if ridden:
-                d.add_log(who, "ride", ridden)
+                d.add_log(who, Line("aeon.title.ride"), ridden)
             turns.use_turn(d, actor)
         d.update_conditions(target, treated=True, bleeding_since=None)
-        d.add_log(who, f"treat {target_name}", [Line("aeon.line.treated", {"name": target_name})])
+        d.add_log(who, Line("aeon.title.treat", {"target": target_name}), [Line("aeon.line.treated", {"name": target_name})])
         d.say("aeon.treat", actor=intent.by, refs={"target": target})
         if not by_gm:
             turns.announce_turn(d)

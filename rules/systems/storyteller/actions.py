@@ -63,7 +63,7 @@ class Cast(Action):
         turns.use_action(d, actor, None if as_defense else turns.current_slot(d)[0])
         lines = list(rolled.lines())
         # the to-hit roll is logged here, once; its resolution is logged without it
-        d.add_log(d.name(actor), f"casts {spell.name}",
+        d.add_log(d.name(actor), Line("storyteller.title.casts", {"spell": spell.name}),
                   [*lines, *((attack.describe(), *mods.notes) if attack is not None else ())])
         d.say("magic.cast", refs={"actor": actor}, values={"spell": spell.name}, lines=lines)
         if shield is not None:
