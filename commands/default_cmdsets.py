@@ -14,7 +14,7 @@ own cmdsets by inheriting from them or directly from `evennia.CmdSet`.
 
 """
 
-from evennia import default_cmds
+from evennia import CmdSet, default_cmds
 
 from commands import account, actions, armor, chargen, eldritch, fray, helpcmd, items, npcs, scenes
 from commands import aeon as aeon_commands
@@ -49,6 +49,19 @@ class IndexedNames:
             index = self._fray_names = (commands, len(commands), names)
         matchset = getattr(othercmd, "_matchset", None)
         return othercmd in index[2] if matchset is None else not index[2].isdisjoint(matchset)
+
+    def _duplicate(self):
+        """The empty cmdset a merge fills (Evennia's copy of this one's settings), indexed too:
+        Evennia makes it a plain ``CmdSet``, whose ``in`` the next merge then asks with the scan
+        (the Session's, Account's and Character's cmdsets are merged in turn for every command;
+        11 % of the Server's time at 500 clients, docs/performance.md)."""
+        duplicate = super()._duplicate()
+        duplicate.__class__ = MergedCmdSet
+        return duplicate
+
+
+class MergedCmdSet(IndexedNames, CmdSet):
+    """What a merge onto one of Fray's cmdsets gives: Evennia's cmdset, indexed."""
 
 
 class CharacterCmdSet(IndexedNames, default_cmds.CharacterCmdSet):

@@ -50,6 +50,18 @@ class TestIndexedNames(BaseEvenniaTestCase):
                           | {cmd.key for cmd in account.commands if not any(cmd == c for c in character.commands)})
         self.assertEqual(keys, expected)
 
+    def test_a_merge_answers_from_its_index_as_evennias_scan_would(self):
+        from commands.default_cmdsets import IndexedNames
+
+        character, account, session = cmdsets()
+        merged = session + (account + character)
+        self.assertIsInstance(merged, IndexedNames)
+        self.assertEqual(merged.key, (account + character).key)
+        for cmd in (*character.commands, *account.commands, *session.commands, CmdShout()):
+            self.assertEqual(cmd in merged, any(cmd == mine for mine in merged.commands), cmd.key)
+        self.assertNotIn(CmdShout(), merged)
+        self.assertIn("look", merged)
+
 
 class TestCallLock(BaseEvenniaTestCase):
     def test_a_characters_call_lock_answers_as_evennias_check(self):
