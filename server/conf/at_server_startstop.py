@@ -87,8 +87,8 @@ def _log_memory(minutes):
     """Benchmarks (``bench/soak.py``): every ``minutes``, what the collector holds, in
     ``server/logs/fray-memory.log``: its counts and collections by generation, the objects it
     tracks (the frozen ones aside) and the 30 types whose counts changed most since the last
-    time. With ``FRAY_BENCH_TRACEMALLOC=1`` also the 30 places whose allocations grew most
-    (``tracemalloc``, by traceback of 8 frames: slow)."""
+    time. Memory outside the objects it tracks (strings, SQLite's page cache) is not counted:
+    growth seen by ``bench/soak.py`` but not here is there."""
     import gc
     import time
     from collections import Counter
@@ -97,12 +97,7 @@ def _log_memory(minutes):
     from twisted.internet import task
 
     path = os.path.join(settings.GAME_DIR, "server", "logs", "fray-memory.log")
-    trace = os.environ.get("FRAY_BENCH_TRACEMALLOC") == "1"
-    if trace:
-        import tracemalloc
-
-        tracemalloc.start(8)
-    last = {"types": Counter(), "snapshot": None}
+    last = Counter()
 
     def sample():
         objects = gc.get_objects()
@@ -111,19 +106,11 @@ def _log_memory(minutes):
         lines = [f"== {time.strftime('%H:%M:%S', time.gmtime())} tracked {sum(types.values())} "
                  f"counts {gc.get_count()} stats {gc.get_stats()} frozen {gc.get_freeze_count()}"]
         diff = types.copy()
-        diff.subtract(last["types"])
+        diff.subtract(last)
         for name, change in sorted(diff.items(), key=lambda kv: -abs(kv[1]))[:30]:
             lines.append(f"  {change:+8d} {types[name]:8d} {name}")
-        last["types"] = types
-        if trace:
-            lines[0] += f" traced {tracemalloc.get_traced_memory()[0] / 1024 / 1024:.1f} MB"
-            snapshot = tracemalloc.take_snapshot().filter_traces(
-                [tracemalloc.Filter(False, tracemalloc.__file__)])
-            if last["snapshot"] is not None:
-                for stat in snapshot.compare_to(last["snapshot"], "traceback")[:30]:
-                    lines.append(f"  {stat.size_diff / 1024:+10.1f} kB {stat.count_diff:+7d} blocks")
-                    lines.extend(f"      {frame}" for frame in stat.traceback.format()[-16:])
-            last["snapshot"] = snapshot
+        last.clear()
+        last.update(types)
         with open(path, "a") as out:
             out.write("\n".join(lines) + "\n")
 

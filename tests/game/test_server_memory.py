@@ -31,9 +31,7 @@ class TestMemoryLog(SimpleTestCase):
         game_dir = tempfile.mkdtemp()
         os.makedirs(os.path.join(game_dir, "server", "logs"))
         path = os.path.join(game_dir, "server", "logs", "fray-memory.log")
-        with override_settings(GAME_DIR=game_dir), \
-                mock.patch("twisted.internet.task.LoopingCall") as looping, \
-                mock.patch.dict(os.environ, {"FRAY_BENCH_TRACEMALLOC": ""}):
+        with override_settings(GAME_DIR=game_dir), mock.patch("twisted.internet.task.LoopingCall") as looping:
             at_server_startstop._log_memory(2)
             sample = looping.call_args.args[0]
             looping.return_value.start.assert_called_once_with(120, now=False)
