@@ -48,6 +48,8 @@ def at_server_start():
 
     if os.environ.get("FRAY_BENCH_GC") == "1":
         _log_gc_pauses()
+    if os.environ.get("FRAY_BENCH_MEMORY"):
+        _log_memory(float(os.environ["FRAY_BENCH_MEMORY"]))
     # The cyclic garbage collector's full collections walk every live object with the reactor
     # stopped: 150-300 ms with a full game, every 10-30 s under load (docs/performance.md,
     # "Collector pauses"). Everything loaded by now (Django, Evennia, Fray) lives as long as the
@@ -79,6 +81,40 @@ def _log_gc_pauses():
                 out.write(f"{time.time():.3f}\t{info['generation']}\t{took:.1f}\t{info['collected']}\n")
 
     gc.callbacks.append(timed)
+
+
+def _log_memory(minutes):
+    """Benchmarks (``bench/soak.py``): every ``minutes``, what the collector holds, in
+    ``server/logs/fray-memory.log``: its counts and collections by generation, the objects it
+    tracks (the frozen ones aside) and the 30 types whose counts changed most since the last
+    time. Memory outside the objects it tracks (strings, SQLite's page cache) is not counted:
+    growth seen by ``bench/soak.py`` but not here is there."""
+    import gc
+    import time
+    from collections import Counter
+
+    from django.conf import settings
+    from twisted.internet import task
+
+    path = os.path.join(settings.GAME_DIR, "server", "logs", "fray-memory.log")
+    last = Counter()
+
+    def sample():
+        objects = gc.get_objects()
+        types = Counter(type(o).__qualname__ for o in objects)
+        del objects
+        lines = [f"== {time.strftime('%H:%M:%S', time.gmtime())} tracked {sum(types.values())} "
+                 f"counts {gc.get_count()} stats {gc.get_stats()} frozen {gc.get_freeze_count()}"]
+        diff = types.copy()
+        diff.subtract(last)
+        for name, change in sorted(diff.items(), key=lambda kv: -abs(kv[1]))[:30]:
+            lines.append(f"  {change:+8d} {types[name]:8d} {name}")
+        last.clear()
+        last.update(types)
+        with open(path, "a") as out:
+            out.write("\n".join(lines) + "\n")
+
+    task.LoopingCall(sample).start(minutes * 60, now=False)
 
 
 def at_server_stop():

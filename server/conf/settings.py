@@ -57,6 +57,14 @@ from server.database import databases_from_env  # noqa: E402
 
 DATABASES = databases_from_env() or DATABASES
 
+# SQLite's page cache (the Server's connection; PostgreSQL has its own settings): Evennia asks
+# for 10000 pages, 40 MB at SQLite's 4 kB page, which fills as the fights' rows are written and
+# read and stays: the Server's memory grew by 40 MB over its first half hour of play
+# (docs/performance.md, "An hour of play"). 8 MB keeps the hot tables and indexes; the rest
+# of the file is in the OS's cache, read back in microseconds.
+SQLITE3_PRAGMAS = tuple("PRAGMA cache_size=-8192" if pragma.startswith("PRAGMA cache_size") else pragma
+                        for pragma in SQLITE3_PRAGMAS)
+
 # "Narrator" (game-runner / storyteller staff) sits between Player and Helper.
 PERMISSION_HIERARCHY = [
     "Guest",  # note-only used if GUEST_ENABLED=True
