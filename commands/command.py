@@ -66,9 +66,10 @@ class Command(MuxCommand):
             text = text[: MAX_ERROR - 3] + "..."
         self.msg(f"{FRAY} {escape(text)}")
 
-    def refuse(self, err: CombatError) -> None:
-        """Send a rule's refusal: a line in the catalogue's words, the game's colours kept and
-        its values escaped (:func:`fail` for a refusal given as text, or too long)."""
+    def refuse(self, err: CombatError | DiceSyntaxError) -> None:
+        """Send a rule's refusal (or why a roll cannot be read): a line in the catalogue's
+        words, the game's colours kept and its values escaped (:func:`fail` for a refusal given
+        as text, or too long)."""
         if err.line is not None and len(str(err)) <= MAX_ERROR:
             self.msg(f"{FRAY} {line_text(err.line, err.system)}")
             return
@@ -107,9 +108,9 @@ class Command(MuxCommand):
         with views_for(self.session), fights.unit(label):
             try:
                 self.run()
-            except CombatError as err:
+            except (CombatError, DiceSyntaxError) as err:
                 self.refuse(err)
-            except (DiceSyntaxError, RulesDataError) as err:
+            except RulesDataError as err:
                 self.fail(str(err).splitlines()[0] if str(err) else "That did not work.")
 
     def run(self):

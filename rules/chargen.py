@@ -5,8 +5,9 @@ explained at the top of ``storyteller.toml``): trait groups with their creation 
 pools or priorities, costs, freebies, required and staff-only traits, experience costs; or,
 for a system whose scores are rolled (elethril), the dice, the classes and the tables that turn
 scores into the sheet's traits. Nothing here touches the game: a sheet is ``{trait: rating}``,
-a refusal is a :class:`ChargenError` whose text says exactly why, and dice are injected
-(anything with ``roll(sides) -> int``).
+a refusal is a :class:`ChargenError` whose line says exactly why (a ``chargen.refusal`` key of
+the message catalogue and its values: the words are the game's), what a sheet still lacks is
+lines too (``chargen.line``), and dice are injected (anything with ``roll(sides) -> int``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from types import MappingProxyType
 from typing import Any, Protocol
 
 from rules.data import DATA_DIR, RulesDataError, require
+from rules.lines import Line, text_of
 
 CHARGEN_DIR = DATA_DIR / "chargen"
 POINTS, ROLLED = "points", "rolled"
@@ -28,7 +30,17 @@ MAX_NUMBER = 1000
 
 
 class ChargenError(ValueError):
-    """A change the chargen or experience rules refuse; the text is one line for the player."""
+    """A change the chargen or experience rules refuse: ``line``, a :class:`~rules.lines.Line`
+    of the catalogue (or None for one raised with a sentence); ``str()`` is one line for the
+    player, in the game's words (as a ``CombatError``'s)."""
+
+    def __init__(self, message: str | Line = "") -> None:
+        super().__init__(message)
+        self.line = message if isinstance(message, Line) else None
+        self.system = ""
+
+    def __str__(self) -> str:
+        return text_of(self.line, self.system) if self.line is not None else super().__str__()
 
 
 class Roller(Protocol):
@@ -136,8 +148,8 @@ class Tally:
     pools: tuple[Pool, ...]
     freebies: int
     freebies_spent: int
-    #: Why the sheet is over budget ("" when it is within).
-    over: str = ""
+    #: Why the sheet is over budget, a line (None when it is within).
+    over: Line | None = None
 
     @property
     def freebies_left(self) -> int:
@@ -202,7 +214,7 @@ class ChargenRules:
                     spent[name] = spent.get(name, 0) + dots * (group.dot_cost(trait) if (
                         group.points or group.pool or group.categories) else group.freebie_dot_cost(trait))
         pools: list[Pool] = []
-        freebies_spent, over = 0, ""
+        freebies_spent, over = 0, None
         for group in self.groups:
             if group.categories:
                 ranked = sorted(group.categories, key=lambda name: -spent.get(name, 0))
@@ -222,9 +234,11 @@ class ChargenRules:
                     if group.freebie_cost > 0:
                         freebies_spent += -pool.left * group.freebie_cost
                     elif not over:
-                        over = f"{pool.name} spends {pool.spent} of its {pool.size} points."
+                        over = Line("chargen.line.pool_overspent_one" if pool.size == 1 else "chargen.line.pool_overspent",
+                                    {"pool": pool.name, "spent": pool.spent, "size": pool.size})
         if not over and freebies_spent > self.freebies:
-            over = f"{freebies_spent} freebie points spent of {self.freebies}."
+            over = Line("chargen.line.freebies_overspent_one" if freebies_spent == 1 else "chargen.line.freebies_overspent",
+                        {"spent": freebies_spent, "freebies": self.freebies})
         return Tally(tuple(pools), self.freebies, freebies_spent, over)
 
     def set_trait(self, traits: Mapping[str, int], trait: str, rating: int) -> dict[str, int]:
@@ -232,14 +246,15 @@ class ChargenRules:
         ChargenError saying why not ("Brawl 4 is over the creation maximum 3", "2 points left
         for Skills and 0 freebie points; Melee 3 costs 3")."""
         if self.method == ROLLED:
-            raise ChargenError(f"{trait} comes from your rolled scores and class under the {self.system} "
-                               "rules: +chargen/roll, then +chargen/set class=<class>.")
+            raise ChargenError(Line("chargen.refusal.rolled_trait", {"trait": trait, "system": self.system}))
         group = self.require_group(trait)
         low, high = group.minimum, group.highest(trait)
         if rating > high:
-            raise ChargenError(f"{trait} {rating} is over the creation maximum {high}.")
+            raise ChargenError(Line("chargen.refusal.over_creation_maximum",
+                                    {"trait": trait, "rating": rating, "highest": high}))
         if rating < low:
-            raise ChargenError(f"{trait} {rating} is under the creation minimum {low}.")
+            raise ChargenError(Line("chargen.refusal.under_creation_minimum",
+                                    {"trait": trait, "rating": rating, "lowest": low}))
         before = {**self.start(), **{k: int(v) for k, v in traits.items()}}
         after = {**before, trait: rating}
         tally = self.tally(after)
@@ -249,51 +264,66 @@ class ChargenRules:
                 group.dot_cost(trait) if (group.points or group.pool or group.categories) else group.freebie_dot_cost(trait))
             name = group.category_of(trait) if group.categories else (group.pool or group.name)
             pool = was.pool(name)
-            left = f"{max(pool.left, 0)} points left for {name}" if pool else ""
+            left = None
+            if pool:
+                points = max(pool.left, 0)
+                left = Line("chargen.line.points_left_one" if points == 1 else "chargen.line.points_left",
+                            {"left": points, "pool": name})
             if self.freebies:
-                free = f"{max(was.freebies_left, 0)} freebie points left"
-                free += f" ({group.name} dots cost {group.freebie_dot_cost(trait)})" if group.freebie_dot_cost(trait) else \
-                    f" ({group.name} are not bought with freebies)"
-                left = f"{left} and {free}" if left else free
-            raise ChargenError(f"{left}; {trait} {rating} costs {cost}." if left else tally.over)
+                freebies, dot = max(was.freebies_left, 0), group.freebie_dot_cost(trait)
+                if dot:
+                    free = Line("chargen.line.freebies_left_dots_cost_one" if freebies == 1
+                                else "chargen.line.freebies_left_dots_cost",
+                                {"left": freebies, "group": group.name, "cost": dot})
+                else:
+                    free = Line("chargen.line.freebies_left_not_bought_one" if freebies == 1
+                                else "chargen.line.freebies_left_not_bought", {"left": freebies, "group": group.name})
+                left = Line("chargen.line.points_and_freebies_left", {"points": left, "freebies": free}) if left \
+                    else free
+            raise ChargenError(Line("chargen.refusal.over_budget", {"left": left, "trait": trait, "rating": rating,
+                                                                    "cost": cost}) if left else tally.over)
         return after
 
     def require_group(self, trait: str) -> Group:
         if trait in self.locked:
-            raise ChargenError(f"{trait} is set by staff, not bought in {self.system} character generation.")
+            raise ChargenError(Line("chargen.refusal.set_by_staff", {"trait": trait, "system": self.system}))
         group = self.group_of(trait)
         if group is None:
-            raise ChargenError(f"{trait} is not bought in {self.system} character generation.")
+            raise ChargenError(Line("chargen.refusal.not_bought", {"trait": trait, "system": self.system}))
         return group
 
-    def problems(self, traits: Mapping[str, int], extra: Mapping[str, Any] | None = None) -> list[str]:
-        """Why the sheet cannot be submitted yet (empty when it can): a trait under its
-        minimum, a required trait missing, points left or overspent; for a rolled system, no
-        roll or no class."""
+    def problems(self, traits: Mapping[str, int], extra: Mapping[str, Any] | None = None) -> list[Line]:
+        """Why the sheet cannot be submitted yet, one line each (empty when it can): a trait
+        under its minimum, a required trait missing, points left or overspent; for a rolled
+        system, no roll or no class."""
         extra = extra or {}
         lines = []
         if self.method == ROLLED:
             if not extra.get("scores"):
-                lines.append("Roll your ability scores first: +chargen/roll.")
+                lines.append(Line("chargen.line.roll_first"))
             elif not extra.get("class"):
-                lines.append(f"Choose a class: +chargen/set class=<{'|'.join(self.classes)}>.")
+                # the classes as the command's notation: <Warrior|Wizard>
+                lines.append(Line("chargen.line.choose_class", {"classes": "|".join(self.classes)}))
             return lines
         sheet = {**self.start(), **traits}
         for group in self.groups:
             for trait in group.traits:
                 if sheet.get(trait, 0) < group.minimum:
-                    lines.append(f"{trait} {sheet.get(trait, 0)} is under the creation minimum {group.minimum}.")
+                    lines.append(Line("chargen.line.under_creation_minimum",
+                                      {"trait": trait, "rating": sheet.get(trait, 0), "lowest": group.minimum}))
         for trait in self.required:
             if sheet.get(trait, 0) <= 0:
-                lines.append(f"{trait} is required.")
+                lines.append(Line("chargen.line.required", {"trait": trait}))
         tally = self.tally(sheet)
         if tally.over:
             lines.append(tally.over)
         for pool in tally.pools:
             if pool.left > 0:
-                lines.append(f"{pool.left} points left for {pool.name}.")
+                lines.append(Line("chargen.line.points_left_to_spend_one" if pool.left == 1
+                                  else "chargen.line.points_left_to_spend", {"left": pool.left, "pool": pool.name}))
         if self.freebies and tally.freebies_left > 0 and not tally.over:
-            lines.append(f"{tally.freebies_left} freebie points left.")
+            lines.append(Line("chargen.line.freebies_left_to_spend_one" if tally.freebies_left == 1
+                              else "chargen.line.freebies_left_to_spend", {"left": tally.freebies_left}))
         return lines
 
     # --- rolled sheets ------------------------------------------------------------------
@@ -307,7 +337,9 @@ class ChargenRules:
         found = [name for name in self.classes if name.casefold() == wanted] or \
             [name for name in self.classes if wanted and name.casefold().startswith(wanted)]
         if len(found) != 1:
-            raise ChargenError(f"Class ({self.system}) must be one of: {', '.join(self.classes)}.")
+            # the classes as notation: comma-separated names
+            raise ChargenError(Line("chargen.refusal.no_such_class",
+                                    {"system": self.system, "classes": ", ".join(self.classes)}))
         return self.classes[found[0]]
 
     def derive(self, scores: Mapping[str, int], klass: CharClass) -> dict[str, int]:
@@ -315,7 +347,8 @@ class ChargenRules:
         score is under the class's minimum."""
         for score, lowest in klass.requires.items():
             if int(scores.get(score, 0)) < lowest:
-                raise ChargenError(f"A {klass.name} needs {score} {lowest}; yours is {scores.get(score, 0)}.")
+                raise ChargenError(Line("chargen.refusal.class_needs", {"klass": klass.name, "score": score,
+                                                                        "lowest": lowest, "have": scores.get(score, 0)}))
 
         def look(table: str, score: str) -> int:
             values = self.tables[table]
@@ -343,11 +376,11 @@ class ChargenRules:
             if group is not None:   # experience buys up to xp_max, else the creation maximum
                 highest = min(highest, max(group.xp_max, group.highest(trait)))
         if cost is None or not cost.buyable:
-            raise ChargenError(f"{trait} is not bought with experience under the {self.system} rules; ask staff.")
+            raise ChargenError(Line("chargen.refusal.not_bought_with_experience", {"trait": trait, "system": self.system}))
         if new <= old:
-            raise ChargenError(f"{trait} is {old} already; name a higher rating.")
+            raise ChargenError(Line("chargen.refusal.not_higher", {"trait": trait, "old": old}))
         if new > highest:
-            raise ChargenError(f"{trait} {new} is over the maximum {highest}.")
+            raise ChargenError(Line("chargen.refusal.over_maximum", {"trait": trait, "rating": new, "highest": highest}))
         return sum(cost.step(rating) for rating in range(old, new))
 
 

@@ -32,6 +32,7 @@ from world.access import STAFF, has_perm, require_perm
 from world.armor import notify, when
 from world.models import SheetLog, SheetReview, XpEntry
 from world.text import columns, escape, fit, free_text
+from world.wording import line_text
 
 CHARGEN = "|c<Chargen>|n"
 SUBMITTED, APPROVED, UNAPPROVED, WITHDRAWN = SheetReview.STATUSES
@@ -53,7 +54,8 @@ def rules_for(system: RuleSystem) -> ChargenRules:
 
 
 def _refuse(error: ChargenError) -> CombatError:
-    return CombatError(str(error))
+    """The rules' refusal as the game's: its line kept (worded by the catalogue)."""
+    return CombatError(error.line if error.line is not None else str(error))
 
 
 # --- approval state ----------------------------------------------------------------------------
@@ -255,8 +257,11 @@ def scores_text(scores, faces) -> str:
 # --- submission and approval -------------------------------------------------------------------
 
 def problems(character, system: RuleSystem) -> list[str]:
+    """What ``character``'s sheet of ``system`` lacks before it may be submitted, one line of
+    plain text each (the catalogue's words: ``chargen.line``)."""
     rules = rules_for(system)
-    return rules.problems(traits_in_chargen(character, system), record_of(character, system))
+    return [line_text(line, plain=True)
+            for line in rules.problems(traits_in_chargen(character, system), record_of(character, system))]
 
 
 def submit(character, system: RuleSystem) -> SheetReview:

@@ -56,8 +56,8 @@ def spend(character, system: RuleSystem, trait_text: str, rating_text: str | Non
     rules = chargen.rules_for(system)
     try:
         cost = rules.xp_cost(trait, old, new, system.trait_range(trait)[1])
-    except ChargenError as error:
-        raise CombatError(str(error)) from None
+    except ChargenError as error:   # the rules' line, worded by the catalogue
+        raise CombatError(error.line if error.line is not None else str(error)) from None
     have = balance(character)
     if cost > have:
         raise CombatError(f"{trait} {new} costs {cost} XP; you have {have}.")

@@ -18,6 +18,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from difflib import get_close_matches
 
+from rules.lines import Line, text_of
+
 
 @dataclass(frozen=True)
 class DiceLimits:
@@ -34,7 +36,18 @@ DEFAULT_LIMITS = DiceLimits()
 
 
 class DiceSyntaxError(ValueError):
-    """One-line, player-facing message (str(exc)). Never multi-line."""
+    """One-line, player-facing message (str(exc)). Never multi-line. Raised with a sentence, or
+    with a :class:`~rules.lines.Line` (a ``dice.refusal`` key of the catalogue and its values:
+    the words are the game's, as a ``CombatError``'s). ``line`` is the line, or None;
+    ``system``: the key of the rule system whose own words apply, or ""."""
+
+    def __init__(self, message: str | Line = "") -> None:
+        super().__init__(message)
+        self.line = message if isinstance(message, Line) else None
+        self.system = ""
+
+    def __str__(self) -> str:
+        return text_of(self.line, self.system) if self.line is not None else super().__str__()
 
 
 class TraitError(DiceSyntaxError):
@@ -70,7 +83,6 @@ class PoolExpression:
     text: str  # the whole input, stripped
 
 
-_POOL_EXAMPLE = "e.g. +roll Dexterity+Brawl vs 6."
 _ALLOWED = frozenset(string.ascii_letters + string.digits + " +-'_.")
 _MAX_DIGITS = 7  # longer digit strings are over any sane limit; skip int()
 _WORD = r"[A-Za-z][A-Za-z0-9]*(?:['_][A-Za-z][A-Za-z0-9]*)*"  # THAC0; "d10" is dice, read first
@@ -82,13 +94,12 @@ _DECIMAL = re.compile(r"[0-9]*\.[0-9.]*")
 _VS = re.compile(r"(?<![^ ])vs(?![^ ])", re.IGNORECASE)
 
 
-def _quote(text: str) -> str:
-    """Quote `text` for a message as printable ASCII ('\\u0435' for others)."""
-    shown = "".join(
+def _shown(text: str) -> str:
+    """`text` for a message as printable ASCII ('\\u0435' for others); the message quotes it."""
+    return "".join(
         c if " " <= c <= "~" else (f"\\u{ord(c):04x}" if ord(c) <= 0xFFFF else f"\\U{ord(c):08x}")
         for c in text
     )
-    return f"'{shown}'"
 
 
 def match_trait(name: str, trait_names: Iterable[str]) -> str:
@@ -108,20 +119,21 @@ def match_trait(name: str, trait_names: Iterable[str]) -> str:
     if len(found) == 1:
         return found[0]
     if not found:
-        raise TraitError(f"Unknown trait {_quote(name)}.{_did_you_mean(key, names)}")
-    listed = ", ".join(_quote(t)[1:-1] for t in sorted(found, key=lambda t: (t.lower(), t)))
-    raise TraitError(f"{_quote(name)} is ambiguous: {listed}.")
+        close = _close(key, names)
+        raise TraitError(Line(
+            "dice.refusal.unknown_trait" if not close else "dice.refusal.unknown_trait_close_one" if len(close) == 1
+            else "dice.refusal.unknown_trait_close_two" if len(close) == 2 else "dice.refusal.unknown_trait_close_three",
+            {"name": _shown(name), **dict(zip(("first", "second", "third"), close))}))
+    # the names as notation: a comma-separated list
+    listed = ", ".join(_shown(t) for t in sorted(found, key=lambda t: (t.lower(), t)))
+    raise TraitError(Line("dice.refusal.ambiguous_trait", {"name": _shown(name), "names": listed}))
 
 
-def _did_you_mean(key: str, names: tuple[str, ...]) -> str:
-    """`` Did you mean Dexterity?`` for the trait names spelled close to `key` ("" if none)."""
+def _close(key: str, names: tuple[str, ...]) -> list[str]:
+    """The trait names spelled close to `key` (at most 3, closest first; none for "")."""
     by_lower = {trait.lower(): trait for trait in names}
     close = get_close_matches(key, list(by_lower), n=3) if key else []
-    if not close:
-        return ""
-    shown = [_quote(by_lower[c])[1:-1] for c in close]
-    listed = shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} or {shown[-1]}"
-    return f" Did you mean {listed}?"
+    return [_shown(by_lower[c]) for c in close]
 
 
 #: first words that mean "only I should see this": +roll/private does that
@@ -142,43 +154,42 @@ def parse_pool(
     """
     text = text.strip()
     if len(text) > limits.max_input_length:
-        raise DiceSyntaxError(f"Roll text too long: at most {limits.max_input_length} characters.")
+        raise DiceSyntaxError(Line("dice.refusal.too_long", {"most": limits.max_input_length}))
     for char in text:
         if char not in _ALLOWED:
-            raise DiceSyntaxError(f"Unexpected character {_quote(char)} in the roll.")
+            raise DiceSyntaxError(Line("dice.refusal.unexpected_character", {"char": _shown(char)}))
     pool, difficulty = _split_difficulty(text, limits)
     if not pool:
-        raise DiceSyntaxError(f"Give a pool to roll, {_POOL_EXAMPLE}")
+        raise DiceSyntaxError(Line("dice.refusal.no_pool"))
     names = tuple(trait_names)
     pieces = _split_terms(pool, names)
     if len(pieces) > limits.max_terms:
-        raise DiceSyntaxError(f"Too many terms: at most {limits.max_terms}.")
+        raise DiceSyntaxError(Line("dice.refusal.too_many_terms", {"most": limits.max_terms}))
     try:
         terms = tuple(_read_term(sign, piece, names, limits) for sign, piece in pieces)
     except DiceSyntaxError:
         word, _, rest = text.partition(" ")
         if word.lower() in _PRIVATE_WORDS and rest.strip():
-            raise DiceSyntaxError(
-                f"{_quote(word)} is not a trait or number. To roll where only you and the "
-                f"Storyteller see it: +roll/private {rest.strip()}.") from None
+            raise DiceSyntaxError(Line("dice.refusal.roll_privately",
+                                       {"word": _shown(word), "rest": rest.strip()})) from None
         raise
     for index, term in enumerate(terms):
         if term.kind == "trait" and any(t.trait == term.trait for t in terms[:index]):
-            raise DiceSyntaxError(f"{term.trait} is named twice in the pool.")
+            raise DiceSyntaxError(Line("dice.refusal.named_twice", {"trait": term.trait}))
     if sum(t.number for t in terms if t.kind == "dice") > limits.max_dice:
-        raise DiceSyntaxError(f"Too many dice: at most {limits.max_dice}.")
+        raise DiceSyntaxError(Line("dice.refusal.too_many_dice", {"most": limits.max_dice}))
     return PoolExpression(terms=terms, difficulty=difficulty, text=text)
 
 
-def _whole(digits: str, limit: int, message: str) -> int:
-    """int(digits), or DiceSyntaxError(message) if it exceeds `limit`."""
+def _whole(digits: str, limit: int, refusal: Line) -> int:
+    """int(digits), or DiceSyntaxError(refusal) if it exceeds `limit`."""
     if len(digits) > _MAX_DIGITS or int(digits) > limit:
-        raise DiceSyntaxError(message)
+        raise DiceSyntaxError(refusal)
     return int(digits)
 
 
 def _number(digits: str, limits: DiceLimits) -> int:
-    return _whole(digits, limits.max_number, f"Number too large: at most {limits.max_number}.")
+    return _whole(digits, limits.max_number, Line("dice.refusal.number_too_large", {"most": limits.max_number}))
 
 
 def _split_difficulty(text: str, limits: DiceLimits) -> tuple[str, int | None]:
@@ -187,25 +198,23 @@ def _split_difficulty(text: str, limits: DiceLimits) -> tuple[str, int | None]:
     if not found:
         return text, None
     if len(found) > 1:
-        raise DiceSyntaxError(f"Use 'vs' only once, {_POOL_EXAMPLE}")
+        raise DiceSyntaxError(Line("dice.refusal.vs_twice"))
     pool, difficulty = text[: found[0].start()].strip(), text[found[0].end() :].strip()
     if not pool:
-        raise DiceSyntaxError(f"Give a pool before 'vs', {_POOL_EXAMPLE}")
+        raise DiceSyntaxError(Line("dice.refusal.no_pool_before_vs"))
     if not difficulty:
-        raise DiceSyntaxError("Give a difficulty after 'vs', e.g. +roll 3d10 vs 6.")
+        raise DiceSyntaxError(Line("dice.refusal.no_difficulty"))
     if not _NUMBER.fullmatch(difficulty):
-        raise DiceSyntaxError(
-            f"Difficulty must be one whole number, e.g. vs 6, not {_quote(difficulty)}."
-        )
+        raise DiceSyntaxError(Line("dice.refusal.difficulty_not_a_number", {"difficulty": _shown(difficulty)}))
     return pool, _number(difficulty, limits)
 
 
 def _split_terms(pool: str, names: tuple[str, ...]) -> list[tuple[int, str]]:
     """Split a stripped, non-empty pool into (sign, term text) pairs."""
     if pool[-1] in "+-":
-        raise DiceSyntaxError(f"Incomplete roll: {_quote(pool)} ends with an operator.")
+        raise DiceSyntaxError(Line("dice.refusal.ends_with_operator", {"pool": _shown(pool)}))
     if pool[0] == "+":
-        raise DiceSyntaxError(f"Incomplete roll: {_quote(pool)} starts with '+'.")
+        raise DiceSyntaxError(Line("dice.refusal.starts_with_plus", {"pool": _shown(pool)}))
     hyphenated = [n.lower() for n in names if "-" in n]
     sign, start = (-1, 1) if pool[0] == "-" else (1, 0)
     pieces = []
@@ -213,7 +222,7 @@ def _split_terms(pool: str, names: tuple[str, ...]) -> list[tuple[int, str]]:
         end = _term_end(pool, start, hyphenated)
         piece = pool[start:end].strip()
         if not piece:
-            raise DiceSyntaxError(f"Incomplete roll: two operators in a row in {_quote(pool)}.")
+            raise DiceSyntaxError(Line("dice.refusal.two_operators", {"pool": _shown(pool)}))
         pieces.append((sign, piece))
         if end == len(pool):
             return pieces
@@ -240,32 +249,30 @@ def _term_end(pool: str, start: int, hyphenated: list[str]) -> int:
 
 def _read_term(sign: int, piece: str, names: tuple[str, ...], limits: DiceLimits) -> Term:
     """Build the Term for one piece of text; raise DiceSyntaxError if it is none."""
-    signed = _quote(("-" if sign < 0 else "") + piece)
+    signed = _shown(("-" if sign < 0 else "") + piece)
     if _NUMBER.fullmatch(piece):
         return Term(sign=sign, kind="number", text=piece, number=_number(piece, limits))
     dice = _DICE.fullmatch(piece)
     if dice:
         count_digits, sides_digits = dice.groups()
         if not sides_digits:
-            raise DiceSyntaxError("Dice need sides, e.g. 3d10.")
+            raise DiceSyntaxError(Line("dice.refusal.no_sides"))
         if sign < 0:
-            raise DiceSyntaxError(f"Cannot roll a negative number of dice: {signed}.")
-        _whole(count_digits, limits.max_dice, f"Too many dice: at most {limits.max_dice}.")
+            raise DiceSyntaxError(Line("dice.refusal.negative_dice", {"term": signed}))
+        _whole(count_digits, limits.max_dice, Line("dice.refusal.too_many_dice", {"most": limits.max_dice}))
         count = _number(count_digits, limits)  # a count is also a literal number
         if count == 0:
-            raise DiceSyntaxError(f"Roll at least one die: {signed}.")
-        sides = _whole(
-            sides_digits, limits.max_sides, f"Too many sides: at most {limits.max_sides}."
-        )
+            raise DiceSyntaxError(Line("dice.refusal.no_dice", {"term": signed}))
+        sides = _whole(sides_digits, limits.max_sides, Line("dice.refusal.too_many_sides", {"most": limits.max_sides}))
         if sides < 2:
-            raise DiceSyntaxError(f"Dice need at least 2 sides: {signed}.")
+            raise DiceSyntaxError(Line("dice.refusal.one_side", {"term": signed}))
         return Term(sign=sign, kind="dice", text=piece, number=count, sides=sides)
     if _COUNTLESS_DICE.fullmatch(piece):
-        raise DiceSyntaxError(f"Give the number of dice: {signed}, e.g. 1d10.")
+        raise DiceSyntaxError(Line("dice.refusal.no_count", {"term": signed}))
     if _DECIMAL.fullmatch(piece):
-        raise DiceSyntaxError(f"Not a whole number: {signed}.")
+        raise DiceSyntaxError(Line("dice.refusal.not_whole", {"term": signed}))
     if _NAME.fullmatch(piece):
         if sign < 0:
-            raise DiceSyntaxError(f"Only numbers can be subtracted: {signed}.")
+            raise DiceSyntaxError(Line("dice.refusal.subtracted", {"term": signed}))
         return Term(sign=sign, kind="trait", text=piece, trait=match_trait(piece, names))
-    raise DiceSyntaxError(f"Cannot read {signed} as a number, dice or a trait.")
+    raise DiceSyntaxError(Line("dice.refusal.unreadable", {"term": signed}))

@@ -137,6 +137,12 @@ class TestBuildingASheet(ChargenTest):
         self.refused(CmdChargen(), "/set Stamina=4", "0 points left for Physical and 0 freebie points left "
                                                      "(Attributes dots cost 5); Stamina 4 costs 1.")
 
+    def test_one_point_left_reads_in_the_singular(self):
+        self.build("storyteller", [("Strength", 5), ("Dexterity", 3)])   # Physical 6 of 7
+        self.assertIn("Next: 1 point left for Physical. (6 more)", self.player(CmdChargen(), ""))
+        self.build("eldritch", [("Brawl", 5), ("Melee", 5), ("Acrobatics", 4)])   # Skills 14 of 15
+        self.refused(CmdChargen(), "/set/eldritch Notice=2", "1 point left for Skills; Notice 2 costs 2.")
+
     def test_kind_and_weapon_are_chosen_from_the_systems_own(self):
         self.player(CmdChargen(), "/set kind=wiz", "<Chargen> Storyteller sheet: Char2's kind is now Wizard.")
         self.player(CmdChargen(), "/set/elethril kind=Elf", "<Chargen> Elethril sheet: Char2's kind is now Elf.")

@@ -361,9 +361,12 @@ def test_a_system_s_own_entry_that_rewords_a_shared_one_keeps_its_placeholders()
 class TestEveryRefusal(EvenniaTest):
     """Each refusal of the rules, in every system: ``str()`` of the error is one line of the
     catalogue's words, every value in it as typed, no placeholder left; told to the player
-    escaped."""
+    escaped. The dice parser's (``dice.refusal``) as a ``DiceSyntaxError``, chargen's
+    (``chargen.refusal``) as a ``ChargenError``, the rest as a ``CombatError``."""
 
     def test_every_refusal_reads_as_one_line_in_every_system(self):
+        from rules.chargen import ChargenError
+        from rules.dice import DiceSyntaxError
         from rules.systems import CombatError
 
         used, _ = used_keys()
@@ -371,7 +374,9 @@ class TestEveryRefusal(EvenniaTest):
         assert len(refusals()) >= 100
         for key in refusals():
             values = dict.fromkeys(catalogue.fields(catalogue.defaults()[key]), VALUE)
-            said = str(CombatError(Line(key, values)))
+            error = DiceSyntaxError if key.startswith("dice.") else \
+                ChargenError if key.startswith("chargen.") else CombatError
+            said = str(error(Line(key, values)))
             assert "\n" not in said and said.strip() == said and said, (key, said)
             assert VALUE in said or not values, (key, said)
             self.assertNotRegex(said, r"(?<!\{)\{[a-z_0-9]+\}(?!\})")

@@ -7,6 +7,7 @@ from rules.chargen import ChargenError
 from rules.data import RulesDataError
 from rules.systems import get_system
 from tests.rules.forced_dice import dice
+from tests.rules.wording import englished
 
 
 def rules_of(key):
@@ -62,7 +63,7 @@ def test_storyteller_refusal_when_the_freebies_run_out_names_what_is_left():
 
 def test_storyteller_problems_list_the_points_left_before_submission():
     rules = rules_of("storyteller")
-    assert rules.problems(rules.start()) == [
+    assert englished(rules.problems(rules.start())) == [
         "7 points left for Physical.", "5 points left for Social.", "3 points left for Mental.",
         "13 points left for Talents.", "9 points left for Skills.", "5 points left for Knowledges.",
         "15 freebie points left."]
@@ -109,7 +110,7 @@ def test_eldritch_drawback_gives_character_points_back():
 
 def test_eldritch_attributes_under_their_minimum_block_submission():
     rules = rules_of("eldritch")
-    problems = rules.problems(rules.start())
+    problems = englished(rules.problems(rules.start()))
     assert problems[0] == "Strength 0 is under the creation minimum 1."
     assert "20 points left for Attributes." in problems
 
@@ -157,3 +158,32 @@ def test_experience_buys_no_more_than_the_groups_experience_maximum():
     with pytest.raises(ChargenError, match=r"^Brawl 6 is over the maximum 5\.$"):
         rules.xp_cost("Brawl", 5, 6, 20)
     assert rules.xp_cost("Willpower", 9, 10, 20) == 9   # advantages: the sheet's own maximum
+
+
+def test_one_point_left_reads_in_the_singular_in_problems_and_refusals():
+    storyteller = rules_of("storyteller")
+    traits = build(storyteller, Strength=5, Dexterity=3)            # Physical 6 of 7
+    assert englished(storyteller.problems(traits))[0] == "1 point left for Physical."
+    traits = build(storyteller, Strength=5, Dexterity=5, Stamina=2, Willpower=4)   # 10 + 4 of 15 freebies
+    assert storyteller.tally(traits).freebies_left == 1
+    assert englished(storyteller.problems(traits))[-1] == "1 freebie point left."
+    with pytest.raises(ChargenError) as refused:
+        storyteller.set_trait(traits, "Stamina", 3)
+    assert str(refused.value) == ("0 points left for Physical and 1 freebie point left "
+                                  "(Attributes dots cost 5); Stamina 3 costs 1.")
+    eldritch = rules_of("eldritch")
+    traits = build(eldritch, Brawl=5, Melee=5, Acrobatics=4)          # Skills 14 of 15
+    with pytest.raises(ChargenError) as refused:
+        eldritch.set_trait(traits, "Notice", 2)
+    assert str(refused.value) == "1 point left for Skills; Notice 2 costs 2."
+    assert refused.value.line.key == "chargen.refusal.over_budget"
+    assert refused.value.line.values["left"].key == "chargen.line.points_left_one"
+
+
+def test_a_refusal_is_a_catalogue_line_with_its_values():
+    rules = rules_of("storyteller")
+    with pytest.raises(ChargenError) as refused:
+        rules.set_trait(rules.start(), "Brawl", 4)
+    assert refused.value.line.key == "chargen.refusal.over_creation_maximum"
+    assert dict(refused.value.line.values) == {"trait": "Brawl", "rating": 4, "highest": 3}
+    assert str(refused.value) == "Brawl 4 is over the creation maximum 3."

@@ -290,6 +290,27 @@ def test_match_trait_unknown():
     assert isinstance(caught.value, ValueError)
 
 
+def test_match_trait_unknown_names_up_to_three_close_spellings_closest_first():
+    with pytest.raises(TraitError) as caught:
+        match_trait("Brawn", ("Brawl", "Brown"))
+    assert str(caught.value) == "Unknown trait 'Brawn'. Did you mean Brown or Brawl?"
+    with pytest.raises(TraitError) as caught:
+        match_trait("Brawn", ("Brawl", "Brown", "Brain"))
+    assert str(caught.value) == "Unknown trait 'Brawn'. Did you mean Brown, Brawl or Brain?"
+    assert caught.value.line.key == "dice.refusal.unknown_trait_close_three"
+    assert dict(caught.value.line.values) == {"name": "Brawn", "first": "Brown", "second": "Brawl", "third": "Brain"}
+
+
+def test_a_refusal_is_a_catalogue_line_and_a_sentence_still_reads_as_given():
+    with pytest.raises(DiceSyntaxError) as caught:
+        parse_pool("101d10")
+    assert caught.value.line.key == "dice.refusal.too_many_dice"
+    assert dict(caught.value.line.values) == {"most": 100}
+    assert str(caught.value) == "Too many dice: at most 100."
+    assert DiceSyntaxError("Aeon pools are d10s.").line is None
+    assert str(DiceSyntaxError("Aeon pools are d10s.")) == "Aeon pools are d10s."
+
+
 def test_match_trait_unknown_without_a_close_spelling_suggests_nothing():
     with pytest.raises(TraitError) as caught:
         match_trait("Laser", TRAITS)
