@@ -29,7 +29,7 @@ from rules.systems import CombatError, RuleSystem, get_system, system_keys
 from rules.text import quote
 from world import fights, sheets
 from world.access import STAFF, has_perm, require_perm
-from world.armor import notify, when
+from world.armor import notify, staff_reason, when
 from world.models import SheetLog, SheetReview, XpEntry
 from world.text import columns, escape, fit, free_text
 from world.wording import line_text
@@ -354,11 +354,7 @@ def unapprove(staff, review_id: int, reason: str) -> SheetReview:
     """Send back review ``review_id`` (waiting or approved) with ``reason``: the player may
     change the sheet again and submit it anew. Tells the player."""
     require_perm(staff, STAFF, "unapprove sheets")
-    reason = reason.strip()
-    if not reason:
-        raise CombatError("Give the reason: +unapprove <name>=<reason>.")
-    if len(reason) > MAX_COMMENT:
-        raise CombatError(f"Keep the reason to {MAX_COMMENT} characters.")
+    reason = staff_reason(reason, "+unapprove <name>=<reason>")
     row = SheetReview.objects.filter(id=review_id).first()
     if row is None:
         raise CombatError(f"No sheet #{review_id}.")
