@@ -15,6 +15,7 @@ from world.access import NARRATOR, require_perm
 from world.narration import room_text, value_for_msg
 from world.sheets import is_npc, snapshot
 from world.text import ROLL, escape
+from world.wording import line_text
 
 
 def roll(caller, actor_name: str | None, text: str, *, private: bool = False, willpower: bool = False) -> None:
@@ -69,8 +70,8 @@ def odds(caller, actor_name: str | None, text: str, *, willpower: bool = False) 
     else:
         fighter = snapshot(actor, system)
     result = system.odds(expression, fighter, modifier=dice_mod, willpower=willpower)
-    lines = [f"Odds for {actor.key}: {result.title}"]
-    lines += [f"  {name:<28}{percent(chance):>7}" for name, chance in result.rows]
+    lines = [f"Odds for {actor.key}: {line_text(result.title, system.key, plain=True)}"]
+    lines += [f"  {line_text(name, system.key, plain=True):<28}{percent(chance):>7}" for name, chance in result.rows]
     if result.note:
-        lines.append(f"  {result.note}")
+        lines.append(f"  {line_text(result.note, system.key, plain=True)}")
     return f"{ROLL} " + "\n".join(escape(line) for line in lines)

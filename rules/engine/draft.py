@@ -362,11 +362,12 @@ class Draft:
         """Tell the fighter (or, for an NPC, the game master) something only they need."""
         self.tell(self.controller(fighter_id), key, values=values, about=fighter_id)
 
-    def add_log(self, actor: str, what: str, lines: Iterable[str]) -> None:
-        """One roll-log entry, with the dice drawn since the entry before it."""
+    def add_log(self, actor: str, what: str | Line, lines: Iterable[str | Line]) -> None:
+        """One roll-log entry, titled ``what`` (a catalogue line, ``title.*``), with the dice
+        drawn since the entry before it."""
         drawn = tuple(self.dice.drawn[self._logged_dice:])
         self._logged_dice = len(self.dice.drawn)
-        self.log.append(LogEntry(actor=str(actor), what=str(what), lines=tuple(line if isinstance(line, Line) else str(line) for line in lines),
+        self.log.append(LogEntry(actor=str(actor), what=what if isinstance(what, Line) else str(what), lines=tuple(line if isinstance(line, Line) else str(line) for line in lines),
                                  round=int(self.round), dice=drawn))
 
     # --------------------------------------------------------------------- the caller

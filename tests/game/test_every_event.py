@@ -123,8 +123,9 @@ def messages() -> list[tuple[str, str]]:
 
 
 def is_line(key: str) -> bool:
-    """A line of working (``[line]``, ``[<system>.line]``: ``rules.lines.Line``)."""
-    return key.startswith("line.") or ".line." in key or ".lines." in key
+    """A line of working (``[line]``, ``[<system>.line]``: ``rules.lines.Line``), or a roll-log
+    entry's title (``[title]``, ``[<system>.title]``: a ``Line`` too)."""
+    return key.startswith(("line.", "title.")) or ".line." in key or ".lines." in key or ".title." in key
 
 
 def is_refusal(key: str) -> bool:
