@@ -13,7 +13,7 @@ from evennia.utils.create import create_object
 
 from rules.engine import Intent, turns
 from rules.engine.draft import find_named
-from rules.engine.turns import now_text as turn_now
+from rules.engine.turns import now_line
 from rules.lines import Line
 from rules.systems import CombatError, RuleSystem, get_system
 from rules.systems.base import InitiativeRoll
@@ -520,7 +520,7 @@ def now_text(row: Fight) -> str:
     d = fights.reading(row)
     if d.system.declared_rounds:
         return f"Round {d.round}, segment {d.extra.get('segment') or 'declaring'}"
-    return turn_now(d)
+    return line_text(now_line(d), d.system.key, plain=True)
 
 
 def render_list(caller) -> str:

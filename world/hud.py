@@ -56,7 +56,7 @@ def render_hud(row, viewer=None) -> str:
     gm = fights.obj(d.gm)
     lines = [titled(system.title),
              fit(f"Round {d.round}   Storyteller: {gm.key if gm else 'nobody'}   "
-                 f"Turn: {turns.turn_text(d, waiting)}"),
+                 f"Turn: {line_text(turns.turn_line(d, waiting), system.key, plain=True)}"),
              columns(("#", "Name", "Init", "Health", "Status"), (4, 20, 6, 25), rows,
                      highlight={"TO ACT": "|g", "DYING": "|r"})]
     notes = []
@@ -64,7 +64,7 @@ def render_hud(row, viewer=None) -> str:
         notes.append("Order: the Storyteller's, this round only (+combat/order).")
     if order.declare:
         notes.append("Declare (low to high): " + ", ".join(order.declare))
-    notes.extend(splits.hud_lines(d))
+    notes.extend(line_text(line, system.key, plain=True) for line in splits.hud_lines(d))
     if d.scene.get("duel"):
         notes.append("Formal duel: brawl attacks are disallowed.")
     notes.extend(settings_lines(d))

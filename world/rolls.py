@@ -71,7 +71,7 @@ def odds(caller, actor_name: str | None, text: str, *, willpower: bool = False) 
         fighter = snapshot(actor, system)
     result = system.odds(expression, fighter, modifier=dice_mod, willpower=willpower)
     lines = [f"Odds for {actor.key}: {line_text(result.title, system.key, plain=True)}"]
-    lines += [f"  {name:<28}{percent(chance):>7}" for name, chance in result.rows]
+    lines += [f"  {line_text(name, system.key, plain=True):<28}{percent(chance):>7}" for name, chance in result.rows]
     if result.note:
-        lines.append(f"  {result.note}")
+        lines.append(f"  {line_text(result.note, system.key, plain=True)}")
     return f"{ROLL} " + "\n".join(escape(line) for line in lines)

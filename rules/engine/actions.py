@@ -469,7 +469,7 @@ class Kill(Action):
         deadly = d.system.health(d.conditions_of(target)["dying"], d.combatant(target))
         by = str(intent.data.get("by_name") or "the Storyteller")
         d.store_health(target, deadly, decided_by=by)
-        d.add_log(by, f"kill {d.name(target)}", [Line("line.health", {"name": d.name(target), "health": deadly})])
+        d.add_log(by, Line("title.kill", {"name": d.name(target)}), [Line("line.health", {"name": d.name(target), "health": deadly})])
 
 
 class Spare(Action):
@@ -482,7 +482,7 @@ class Spare(Action):
         target = require_dying(d, intent)
         d.update_conditions(target, dying=None)
         d.say("fight.spared", actor=intent.by, refs={"target": target})
-        d.add_log(str(intent.data.get("by_name") or ""), f"spare {d.name(target)}",
+        d.add_log(str(intent.data.get("by_name") or ""), Line("title.spare", {"name": d.name(target)}),
                   [Line("line.health", {"name": d.name(target), "health": d.health(target)})])
 
 
@@ -561,7 +561,7 @@ class Reveal(Action):
         if not d.conditions_of(target).get("hidden_from"):
             raise CombatError(Line("refusal.not_hiding_from_anyone", {"target": d.name(target)}))
         d.update_conditions(target, hidden_from=None)
-        d.add_log(intent.data.get("by_name", ""), f"reveal {d.name(target)}", [Line("line.seen_again", {"target": d.name(target)})])
+        d.add_log(intent.data.get("by_name", ""), Line("title.reveal", {"name": d.name(target)}), [Line("line.seen_again", {"target": d.name(target)})])
         d.say("control.revealed", actor=intent.by, refs={"target": target})
 
 
@@ -583,7 +583,7 @@ class Initiative(Action):
             raise CombatError(Line("refusal.already_has_initiative_this", {"actor": d.name(actor), "when": when}))
         roll = d.system.roll_initiative(d.combatant(actor, intent.data.get("overrides")), d.dice)
         d.initiative[actor] = roll.to_record()
-        d.add_log(d.name(actor), "initiative", [roll.line()])
+        d.add_log(d.name(actor), Line("title.initiative"), [roll.line()])
         d.say("initiative.rolled", refs={"actor": actor}, values={"roll": roll.line()})
         turns.announce_turn(d, only_if_moved=True)   # a roll that changes who is to act
         return roll
@@ -654,7 +654,7 @@ class Escape(Action):
         turns.use_turn(d, actor)
         if escaped:
             d.update_conditions(actor, held_by=None)
-        d.add_log(d.name(actor), "escape", lines)
+        d.add_log(d.name(actor), Line("title.escape"), lines)
         d.say("attack.escape", refs={"actor": actor, "holder": holder}, lines=lines)
         turns.announce_turn(d)
 
@@ -682,7 +682,7 @@ class Aim(Action):
         turns.use_turn(d, actor)
         d.update_conditions(actor, aim={"target": target, "bonus": self.BONUS})
         lines = [*before, Line("line.aim", {"actor": d.name(actor), "target": d.name(target), "bonus": self.BONUS})]
-        d.add_log(d.name(actor), f"aim at {d.name(target)}", lines)
+        d.add_log(d.name(actor), Line("title.aim", {"name": d.name(target)}), lines)
         d.say("attack.aim", refs={"actor": actor, "target": target}, lines=lines)
         turns.announce_turn(d)
 
@@ -708,7 +708,7 @@ class Roll(Action):
                                    willpower=bool(intent.data.get("willpower")))
         line = Line("line.rolls", {"name": roller.name, "rolls": tuple(result.lines)})
         notes = [Line("line.storyteller_dice", {"change": f"{dice_mod:+d}"})] if dice_mod else []
-        d.add_log(roller.name, "private roll" if private else "roll", [*result.lines, *notes])
+        d.add_log(roller.name, Line("title.private_roll" if private else "title.roll"), [*result.lines, *notes])
         if dice_mod:
             d.use_modifiers(intent.actor, adjustable=False)
         d.emit("rolled", to=intent.by, values={"line": line}, data={"private": private, "gm": d.gm})
@@ -777,7 +777,7 @@ class Order(Action):
         turn_before = turns.current_slot(d)
         d.order = acting_order.stored(new, d.round)
         listing = Line("line.order", {"round": d.round, "order": numbered(new)})
-        d.add_log(intent.data.get("by_name", ""), f"order: {name} to place {index + 1}", [listing])
+        d.add_log(intent.data.get("by_name", ""), Line("title.order", {"name": name, "place": index + 1}), [listing])
         d.say("control.order", actor=intent.by, refs={"target": fighter}, values={"place": index + 1},
               lines=[listing])
         d.emit("order", data={"round": int(d.round), "order": [[n for _, n in place] for place in new]})

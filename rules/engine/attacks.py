@@ -100,7 +100,7 @@ def shield_zaps(d: Draft, actor: int, other: int) -> None:
     for shield in magic.shields_touched(d.name(actor), d.name(other), shields(d)):
         harm, lines = magic.shield_zap(d.combatant(actor), shield, d.dice)
         store_harm(d, [harm])
-        d.add_log(d.name(actor), "shield zap", lines)
+        d.add_log(d.name(actor), Line("title.shield_zap"), lines)
         d.say("attack.shield_zap", refs={"actor": actor}, values={"shield": Line("line.shield_of", {"caster": shield.caster})},
               lines=lines)
 
@@ -154,7 +154,7 @@ def strike(d: Draft, actor: int, target: int, option: str, *, use_turn: bool = T
         turns.use_turn(d, actor)
     d.update_conditions(actor, hidden_from=None, aim=None, last_attack=[target])  # attacking shows where you are
     mod_notes = (*mods.notes, *((Line("line.aimed", {"target": d.name(target), "bonus": aim}),) if aim else ()))
-    d.add_log(d.name(actor), f"{rolled.label} at {d.name(target)}",
+    d.add_log(d.name(actor), Line("title.attack_at", {"label": rolled.label, "name": d.name(target)}),
               [*(notes if use_turn else ()), *getattr(rolled, "preface", ()), rolled.describe(), *mod_notes])
     shield_zaps(d, actor, target)
     whirl = system.step_in(d.combatant(target), d.combatant(actor), rolled)
@@ -168,7 +168,7 @@ def whirled(d: Draft, whirler: int, mover: int, whirl) -> None:
     "Anybody who steps into range of the whirling sword is attacked"), with the turn's one
     roll: the whirler's latest attack."""
     d.update_conditions(whirler, last_attack=[mover])
-    d.add_log(d.name(whirler), f"{whirl.label} at {d.name(mover)}", [*whirl.notes, whirl.describe()])
+    d.add_log(d.name(whirler), Line("title.attack_at", {"label": whirl.label, "name": d.name(mover)}), [*whirl.notes, whirl.describe()])
     deliver(d, whirler, mover, whirl, notes=whirl.notes)
 
 
@@ -193,13 +193,14 @@ def deliver(d: Draft, actor: int, target: int, rolled, *, defendable: bool = Tru
                      Line("line.may_defend", {"target": d.name(target)})])
         prefix = f"defend {d.name(target)}=" if d.is_npc(target) else "defend "
         answers = ", ".join(prefix + choice for choice in system.defense_choices(rolled, d.combatant(target)))
-        cost = ("." if not system.defense_uses_action
-                else "; a defense uses one of your actions left." if splits.left(d, target) is not None
-                else "; a defense uses up this round's action.")
+        cost = Line("value.defense_free" if not system.defense_uses_action
+                    else "value.defense_uses_an_action_left" if splits.left(d, target) is not None
+                    else "value.defense_uses_the_action")
         d.tell_controller(target, "attack.prompt", values={
             "attacker": d.name(actor), "label": rolled.label, "target": d.name(target),
             "successes": plural(rolled.successes, system.successes_name),
-            "answers": answers + " or " if answers else "", "none": prefix + "none", "cost": cost})
+            "answers": Line("value.answers_or", {"answers": answers}) if answers else "", "none": prefix + "none",
+            "cost": cost})
         return
     why = []
     if rolled.needs_defense and not defendable:

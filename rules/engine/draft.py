@@ -362,9 +362,9 @@ class Draft:
         """Tell the fighter (or, for an NPC, the game master) something only they need."""
         self.tell(self.controller(fighter_id), key, values=values, about=fighter_id)
 
-    def add_log(self, actor: str, what: str | Line, lines: Iterable[str]) -> None:
+    def add_log(self, actor: str, what: str | Line, lines: Iterable[str | Line]) -> None:
         """One roll-log entry, with the dice drawn since the entry before it; ``what``, its
-        title, a catalogue line or a name or notation that needs no words."""
+        title, a catalogue line (``title.*``) or a name or notation that needs no words."""
         drawn = tuple(self.dice.drawn[self._logged_dice:])
         self._logged_dice = len(self.dice.drawn)
         self.log.append(LogEntry(actor=str(actor), what=what if isinstance(what, Line) else str(what), lines=tuple(line if isinstance(line, Line) else str(line) for line in lines),

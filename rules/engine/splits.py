@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rules.engine.draft import Draft
+from rules.lines import Line
 from rules.systems.base import Combatant
 
 #: The condition the multiple-action rule reads: the penalty of the action being taken.
@@ -60,8 +61,12 @@ def end_turn(d: Draft, fighter_id: int, at: int | None) -> None:
         d.acted.append((at, fighter_id))
 
 
-def hud_lines(d: Draft) -> list[str]:
+def hud_lines(d: Draft) -> list[Line]:
     """``"Actions: Alice 1 of 2 actions left"`` for those who declared several this round."""
-    parts = [f"{d.name(fighter_id)} {left(d, fighter_id)} of {declared(d, fighter_id)} actions left"
-             for fighter_id in d.ids() if declared(d, fighter_id) >= 2]
-    return ["Actions: " + ", ".join(parts)] if parts else []
+    fighters = None
+    for fighter_id in d.ids():
+        if declared(d, fighter_id) >= 2:
+            part = Line("line.split_actions_left", {"name": d.name(fighter_id), "left": left(d, fighter_id),
+                                              "declared": declared(d, fighter_id)})
+            fighters = part if fighters is None else Line("line.list_next", {"names": fighters, "name": part})
+    return [Line("line.split_actions", {"fighters": fighters})] if fighters is not None else []

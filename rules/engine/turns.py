@@ -118,7 +118,7 @@ def use_action(d: Draft, fighter_id: int, at: int | None = None, *, counts: bool
         if changes:
             d.update_conditions(fighter_id, **changes)
         if effect is not None and effect.lines:
-            d.add_log(d.name(fighter_id), "after an action", effect.lines)
+            d.add_log(d.name(fighter_id), Line("title.after_action"), effect.lines)
             d.say("turn.after_action", refs={"target": fighter_id}, lines=effect.lines)
 
 
@@ -265,7 +265,7 @@ def start_round(d: Draft) -> None:
             d.store_health(fighter_id, effect.health)
         d.update_conditions(fighter_id, **effect.conditions)
         if effect.lines:
-            d.add_log(d.name(fighter_id), "start of round", effect.lines)
+            d.add_log(d.name(fighter_id), Line("title.start_of_round"), effect.lines)
             d.say("turn.start_of_round", refs={"target": fighter_id}, lines=effect.lines)
 
 
@@ -289,7 +289,7 @@ def pass_turn(d: Draft) -> None:
     round starts after the last, once everyone able has rolled initiative. Raises CombatError
     (nothing passes) while a defense is awaited, or when only initiative rolls are awaited."""
     if d.pending:
-        raise CombatError(Line("refusal.nothing_passed_let_them", {"waiting": defenses_text(d)}))
+        raise CombatError(Line("refusal.nothing_passed_let_them", {"waiting": defenses_line(d)}))
     if not initiative_rolls(d):
         raise CombatError(Line("refusal.nobody_has_rolled_initiative"))
     at, waiting = current_slot(d)
@@ -307,34 +307,44 @@ def pass_turn(d: Draft) -> None:
 
 
 # ------------------------------------------------------------------------------ words
-def turn_text(d: Draft, waiting: list[int]) -> str:
+def turn_line(d: Draft, waiting: list[int]) -> Line:
     """The HUD's "Turn:": who is to act, or what the round waits for; then any defense
-    the fight waits for (:func:`defenses_text`)."""
+    the fight waits for (:func:`defenses_line`)."""
     if waiting:
-        text = ", ".join(d.name(item) for item in waiting)
+        turn = Line("line.turn_names", {"names": ", ".join(d.name(item) for item in waiting)})
     elif not initiative_rolls(d) or awaiting_initiative(d):
-        text = "waiting for initiative (+combat/init, +npc/init)"
+        turn = Line("line.turn_awaiting_initiative")
     else:
-        text = "round over (+combat/next)"
-    return "; ".join(filter(None, (text, defenses_text(d))))
+        turn = Line("line.turn_round_over")
+    return _with_defenses(d, turn)
 
 
-def defenses_text(d: Draft) -> str:
+def defenses_line(d: Draft) -> Line | None:
     """``"waiting for Bob's defense"`` while attacks wait on their targets (each target
-    once), else ""."""
+    once), else None."""
     targets = list(dict.fromkeys(pending.target for pending in d.pending))
     if not targets:
-        return ""
-    names = [f"{d.name(target)}'s" for target in targets]
-    listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-    return f"waiting for {listed} defense{'s' if len(targets) > 1 else ''}"
+        return None
+    names = [Line("line.whose", {"name": d.name(target)}) for target in targets]
+    listed = names[0]
+    for index, name in enumerate(names[1:], start=2):
+        listed = Line("line.list_last" if index == len(names) else "line.list_next", {"names": listed, "name": name})
+    return Line("line.waiting_for_defense" if len(targets) == 1 else "line.waiting_for_defenses", {"names": listed})
 
 
-def now_text(d: Draft) -> str:
+def now_line(d: Draft) -> Line:
     """Whose turn it is, in a few words ("Round 2, Bob's turn; waiting for Ann's defense")."""
     waiting = current_slot(d)[1]
     if waiting:
         names = ", ".join(d.name(item) for item in waiting)
-        turn = f"Round {d.round}, {names}'{'' if names.endswith('s') else 's'} turn"
-        return "; ".join(filter(None, (turn, defenses_text(d))))
-    return f"Round {d.round}, {turn_text(d, waiting)}"
+        turn = Line("line.now_turn_s" if names.endswith("s") else "line.now_turn",
+                    {"round": int(d.round), "names": names})
+        return _with_defenses(d, turn)
+    return Line("line.now_round", {"round": int(d.round), "now": turn_line(d, waiting)})
+
+
+def _with_defenses(d: Draft, turn: Line) -> Line:
+    """``turn``, then the defenses the fight waits for, if any (``"Bob; waiting for Ann's
+    defense"``)."""
+    defenses = defenses_line(d)
+    return turn if defenses is None else Line("line.turn_and_defenses", {"turn": turn, "defenses": defenses})

@@ -138,22 +138,9 @@ class Pool:
         return sum(value for _, value in self.parts)
 
     def describe(self) -> str:
-        """``"Dexterity 3 + Brawl 2 - 1 (wounds) = 4"``; a literal number has the label ""."""
-        signed = []
-        for label, value in self.parts:
-            if label in ANNOTATED_PARTS or label.startswith("action "):  # aeon: "action 2 of 3"
-                signed.append((value < 0, f"{abs(value)} ({label})"))
-            elif label:
-                signed.append((False, f"{label} {value}"))
-            else:
-                signed.append((value < 0, str(abs(value))))
-        if not signed:
-            return "0"
-        first_negative, first = signed[0]
-        text = ("-" if first_negative else "") + first
-        text += "".join(f" {'-' if negative else '+'} {body}" for negative, body in signed[1:])
-        return f"{text} = {self.size}" if len(signed) > 1 else text
-
+        """``"Dexterity 3 + Brawl 2 - 1 (wounds) = 4"``; a literal number has the label "":
+        :meth:`line` in the game's words (``rules.lines.text_of``)."""
+        return text_of(self.line())
 
     def line(self) -> Line:
         """:meth:`describe` as a line of working (``line.pool_*``): each part a line, chained
@@ -180,8 +167,9 @@ class Pool:
         return cls(tuple((str(label), int(value)) for label, value in parts))
 
     def dice(self) -> str:
-        """``describe()`` followed by "die" or "dice": ``"Dexterity 3 + Brawl 2 = 5 dice"``."""
-        return f"{self.describe()} {'die' if self.size == 1 else 'dice'}"
+        """``describe()`` followed by "die" or "dice": ``"Dexterity 3 + Brawl 2 = 5 dice"``
+        (:meth:`dice_line` in the game's words)."""
+        return text_of(self.dice_line())
 
 
 def _part_line(label: str, value: int) -> Line:
@@ -272,7 +260,8 @@ class InitiativeRoll:
     tiebreak: int
 
     def describe(self) -> str:
-        return f"{self.pool.describe()} + 1d10 ({self.die}) = {self.total}"
+        """``"Dexterity 2 + Wits 2 = 4 + 1d10 (7) = 11"``: :meth:`line` in the game's words."""
+        return text_of(self.line())
 
     def line(self) -> Line:
         """:meth:`describe` as a line of working (the engine's initiative event and log)."""
@@ -342,21 +331,27 @@ class Odds:
     """What ``+roll/odds`` shows: ``title`` (the pool as it would be rolled) and ``rows`` of
     (outcome, its exact probability); ``note`` names anything left out (``rules.dice.odds``)."""
 
-    title: str
-    rows: tuple[tuple[str, Fraction], ...]
-    note: str = ""
+    title: str | Line
+    rows: tuple[tuple[str | Line, Fraction], ...]
+    note: str | Line = ""
 
 
-def at_least_rows(outcomes: Mapping[Any, Fraction], first: int, name: str, *, limit: int = 8) -> list[tuple[str, Fraction]]:
+def at_least_rows(outcomes: Mapping[Any, Fraction], first: int, name: str, *,
+                  limit: int = 8) -> list[tuple[str | Line, Fraction]]:
     """``("3+ successes", p)`` rows from ``first`` up, while the chance is at least 0.05% (the
-    first row always), at most ``limit`` rows; ``name`` is the singular ("success")."""
+    first row always), at most ``limit`` rows; ``name`` is the singular ("success": each row's
+    outcome a line, ``line.at_least_successes``; another name, a text)."""
     rows: list[tuple[str, Fraction]] = []
     value = first
     while len(rows) < limit:
         chance = sum((p for key, p in outcomes.items() if isinstance(key, int) and key >= value), Fraction(0))
         if rows and chance < Fraction(1, 2000):
             break
-        rows.append((f"{value}+ {plural(value, name).split(' ', 1)[1]}", chance))
+        if name == "success":
+            outcome = Line("line.at_least_success" if value == 1 else "line.at_least_successes", {"value": value})
+        else:
+            outcome = f"{value}+ {plural(value, name).split(' ', 1)[1]}"
+        rows.append((outcome, chance))
         value += 1
     return rows
 

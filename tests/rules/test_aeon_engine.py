@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from rules.engine import Fighter, FightState, Intent, step, turns, view
+from rules.engine import Fighter, FightState, Intent, splits, step, turns, view
 from rules.systems import CombatError, get_system
 from rules.systems.base import Combatant
 from tests.rules.forced_dice import dice, done
-from tests.rules.wording import english
+from tests.rules.wording import english, englished
 
 GM, ANN, BOB = 1, 10, 11
 ANN_SHEET = {"Dexterity": 3, "Brawl": 2, "Strength": 2, "Wits": 2, "Stamina": 2, "Stealth": 2, "Awareness": 1,
@@ -63,6 +63,15 @@ def test_a_split_then_two_punches_at_minus_2_and_minus_3(fight):
     outcome = play(outcome.state, Intent("attack", actor=ANN, targets=(BOB,)), 2, 2)
     assert "- 3 (action 2 of 2) = 2 dice" in said(outcome)
     assert turns.current_slot(view(outcome.state, SYSTEM))[1] == [BOB]
+
+
+def test_the_hud_lists_each_split_fighter_s_actions_left(fight):
+    state = play(fight, Intent("split", actor=ANN, option="2")).state
+    assert englished(splits.hud_lines(view(state, SYSTEM))) == ["Actions: Ann 2 of 2 actions left"]
+    state = play(state, Intent("attack", actor=ANN, targets=(BOB,)), 2, 2, 2).state
+    state = play(state, Intent("split", by=GM, fiat=True, actor=BOB, option="3")).state
+    assert englished(splits.hud_lines(view(state, SYSTEM))) == ["Actions: Ann 1 of 2 actions left, Bob 3 of 3 actions left"]
+    assert splits.hud_lines(view(fight, SYSTEM)) == []
 
 
 def test_a_split_is_refused_after_the_first_action(fight):

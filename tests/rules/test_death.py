@@ -95,7 +95,7 @@ def test_the_game_master_lets_the_death_stand(system_key):
                    get_system(system_key), dice())
     assert health(outcome.state, ANN).dead and "dying" not in outcome.state.fighter(ANN).conditions
     assert said(outcome.events) == [("fight.died", {"by": "Stella", "name": "Ann"})]
-    assert outcome.log[0].what == "kill Ann"
+    assert english(outcome.log[0].what) == "kill Ann"
 
 
 def test_the_game_master_spares_the_dying():

@@ -108,7 +108,12 @@ def replayed(system, text, **kw):
 
 
 def odds_of(system, text, **kw):
-    return dict(system.odds(parse_pool(text, system.trait_names), ALICE, **kw).rows)
+    return worded_rows(system.odds(parse_pool(text, system.trait_names), ALICE, **kw))
+
+
+def worded_rows(odds) -> dict:
+    """{each row's outcome as a player reads it (a line worded by the game): its chance}."""
+    return {english(name): chance for name, chance in odds.rows}
 
 
 def successes(outcomes, at_least_n):
@@ -144,16 +149,16 @@ def test_aeon_odds_are_the_rolls_own(text, willpower):
 def test_storyteller_odds_numbers():
     odds = get_system("storyteller").odds(parse_pool("Dexterity+Brawl vs 6", ("Dexterity", "Brawl")), ALICE)
     assert english(odds.title) == "Dexterity 2 + Brawl 1 = 3 dice vs 6"
-    rows = dict(odds.rows)
+    rows = worded_rows(odds)
     # three dice vs 6: no success in 5**3 of 1000; of those, no 1 either in 4**3: botch 61/1000
     assert rows["Botch"] == Fraction(61, 1000)
     assert rows["3+ successes"] == Fraction(125, 1000)
-    assert [name for name, _ in odds.rows] == ["Botch", "Failure", "1+ success", "2+ successes", "3+ successes"]
+    assert [english(name) for name, _ in odds.rows] == ["Botch", "Failure", "1+ success", "2+ successes", "3+ successes"]
 
 
 def test_thirty_dice_odds_sum_to_one():
     big = Combatant("Big", traits={"Dexterity": 15, "Brawl": 15})
-    rows = dict(get_system("storyteller").odds(parse_pool("Dexterity+Brawl", ("Dexterity", "Brawl")), big).rows)
+    rows = worded_rows(get_system("storyteller").odds(parse_pool("Dexterity+Brawl", ("Dexterity", "Brawl")), big))
     assert rows["Botch"] + rows["Failure"] + rows["1+ success"] == 1
 
 

@@ -4,6 +4,8 @@ timeout says; +combat/next passes nothing while defenses or initiative are await
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from rules.engine import Fighter, FightState, Intent, step, turns, view
@@ -57,11 +59,23 @@ def test_the_target_of_a_waiting_attack_is_told_to_defend_first(attacked):
 
 def test_the_turn_names_the_defense_the_fight_waits_for(attacked):
     d = view(attacked, SYSTEM)
-    assert turns.now_text(d) == "Round 1, Bob's turn; waiting for Bob's defense"
-    assert turns.turn_text(d, turns.current_slot(d)[1]) == "Bob; waiting for Bob's defense"
+    assert english(turns.now_line(d)) == "Round 1, Bob's turn; waiting for Bob's defense"
+    assert english(turns.turn_line(d, turns.current_slot(d)[1])) == "Bob; waiting for Bob's defense"
     with pytest.raises(CombatError) as refused:
         step(attacked, Intent("next", by=GM, fiat=True), SYSTEM, dice())
     assert str(refused.value) == "Nothing passed: waiting for Bob's defense. Let them answer, or +combat/resolve."
+
+
+def test_the_turn_names_each_defense_the_fight_waits_for_once(attacked):
+    state = joined((ANN, "Ann", False), (BOB, "Bob", True), (CID, "Cid", False))
+    state = replace(state, initiative=attacked.initiative, pending=tuple(
+        replace(attacked.pending[0], id=number, target=target)
+        for number, target in enumerate((BOB, CID, BOB, ANN), start=1)))
+    d = view(state, SYSTEM)
+    assert english(turns.defenses_line(d)) == "waiting for Bob's, Cid's and Ann's defenses"
+    two = view(replace(state, pending=state.pending[:2]), SYSTEM)
+    assert english(turns.defenses_line(two)) == "waiting for Bob's and Cid's defenses"
+    assert turns.defenses_line(view(replace(state, pending=()), SYSTEM)) is None
 
 
 def test_an_unanswered_defense_lapses_after_the_timeout(attacked):
@@ -127,7 +141,7 @@ def test_a_fighter_renamed_mid_fight_keeps_its_turn():
     state = play(state, Intent("refresh", data={"fighter": brute})).state
     d = view(state, SYSTEM)
     assert turns.current_slot(d) == (14, [ANN])
-    assert turns.now_text(d) == "Round 1, Brute's turn"
+    assert english(turns.now_line(d)) == "Round 1, Brute's turn"
     outcome = play(state, Intent("attack", actor=ANN, targets=(BOB,)), 9, 9, 2)
     assert [pending.attacker for pending in outcome.state.pending] == [ANN]
 
