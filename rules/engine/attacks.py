@@ -233,7 +233,7 @@ def finish(d: Draft, attacker: int, target: int, attack, defense, notes: Sequenc
         rest = rest[len(rolled):]
     else:
         rolled = []
-    d.add_log(d.name(attacker), f"attack on {d.name(target)}", [*notes, *rest])
+    d.add_log(d.name(attacker), Line("title.attack_on", {"name": d.name(target)}), [*notes, *rest])
     lines = [*notes, *rest] if told is None else [*told, *notes, *rolled, *rest]
     d.say("attack.resolved", refs={"attacker": attacker, "target": target}, values={"label": attack.label},
           lines=lines)

@@ -178,7 +178,7 @@ class Conceal(Action):
         actor = require_actor(d, intent)
         record, lines = conceal(d.system, d.combatant(actor), intent.data.get("concealed") or {}, intent.option,
                                 bool(intent.data.get("duffel")), d.dice)
-        d.add_log(d.name(actor), "conceal", lines)
+        d.add_log(d.name(actor), Line("eldritch.title.conceal"), lines)
         tell(d, [intent.by, actor, d.gm], lines)
         return record
 
@@ -403,7 +403,7 @@ class LineOfSight(Action):
             keep_sight(d, actor, target)
         if movement is not None:
             spend(d, actor)
-            d.add_log(d.name(actor), "move", movement.lines)
+            d.add_log(d.name(actor), Line("eldritch.title.move"), movement.lines)
         d.add_log(d.name(actor), Line("eldritch.title.sight_with", {"what": sight.what, "target": d.name(target)}),
                   sight.lines)
         d.say("eldritch.line_of_sight", refs={"actor": actor, "target": target}, lines=sight.lines)
@@ -483,7 +483,7 @@ class Move(Action):
         else:
             movement = system.movement(d.combatant(actor), what, used(d, actor))
         if not movement.spends:
-            d.add_log(name, "travel", movement.lines)
+            d.add_log(name, Line("eldritch.title.travel"), movement.lines)
             d.say("eldritch.moves", refs={"actor": actor}, lines=movement.lines)
             step_in(d, actor, toward)
             return None
@@ -500,7 +500,7 @@ class Move(Action):
             break_sight(d, actor)
         for victim in victims:
             d.update_conditions(victim, held_by=None, by_neck=None, wrestling_hold=None, sleeper_hold=None)
-        d.add_log(name, "move", movement.lines)
+        d.add_log(name, Line("eldritch.title.move"), movement.lines)
         d.say("eldritch.moves", refs={"actor": actor}, lines=movement.lines)
         if not step_in(d, actor, toward):
             turns.announce_turn(d)
@@ -549,7 +549,7 @@ class AttackMany(Action):
         d.use_modifiers(actor)
         spend(d, actor)
         d.update_conditions(actor, hidden_from=None, last_attack=targets)
-        d.add_log(d.name(actor), Line("eldritch.title.attack_at", {
+        d.add_log(d.name(actor), Line("eldritch.title.attack_at_targets", {
                       "label": rolled[0].label, "targets": listed([d.name(target) for target in targets])}),
                   [rolled[0].describe(), *mods.notes])
         for target, attack in zip(targets, rolled, strict=True):
