@@ -1,13 +1,11 @@
 """Account-level commands Fray changes: ``quit`` warns a fighter before leaving; ``ooc`` with
-a message is a MUSH's out-of-character say; ``@reload`` refuses to restart a Server that would
-not start."""
+a message is a MUSH's out-of-character say."""
 
 from evennia.commands.default.account import CmdOOC as EvenniaCmdOOC
 from evennia.commands.default.account import CmdQuit as EvenniaCmdQuit
-from evennia.commands.default.system import CmdReload as EvenniaCmdReload
 
 from world import fights
-from world.text import COMBAT, FRAY, escape, escape_for_room
+from world.text import COMBAT, escape_for_room
 
 
 class CmdQuit(EvenniaCmdQuit):
@@ -68,36 +66,3 @@ class CmdOOC(EvenniaCmdOOC):
         else:
             said = f'{escape_for_room(puppet.key)} says, "{escape_for_room(text)}"'
         puppet.location.msg_contents(f"|w<OOC>|n {said}")
-
-
-class CmdReload(EvenniaCmdReload):
-    """
-    reload the server
-
-    Usage:
-      @reload [reason]
-
-    This restarts the server. The Portal is not affected: connections
-    stay. Non-persistent scripts survive a reload (use @reset to purge)
-    and at_reload() hooks are called.
-
-    The server checks the game's message file (server/conf/messages.toml)
-    and the chargen tables first, as it does when it starts: with a
-    problem there the reload is refused, each problem on its own line,
-    and the running server goes on as it was. Fix the file and reload.
-
-    Examples:
-      @reload
-      @reload new attack wording
-    """
-
-    def func(self):
-        from server.conf.server_services_plugins import start_problems
-
-        problems = start_problems()
-        if problems:
-            self.msg("\n".join([f"{FRAY} Not reloaded: the Server would not start. The running Server "
-                                 "goes on as it was; fix this and reload:"]
-                                + [f"  {escape(problem)}" for problem in problems]))
-            return
-        super().func()

@@ -16,7 +16,19 @@ own cmdsets by inheriting from them or directly from `evennia.CmdSet`.
 
 from evennia import CmdSet, default_cmds
 
-from commands import account, actions, armor, chargen, eldritch, fray, helpcmd, items, npcs, scenes
+from commands import (
+    account,
+    actions,
+    armor,
+    chargen,
+    eldritch,
+    fray,
+    helpcmd,
+    items,
+    npcs,
+    scenes,
+    system,
+)
 from commands import aeon as aeon_commands
 
 FRAY_COMMANDS = (fray.CmdRoll, fray.CmdSheet, fray.CmdStat, fray.CmdCombat, npcs.CmdNpc, fray.CmdAttack,
@@ -105,7 +117,7 @@ class AccountCmdSet(IndexedNames, default_cmds.AccountCmdSet):
         super().at_cmdset_creation()
         self.add(account.CmdQuit())
         self.add(account.CmdOOC())
-        self.add(account.CmdReload())  # refuses a reload the Server's start would refuse
+        self.add(system.CmdReload())  # refuses a reload the Server's start would refuse
         self.add(helpcmd.CmdHelp())
         #
         # any commands you add below will overload the default ones.

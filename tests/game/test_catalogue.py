@@ -205,11 +205,11 @@ class TestReload(GameFileTest):
     reload is refused, each problem on its own line, and the running Server is not restarted."""
 
     def reload(self, text: str):
-        from commands import account
+        from commands import system
 
         self.use(text)
         with mock.patch("evennia.SESSION_HANDLER.portal_restart_server") as restart:
-            out = self.call(account.CmdReload(), "", caller=self.account)
+            out = self.call(system.CmdReload(), "", caller=self.account)
         return out, restart
 
     def test_a_broken_message_file_refuses_the_reload_with_its_problems(self):
@@ -227,11 +227,11 @@ class TestReload(GameFileTest):
         restart.assert_called_once_with()
 
     def test_the_reload_in_the_account_cmdset_is_fray_s(self):
-        from commands import account
+        from commands import system
         from commands.default_cmdsets import AccountCmdSet
 
         reload = [cmd for cmd in AccountCmdSet().commands if cmd.key == "@reload"]
-        self.assertEqual([type(cmd) for cmd in reload], [account.CmdReload])
+        self.assertEqual([type(cmd) for cmd in reload], [system.CmdReload])
 
     def test_the_check_reads_fray_s_files_as_they_are_now(self):
         """A running Server keeps Fray's words as it read them; the check before a reload reads
