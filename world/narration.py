@@ -19,7 +19,16 @@ from evennia.utils.funcparser import ACTOR_STANCE_CALLABLES, FuncParser
 
 from rules.lines import Line
 from world import catalogue as messages
-from world.text import COMBAT, ROLL, escape, escape_for_room, literal_for_room, reads_aloud
+from world.text import (
+    COMBAT,
+    ROLL,
+    escape,
+    escape_for_room,
+    literal_for_room,
+    reads_aloud,
+    session_width,
+    views_for,
+)
 from world.wording import line_text, lines_text, value_text  # noqa: F401 (the lines' words)
 
 _PARSER = FuncParser(ACTOR_STANCE_CALLABLES)
@@ -77,15 +86,18 @@ def notice_text(event, system: str = "", spoken: bool = False) -> str:
 
 
 def deliver(viewer, render) -> None:
-    """Send ``viewer`` ``render(spoken)``: once, or when one of their sessions reads aloud,
-    to each session its own (a screen reader hears a track's boxes as words, from the
-    track's counts)."""
+    """Send ``viewer`` ``render(spoken)``, rendered for the viewer's own screen
+    (:func:`views_for`: a segment board is laid out for their width, not the typist's): once,
+    or, when one of their sessions reads aloud or their widths differ, to each session its own
+    (a screen reader hears a track's boxes as words, from the track's counts)."""
     sessions = list(getattr(getattr(viewer, "sessions", None), "all", lambda: [])())
-    if not any(reads_aloud(session) for session in sessions):
-        viewer.msg(text=(render(False), {}))
+    if not any(reads_aloud(session) for session in sessions) and len(set(map(session_width, sessions))) <= 1:
+        with views_for(sessions[0] if sessions else None):
+            viewer.msg(text=(render(False), {}))
         return
     for session in sessions:
-        viewer.msg(text=(render(reads_aloud(session)), {}), session=session)
+        with views_for(session):
+            viewer.msg(text=(render(reads_aloud(session)), {}), session=session)
 
 
 def tell_lines(viewer, lines, system: str = "") -> None:

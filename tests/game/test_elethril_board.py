@@ -82,3 +82,38 @@ def test_a_name_on_the_board_is_escaped_once_for_msg():
     line = Line("elethril.line.board", {"board": Board(after.timeline)})
     assert line_text(line, "elethril").endswith("Carried over: Bob")
     assert "|" not in line_text(line, "elethril", plain=True)
+
+
+class _Session:
+    def __init__(self, width: int):
+        self.protocol_flags = {"SCREENWIDTH": {0: width}}
+
+
+class _Viewer:
+    def __init__(self, *widths: int):
+        self._sessions = [_Session(width) for width in widths]
+        self.sessions = self
+        self.told: list[tuple[str, object]] = []
+
+    def all(self):
+        return self._sessions
+
+    def msg(self, text, session=None):
+        self.told.append((text[0], session))
+
+
+def test_each_viewer_gets_the_board_laid_out_for_their_own_width_not_the_typists():
+    from world.narration import tell_lines
+    from world.text import views_for
+
+    line = Line("elethril.line.board", {"board": Board(everyone_at_five().timeline)})
+    wide, narrow, both = _Viewer(200), _Viewer(52), _Viewer(52, 200)
+    with views_for(_Session(120)):  # the command's typist
+        for viewer in (wide, narrow, both):
+            tell_lines(viewer, [line], "elethril")
+    rows = [row for row in draw_board(everyone_at_five().timeline, width=198) if row.startswith(" 5")]
+    assert wide.told == [("  " + "\n  ".join(draw_board(everyone_at_five().timeline, width=198)), None)]
+    assert len(rows) == 1 and len(rows[0]) > 120
+    assert narrow.told == [("  " + "\n  ".join(draw_board(everyone_at_five().timeline, width=50)), None)]
+    assert [(text, session.protocol_flags["SCREENWIDTH"][0]) for text, session in both.told] == [
+        (narrow.told[0][0], 52), (wide.told[0][0], 200)]
