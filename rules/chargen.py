@@ -20,7 +20,7 @@ from types import MappingProxyType
 from typing import Any, Protocol
 
 from rules.data import DATA_DIR, RulesDataError, require
-from rules.lines import Line, text_of
+from rules.lines import Line, Refusal
 
 CHARGEN_DIR = DATA_DIR / "chargen"
 POINTS, ROLLED = "points", "rolled"
@@ -29,18 +29,8 @@ POINTS, ROLLED = "points", "rolled"
 MAX_NUMBER = 1000
 
 
-class ChargenError(ValueError):
-    """A change the chargen or experience rules refuse: ``line``, a :class:`~rules.lines.Line`
-    of the catalogue (or None for one raised with a sentence); ``str()`` is one line for the
-    player, in the game's words (as a ``CombatError``'s)."""
-
-    def __init__(self, message: str | Line = "") -> None:
-        super().__init__(message)
-        self.line = message if isinstance(message, Line) else None
-        self.system = ""
-
-    def __str__(self) -> str:
-        return text_of(self.line, self.system) if self.line is not None else super().__str__()
+class ChargenError(Refusal):
+    """A change the chargen or experience rules refuse (a :class:`~rules.lines.Refusal`)."""
 
 
 class Roller(Protocol):

@@ -56,3 +56,20 @@ def text_of(line: Line, system: str = "") -> str:
         except KeyError:
             pass
     return f"{line.key} {dict(line.values)}"
+
+
+class Refusal(ValueError):
+    """A refusal of the rules, one player-facing line: raised with a sentence, or with a
+    :class:`Line` (a refusal key of the catalogue and its values: the words are the game's).
+    ``str()`` is that line as plain text (:func:`text_of`); ``line`` is the line, or None;
+    ``system``: the key of the rule system whose own words apply, or "". The errors of the
+    fight (``CombatError``), of dice text (``DiceSyntaxError``) and of chargen
+    (``ChargenError``) are refusals."""
+
+    def __init__(self, message: str | Line = "") -> None:
+        super().__init__(message)
+        self.line = message if isinstance(message, Line) else None
+        self.system = ""
+
+    def __str__(self) -> str:
+        return text_of(self.line, self.system) if self.line is not None else super().__str__()

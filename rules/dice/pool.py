@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from difflib import get_close_matches
 
-from rules.lines import Line, text_of
+from rules.lines import Line, Refusal
 
 
 @dataclass(frozen=True)
@@ -35,19 +35,9 @@ class DiceLimits:
 DEFAULT_LIMITS = DiceLimits()
 
 
-class DiceSyntaxError(ValueError):
-    """One-line, player-facing message (str(exc)). Never multi-line. Raised with a sentence, or
-    with a :class:`~rules.lines.Line` (a ``dice.refusal`` key of the catalogue and its values:
-    the words are the game's, as a ``CombatError``'s). ``line`` is the line, or None;
-    ``system``: the key of the rule system whose own words apply, or ""."""
-
-    def __init__(self, message: str | Line = "") -> None:
-        super().__init__(message)
-        self.line = message if isinstance(message, Line) else None
-        self.system = ""
-
-    def __str__(self) -> str:
-        return text_of(self.line, self.system) if self.line is not None else super().__str__()
+class DiceSyntaxError(Refusal):
+    """Dice text that cannot be read (a :class:`~rules.lines.Refusal`, a ``dice.refusal``
+    line): one line, never several."""
 
 
 class TraitError(DiceSyntaxError):

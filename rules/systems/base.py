@@ -30,23 +30,12 @@ from typing import Any, Protocol
 from rules.data import RulesDataError, require
 from rules.dice import PoolExpression, Roller
 from rules.dice.odds import chance_of
-from rules.lines import Line, text_of
+from rules.lines import Line, Refusal, text_of
 
 
-class CombatError(ValueError):
-    """A rule refuses the action (e.g. parry without a weapon). Raised with a sentence, or with
-    a :class:`~rules.lines.Line` (a message key of the catalogue's refusals and its values: the
-    words are the game's). ``str()`` is one player-facing line either way, plain text; ``line``
-    is the line, or None; ``system``: the key of the rule system whose own words apply (set as
-    the refusal leaves ``rules.engine.step``), or ""."""
-
-    def __init__(self, message: str | Line = "") -> None:
-        super().__init__(message)
-        self.line = message if isinstance(message, Line) else None
-        self.system = ""
-
-    def __str__(self) -> str:
-        return text_of(self.line, self.system) if self.line is not None else super().__str__()
+class CombatError(Refusal):
+    """A rule refuses the action (e.g. parry without a weapon): a
+    :class:`~rules.lines.Refusal`, whose ``system`` is set as it leaves ``rules.engine.step``."""
 
 
 @dataclass(frozen=True)
