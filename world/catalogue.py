@@ -219,12 +219,22 @@ def reload() -> None:
     """Read the files again (a test that changes them; ``@reload`` starts a new process)."""
     defaults.cache_clear()
     catalogue.cache_clear()
+    plain_entry.cache_clear()
 
 
 def entry(key: str, system: str = "") -> str:
     """The template of message ``key`` (the system's own wording first). Raises KeyError."""
     messages = catalogue()
     return messages.get(f"{system}.{key}") or messages[key]
+
+
+@cache
+def plain_entry(key: str, system: str = "") -> str:
+    """:func:`entry` without its colour codes: a template for a log's or a page's plain text,
+    stripped once (a roll-log entry words each of its lines this way). Raises KeyError."""
+    from evennia.utils.ansi import strip_ansi   # Evennia's parser, loaded when first needed
+
+    return strip_ansi(entry(key, system))
 
 
 class Prefix:

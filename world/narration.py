@@ -26,6 +26,7 @@ from world.text import (
     escape_for_room,
     literal_for_room,
     reads_aloud,
+    screen_width,
     session_width,
     views_for,
 )
@@ -100,9 +101,19 @@ def deliver(viewer, render) -> None:
             viewer.msg(text=(render(reads_aloud(session)), {}), session=session)
 
 
-def tell_lines(viewer, lines, system: str = "") -> None:
-    """Send ``viewer`` an event's lines (:func:`deliver`)."""
-    deliver(viewer, lambda spoken: lines_text(lines, system, spoken=spoken))
+def tell_lines(viewers, lines, system: str = "") -> None:
+    """Send each of ``viewers`` an event's lines (:func:`deliver`), worded once for each way
+    they are read (spoken or not, and the width), not once for each viewer."""
+    worded: dict[tuple[bool, int], str] = {}
+
+    def render(spoken: bool) -> str:
+        view = (spoken, screen_width())
+        if view not in worded:
+            worded[view] = lines_text(lines, system, spoken=spoken)
+        return worded[view]
+
+    for viewer in viewers:
+        deliver(viewer, render)
 
 
 def system_key(event) -> str:
@@ -127,8 +138,7 @@ def narrate(event) -> None:
         room.msg_contents(f"{COMBAT} {template(event, system)}", from_obj=event.actor,
                           mapping=dict(event.refs))
         if event.lines:  # the same words for every viewer (a screen reader's in words)
-            for viewer in room.contents:
-                tell_lines(viewer, event.lines, system)
+            tell_lines(room.contents, event.lines, system)
     elif event.kind == "notice" and event.to is not None:
         system = system_key(event)
         deliver(event.to, lambda spoken: f"{COMBAT} {notice_text(event, system, spoken=spoken)}")
@@ -157,8 +167,7 @@ def tell_room(room, key: str, *, actor=None, refs=None, values=None, lines=()) -
     event = Event("said", key=key, values=dict(values or {}), lines=tuple(lines))
     room.msg_contents(f"{COMBAT} {template(event)}", from_obj=actor, mapping=dict(refs or {}))
     if lines:
-        for viewer in room.contents:
-            tell_lines(viewer, lines)
+        tell_lines(room.contents, lines)
 
 
 def bystander(template: str, from_obj=None, mapping: dict | None = None, room=None) -> str:

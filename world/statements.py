@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import connection
+from django.db.models.constants import OnConflict
 
 #: {model or (model, field names): (its INSERT or UPDATE statement, its fields)}, made once.
 _STATEMENTS: dict[Any, tuple[str, list]] = {}
@@ -27,19 +28,24 @@ def update(row, names: tuple[str, ...]) -> None:
         cursor.execute(sql, [*(f.get_db_prep_save(f.pre_save(row, False), connection) for f in fields), row.pk])
 
 
-def insert(rows: list) -> None:
-    """INSERT ``rows`` (new rows of one model: roll-log entries, intents) in one statement,
-    made once for each model and number of rows rather than by the ORM's compiler every time
-    (each command writes a few, and ``bulk_create`` costs more than the write: see
-    ``docs/performance.md``). The fields' own conversions (JSON, dates) apply as the ORM's."""
+def insert(rows: list, *, ignore_conflicts: bool = False) -> None:
+    """INSERT ``rows`` (new rows of one model: roll-log entries, intents, a page's narration)
+    in one statement, made once for each model and number of rows rather than by the ORM's
+    compiler every time (each command writes a few, and ``bulk_create`` costs more than the
+    write: see ``docs/performance.md``). The fields' own conversions (JSON, dates) apply as
+    the ORM's. ``ignore_conflicts``: a row that breaks a unique constraint is skipped, as
+    ``bulk_create(ignore_conflicts=True)`` does (the database's own words for it)."""
     model = type(rows[0])
-    if (model, len(rows)) not in _STATEMENTS:
+    if (model, len(rows), ignore_conflicts) not in _STATEMENTS:
         fields = [f for f in model._meta.concrete_fields if not f.primary_key]
         quote = connection.ops.quote_name
         values = ", ".join([f"({', '.join(['%s'] * len(fields))})"] * len(rows))
-        _STATEMENTS[(model, len(rows))] = (
-            f"INSERT INTO {quote(model._meta.db_table)} ({', '.join(quote(f.column) for f in fields)}) VALUES {values}",
+        conflict = OnConflict.IGNORE if ignore_conflicts else None
+        suffix = connection.ops.on_conflict_suffix_sql(fields, conflict, None, None)
+        _STATEMENTS[(model, len(rows), ignore_conflicts)] = (
+            f"{connection.ops.insert_statement(on_conflict=conflict)} {quote(model._meta.db_table)} "
+            f"({', '.join(quote(f.column) for f in fields)}) VALUES {values}{' ' + suffix if suffix else ''}",
             fields)
-    sql, fields = _STATEMENTS[(model, len(rows))]
+    sql, fields = _STATEMENTS[(model, len(rows), ignore_conflicts)]
     with connection.cursor() as cursor:
         cursor.execute(sql, [f.get_db_prep_save(f.pre_save(row, True), connection) for row in rows for f in fields])

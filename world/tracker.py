@@ -20,7 +20,7 @@ from evennia.utils import logger
 
 from rules.engine import turns
 from rules.systems import CombatError
-from world import combat, fights, gmcp, npcs, reactor
+from world import combat, fights, gmcp, npcs, reactor, statements
 from world.access import STAFF, has_perm
 from world.marks import marks
 from world.models import Fight, FightLogEntry, FightNarration
@@ -65,7 +65,7 @@ def flush() -> None:
     _waiting.clear()
     try:
         if rows:
-            FightNarration.objects.bulk_create(rows, ignore_conflicts=True)
+            statements.insert(rows, ignore_conflicts=True)
     except Exception:  # noqa: BLE001 - logged; the fight goes on without those lines on the web
         logger.log_trace("Fray tracker: could not store narration")
     changed = {fight_id: last for fight_id, (_, last) in _seen.items()}

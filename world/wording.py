@@ -5,11 +5,10 @@ uses them for the events; ``world.fights`` for the roll log it stores."""
 
 from __future__ import annotations
 
-from evennia.utils.ansi import strip_ansi
 
 from rules.lines import Dying, Line
 from rules.systems.elethril.timeline import Board
-from world.catalogue import entry
+from world.catalogue import entry, plain_entry
 from world.text import escape, track_words
 
 
@@ -40,9 +39,7 @@ def line_text(line, system: str = "", *, spoken: bool = False, plain: bool = Fal
     escaped, the template's colour codes dropped); else escaped for ``msg``."""
     if isinstance(line, str):
         return line if plain else escape(line)
-    text = entry(line.key, system)
-    if plain:
-        text = strip_ansi(text)
+    text = plain_entry(line.key, system) if plain else entry(line.key, system)
     return text.format_map(_Fill({name: _worded(value, system, spoken, plain) for name, value in line.values.items()}))
 
 

@@ -108,9 +108,8 @@ def test_each_viewer_gets_the_board_laid_out_for_their_own_width_not_the_typists
 
     line = Line("elethril.line.board", {"board": Board(everyone_at_five().timeline)})
     wide, narrow, both = _Viewer(200), _Viewer(52), _Viewer(52, 200)
-    with views_for(_Session(120)):  # the command's typist
-        for viewer in (wide, narrow, both):
-            tell_lines(viewer, [line], "elethril")
+    with views_for(_Session(120)):  # the command's typist; the board worded once per width
+        tell_lines((wide, narrow, both), [line], "elethril")
     rows = [row for row in draw_board(everyone_at_five().timeline, width=198) if row.startswith(" 5")]
     assert wide.told == [("  " + "\n  ".join(draw_board(everyone_at_five().timeline, width=198)), None)]
     assert len(rows) == 1 and len(rows[0]) > 120

@@ -12,7 +12,7 @@ from evennia.utils.create import create_account, create_object
 from commands import fray, npcs
 from tests.game import fightview as encounters
 from tests.game.test_combat_commands import FrayCommandTest
-from world import fights, tracker
+from world import fights, statements, tracker
 from world.models import Fight, FightNarration
 from world.sheets import update_sheet
 
@@ -98,10 +98,26 @@ class TestNarrationRecord(TrackerTest):
     def test_a_failing_store_never_breaks_the_command(self):
         from unittest import mock
 
-        with mock.patch.object(FightNarration.objects, "bulk_create", side_effect=RuntimeError("db down")):
+        before, insert, refused = len(self.texts()), statements.insert, []
+
+        def failing(rows, **kw):   # the narration's write fails; the fight's own rows are written
+            if isinstance(rows[0], FightNarration):
+                refused.append(rows)
+                raise RuntimeError("db down")
+            insert(rows, **kw)
+
+        with mock.patch.object(statements, "insert", failing):
             self.force(9, 8, 7, 2, 2)
             self.player(fray.CmdAttack(), "Guard")
+        self.assertEqual(len(refused), 1)
         self.assertEqual(len(encounters.pending_attacks(self.encounter)), 1)
+        self.assertEqual(len(self.texts()), before)
+
+    def test_a_narration_stored_again_is_skipped_not_doubled(self):
+        kept = FightNarration.objects.filter(fight_id=self.row.pk).order_by("seq").first()
+        again = FightNarration(fight_id=self.row.pk, seq=kept.seq, round=kept.round, text="again", html="again")
+        statements.insert([again], ignore_conflicts=True)
+        self.assertEqual(FightNarration.objects.filter(fight_id=self.row.pk, seq=kept.seq).get().text, kept.text)
 
 
 class TestPages(TrackerTest):
