@@ -232,7 +232,7 @@ def entry(key: str, system: str = "") -> str:
 def plain_entry(key: str, system: str = "") -> str:
     """:func:`entry` without its colour codes: a template for a log's or a page's plain text,
     stripped once (a roll-log entry words each of its lines this way). Raises KeyError."""
-    from evennia.utils.ansi import strip_ansi   # Evennia's parser, loaded when first needed
+    from evennia.utils.ansi import strip_ansi  # Evennia's parser, loaded when first needed
 
     return strip_ansi(entry(key, system))
 

@@ -88,6 +88,7 @@ class FightEvent:
 
 _subscribers: list[Callable[[FightEvent], None]] = []
 _settled: list[Callable[[], None]] = []
+_recorders: list[Callable[[list[FightEvent]], None]] = []
 
 
 def subscribe(callback: Callable[[FightEvent], None]) -> None:
@@ -95,6 +96,16 @@ def subscribe(callback: Callable[[FightEvent], None]) -> None:
     (``world.subscribers`` registers the game's subscribers, once, at start)."""
     if callback not in _subscribers:
         _subscribers.append(callback)
+
+
+def record_with(callback: Callable[[list[FightEvent]], None]) -> None:
+    """Call ``callback(events)`` with each unit's events inside its transaction, after the
+    fights are saved and before the commit: for what is kept beside a fight (the web
+    tracker's narration), written in the same commit and rolled back with it. The callback
+    contains its own failures (a savepoint around its writes); its events are published
+    after the commit as every other."""
+    if callback not in _recorders:
+        _recorders.append(callback)
 
 
 def when_settled(callback: Callable[[], None]) -> None:
@@ -279,9 +290,15 @@ def _run_unit():
     try:
         with transaction.atomic():
             yield work
+            events = []
             for loaded in work.fights.values():
                 loaded.save()
-            if any(loaded.events for loaded in work.fights.values()):
+                first = loaded.row.seq - len(loaded.events)
+                events += [_published(loaded.row, event, first + number, round_, objects)
+                           for number, (event, round_, objects) in enumerate(loaded.events, start=1)]
+            if events:
+                for callback in list(_recorders):
+                    callback(events)
                 dice.crash_if_armed()
     except BaseException:
         for loaded in work.fights.values():
@@ -290,12 +307,8 @@ def _run_unit():
         raise
     finally:
         _units.pop()
-    events = []
     for loaded in work.fights.values():
         _drop_unlogged(loaded.row)
-        first = loaded.row.seq - len(loaded.events)
-        events += [_published(loaded.row, event, first + number, round_, objects)
-                   for number, (event, round_, objects) in enumerate(loaded.events, start=1)]
         loaded.events = []
         if loaded.row.ended is not None and _running is not None:
             _running.pop(loaded.row.pk, None)

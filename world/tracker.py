@@ -2,12 +2,12 @@
 rows, its HUD as data, the running fights, who may run a fight from the web, and the
 Storyteller's buttons.
 
-Narration: this module subscribes to the fight's event stream (``world.fights``) beside the
-telnet narrator, and keeps each ``narration`` event as a bystander read it, as text and as HTML
-(``world.narration.page_texts``) in ``world.models.FightNarration``, one bulk INSERT per
-reactor tick. It never breaks the command that caused it (a failure is logged). It also
-notes, per fight, the last event it has written out (:func:`caught_up`), so a web poll that
-sees a new ``Fight.seq`` before the rows are in asks again instead of missing a line.
+Narration: this module records each ``narration`` event of a command as a bystander read it,
+as text and as HTML (``world.narration.page_texts``), in ``world.models.FightNarration``, in
+the command's own transaction (one INSERT; ``fights.record_with``), and pushes what changed
+to the open pages on the next reactor tick (a subscriber of the fight's event stream, beside
+the telnet narrator). It never breaks the command that caused it (a failure is logged). It
+also notes, per fight, the last event it has told the pages of (:func:`caught_up`).
 
 Everything here that reads or changes a fight's state in memory (``hud``, ``running``,
 ``act``) belongs to the reactor thread: the web views call it through ``world.reactor.call``.
@@ -16,6 +16,7 @@ Raises ``CombatError`` (one player-facing line) and changes nothing when it refu
 
 from __future__ import annotations
 
+from django.db import transaction
 from evennia.utils import logger
 
 from rules.engine import turns
@@ -30,7 +31,8 @@ from world.narration import page_texts
 ACTIONS = {"next": "advance the fight", "resolve": "resolve attacks", "add": "add combatants",
            "npc": "roll initiative for NPCs", "end": "end the fight"}
 
-_waiting: list[FightNarration] = []
+_waiting: list[FightNarration] = []   # written, to push on the next tick
+_recorded: dict[tuple[int, int], FightNarration] = {}   # (fight, seq) -> written, not yet published
 _seen: dict[int, list[int]] = {}   # fight id -> [last event written before, last received], not yet written
 _written: dict[int, int] = {}      # fight id -> last event seq written out (read by web threads)
 _pushers: list = []                # called after each tick's narration is written (world.live)
@@ -45,29 +47,46 @@ def when_written(callback) -> None:
 
 
 # ------------------------------------------------------------------------------ narration
-def on_event(event: fights.FightEvent) -> None:
-    """The fight-stream subscriber: a narration event waits to be written on the next tick."""
-    try:
+def record(events: list[fights.FightEvent]) -> None:
+    """The fight's recorder (``fights.record_with``): each narration event's page texts,
+    written in the command's own transaction (one INSERT, in a savepoint: a failed write
+    loses the web's copy, never the command), kept to push on the next tick."""
+    rows = []
+    for event in events:
         if event.kind == "said":
-            text, html = page_texts(event)
-            _waiting.append(FightNarration(fight_id=event.fight, seq=event.seq, round=event.round, text=text,
-                                           html=html))
-    except Exception:  # noqa: BLE001 - logged; the command and the fight go on
-        logger.log_trace("Fray tracker: could not render a narration")
+            try:
+                text, html = page_texts(event)
+            except Exception:  # noqa: BLE001 - logged; the command and the fight go on
+                logger.log_trace("Fray tracker: could not render a narration")
+                continue
+            rows.append(FightNarration(fight_id=event.fight, seq=event.seq, round=event.round, text=text, html=html))
+    _recorded.clear()   # what a rolled-back command recorded was never written
+    if not rows:
+        return
+    try:
+        with transaction.atomic():
+            statements.insert(rows, ignore_conflicts=True)
+    except Exception:  # noqa: BLE001 - logged; the fight goes on without those lines on the web
+        logger.log_trace("Fray tracker: could not store narration")
+        return
+    _recorded.update({(row.fight_id, row.seq): row for row in rows})
+
+
+def on_event(event: fights.FightEvent) -> None:
+    """The fight-stream subscriber: a committed event (its narration written with it) goes
+    to the pages on the next tick."""
+    row = _recorded.pop((event.fight, event.seq), None)
+    if row is not None:
+        _waiting.append(row)
     _seen.setdefault(event.fight, [event.seq - 1, event.seq])[1] = event.seq
     reactor.soon(flush)   # the game-tier tests (no reactor): at once
 
 
 def flush() -> None:
-    """Write the narration waiting since the last tick (one INSERT), then tell those who push
-    the fights that changed to the pages watching them (:func:`when_written`)."""
+    """Tell those who push the fights that changed since the last tick to the pages watching
+    them (:func:`when_written`), with their new narration."""
     rows = list(_waiting)
     _waiting.clear()
-    try:
-        if rows:
-            statements.insert(rows, ignore_conflicts=True)
-    except Exception:  # noqa: BLE001 - logged; the fight goes on without those lines on the web
-        logger.log_trace("Fray tracker: could not store narration")
     changed = {fight_id: last for fight_id, (_, last) in _seen.items()}
     _written.update(changed)   # first written, then no longer waiting: a web thread never sees a gap
     _seen.clear()

@@ -5,7 +5,6 @@ uses them for the events; ``world.fights`` for the roll log it stores."""
 
 from __future__ import annotations
 
-
 from rules.lines import Dying, Line
 from rules.systems.elethril.timeline import Board
 from world.catalogue import entry, plain_entry

@@ -282,7 +282,9 @@ def test_the_outputs_are_registered_in_one_place():
                     calls.append(str(path.relative_to(ROOT)))
     assert sorted(set(calls)) == ["world/subscribers.py"]
     registered = []
+    recorders = []
     with mock.patch.object(fights, "subscribe", side_effect=registered.append), \
+            mock.patch.object(fights, "record_with", side_effect=recorders.append), \
             mock.patch.object(fights, "when_settled"):
         from world import subscribers
 
@@ -291,6 +293,7 @@ def test_the_outputs_are_registered_in_one_place():
 
     assert registered == [narration.narrate, gmcp.on_event, tracker.on_event, scenes.on_fight_event,
                           poses.on_fight_event, ai.heard]
+    assert recorders == [tracker.record]
 
 
 class TestEveryLineEveryOutput(EvenniaTest):

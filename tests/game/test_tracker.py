@@ -113,6 +113,23 @@ class TestNarrationRecord(TrackerTest):
         self.assertEqual(len(encounters.pending_attacks(self.encounter)), 1)
         self.assertEqual(len(self.texts()), before)
 
+    def test_a_command_rolled_back_after_its_narration_was_written_leaves_none(self):
+        from unittest import mock
+
+        def failing(events):   # the commit fails after the tracker wrote its rows
+            raise RuntimeError("disk full")
+
+        before, seq = self.texts(), self.seq()
+        with mock.patch.object(fights, "_recorders", [tracker.record, failing]), self.assertRaises(RuntimeError):
+            self.force(9, 8, 7, 2, 2)
+            self.player(fray.CmdAttack(), "Guard")
+        self.assertEqual((self.texts(), self.seq()), (before, seq))
+        self.force(9, 8, 7, 2, 2)
+        self.player(fray.CmdAttack(), "Guard")   # the next command is written and told as ever
+        self.assertEqual(len(self.texts()), len(before) + 1)
+        self.assertTrue(self.texts()[-1].startswith("<Combat> Char2 attacks Guard with punch."), self.texts()[-1])
+        self.assertEqual(tracker._recorded, {})
+
     def test_a_narration_stored_again_is_skipped_not_doubled(self):
         kept = FightNarration.objects.filter(fight_id=self.row.pk).order_by("seq").first()
         again = FightNarration(fight_id=self.row.pk, seq=kept.seq, round=kept.round, text="again", html="again")
