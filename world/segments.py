@@ -11,7 +11,7 @@ from world.marks import is_game_master, next_line, settings_lines
 from world.marks import status as fighter_status
 from world.segment_board import draw_board
 from world.text import columns, escape, fit, screen_width, spoken, titled
-from world.wording import line_text
+from world.wording import health_text, line_text
 
 
 def initiatives(d) -> dict[str, int]:
@@ -96,7 +96,7 @@ def render_hud(row, viewer=None) -> str:
 
 def hud_health(health) -> str:
     """Hit points for the HUD's narrow column: ``"12/20 hp"``, ``"Down -3/20"``, ``"Dead -14/20"``."""
-    text = health.describe()
+    text = health_text(health)
     return text.removesuffix(" hp") if health.incapacitated else text
 
 

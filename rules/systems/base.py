@@ -191,9 +191,13 @@ class Health(Protocol):
     @property
     def meter(self) -> tuple[int, int]: ...  # (current, maximum), for HUDs and GMCP
 
-    def describe(self) -> str: ...  # one short line, e.g. "Hurt (-1) [LB.....]"
+    def describe(self) -> str: ...  # one short line, e.g. "Hurt (-1) [LB.....]" (track_line() in words)
 
-    def words(self) -> str: ...  # describe() without a track's boxes: "Hurt (-1)"
+    def words(self) -> str: ...  # describe() without a track's boxes: "Hurt (-1)" (line() in words)
+
+    def line(self) -> Line: ...  # words() as a line of the catalogue, worded by the game
+
+    def track_line(self) -> Line: ...  # describe() as a line: line(), and a track's boxes if any
 
     def with_damage(self, amount: int, damage_type: str) -> Health: ...  # no soak
 
@@ -231,6 +235,18 @@ class PointsHealth:
     def words(self) -> str:
         """Points have no track: :meth:`describe` as it is."""
         return self.describe()
+
+    def describe(self) -> str:
+        """:meth:`line` in the game's words (``rules.lines.text_of``)."""
+        return text_of(self.line())
+
+    def line(self) -> Line:
+        """The points in words, as a line of the catalogue (each system's own)."""
+        raise NotImplementedError
+
+    def track_line(self) -> Line:
+        """Points have no track: :meth:`line` as it is."""
+        return self.line()
 
     def spared(self):
         """This health, or if it is dead the nearest that is not: one point above ``dead_at``

@@ -86,15 +86,12 @@ class AeonHealth(HealthTrack):
     def knocked_out(self) -> bool:
         return self.filled >= self.size and self.bashing > 0
 
-    def words(self) -> str:
+    def line(self) -> Line:
         """``"Hurt (-1)"``, ``"Incapacitated (knocked out)"``, ``"Dead"`` (``describe()`` adds
         the track: ``"Hurt (-1) [LB.....]"``)."""
-        if self.dead:
-            return "Dead"
         if self.knocked_out:
-            return f"{self.level_name} (knocked out)"
-        penalty = f" ({self.penalty})" if self.filled else ""
-        return f"{self.level_name}{penalty}"
+            return Line("aeon.value.knocked_out", {"level": self.level_line()})
+        return self.penalty_line() if self.filled and not self.dead else self.level_line()
 
     def with_damage(self, amount: int, damage_type: str) -> AeonHealth:
         """The chart after ``amount`` levels of ``damage_type``, one level at a time:

@@ -154,15 +154,12 @@ class LifePoints(PointsHealth):
     def current(self) -> int:
         return self.maximum - self.bash - self.lethal
 
-    def describe(self) -> str:
+    def line(self) -> Line:
         """``"Life Points 21/32"``, ``"Down: Life Points -3/32"`` (unconscious), ``"Dead: …"``
         (short enough for the HUD's health column)."""
-        points = f"Life Points {self.current}/{self.maximum}"
-        if self.dead:
-            return f"Dead: {points}"
-        if self.incapacitated:
-            return f"Down: {points}"
-        return points
+        values = {"current": self.current, "maximum": self.maximum}
+        return Line("eldritch.value.life_points_dead" if self.dead else "eldritch.value.life_points_down"
+                    if self.incapacitated else "eldritch.value.life_points", values)
 
     def with_damage(self, amount: int, damage_type: str) -> LifePoints:
         amount = max(0, amount)

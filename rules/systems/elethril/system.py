@@ -341,10 +341,11 @@ class HitPoints(PointsHealth):
     def current(self) -> int:
         return self.maximum - self.damage
 
-    def describe(self) -> str:
+    def line(self) -> Line:
         """``"12/20 hp"``, ``"Down -3/20 hp"``, ``"Dead -10/20 hp"``."""
-        state = "Dead " if self.dead else "Down " if self.incapacitated else ""
-        return f"{state}{self.current}/{self.maximum} hp"
+        values = {"current": self.current, "maximum": self.maximum}
+        return Line("elethril.value.hit_points_dead" if self.dead else "elethril.value.hit_points_down"
+                    if self.incapacitated else "elethril.value.hit_points", values)
 
     def with_damage(self, amount: int, damage_type: str = "") -> HitPoints:
         return replace(self, damage=self.damage + max(0, amount))

@@ -61,10 +61,9 @@ class StorytellerHealth(HealthTrack):
     dead: bool = False
     lethal_kills: bool = True   # lethal/aggravated into a full track is death (data, per kind)
 
-    def words(self) -> str:
+    def line(self) -> Line:
         """``"Hurt (-1)"`` (``describe()``: ``"Hurt (-1) [LB.....]"``)."""
-        penalty = f" ({self.penalty})" if self.filled and not self.incapacitated else ""
-        return f"{self.level_name}{penalty}"
+        return self.penalty_line() if self.filled and not self.incapacitated else self.level_line()
 
     def with_damage(self, amount: int, damage_type: str) -> StorytellerHealth:
         """The track after ``amount`` levels of ``damage_type``.
