@@ -971,7 +971,7 @@ class ElethrilSystem(RuleSystem):
             plan = plans[member]
             parts = plan.parts
             if member in group.follow_slowest and member != slowest:
-                parts = ((f"{slowest}'s modifiers", totals[slowest]),)
+                parts = ((Line("elethril.value.part_modifiers_of", {"name": slowest}), totals[slowest]),)
             results[member] = SegmentInitiative(member, round_number, rolled.base,
                                                 parts + self._forfeit(plan), group=group.name,
                                                 minimum=self.minimum_initiative)

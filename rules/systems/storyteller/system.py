@@ -148,7 +148,7 @@ class StorytellerAttack:
 
     def to_record(self) -> dict[str, Any]:
         return {"attacker": self.attacker, "target": self.target, "option": self.maneuver.key,
-                "parts": [list(part) for part in self.pool.parts], "roll": self.roll.to_record()}
+                "parts": self.pool.to_record(), "roll": self.roll.to_record()}
 
 
 class StorytellerSystem(RuleSystem):
@@ -331,7 +331,7 @@ class StorytellerSystem(RuleSystem):
         verdict = "BOTCH" if roll.botch else (plural(roll.net, 'success') if roll.net else "failure")
         return RollResult(lines=(Line("storyteller.line.pool_roll", {"pool": pool.dice_line(), "roll": roll.describe()}),),
                           summary=verdict,
-                          record={"pool": [list(p) for p in pool.parts], **roll.to_record(), "result": verdict})
+                          record={"pool": pool.to_record(), **roll.to_record(), "result": verdict})
 
     def check_pool(self, expression: PoolExpression, actor: Combatant, modifier: int,
                    willpower: bool) -> tuple[Pool, int]:
