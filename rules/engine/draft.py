@@ -404,6 +404,9 @@ def find_named(candidates: Sequence[tuple[int, str]], name: str, unnamed: Line, 
         return found[0][0]
     if found:
         alike = len({item[1].casefold() for item in found}) < len(found)
-        shown = (f"{item[1]} (#{item[0]})" if alike else item[1] for item in found)
-        raise CombatError(Line("refusal.could", {"name": quote(name), "shown": ', '.join(shown)}))
+        shown: str | Line = ""
+        for number, called in found:
+            one = Line("value.name_with_id", {"name": called, "id": number}) if alike else called
+            shown = Line("value.names_then", {"names": shown, "name": one}) if shown else one
+        raise CombatError(Line("refusal.could", {"name": quote(name), "shown": shown}))
     raise CombatError(Line(missing, {"name": quote(name)}))
