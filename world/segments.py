@@ -4,6 +4,7 @@ HUD and the queries the game asks of such a fight, read from the fight's state
 
 from __future__ import annotations
 
+from rules.lines import Line
 from rules.systems import CombatError
 from rules.systems.elethril import actions as rounds
 from world import fights, poses
@@ -95,9 +96,12 @@ def render_hud(row, viewer=None) -> str:
 
 
 def hud_health(health) -> str:
-    """Hit points for the HUD's narrow column: ``"12/20 hp"``, ``"Down -3/20"``, ``"Dead -14/20"``."""
-    text = health_text(health)
-    return text.removesuffix(" hp") if health.incapacitated else text
+    """Hit points for the HUD's narrow column: ``"12/20 hp"``, ``"Down -3/20"``, ``"Dead -14/20"``
+    (the down and the dead without the unit: ``elethril.value.hud_*``)."""
+    if not health.incapacitated:
+        return health_text(health, "elethril")
+    return line_text(Line("elethril.value.hud_dead" if health.dead else "elethril.value.hud_down",
+                          {"current": health.current, "maximum": health.maximum}), "elethril", plain=True)
 
 
 def party_lines(d) -> str:
