@@ -40,6 +40,7 @@ from evennia.utils import logger
 from rules.engine import turns
 from world import fights, poses, reactor
 from world.sheets import default_system, snapshot
+from world.wording import health_words as worded_health
 
 VITALS = "Char_Vitals"  # Evennia sends an OOB name "A_B" as the GMCP package "A.B"
 COMBAT = "Fray_Combat"
@@ -57,8 +58,9 @@ def oob_sessions(obj) -> list:
 
 
 def health_words(health) -> str:
-    """A health value in words, without the track's box art: ``"Hurt (-1)"``."""
-    return health.words()
+    """A health value in words, without the track's box art: ``"Hurt (-1)"`` (the game's words,
+    ``world.wording``)."""
+    return worded_health(health)
 
 
 def meter(health) -> dict:

@@ -13,8 +13,8 @@ from rules.engine.attacks import shields
 from world import fights, poses
 from world.marks import is_game_master, next_line, settings_lines
 from world.marks import status as fighter_status
-from world.text import columns, fit, health_text, titled
-from world.wording import line_text
+from world.text import columns, fit, titled
+from world.wording import health_text, line_text
 
 
 def render_hud(row, viewer=None) -> str:

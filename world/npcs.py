@@ -37,8 +37,9 @@ from world.sheets import (
     update_sheet,
     weapon_name,
 )
-from world.text import COMBAT, escape, fit, health_text
+from world.text import COMBAT, escape, fit
 from world.text import table as text_table
+from world.wording import health_text
 
 NPC_TYPECLASS = combat.NPC_TYPECLASS
 CHARACTER_TYPECLASS = "typeclasses.characters.Character"

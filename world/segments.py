@@ -4,6 +4,7 @@ HUD and the queries the game asks of such a fight, read from the fight's state
 
 from __future__ import annotations
 
+from rules.lines import Line
 from rules.systems import CombatError
 from rules.systems.elethril import actions as rounds
 from world import fights, poses
@@ -11,7 +12,7 @@ from world.marks import is_game_master, next_line, settings_lines
 from world.marks import status as fighter_status
 from world.segment_board import draw_board
 from world.text import columns, escape, fit, screen_width, spoken, titled
-from world.wording import line_text
+from world.wording import health_text, line_text
 
 
 def initiatives(d) -> dict[str, int]:
@@ -95,9 +96,12 @@ def render_hud(row, viewer=None) -> str:
 
 
 def hud_health(health) -> str:
-    """Hit points for the HUD's narrow column: ``"12/20 hp"``, ``"Down -3/20"``, ``"Dead -14/20"``."""
-    text = health.describe()
-    return text.removesuffix(" hp") if health.incapacitated else text
+    """Hit points for the HUD's narrow column: ``"12/20 hp"``, ``"Down -3/20"``, ``"Dead -14/20"``
+    (the down and the dead without the unit: ``elethril.value.hud_*``)."""
+    if not health.incapacitated:
+        return health_text(health, "elethril")
+    return line_text(Line("elethril.value.hud_dead" if health.dead else "elethril.value.hud_down",
+                          {"current": health.current, "maximum": health.maximum}), "elethril", plain=True)
 
 
 def party_lines(d) -> str:

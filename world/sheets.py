@@ -14,8 +14,8 @@ from rules.systems import CombatError, RuleSystem, get_system, system_keys
 from rules.systems.base import Combatant, Health
 from rules.text import quote
 from world import statements
-from world.text import columns, fit, health_text
-from world.wording import line_text
+from world.text import columns, fit
+from world.wording import health_text, line_text
 
 MAX_RATING = 20
 MAX_AMOUNT = 200  # +damage/+heal: health levels, Life Points or hit points
@@ -379,11 +379,11 @@ def render_sheet(obj, system: RuleSystem) -> str:
     weapon = weapon_name(system, combatant.weapon) if combatant.weapon else "none"
     note = line_text(system.weapon_note(combatant.weapon), system.key, plain=True) if combatant.weapon else ""
     weapon += f" ({note})" if note else ""
-    lines = [f"Weapon in hand: {weapon}", f"Health ({system.key}): {health_text(health)}"]
+    lines = [f"Weapon in hand: {weapon}", f"Health ({system.key}): {health_text(health, system.key)}"]
     for other in systems_with_health(obj):
         if other != system:
             fighter = snapshot(obj, other)
-            lines.append(f"Health ({other.key}): {health_text(other.health(fighter.health, fighter))}")
+            lines.append(f"Health ({other.key}): {health_text(other.health(fighter.health, fighter), other.key)}")
     return "\n".join([header, str(table), *(fit(line) for line in lines)])
 
 

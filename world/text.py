@@ -157,19 +157,9 @@ def track_words(health) -> str:
     return ", ".join([*(f"{count} {word}" for word, count in counts if count), f"{max(0, free)} of {health.size} free"])
 
 
-def health_text(health) -> str:
-    """A fighter's health for the view being built: ``"Hurt (-1) [LB.....]"``; for a screen
-    reader the track in words, from its counts (``"Hurt (-1), 1 lethal, 1 bashing, 5 of 7
-    free"``). Points (no track) read the same either way."""
-    if not hasattr(health, "boxes"):
-        return health.describe()
-    return f"{health.words()}, {track_words(health)}" if spoken() else health.describe()
-
-
 def speak(text: str) -> str:
     """Outgoing text made plain for a screen reader: arrows (``->``) as "gives". (A health
-    track is said in words where it is worded, from its counts: :func:`health_text`,
-    ``world.wording``; nothing re-reads text for it.)"""
+    track is said in words where it is worded, from its counts: ``world.wording.health_text``; nothing re-reads text for it.)"""
     return text.replace(" -> ", " gives ")
 
 

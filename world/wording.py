@@ -9,6 +9,7 @@ from rules.lines import Dying, Line
 from rules.systems.elethril.timeline import Board
 from world.catalogue import entry, plain_entry
 from world.text import escape, track_words
+from world.text import spoken as is_spoken
 
 
 class _Fill(dict):
@@ -24,11 +25,24 @@ def value_text(value, spoken: bool = False) -> str:
     (-1), 1 lethal, 1 bashing, 5 of 7 free"``); anything else as text."""
     if isinstance(value, Dying):
         return entry("value.dying").format_map(_Fill(health=value_text(value.health, spoken)))
-    if hasattr(value, "describe") and hasattr(value, "words"):
-        if spoken and hasattr(value, "boxes"):
-            return f"{value.words()}, {track_words(value)}"
-        return value.describe()
+    if hasattr(value, "track_line") and hasattr(value, "meter"):
+        return health_text(value, spoken=spoken)
     return str(value)
+
+
+def health_text(health, system: str = "", *, spoken: bool | None = None) -> str:
+    """A system's health value in the game's words (plain text): ``"Hurt (-1) [LB.....]"``
+    (``Health.track_line``), for a screen reader a track's counts in words instead of its
+    boxes (``"Hurt (-1), 1 lethal, 1 bashing, 5 of 7 free"``; ``spoken`` None: as the view
+    being built is, ``world.text.spoken``). Points read the same either way."""
+    if (is_spoken() if spoken is None else spoken) and hasattr(health, "boxes"):
+        return f"{health_words(health, system)}, {track_words(health)}"
+    return line_text(health.track_line(), system, plain=True)
+
+
+def health_words(health, system: str = "") -> str:
+    """A health value in the game's words without a track's boxes: ``"Hurt (-1)"`` (``Health.line``)."""
+    return line_text(health.line(), system, plain=True)
 
 
 def line_text(line, system: str = "", *, spoken: bool = False, plain: bool = False) -> str:

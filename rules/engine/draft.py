@@ -22,6 +22,7 @@ from rules.engine.conditions import ID_CONDITIONS, ID_LIST_CONDITIONS, check_key
 from rules.engine.events import Dying, Event, Line, LogEntry
 from rules.engine.intents import Intent
 from rules.engine.state import Fighter, FightState, Pending, plain
+from rules.lines import text_of
 from rules.systems.base import Combatant, CombatError, RuleSystem
 from rules.text import quote
 
@@ -239,7 +240,7 @@ class Draft:
             first = not self.conditions_of(fighter_id).get("dying")
             self.update_conditions(fighter_id, dying=plain(health.to_record()))
             deadly, health = health.describe(), health.spared()
-            self._retold[deadly] = f"{health.describe()}, dying"
+            self._retold[deadly] = text_of(Line("value.dying", {"health": health.track_line()}))
             self._spared[deadly] = health
             if first:
                 self._fates.append(("fight.dying", fighter_id, ""))
@@ -403,6 +404,9 @@ def find_named(candidates: Sequence[tuple[int, str]], name: str, unnamed: Line, 
         return found[0][0]
     if found:
         alike = len({item[1].casefold() for item in found}) < len(found)
-        shown = (f"{item[1]} (#{item[0]})" if alike else item[1] for item in found)
-        raise CombatError(Line("refusal.could", {"name": quote(name), "shown": ', '.join(shown)}))
+        shown: str | Line = ""
+        for number, called in found:
+            one = Line("value.name_with_id", {"name": called, "id": number}) if alike else called
+            shown = Line("value.names_then", {"names": shown, "name": one}) if shown else one
+        raise CombatError(Line("refusal.could", {"name": quote(name), "shown": shown}))
     raise CombatError(Line(missing, {"name": quote(name)}))

@@ -112,15 +112,61 @@ def load_armor_table(data: Mapping[str, Any], columns: Sequence[str]) -> dict[st
     return table
 
 
-#: Pool parts shown as "N (label)" rather than "Label N".
+#: Pool parts shown as "N (label)" rather than "Label N". A label may also be a
+#: :class:`~rules.lines.Line` (a label the rules compose: ``"2nd action"``, ``"action 2 of 3"``),
+#: worded by the game: it reads "Label N" like a trait, or "N (label)" when its key's last name
+#: starts with ``noted_`` (``"aeon.value.noted_action"``).
 ANNOTATED_PARTS = ("wounds", "modifier", "willpower", "rollover", "special effects")
+
+
+def is_noted(label: str | Line) -> bool:
+    """Whether a part labelled ``label`` reads "N (label)", signed by the chain: a label of
+    :data:`ANNOTATED_PARTS`, or a line whose key's last name starts with ``noted_``."""
+    if isinstance(label, Line):
+        return label.key.rpartition(".")[2].startswith("noted_")
+    return label in ANNOTATED_PARTS
+
+
+def _value_record(value: Any) -> Any:
+    if isinstance(value, Line):
+        return label_record(value)
+    if isinstance(value, (tuple, list)):
+        return [_value_record(item) for item in value]
+    return value
+
+
+def label_record(label: str | Line) -> str | dict[str, Any]:
+    """A pool part's label as a record keeps it: a string as it is, a line as ``{"line": key,
+    "values": {...}}`` (a line among its values likewise)."""
+    if isinstance(label, Line):
+        return {"line": label.key, "values": {name: _value_record(value) for name, value in label.values.items()}}
+    return label
+
+
+def _value_from_record(value: Any) -> Any:
+    if isinstance(value, Mapping) and "line" in value:
+        return label_from_record(value)
+    if isinstance(value, list):
+        return tuple(_value_from_record(item) for item in value)
+    return value
+
+
+def label_from_record(record: Any) -> str | Line:
+    """The label :func:`label_record` stored: a line, or a string (as older records hold every label)."""
+    if isinstance(record, Line):
+        return record
+    if isinstance(record, Mapping) and "line" in record:
+        return Line(str(record["line"]), {str(name): _value_from_record(value)
+                                           for name, value in (record.get("values") or {}).items()})
+    return str(record)
 
 
 @dataclass(frozen=True)
 class Pool:
-    """A sum of labelled parts, e.g. ``(("Dexterity", 3), ("Brawl", 2), ("wounds", -1))``."""
+    """A sum of labelled parts, e.g. ``(("Dexterity", 3), ("Brawl", 2), ("wounds", -1))``; a
+    label is a trait's name, a word of :data:`ANNOTATED_PARTS`, "" for a number, or a line."""
 
-    parts: tuple[tuple[str, int], ...]
+    parts: tuple[tuple[str | Line, int], ...]
 
     @property
     def size(self) -> int:
@@ -131,19 +177,24 @@ class Pool:
         :meth:`line` in the game's words (``rules.lines.text_of``)."""
         return text_of(self.line())
 
-    def line(self) -> Line:
-        """:meth:`describe` as a line of working (``line.pool_*``): each part a line, chained
-        by its sign, with the total after two parts or more."""
-        if not self.parts:
-            return Line("line.pool_number", {"value": 0})
+    def chain(self) -> Line | None:
+        """The parts as one line, each chained by its sign, without the total; None for none."""
         chain = None
         for label, value in self.parts:
             part = _part_line(label, value)
-            negative = value < 0 and (label in ANNOTATED_PARTS or label.startswith("action ") or not label)
+            negative = value < 0 and (is_noted(label) or not label)
             if chain is None:
                 chain = Line("line.pool_negative", {"part": part}) if negative else part
             else:
                 chain = Line("line.pool_minus" if negative else "line.pool_plus", {"pool": chain, "part": part})
+        return chain
+
+    def line(self) -> Line:
+        """:meth:`describe` as a line of working (``line.pool_*``): each part a line, chained
+        by its sign, with the total after two parts or more."""
+        chain = self.chain()
+        if chain is None:
+            return Line("line.pool_number", {"value": 0})
         return Line("line.pool_total", {"pool": chain, "size": self.size}) if len(self.parts) > 1 else chain
 
     def dice_line(self) -> Line:
@@ -152,8 +203,13 @@ class Pool:
 
     @classmethod
     def from_parts(cls, parts: Sequence[Sequence[Any]]) -> Pool:
-        """The pool stored as ``[[label, value], ...]`` (``to_record`` shapes)."""
-        return cls(tuple((str(label), int(value)) for label, value in parts))
+        """The pool stored as ``[[label, value], ...]`` (:meth:`to_record`; a label a string or
+        a line's record, :func:`label_record`)."""
+        return cls(tuple((label_from_record(label), int(value)) for label, value in parts))
+
+    def to_record(self) -> list[list[Any]]:
+        """``[[label, value], ...]``: each label as :func:`label_record` keeps it."""
+        return [[label_record(label), value] for label, value in self.parts]
 
     def dice(self) -> str:
         """``describe()`` followed by "die" or "dice": ``"Dexterity 3 + Brawl 2 = 5 dice"``
@@ -161,16 +217,19 @@ class Pool:
         return text_of(self.dice_line())
 
 
-def _part_line(label: str, value: int) -> Line:
+def _part_line(label: str | Line, value: int) -> Line:
     """One part of a pool as a line: a trait ``"Dexterity 3"``, a number, or a noted part
-    ``"1 (wounds)"`` (its size; the sign is the chain's)."""
+    ``"1 (wounds)"`` (its size; the sign is the chain's); a label that is a line reads as a
+    trait's name, or noted (:func:`is_noted`)."""
     size = abs(value)
+    if isinstance(label, Line):
+        if is_noted(label):
+            return Line("line.pool_noted", {"value": size, "label": label})
+        return Line("line.pool_trait", {"label": label, "value": value})
     if label in ANNOTATED_PARTS:
         return Line("line.pool_wounds" if label == "wounds" else "line.pool_modifier" if label == "modifier"
                     else "line.pool_willpower" if label == "willpower" else "line.pool_rollover"
                     if label == "rollover" else "line.pool_special_effects", {"value": size})
-    if label.startswith("action "):   # aeon: "action 2 of 3"
-        return Line("line.pool_noted", {"value": size, "label": label})
     if label:
         return Line("line.pool_trait", {"label": label, "value": value})
     return Line("line.pool_number", {"value": size})
@@ -191,9 +250,13 @@ class Health(Protocol):
     @property
     def meter(self) -> tuple[int, int]: ...  # (current, maximum), for HUDs and GMCP
 
-    def describe(self) -> str: ...  # one short line, e.g. "Hurt (-1) [LB.....]"
+    def describe(self) -> str: ...  # one short line, e.g. "Hurt (-1) [LB.....]" (track_line() in words)
 
-    def words(self) -> str: ...  # describe() without a track's boxes: "Hurt (-1)"
+    def words(self) -> str: ...  # describe() without a track's boxes: "Hurt (-1)" (line() in words)
+
+    def line(self) -> Line: ...  # words() as a line of the catalogue, worded by the game
+
+    def track_line(self) -> Line: ...  # describe() as a line: line(), and a track's boxes if any
 
     def with_damage(self, amount: int, damage_type: str) -> Health: ...  # no soak
 
@@ -232,6 +295,18 @@ class PointsHealth:
         """Points have no track: :meth:`describe` as it is."""
         return self.describe()
 
+    def describe(self) -> str:
+        """:meth:`line` in the game's words (``rules.lines.text_of``)."""
+        return text_of(self.line())
+
+    def line(self) -> Line:
+        """The points in words, as a line of the catalogue (each system's own)."""
+        raise NotImplementedError
+
+    def track_line(self) -> Line:
+        """Points have no track: :meth:`line` as it is."""
+        return self.line()
+
     def spared(self):
         """This health, or if it is dead the nearest that is not: one point above ``dead_at``
         (down, at death's door; docs/rules.md, "Death needs a decision")."""
@@ -257,7 +332,7 @@ class InitiativeRoll:
         return Line("line.initiative", {"pool": self.pool.line(), "die": self.die, "total": self.total})
 
     def to_record(self) -> dict[str, Any]:
-        return {"name": self.name, "parts": [list(p) for p in self.pool.parts], "die": self.die,
+        return {"name": self.name, "parts": self.pool.to_record(), "die": self.die,
                 "total": self.total, "tiebreak": self.tiebreak}
 
     @classmethod

@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from rules.lines import Line, text_of
+
 DAMAGE_TYPES = ("bashing", "lethal", "aggravated")
 """The damage types, least serious first (healing's default order)."""
 
@@ -26,7 +28,7 @@ class HealthLevel:
 @dataclass(frozen=True)
 class HealthTrack:
     """Counts of each damage type on ``levels`` (from the system's data file). A subclass
-    gives ``dead``, ``with_damage`` and ``describe``."""
+    gives ``dead``, ``with_damage`` and ``line``."""
 
     levels: tuple[HealthLevel, ...]
     bashing: int = 0
@@ -53,12 +55,33 @@ class HealthTrack:
         return text + "." * (self.size - len(text))
 
     def describe(self) -> str:
-        """``"Hurt (-1) [LB.....]"``: :meth:`words`, then the track's :attr:`boxes`."""
-        return f"{self.words()} [{self.boxes}]"
+        """``"Hurt (-1) [LB.....]"``: :meth:`words`, then the track's :attr:`boxes` (:meth:`track_line`
+        in the game's words)."""
+        return text_of(self.track_line())
+
+    def track_line(self) -> Line:
+        """:meth:`describe` as a line: :meth:`line`, then the track's :attr:`boxes` (notation)."""
+        return Line("value.health_track", {"health": self.line(), "boxes": self.boxes})
 
     def words(self) -> str:
-        """The health level in words (each system's own), without the track's boxes."""
+        """The health level in words (each system's own), without the track's boxes: :meth:`line`
+        in the game's words."""
+        return text_of(self.line())
+
+    def line(self) -> Line:
+        """The health level as a line (each system's own), without the track's boxes."""
         raise NotImplementedError
+
+    def level_line(self) -> Line:
+        """The last level filled as a line: its name (data), ``Healthy`` or ``Dead``."""
+        if self.dead:
+            return Line("value.health_dead")
+        return Line("value.health_level", {"level": self.levels[self.filled - 1].name}) if self.filled \
+            else Line("value.health_healthy")
+
+    def penalty_line(self) -> Line:
+        """The level and its wound penalty: ``"Hurt (-1)"``."""
+        return Line("value.health_penalty", {"level": self.level_line(), "penalty": self.penalty})
 
     @property
     def incapacitated(self) -> bool:

@@ -37,7 +37,9 @@ def test_the_data_is_trinitys_cumulative_penalty():
     assert RULE.penalties(1) == (0,)
     assert english(RULE.describe(3)) == "3 actions: -3, -4, -5 dice"
     assert RULE.condition(1, 0) is None
-    assert RULE.condition(2, 1) == ["action 2 of 2", -3, True]
+    assert RULE.condition(2, 1) == [{"line": "aeon.value.noted_action", "values": {"index": 2, "declared": 2}},
+                                    -3, True]
+    assert english(MultipleActions.parts({PENALTY: RULE.condition(2, 1)})[0][0]) == "action 2 of 2"
 
 
 @pytest.mark.parametrize("count", [0, 11, 99])

@@ -20,7 +20,7 @@ from rules.systems.base import Combatant, CombatError, InitiativeRoll, Pool
 from rules.systems.eldritch.dice import DiceRules, roll_die
 from rules.systems.eldritch.system import EldritchSystem, LifePoints, Situation
 from tests.rules.forced_dice import dice, done
-from tests.rules.wording import english, englished
+from tests.rules.wording import english, english_parts, englished
 
 EL = EldritchSystem()
 
@@ -396,10 +396,10 @@ def test_empty_option_uses_the_weapon_in_hand():
 def test_extra_actions_and_defenses_carry_their_penalties():
     roller = dice(9, 9)
     attack = EL.attack(HANK, HENRY, "bat", roller, situation=Situation(actions_used=2))
-    assert attack.roll.pool.parts[-1] == ("3rd action", -4)
+    assert english_parts(attack.roll.pool)[-1] == ("3rd action", -4)
     assert attack.roll.total == 11
     defense = EL.defend(attack, HENRY, "dodge", roller, situation=Situation(defenses_used=1))
-    assert defense.roll.pool.parts[-1] == ("defense 2", -2)
+    assert english_parts(defense.roll.pool)[-1] == ("defense 2", -2)
     assert defense.describe() == "dodge: Dexterity 3 + Acrobatics 2 - 2 (defense 2) + d10 [9] = 12: 2 SLs"
 
 
@@ -417,7 +417,7 @@ def test_situation_is_read_from_the_snapshots_conditions_when_not_given():
 
     assert Situation.of(Snapshot()) == Situation(actions_used=1)
     attack = EL.attack(Snapshot(), HENRY, "bat", dice(9))
-    assert ("2nd action", -2) in attack.roll.pool.parts
+    assert ("2nd action", -2) in english_parts(attack.roll.pool)
 
 
 def test_st_modifiers_prone_and_prone_fighting():
@@ -580,7 +580,7 @@ def test_daisys_acute_scent_rounds_her_initiative_up():
     daisy = fighter("Daisy", {"Dexterity": 9, "Perception": 4, "Acute Scent": 1,
                               "Fast Reaction Time": 1, "Situational Awareness": 1})
     assert EL.initiative_score(daisy).size == 11
-    assert EL.initiative_score(daisy).parts[0] == ("(Dexterity 9 + Perception 4)/2 rounded up =", 7)
+    assert english_parts(EL.initiative_score(daisy))[0] == ("(Dexterity 9 + Perception 4)/2 rounded up =", 7)
     assert EL.round_up_with == ("Acute Senses", "Acute Scent")
 
 

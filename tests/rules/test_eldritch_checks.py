@@ -12,7 +12,7 @@ from rules.systems.base import Combatant, CombatError
 from rules.systems.eldritch.checks import Concealment
 from rules.systems.eldritch.system import EldritchSystem, Situation
 from tests.rules.forced_dice import dice, done
-from tests.rules.wording import english, englished
+from tests.rules.wording import english, english_parts, englished
 
 EL = EldritchSystem()
 
@@ -53,12 +53,12 @@ def test_no_weapon_is_too_heavy_only_minus_two_per_level():
     roller = dice(9)
     attack = EL.attack(tiny, fighter("Bob"), "big sword 1h", roller)
     done(roller)
-    assert attack.roll.pool.parts == (("Dexterity", 3), ("Melee", 2), ("strength short", -8))
+    assert english_parts(attack.roll.pool) == (("Dexterity", 3), ("Melee", 2), ("strength short", -8))
     assert attack.notes == ("big sword one-handed: Strength 5 needed, 1 -> 4 short, -8",)
     assert attack.roll.total == 3 + 2 - 8 + 9
     warhammer = EL.attack(fighter("Tiny", Dexterity=3, Melee=2, weapon="warhammer"), fighter("Bob"),
                           "warhammer", dice(9))
-    assert ("strength short", -8) in warhammer.roll.pool.parts     # two-handed: 4 needed, 0 has
+    assert ("strength short", -8) in english_parts(warhammer.roll.pool)     # two-handed: 4 needed, 0 has
     assert "too_heavy_after" not in EL.attack_table
 
 
@@ -88,8 +88,8 @@ def test_attack_carries_strength_and_space_penalties_with_their_working():
     weak = fighter("Wil", Strength=2, Dexterity=3, Melee=3, weapon="sword")
     attack = EL.attack(weak, fighter("Bob"), "sword 2h", dice(9), situation=Situation(space=2))
     assert attack.label == "sword (two-handed)" and attack.option == "sword 2h"
-    assert attack.roll.pool.parts == (("Dexterity", 3), ("Melee", 3), ("strength short", -2),
-                                      ("space short", -4))
+    assert english_parts(attack.roll.pool) == (("Dexterity", 3), ("Melee", 3), ("strength short", -2),
+                                               ("space short", -4))
     assert attack.notes == ("sword two-handed: Strength 3 needed, 2 -> 1 short, -2",
                             "sword needs a 4 yards radius, 2 yards here -> 2 short, -4")
     assert english(attack.describe()).endswith("(sword two-handed: Strength 3 needed, 2 -> 1 short, -2; "

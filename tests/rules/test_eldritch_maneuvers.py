@@ -13,7 +13,7 @@ from rules.data import load_system_data
 from rules.systems.base import Combatant, CombatError
 from rules.systems.eldritch.system import EldritchSystem, Situation
 from tests.rules.forced_dice import dice, done
-from tests.rules.wording import english, englished
+from tests.rules.wording import english, english_parts, englished
 
 EL = EldritchSystem()
 ALL = {name: 1 for name in load_system_data("eldritch")["traits"]["maneuvers"]}
@@ -399,7 +399,7 @@ def test_a_failed_sacrifice_leaves_the_target_to_defend():
     roller = dice(3)                              # 7: failed
     defense = EL.sacrifice(attack, SAL, roller, initiative=15, attacker_initiative=14,
                            situation=Situation(defenses_used=1))
-    assert defense.outcome == "failed" and ("defense 2", -2) in defense.roll.pool.parts
+    assert defense.outcome == "failed" and ("defense 2", -2) in english_parts(defense.roll.pool)
     resolution = EL.resolve(attack, defense, HANK, HENRY, dice())
     assert "Sal's Sacrifice fails" in englished(resolution.lines)[1]
     assert resolution.harm[0].name == "Henry" and resolution.harm[0].amount == 15 + 4 - 6
@@ -426,8 +426,8 @@ def test_sacrifice_is_a_parry_with_the_multiple_action_penalties():
     defense = EL.sacrifice(_bat_on_henry(), SAL, roller, initiative=20, attacker_initiative=14,
                            situation=Situation(actions_used=2, defenses_used=1))
     done(roller)
-    assert defense.roll.pool.parts == (("Dexterity", 4), ("Melee", 3), ("sacrifice", -3),
-                                       ("3rd action", -4), ("defense 2", -2))
+    assert english_parts(defense.roll.pool) == (("Dexterity", 4), ("Melee", 3), ("sacrifice", -3),
+                                                ("3rd action", -4), ("defense 2", -2))
     assert defense.roll.total == 4 + 3 - 3 - 4 - 2 + 9
 
 

@@ -8,6 +8,7 @@ fails the test if one more die is asked for, and ``done()`` checks that none wer
 from __future__ import annotations
 
 import copy
+import json
 
 import pytest
 from hypothesis import given
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 
 from rules.data import RulesDataError, load_system_data
 from rules.dice import DiceSyntaxError, parse_pool
+from rules.lines import Line
 from rules.systems import get_system
 from rules.systems.base import Combatant, CombatError, InitiativeRoll, Pool
 from rules.systems.storyteller.system import StorytellerSystem
@@ -1084,7 +1086,8 @@ def test_parry_is_offered_only_with_a_weapon_or_shield_in_hand():
     ((("", 4), ("", -1), ("modifier", 2)), "4 - 1 + 2 (modifier) = 5"),
     ((("Power", 6), ("special effects", 1), ("willpower", 1), ("rollover", 2)),
      "Power 6 + 1 (special effects) + 1 (willpower) + 2 (rollover) = 10"),
-    ((("Strength", 2), ("action 2 of 3", -2)), "Strength 2 - 2 (action 2 of 3) = 0"),
+    ((("Strength", 2), (Line("aeon.value.noted_action", {"index": 2, "declared": 3}), -2)),
+     "Strength 2 - 2 (action 2 of 3) = 0"),
     ((("Stamina", 2), ("armor", 2)), "Stamina 2 + armor 2 = 4"),
 ])
 def test_a_pool_as_a_line_reads_as_its_description(parts, text):
@@ -1092,6 +1095,19 @@ def test_a_pool_as_a_line_reads_as_its_description(parts, text):
     assert pool.describe() == text
     assert english(pool.line()) == text
     assert english(pool.dice_line()) == pool.dice() == f"{text} {'die' if pool.size == 1 else 'dice'}"
+
+
+def test_a_pool_part_labelled_by_a_line_keeps_it_through_its_record_and_string_labels_still_load():
+    half = Line("eldritch.value.part_half", {"traits": Pool((("Dexterity", 2), ("Perception", 2))).chain()})
+    action = Line("aeon.value.noted_action", {"index": 2, "declared": 3})
+    pool = Pool(((half, 2), (action, -1), ("Brawl", 1)))
+    record = json.loads(json.dumps(pool.to_record()))
+    assert record[1] == [{"line": "aeon.value.noted_action", "values": {"index": 2, "declared": 3}}, -1]
+    assert record[2] == ["Brawl", 1]
+    assert Pool.from_parts(record) == pool
+    assert Pool.from_parts(record).describe() == "(Dexterity 2 + Perception 2)/2 = 2 - 1 (action 2 of 3) + Brawl 1 = 2"
+    # a record from before labels could be lines: every label a string
+    assert Pool.from_parts([["Dexterity", 3], ["wounds", -1]]) == Pool((("Dexterity", 3), ("wounds", -1)))
 
 
 def test_an_initiative_roll_as_a_line_reads_as_its_description():

@@ -13,3 +13,9 @@ def english(line) -> str:
 
 def englished(lines) -> list[str]:
     return [english(line) for line in lines]
+
+
+def english_parts(pool) -> tuple:
+    """A pool's ``(label, value)`` parts with each label as a player reads it (a label the
+    rules give as a line worded by the game)."""
+    return tuple((english(label), value) for label, value in pool.parts)

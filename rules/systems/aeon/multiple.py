@@ -18,7 +18,7 @@ from typing import Any
 
 from rules.data import RulesDataError, require
 from rules.lines import Line
-from rules.systems.base import CombatError, Pool
+from rules.systems.base import CombatError, Pool, label_from_record, label_record
 
 #: The snapshot condition carrying the penalty of the action being taken:
 #: ``[label, dice (negative), strict]``; strict: a pool below the minimum is refused.
@@ -60,29 +60,29 @@ class MultipleActions:
         """Each action's penalty in order: 3 -> (-3, -4, -5)."""
         return tuple(self.penalty(declared, index) for index in range(declared))
 
-    def label(self, declared: int, index: int) -> str:
-        """The pool part's label: ``"action 2 of 3"``."""
-        return f"action {index + 1} of {declared}"
+    def label(self, declared: int, index: int) -> Line:
+        """The pool part's label, a noted part: ``"action 2 of 3"``."""
+        return Line("aeon.value.noted_action", {"index": index + 1, "declared": declared})
 
     def condition(self, declared: int, index: int, *, strict: bool = True) -> list[Any] | None:
         """The snapshot condition for action ``index`` of ``declared`` (None: no penalty).
         ``strict`` False: the roll is forced on the fighter (a clinch partner's contest), so
         a pool emptied by the penalty rolls nothing rather than being refused."""
         dice = self.penalty(declared, index)
-        return [self.label(declared, index), dice, strict] if dice else None
+        return [label_record(self.label(declared, index)), dice, strict] if dice else None
 
     @staticmethod
-    def parts(conditions: Mapping[str, Any]) -> tuple[tuple[str, int], ...]:
+    def parts(conditions: Mapping[str, Any]) -> tuple[tuple[str | Line, int], ...]:
         """The penalty part carried by a snapshot's conditions, if any."""
         carried = conditions.get(PENALTY)
-        return ((str(carried[0]), int(carried[1])),) if carried else ()
+        return ((label_from_record(carried[0]), int(carried[1])),) if carried else ()
 
     def require_pool(self, pool: Pool, conditions: Mapping[str, Any], what: str, name: str) -> Pool:
         """``pool`` if its split penalty (carried in ``conditions``) leaves it at least
         ``min_pool`` dice; a strict action below it is refused. Raises CombatError."""
         carried = conditions.get(PENALTY)
         if carried and carried[2] and pool.size < self.min_pool:
-            raise CombatError(Line("aeon.refusal.would_have_dice_after", {"name": name, "what": what, "pool_size": max(0, pool.size), "carried": format(carried[1], '+d'), "carried_2": carried[0], "min_pool": self.min_pool}))
+            raise CombatError(Line("aeon.refusal.would_have_dice_after", {"name": name, "what": what, "pool_size": max(0, pool.size), "carried": format(carried[1], '+d'), "carried_2": label_from_record(carried[0]), "min_pool": self.min_pool}))
         return pool
 
     def describe(self, declared: int) -> Line:

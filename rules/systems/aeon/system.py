@@ -86,15 +86,12 @@ class AeonHealth(HealthTrack):
     def knocked_out(self) -> bool:
         return self.filled >= self.size and self.bashing > 0
 
-    def words(self) -> str:
+    def line(self) -> Line:
         """``"Hurt (-1)"``, ``"Incapacitated (knocked out)"``, ``"Dead"`` (``describe()`` adds
         the track: ``"Hurt (-1) [LB.....]"``)."""
-        if self.dead:
-            return "Dead"
         if self.knocked_out:
-            return f"{self.level_name} (knocked out)"
-        penalty = f" ({self.penalty})" if self.filled else ""
-        return f"{self.level_name}{penalty}"
+            return Line("aeon.value.knocked_out", {"level": self.level_line()})
+        return self.penalty_line() if self.filled and not self.dead else self.level_line()
 
     def with_damage(self, amount: int, damage_type: str) -> AeonHealth:
         """The chart after ``amount`` levels of ``damage_type``, one level at a time:
@@ -265,7 +262,7 @@ class AeonAttack:
     def to_record(self) -> dict[str, Any]:
         return {"attacker": self.attacker, "target": self.target, "weapon": self.weapon.key,
                 "shots": [[shot.key, extra] for shot, extra in self.shots],
-                "parts": [list(part) for part in self.pool.parts], "roll": self.roll.to_record(),
+                "parts": self.pool.to_record(), "roll": self.roll.to_record(),
                 "preface": [line_record(line) for line in self.preface], "lost_control": self.lost_control,
                 "clinch_choice": self.clinch_choice}
 
@@ -296,7 +293,7 @@ class AeonDefense:
 
     def to_record(self) -> dict[str, Any]:
         return {"kind": self.kind, "defender": self.defender, "difficulty": self.difficulty, "dice": self.dice,
-                "parts": [list(part) for part in self.pool.parts], "roll": self.roll.to_record()}
+                "parts": self.pool.to_record(), "roll": self.roll.to_record()}
 
 
 # ================================================================================ system
@@ -462,7 +459,7 @@ class AeonSystem(RuleSystem):
         else:
             verdict = "failure"
         return RollResult(lines=(line,), summary=verdict,
-                          record={"pool": [list(p) for p in pool.parts], **roll.to_record(),
+                          record={"pool": pool.to_record(), **roll.to_record(),
                                   "willpower": willpower, "result": verdict})
 
     def check_pool(self, expression: PoolExpression, actor: Combatant, modifier: int) -> tuple[Pool, int]:
@@ -690,7 +687,8 @@ class AeonSystem(RuleSystem):
         """``actor``'s ratings of ``traits`` as a pool; mounted, each Ability capped at Ride
         names its cap (``"Athletics 2, capped by Ride" 1``: shown "Athletics 2, capped by Ride 1")."""
         fighting = self.as_fighting(actor)
-        return Pool(tuple((f"{name} {actor.trait(name)}, capped by {self.tactics.ride_trait}"
+        return Pool(tuple((Line("aeon.value.part_capped", {"name": name, "rating": actor.trait(name),
+                                                             "cap": self.tactics.ride_trait})
                            if fighting.trait(name) < actor.trait(name) else name, fighting.trait(name))
                           for name in traits))
 

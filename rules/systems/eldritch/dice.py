@@ -21,7 +21,7 @@ from typing import Any
 
 from rules.data import RulesDataError, require
 from rules.dice import Roller
-from rules.lines import Line
+from rules.lines import Line, text_of
 from rules.systems.base import Combatant, Pool, plural
 
 
@@ -110,6 +110,8 @@ def describe_parts(parts: Sequence[tuple[str, int]]) -> str:
     for label, value in parts:
         if not label:
             pieces.append((value < 0, str(abs(value))))
+        elif isinstance(label, Line):
+            pieces.append((value < 0, f"{abs(value)} ({text_of(label)})"))
         elif label[:1].isupper():
             pieces.append((False, f"{label} {value}"))
         else:
@@ -127,6 +129,8 @@ def parts_line(parts: Sequence[tuple[str, int]]) -> Line | None:
     for label, value in parts:
         if not label:
             negative, part = value < 0, Line("line.pool_number", {"value": abs(value)})
+        elif isinstance(label, Line):   # a label the rules compose ("2nd action"): noted
+            negative, part = value < 0, Line("line.pool_noted", {"value": abs(value), "label": label})
         elif label[:1].isupper():
             negative, part = False, Line("line.pool_trait", {"label": label, "value": value})
         else:
@@ -187,7 +191,7 @@ class EldritchRoll:
         return f"{lead} {self.faces_text()} = {self.total}: {self.verdict()}"
 
     def to_record(self) -> dict[str, Any]:
-        return {"parts": [list(part) for part in self.pool.parts], "faces": list(self.faces),
+        return {"parts": self.pool.to_record(), "faces": list(self.faces),
                 "die": self.die, "total": self.total, "success_levels": self.success_levels}
 
     @classmethod

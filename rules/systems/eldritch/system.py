@@ -123,11 +123,17 @@ MODES = ("unarmed", "melee", "thrown", "launched", "firearm")
 FLAGS = {"1h": ("hands", 1), "one-handed": ("hands", 1), "2h": ("hands", 2),
          "two-handed": ("hands", 2), "thrown": ("mode", "thrown"), "throw": ("mode", "thrown"),
          "neck": ("neck", True)}
-ORDINALS = {1: "2nd", 2: "3rd"}
 #: How long an Ear Pop stun lasts (seed: "the rest of the turn (or his first action, should
 #: the move be performed at the end of a turn)").
 STUN_REST_OF_TURN = "rest of turn"
 STUN_FIRST_ACTION = "first action"
+
+
+def action_label(actions_used: int) -> Line:
+    """The pool part's label for an action after ``actions_used`` others this turn: ``"2nd
+    action"``, ``"3rd action"``, ``"4th action"``, ..."""
+    return Line("eldritch.value.part_second_action" if actions_used == 1 else "eldritch.value.part_third_action"
+                if actions_used == 2 else "eldritch.value.part_nth_action", {"number": actions_used + 1})
 
 
 def squash(text: str) -> str:
@@ -154,15 +160,12 @@ class LifePoints(PointsHealth):
     def current(self) -> int:
         return self.maximum - self.bash - self.lethal
 
-    def describe(self) -> str:
+    def line(self) -> Line:
         """``"Life Points 21/32"``, ``"Down: Life Points -3/32"`` (unconscious), ``"Dead: …"``
         (short enough for the HUD's health column)."""
-        points = f"Life Points {self.current}/{self.maximum}"
-        if self.dead:
-            return f"Dead: {points}"
-        if self.incapacitated:
-            return f"Down: {points}"
-        return points
+        values = {"current": self.current, "maximum": self.maximum}
+        return Line("eldritch.value.life_points_dead" if self.dead else "eldritch.value.life_points_down"
+                    if self.incapacitated else "eldritch.value.life_points", values)
 
     def with_damage(self, amount: int, damage_type: str) -> LifePoints:
         amount = max(0, amount)
@@ -646,7 +649,7 @@ class EldritchSystem(EldritchChecks, RuleSystem):
 
         def levels(roller: Roller) -> int:
             result = self.roll_check(expression, actor, roller, modifier=modifier, willpower=willpower)
-            shown[:] = [describe_parts(result.record["parts"])]
+            shown[:] = [describe_parts(Pool.from_parts(result.record["parts"]).parts)]
             return int(result.record["success_levels"])
 
         outcomes, unexplored = enumerate_outcomes(levels)
@@ -671,10 +674,11 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         acute = any(actor.trait(name) > 0 for name in self.round_up_with)
         total = sum(ratings)
         half = -(-total // 2) if acute else total // 2
-        shown = " + ".join(f"{name} {value}" for name, value in zip(self.halved, ratings, strict=True))
+        shown = Pool(tuple(zip(self.halved, ratings, strict=True))).chain() or ""
         bonuses = [(name, bonus) for name, bonus in self.initiative_bonuses.items() if actor.trait(name) > 0]
         # the half has its own "=": "(Dexterity 2 + Perception 2)/2 = 2 + 1d10 (3) = 5"
-        return Pool(((f"({shown})/2{' rounded up' if acute else ''} =", half), *bonuses))
+        return Pool(((Line("eldritch.value.part_half_up" if acute else "eldritch.value.part_half", {"traits": shown}),
+                      half), *bonuses))
 
     def roll_initiative(self, actor: Combatant, roller: Roller) -> InitiativeRoll:
         """The score + a plain 1d10 (no Rule of 10/1). Ties break on the score. Raises
@@ -961,7 +965,7 @@ class EldritchSystem(EldritchChecks, RuleSystem):
                 effects.append(("whirling-sword", attacker.name,
                                  {"turn": situation.whirl_turns + 1, "penalty": maneuver.modifier + penalty}))
         elif situation.actions_used:
-            parts.append((f"{ORDINALS.get(situation.actions_used, f'{situation.actions_used + 1}th')} action",
+            parts.append((action_label(situation.actions_used),
                           self.action_penalty(situation.actions_used)))
         notes = []
         limits: list[Limitation | None] = []
@@ -971,7 +975,8 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         for limit in limits:
             if limit is not None and limit.penalty:
                 notes.append(limit.line)
-                parts.append((f"{limit.kind} short", limit.penalty))
+                parts.append((Line("eldritch.value.part_strength_short" if limit.kind == "strength"
+                                   else "eldritch.value.part_space_short"), limit.penalty))
         # Wall Flip's +3 counts against the one flipped over only: never in a roll kept for the
         # turn (Whirling Sword) nor for another target (Double Jump Kick)
         flip_at = None
@@ -983,7 +988,9 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         drawback = attacker.trait(self.honor["drawback"])
         if maneuver.honor_check and drawback > 0:
             honor = self.roll(trait_parts(attacker, self.honor["traits"])
-                              + ((f"{self.honor['drawback'].lower()} {drawback}", int(self.honor["per_level"]) * drawback),),
+                              + ((Line("eldritch.value.part_drawback", {"drawback": self.honor["drawback"].lower(),
+                                                                        "level": drawback}),
+                                  int(self.honor["per_level"]) * drawback),),
                               roller)
             if not honor.succeeded:
                 return tuple(EldritchAttack(attacker.name, t.name, choice, None, honor, notes=tuple(notes))
@@ -1149,7 +1156,8 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         """A defense rolled: ``parts`` with the turn's defense penalty (each defense after the
         first at -2 more), Wall Flip's +3 to further defenses and what weighs on every roll."""
         if situation.defenses_used:
-            parts.append((f"defense {situation.defenses_used + 1}", self.defense_penalty(situation.defenses_used)))
+            parts.append((Line("eldritch.value.part_defense", {"number": situation.defenses_used + 1}),
+                          self.defense_penalty(situation.defenses_used)))
         if situation.flip_defense:
             parts.append(self.flip_bonus())
         parts += self._shared_parts(defender, situation, parts, modifier=modifier, dice_modifier=dice_modifier)
@@ -1280,7 +1288,7 @@ class EldritchSystem(EldritchChecks, RuleSystem):
                                        situation, False)
         parts.append(("sacrifice", maneuver.modifier))
         if situation.actions_used:
-            parts.append((f"{ORDINALS.get(situation.actions_used, f'{situation.actions_used + 1}th')} action",
+            parts.append((action_label(situation.actions_used),
                           self.action_penalty(situation.actions_used)))
         roll = self._defense_roll(defender, situation, parts, roller, modifier=modifier, dice_modifier=dice_modifier)
         if roll.success_levels > attack.successes:
@@ -1579,7 +1587,7 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         self.require_awake(escaper, situation)
         parts = list(trait_parts(escaper, self.escape["traits"]))
         if situation.actions_used:
-            parts.append((f"{ORDINALS.get(situation.actions_used, f'{situation.actions_used + 1}th')} action",
+            parts.append((action_label(situation.actions_used),
                           self.action_penalty(situation.actions_used)))
         parts += self._shared_parts(escaper, situation, parts, modifier=0, dice_modifier=0)
         mine = self.roll(parts, roller)

@@ -18,12 +18,17 @@ if TYPE_CHECKING:
     from rules.systems.elethril.system import Spell
 
 
-def signed_parts(parts: Sequence[tuple[str, int]]) -> str:
-    """``" + 3 (short sword) - 1 (Reaction)"``: each part after a base, labelled."""
-    text = ""
+def signed_parts(parts: Sequence[tuple[str | Line, int]]) -> Line | str:
+    """``" + 3 (short sword) - 1 (Reaction)"``: each part after a base, labelled (a label a
+    name, or a line), as one line (``elethril.value.signed_*``); "" for no parts."""
+    chain: Line | str = ""
     for label, value in parts:
-        text += f" {'-' if value < 0 else '+'} {abs(value)}" + (f" ({label})" if label else "")
-    return text
+        values = {"parts": chain, "value": abs(value), "label": label}
+        if label:
+            chain = Line("elethril.value.signed_minus" if value < 0 else "elethril.value.signed_plus", values)
+        else:
+            chain = Line("elethril.value.signed_minus_bare" if value < 0 else "elethril.value.signed_plus_bare", values)
+    return chain
 
 
 
@@ -163,7 +168,7 @@ class SegmentInitiative:
 
     def to_record(self) -> dict[str, Any]:
         return {"actor": self.actor, "round": self.round, "base": self.base,
-                "parts": [list(part) for part in self.parts], "dice": list(self.dice),
+                "parts": Pool(self.parts).to_record(), "dice": list(self.dice),
                 "group": self.group, "minimum": self.minimum}
 
     @classmethod

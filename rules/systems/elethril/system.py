@@ -341,10 +341,11 @@ class HitPoints(PointsHealth):
     def current(self) -> int:
         return self.maximum - self.damage
 
-    def describe(self) -> str:
+    def line(self) -> Line:
         """``"12/20 hp"``, ``"Down -3/20 hp"``, ``"Dead -10/20 hp"``."""
-        state = "Dead " if self.dead else "Down " if self.incapacitated else ""
-        return f"{state}{self.current}/{self.maximum} hp"
+        values = {"current": self.current, "maximum": self.maximum}
+        return Line("elethril.value.hit_points_dead" if self.dead else "elethril.value.hit_points_down"
+                    if self.incapacitated else "elethril.value.hit_points", values)
 
     def with_damage(self, amount: int, damage_type: str = "") -> HitPoints:
         return replace(self, damage=self.damage + max(0, amount))
@@ -970,7 +971,7 @@ class ElethrilSystem(RuleSystem):
             plan = plans[member]
             parts = plan.parts
             if member in group.follow_slowest and member != slowest:
-                parts = ((f"{slowest}'s modifiers", totals[slowest]),)
+                parts = ((Line("elethril.value.part_modifiers_of", {"name": slowest}), totals[slowest]),)
             results[member] = SegmentInitiative(member, round_number, rolled.base,
                                                 parts + self._forfeit(plan), group=group.name,
                                                 minimum=self.minimum_initiative)

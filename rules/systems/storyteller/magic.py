@@ -120,8 +120,8 @@ class CastRoll:
     def to_record(self) -> dict[str, Any]:
         """A plain dict; ``StorytellerMagic.cast_from_record`` rebuilds it (spell by key)."""
         return {"caster": self.caster, "spell": self.spell.key,
-                "power_parts": [list(p) for p in self.power_pool.parts], "power": self.power.to_record(),
-                "control_parts": [list(p) for p in self.control_pool.parts],
+                "power_parts": self.power_pool.to_record(), "power": self.power.to_record(),
+                "control_parts": self.control_pool.to_record(),
                 "control": self.control.to_record()}
 
 
@@ -173,7 +173,7 @@ class MagicalAttack:
         ``StorytellerMagic.attack_from_record`` rebuilds it."""
         return {"magic": True, "attacker": self.attacker, "target": self.target,
                 "option": self.cast.spell.key, "cast": self.cast.to_record(),
-                "parts": [list(p) for p in self.pool.parts], "roll": self.roll.to_record(),
+                "parts": self.pool.to_record(), "roll": self.roll.to_record(),
                 "se_to_damage": self.se_to_damage}
 
 

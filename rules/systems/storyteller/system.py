@@ -61,10 +61,9 @@ class StorytellerHealth(HealthTrack):
     dead: bool = False
     lethal_kills: bool = True   # lethal/aggravated into a full track is death (data, per kind)
 
-    def words(self) -> str:
+    def line(self) -> Line:
         """``"Hurt (-1)"`` (``describe()``: ``"Hurt (-1) [LB.....]"``)."""
-        penalty = f" ({self.penalty})" if self.filled and not self.incapacitated else ""
-        return f"{self.level_name}{penalty}"
+        return self.penalty_line() if self.filled and not self.incapacitated else self.level_line()
 
     def with_damage(self, amount: int, damage_type: str) -> StorytellerHealth:
         """The track after ``amount`` levels of ``damage_type``.
@@ -149,7 +148,7 @@ class StorytellerAttack:
 
     def to_record(self) -> dict[str, Any]:
         return {"attacker": self.attacker, "target": self.target, "option": self.maneuver.key,
-                "parts": [list(part) for part in self.pool.parts], "roll": self.roll.to_record()}
+                "parts": self.pool.to_record(), "roll": self.roll.to_record()}
 
 
 class StorytellerSystem(RuleSystem):
@@ -332,7 +331,7 @@ class StorytellerSystem(RuleSystem):
         verdict = "BOTCH" if roll.botch else (plural(roll.net, 'success') if roll.net else "failure")
         return RollResult(lines=(Line("storyteller.line.pool_roll", {"pool": pool.dice_line(), "roll": roll.describe()}),),
                           summary=verdict,
-                          record={"pool": [list(p) for p in pool.parts], **roll.to_record(), "result": verdict})
+                          record={"pool": pool.to_record(), **roll.to_record(), "result": verdict})
 
     def check_pool(self, expression: PoolExpression, actor: Combatant, modifier: int,
                    willpower: bool) -> tuple[Pool, int]:
