@@ -28,7 +28,8 @@ ready to run but waited for a CPU (run-queue delay, ``/proc/<pid>/task/*/schedst
 shared machine the Server's CPU is capped by the others' load); p50/p99 per command, each p99
 also as a ratio to ``look``'s; and the Server's garbage collections of 5 ms or more in the
 window (the server runs with ``FRAY_BENCH_GC=1``, see ``server/conf/at_server_startstop.py``).
-Targets: Server under 60 % CPU, every p99 at most 1.2 × look's. A command answered
+Targets (500 clients in 50 fights, 300 s): Server under 75 % CPU, every p99 at most 300 ms and
+at most 1.2 × look's. A command answered
 about 100 times in 60 s has its maximum for a p99: ``--seconds 300`` gives each a real one.
 Prints a Markdown table and a summary line; exits 0 (a benchmark, not a test). The machine is
 shared: the load average and the load generator's own CPU are printed alongside.
@@ -516,11 +517,13 @@ def report(run: Run, args) -> None:
     if run.errors:
         print(f"\nClient errors ({len(run.errors)}): " + "; ".join(run.errors[:5]))
     server_cpu = cpu.get("server", float("nan"))
-    cpu_ok = server_cpu < 60
+    cpu_ok = server_cpu < 75
     p99_ok = bool(look_p99) and worst <= 1.2 and all(r[0] and not r[1] for r in rows.values())
+    worst_ms = max((percentile(r[0], 99) for r in rows.values() if r[0]), default=float("nan"))
     print(f"\n**Summary**: {rate:.1f} commands/s served, Server CPU {server_cpu:.0f} % "
-          f"(target < 60 %: {'met' if cpu_ok else 'NOT met'}), look p99 "
-          f"{look_p99 if look_p99 is not None else float('nan'):.0f} ms, worst p99 "
+          f"(target < 75 %: {'met' if cpu_ok else 'NOT met'}), look p99 "
+          f"{look_p99 if look_p99 is not None else float('nan'):.0f} ms, worst p99 {worst_ms:.0f} ms "
+          f"(target ≤ 300 ms: {'met' if worst_ms <= 300 else 'NOT met'}) and "
           f"{worst:.2f} × look's (target ≤ 1.2: {'met' if p99_ok else 'NOT met'}).")
 
 
