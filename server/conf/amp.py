@@ -14,6 +14,11 @@ every player sees "... Server restarted." while what was in flight is lost
 Here only a connection's first bytes are checked (a stray HTTP request is still answered as
 Evennia answers it); after them every read goes to AMP's own parser, which reassembles
 boxes across any cut. ``server/conf/settings.py`` names these classes.
+
+Both ends also send each write at once (``TCP_NODELAY``): with Nagle's algorithm, which
+Twisted leaves on, a small write waits until the other end acknowledges the one before, and
+the other end may hold its acknowledgement for up to 40 ms; every command and every answer
+crosses this link (``docs/performance.md``, "500 clients").
 """
 
 from __future__ import annotations
@@ -24,10 +29,24 @@ from evennia.server.portal.amp import NUL, AMPMultiConnectionProtocol
 from evennia.utils import logger
 
 
+def no_delay(transport) -> None:
+    """Send ``transport``'s writes at once, not held for Nagle's algorithm (``TCP_NODELAY``);
+    a transport with no TCP socket (a test's) is left as it is."""
+    try:
+        transport.setTcpNoDelay(True)
+    except (AttributeError, OSError):
+        pass
+
+
 class StreamRead:
-    """AMP protocol mixin: after a connection's first read, every byte is AMP."""
+    """AMP protocol mixin: after a connection's first read, every byte is AMP; writes go at
+    once (:func:`no_delay`)."""
 
     amp_started = False
+
+    def connectionMade(self) -> None:
+        no_delay(self.transport)
+        super().connectionMade()
 
     def dataReceived(self, data: bytes) -> None:
         if not self.amp_started:

@@ -79,6 +79,7 @@ from twisted.conch.telnet import (
     WONT,
 )
 
+from server.conf.amp import no_delay
 from server.conf.linewrap import wrap_text
 
 _SIMPLE_COMMANDS = frozenset((EOR, NOP, DM, BRK, IP, AO, AYT, EC, EL, GA))
@@ -124,6 +125,7 @@ class FrayTelnetProtocol(TelnetProtocol):
                 self.transport.getHandle().setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, size)
         except (AttributeError, OSError):   # a transport with no socket of its own (TLS, tests)
             pass
+        no_delay(self.transport)   # a line and its prompt go out as written, not after an ACK
 
     def dataReceived(self, data):
         size = self._window()

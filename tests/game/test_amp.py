@@ -88,3 +88,45 @@ def test_the_servers_client_factory_builds_the_stream_reading_protocol():
         assert isinstance(amp_client.AMPClientFactory(server).buildProtocol(None), ServerAMP)
     finally:
         amp_client.AMPServerClientProtocol = kept
+
+
+class _TcpTransport(StringTransport):
+    """A fake transport that notes ``setTcpNoDelay`` as a TCP transport takes it."""
+
+    no_delay = None
+
+    def setTcpNoDelay(self, enabled):
+        self.no_delay = enabled
+
+
+def test_both_ends_of_the_link_send_each_write_at_once_not_after_an_ack():
+    from unittest import mock
+
+    for protocol_class in (PortalAMP, ServerAMP):
+        evennias = protocol_class.__mro__[2]   # after the stream-reading mixin: Evennia's protocol
+        with mock.patch.object(evennias, "connectionMade") as made:
+            protocol = protocol_class()
+            transport = _TcpTransport()
+            protocol.makeConnection(transport)
+        assert transport.no_delay is True, protocol_class
+        made.assert_called_once_with()   # Evennia's own start of the link still runs
+
+
+def test_no_delay_sets_tcp_nodelay_on_a_real_socket_and_leaves_other_transports():
+    import socket
+
+    from twisted.internet import tcp
+
+    from server.conf.amp import no_delay
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    client = socket.create_connection(listener.getsockname())
+    accepted, _ = listener.accept()
+    try:
+        assert client.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 0   # Nagle on, as Twisted leaves it
+        no_delay(tcp.Connection(client, None))
+        assert client.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) == 1
+        no_delay(StringTransport())   # no TCP socket: nothing to set, no error
+    finally:
+        for sock in (client, accepted, listener):
+            sock.close()
