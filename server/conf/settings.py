@@ -62,15 +62,8 @@ DATABASES = databases_from_env() or DATABASES
 # read and stays: the Server's memory grew by 40 MB over its first half hour of play
 # (docs/performance.md, "An hour of play"). 8 MB keeps the hot tables and indexes; the rest
 # of the file is in the OS's cache, read back in microseconds.
-#
-# And a write-ahead log instead of SQLite's default rollback journal: each command's one commit
-# appends its pages to the log, where the rollback journal created, wrote and deleted a journal
-# file and wrote every page twice (about 40 writes a command, half of them in WAL mode;
-# docs/performance.md). A web page's read no longer blocks the reactor's commit either. The
-# mode is kept in the file: back up a running game with SQLite's backup, not by copying the
-# file alone (README, "Database").
 SQLITE3_PRAGMAS = tuple("PRAGMA cache_size=-8192" if pragma.startswith("PRAGMA cache_size") else pragma
-                        for pragma in SQLITE3_PRAGMAS) + ("PRAGMA journal_mode=WAL",)
+                        for pragma in SQLITE3_PRAGMAS)
 
 # "Narrator" (game-runner / storyteller staff) sits between Player and Helper.
 PERMISSION_HIERARCHY = [
