@@ -62,6 +62,12 @@ DATABASES = databases_from_env() or DATABASES
 # read and stays: the Server's memory grew by 40 MB over its first half hour of play
 # (docs/performance.md, "An hour of play"). 8 MB keeps the hot tables and indexes; the rest
 # of the file is in the OS's cache, read back in microseconds.
+#
+# The journal stays SQLite's default rollback journal, not a write-ahead log (WAL): a reload
+# runs the old Server and the new one side by side for a moment, and the old one, closing
+# last as far as SQLite can tell, deleted the log the new one was writing to. Every later
+# commit went to a deleted file and was lost when the Server was killed (the storyteller
+# e2e's kill after a reload; docs/performance.md, "One commit a command").
 SQLITE3_PRAGMAS = tuple("PRAGMA cache_size=-8192" if pragma.startswith("PRAGMA cache_size") else pragma
                         for pragma in SQLITE3_PRAGMAS)
 
