@@ -28,6 +28,15 @@ class Dying:
     health: Any
 
 
+class Drawn:
+    """A value of a line that the game draws for each reader rather than words: several lines
+    laid out for the reader's width, or sentences for a screen reader (elethril's segment
+    timeline ``Board``). Data, like every value; the game registers how each kind is drawn
+    (``world.wording.draws``, once, as it starts)."""
+
+    __slots__ = ()
+
+
 def roll_of(name: str, rolled) -> Line:
     """``"<name> <the roll>"``: who rolled ``rolled`` (an attack, a defense: anything with a
     ``describe()``, its roll as a line) and its roll."""

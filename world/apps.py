@@ -39,10 +39,14 @@ class WorldConfig(AppConfig):
 
     def ready(self) -> None:
         from rules.lines import use_wording
-        from world.wording import line_text
+        from rules.systems.elethril.timeline import Board
+        from world.segment_board import board_text
+        from world.wording import draws, line_text
 
         Field.register_lookup(PortableRegex)
         Field.register_lookup(PortableIRegex)
         # the rules' refusals (a CombatError raised with a line) in the catalogue's words, the
         # game's own where it has them: one line of plain text (escaped where it is sent)
         use_wording(lambda line, system: line_text(line, system, plain=True))
+        # the values of lines the game draws rather than words, each kind with its drawer
+        draws(Board, board_text)   # elethril's segment timeline, laid out for the reader's width

@@ -1,8 +1,9 @@
 """Elethril's segment timeline board, drawn from the timeline the rules give as data
 (``rules.systems.elethril.timeline``): for the segment HUD (``world.segments``) and for the
 round's initiative event, whose line ``elethril.line.board`` carries it as a
-:class:`~rules.systems.elethril.timeline.Board` (``world.wording`` draws it here); laid out
-for the reader's width, or as sentences for a screen reader. Its words are the catalogue's
+:class:`~rules.systems.elethril.timeline.Board`, a drawn value (``world.wording`` draws it
+with :func:`board_text`, its drawer, which ``world.apps`` registers); laid out for the
+reader's width, or as sentences for a screen reader. Its words are the catalogue's
 ``[elethril.line]`` ``board_*`` entries."""
 
 from __future__ import annotations

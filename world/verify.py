@@ -25,6 +25,7 @@ from rules.text import quote
 from world import fights
 from world.models import Fight, FightIntent, FightLogEntry
 from world.text import COMBAT, escape
+from world.wording import line_text
 
 #: Mismatching dice named one by one; the rest are counted.
 SHOWN_MISMATCHES = 5
@@ -74,7 +75,7 @@ def verify(caller, text: str) -> str:
         "number", "actor", "what", "dice")
     result = check_dice(row.dice_seed, row.dice_commitment, row.dice_counter,
                         (LoggedEntry(number, actor, what, dice) for number, actor, what, dice in logged))
-    return "\n".join([*report(name, result), *replayed(row), f"  Seed:       {escape(row.dice_seed[:64])}",
+    return "\n".join([*report(name, result, row.system_key), *replayed(row), f"  Seed:       {escape(row.dice_seed[:64])}",
                       f"  Commitment: {escape(row.dice_commitment[:64])}"])
 
 
@@ -92,12 +93,13 @@ def replayed(row: Fight) -> list[str]:
     if result.matches:
         return [f"  Replayed {_plural(result.played, 'intent')}: the fight's state is as stored",
                 "    (health, conditions, order, round)."]
+    why = line_text(result.why, system.key)   # the catalogue's words, the fight's system's own
     if not result.diverged_at:
-        return [f"  Replayed {_plural(result.played, 'intent')}, but {result.why}."[:WIDTH]]
+        return [f"  Replayed {_plural(result.played, 'intent')}, but {why}."[:WIDTH]]
     entry = FightIntent.objects.filter(fight_id=row.pk, number=result.diverged_at).first()
     action = escape(str((entry.intent if entry else {}).get("action", "?"))[:20])
     return [f"  Replay: intent #{result.diverged_at} ({action}) goes otherwise:",
-            f"    {escape(result.why)}."[:WIDTH]]
+            f"    {why}."[:WIDTH]]
 
 
 def _plural(count: int, one: str, many: str | None = None) -> str:
@@ -109,8 +111,9 @@ def _ranges(missing: tuple[tuple[int, int], ...]) -> str:
     return ", ".join(shown) + (" and more" if len(missing) > 3 else "")
 
 
-def report(name: str, result: Verification) -> list[str]:
-    """The verification as lines of at most 78 columns."""
+def report(name: str, result: Verification, system: str = "") -> list[str]:
+    """The verification as lines of at most 78 columns (a die's problem in the catalogue's
+    words, ``system``'s own where it has them)."""
     if not result.seed_matches:
         return [f"{COMBAT} {name}: the seed does NOT match",
                 "  its commitment: none of its dice can be trusted."]
@@ -126,7 +129,7 @@ def report(name: str, result: Verification) -> list[str]:
     for mismatch in result.mismatches[:SHOWN_MISMATCHES]:
         entry = mismatch.entry
         where = f"  Entry #{entry.number} ({escape(str(entry.actor)[:20])}: {escape(str(entry.what)[:24])}):"
-        what = f"die {mismatch.die} {mismatch.problem}."[:WIDTH - 4]
+        what = f"die {mismatch.die} {line_text(mismatch.problem, system)}."[:WIDTH - 4]
         if len(where) + 1 + len(what) <= WIDTH:
             lines.append(f"{where} {what}")
         else:

@@ -5,8 +5,9 @@ uses them for the events; ``world.fights`` for the roll log it stores."""
 
 from __future__ import annotations
 
-from rules.lines import Dying, Line
-from rules.systems.elethril.timeline import Board
+from collections.abc import Callable
+
+from rules.lines import Drawn, Dying, Line
 from world.catalogue import entry, plain_entry
 from world.text import escape, track_words
 from world.text import spoken as is_spoken
@@ -17,6 +18,26 @@ class _Fill(dict):
 
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
+
+
+#: How each kind of drawn value (``rules.lines.Drawn``) is drawn: {its type: its drawer},
+#: registered once as the game starts (:func:`draws`, ``world.apps``).
+_drawers: dict[type, Callable[[Drawn, bool, bool], str]] = {}
+
+
+def draws(kind: type[Drawn], drawer: Callable[[Drawn, bool, bool], str]) -> None:
+    """Draw every value of ``kind`` in a line with ``drawer``: the value, whether for a screen
+    reader (``spoken``) and whether as plain text (``plain``: a log, a page) in; its text out,
+    its lines after the first indented by 2 as an event's lines are, escaped for ``msg``
+    unless plain. The game registers each kind once, as it starts (``world.apps``)."""
+    _drawers[kind] = drawer
+
+
+def _drawer(value: Drawn) -> Callable[[Drawn, bool, bool], str]:
+    for kind in type(value).__mro__:
+        if kind in _drawers:
+            return _drawers[kind]
+    raise LookupError(f"No drawer for a {type(value).__name__}: register one (world.wording.draws).")
 
 
 def value_text(value, spoken: bool = False) -> str:
@@ -58,16 +79,15 @@ def line_text(line, system: str = "", *, spoken: bool = False, plain: bool = Fal
 
 def _worded(value, system: str, spoken: bool, plain: bool) -> str:
     """A line's value as it goes into its template: a line within it worded as a line (its
-    own template's colours kept, its values escaped), a board drawn for the reader's width
-    (elethril's segment timeline, ``world.segment_board``), anything else as :func:`value_text`."""
+    own template's colours kept, its values escaped), a drawn value by its kind's drawer
+    (:func:`draws`: elethril's segment timeline drawn for the reader's width), anything else
+    as :func:`value_text`."""
     if isinstance(value, Line):
         return line_text(value, system, spoken=spoken, plain=plain)
     if isinstance(value, tuple):
         return entry("value.separator", system).join(_worded(part, system, spoken, plain) for part in value)
-    if isinstance(value, Board):  # drawn for the reader's width, its own lines escaped
-        from world.segment_board import board_text
-
-        return board_text(value, spoken, plain)
+    if isinstance(value, Drawn):  # drawn for the reader, its own lines escaped
+        return _drawer(value)(value, spoken, plain)
     text = value_text(value, spoken)
     return text if plain else escape(text)
 

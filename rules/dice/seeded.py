@@ -21,6 +21,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from rules.lines import Line
+
 MAX_COUNTER = 2 ** 64 - 1
 
 
@@ -87,11 +89,12 @@ class LoggedEntry:
 
 @dataclass(frozen=True)
 class Mismatch:
-    """A logged die that the seed does not confirm: which entry, which die (from 1), why."""
+    """A logged die that the seed does not confirm: which entry, which die (from 1), why (a
+    ``line.die_*`` line: "shows 9, the seed gives 6")."""
 
     entry: LoggedEntry
     die: int
-    problem: str
+    problem: Line
 
 
 @dataclass(frozen=True)
@@ -145,7 +148,7 @@ def verify(seed_hex: str, commitment_hex: str, counter: int, entries: Iterable[L
             problem = _check(seed, counter, record, used, entry.number)
             if problem is None:
                 confirmed += 1
-            elif problem == "forced":
+            elif problem == FORCED:
                 forced += 1
             else:
                 mismatches.append(Mismatch(entry, die, problem))
@@ -157,26 +160,31 @@ def _whole(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def _check(seed: bytes, counter: int, record: Any, used: dict[int, int], number: int) -> str | None:
-    """None when the die is confirmed, "forced" for a forced face, else what is wrong."""
+#: What :func:`_check` gives for a forced test face (a mark, not words): counted, not checked.
+FORCED = "forced"
+
+
+def _check(seed: bytes, counter: int, record: Any, used: dict[int, int], number: int) -> Line | str | None:
+    """None when the die is confirmed, :data:`FORCED` for a forced face, else what is wrong
+    (a line: "shows 9, the seed gives 6")."""
     if not isinstance(record, dict):
-        return "is not a die record"
+        return Line("line.die_not_a_record")
     sides, shown = _whole(record.get("sides")), _whole(record.get("face"))
     if sides is None or shown is None or sides < 1:
-        return "is not a die record"
+        return Line("line.die_not_a_record")
     if record.get("forced") is True and "counter" not in record:
-        return "forced"
+        return FORCED
     at = _whole(record.get("counter"))
     if at is None or at < 1:
-        return "has no counter"
+        return Line("line.die_no_counter")
     if at > counter:
-        return f"has a counter never drawn (the fight drew {counter})"
+        return Line("line.die_never_drawn", {"counter": counter})
     if at in used:
-        return f"reuses counter {at} (entry #{used[at]})"
+        return Line("line.die_reused", {"counter": at, "entry": used[at]})
     used[at] = number
     expected = face(seed, at, sides)
     if shown != expected:
-        return f"shows {shown}, the seed gives {expected}"
+        return Line("line.die_not_the_seed", {"face": shown, "expected": expected})
     return None
 
 

@@ -21,6 +21,7 @@ from rules.dice.seeded import face
 from rules.engine import step
 from rules.engine.intents import Intent
 from rules.engine.state import FightState
+from rules.lines import Line
 from rules.systems.base import CombatError, RuleSystem
 
 DIGEST_CHARS = 16
@@ -35,7 +36,12 @@ def digest(state: FightState | Mapping[str, Any]) -> str:
 
 
 class Diverged(Exception):
-    """The replay of one intent did not go as it went in the fight."""
+    """The replay of one intent did not go as it went in the fight: ``why``, a ``line.replay_*``
+    line ("it draws more dice than the 3 it drew")."""
+
+    def __init__(self, why: Line) -> None:
+        super().__init__(why)
+        self.why = why
 
 
 class TapeRoller:
@@ -49,16 +55,16 @@ class TapeRoller:
 
     def roll(self, sides: int) -> int:
         if self.used >= len(self.records):
-            raise Diverged(f"it draws more dice than the {len(self.records)} it drew")
+            raise Diverged(Line("line.replay_more_dice", {"count": len(self.records)}))
         record = self.records[self.used]
         self.used += 1
         if int(record["sides"]) != sides:
-            raise Diverged(f"die {self.used} is a d{sides} where a d{record['sides']} was drawn")
+            raise Diverged(Line("line.replay_other_die", {"die": self.used, "sides": sides, "drawn": record["sides"]}))
         if "counter" in record and self.seed is not None:
             expected = face(self.seed, int(record["counter"]), sides)
             if expected != int(record["face"]):
-                raise Diverged(f"die {self.used} (counter {record['counter']}) shows {record['face']}, "
-                               f"the seed gives {expected}")
+                raise Diverged(Line("line.replay_not_the_seed", {"die": self.used, "counter": record["counter"],
+                                                                  "face": record["face"], "expected": expected}))
         return int(record["face"])
 
 
@@ -76,11 +82,12 @@ class Logged:
 @dataclass(frozen=True)
 class Replayed:
     """The replay: how many intents were played, the first that went otherwise (its number
-    and why; 0 and "" when none did), and whether the last state is the one stored."""
+    and why, a ``line.replay_*`` line; 0 when none did), why the last state is not the one
+    stored (None when it is), and whether it is."""
 
     played: int
     diverged_at: int
-    why: str
+    why: Line | None
     matches: bool
 
 
@@ -95,14 +102,15 @@ def replay(system: RuleSystem, logged: Iterable[Logged], stored: FightState,
         try:
             state = step(state, entry.intent, system, roller).state
         except Diverged as error:
-            return Replayed(played, entry.number, str(error), False)
-        except CombatError as error:
-            return Replayed(played, entry.number, f"the rules now refuse it: {error}", False)
+            return Replayed(played, entry.number, error.why, False)
+        except CombatError as error:   # the refusal as its own line (or its text), in the fight's system's words
+            refusal = error.line if error.line is not None else str(error)
+            return Replayed(played, entry.number, Line("line.replay_refused", {"refusal": refusal}), False)
         played += 1
         if roller.used != len(roller.records):
-            return Replayed(played, entry.number, f"it draws {roller.used} of the {len(roller.records)} dice "
-                                                  "it drew", False)
+            return Replayed(played, entry.number,
+                            Line("line.replay_fewer_dice", {"used": roller.used, "count": len(roller.records)}), False)
         if entry.after and digest(state) != entry.after:
-            return Replayed(played, entry.number, "it leaves another state than the fight kept", False)
+            return Replayed(played, entry.number, Line("line.replay_other_state"), False)
     matches = state.to_record() == stored.to_record()
-    return Replayed(played, 0, "" if matches else "the stored state is not the one the intents reach", matches)
+    return Replayed(played, 0, None if matches else Line("line.replay_not_stored"), matches)

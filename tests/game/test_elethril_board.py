@@ -4,9 +4,14 @@ columns, a narrower window and a screen reader."""
 
 from __future__ import annotations
 
-from rules.lines import Line
+from dataclasses import dataclass
+
+import pytest
+
+from rules.lines import Drawn, Line
 from rules.systems.elethril.timeline import Board, build_timeline, spoil
 from tests.rules.test_elethril_timeline import everyone_at_five, start, two_hander_round_one
+from world import wording
 from world.segment_board import board_text, draw_board
 from world.wording import line_text
 
@@ -75,6 +80,23 @@ def test_the_event_carries_the_board_as_data_drawn_as_its_lines_are_indented():
     assert line_text(line, "elethril", spoken=True) == ("Round 1 segments, lowest first.\n"
                                                         "  Segment 3, next: melee, Ann dagger at Bob.\n"
                                                         "  Later: round 2 segment 4, Bob two-handed sword at Ann.")
+
+
+def test_a_drawn_value_is_drawn_by_the_drawer_registered_for_its_kind():
+    """The wording knows no board: the game registers each kind of drawn value's drawer as it
+    starts (``world.apps``); a kind with none is a developer's mistake, said at once."""
+    @dataclass(frozen=True)
+    class Chart(Drawn):
+        rows: int
+
+    assert wording._drawer(Board(two_hander_round_one().timeline)) is board_text
+    with pytest.raises(LookupError, match="No drawer for a Chart"):
+        line_text(Line("elethril.line.board", {"board": Chart(2)}), "elethril")
+    wording.draws(Chart, lambda chart, spoken, plain: f"{chart.rows} rows{' said' if spoken else ''}")
+    try:
+        assert line_text(Line("elethril.line.board", {"board": Chart(2)}), "elethril", spoken=True) == "2 rows said"
+    finally:
+        del wording._drawers[Chart]
 
 
 def test_a_name_on_the_board_is_escaped_once_for_msg():

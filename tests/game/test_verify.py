@@ -231,3 +231,11 @@ class TestReplay(VerifyTest):
         count = FightIntent.objects.filter(fight_id=self.fight_id).count()
         assert (f"  Replayed {count} intents, but the stored state is not the one the intents reach."
                 in self.verify().splitlines())
+
+    def test_an_intent_the_rules_now_refuse_is_named_with_the_refusal(self):
+        self.ended_fight()
+        attack = FightIntent.objects.get(fight_id=self.fight_id, intent__action="attack")
+        FightIntent.objects.filter(pk=attack.pk).update(intent={**attack.intent, "action": "da|nce"})
+        lines = self.verify().splitlines()
+        assert f"  Replay: intent #{attack.number} (da|nce) goes otherwise:" in lines
+        assert "    the rules now refuse it: The storyteller rules have no 'da|nce'.." in lines, lines

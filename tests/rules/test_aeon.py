@@ -128,12 +128,14 @@ def test_traits_numbers_and_d10_notation_sum_into_one_pool():
     ("3 vs 11", "Difficulty is the successes needed: 1 to 10, not 11."),
     ("Dex - 4", "The pool comes to -3 dice: it cannot be negative."),
     ("2d6", "Aeon pools are d10s: '2d6' is not."),
+    ("60 + 41", "Too many dice: at most 100."),
 ])
 def test_refused_rolls_are_one_line(text, message):
     with pytest.raises(DiceSyntaxError) as err:
         AE.roll_check(parse_pool(text, AE.trait_names), fighter(Dexterity=1), dice())
     assert str(err.value) == message
     assert "\n" not in str(err.value)
+    assert err.value.line is not None   # a line of the catalogue, worded by the game
 
 
 def test_zero_pool_rolls_nothing_and_fails():
@@ -538,7 +540,8 @@ def test_called_shots_add_difficulty(option, difficulty):
 
 
 @pytest.mark.parametrize(("option", "message"), [
-    ("sword+showing-off 5", r"Showing Off is \+2 to 4 difficulty, not \+5."),
+    ("sword+showing-off 5", r"^Showing Off is \+2 to 4 difficulty, not \+5\.$"),
+    ("sword+disarm 3", r"^Disarm is \+2 difficulty, not \+3\.$"),
     ("sword+club", "Name one weapon per attack."),
     ("sword+fierce+fierce", "Fierce Blows is named twice."),
     ("laser", "No weapon or called shot 'laser'"),

@@ -11,7 +11,7 @@ import pytest
 
 from rules.dice import QueuedRoller, RandomRoller
 from rules.engine import Fighter, FightState, Intent, step, turns, view
-from rules.engine.replay import Logged, digest, replay
+from rules.engine.replay import Diverged, Logged, TapeRoller, digest, replay
 from rules.systems import CombatError, get_system
 from rules.systems.base import Combatant
 from tests import fifth
@@ -145,6 +145,29 @@ def test_a_fight_replays_from_its_intents_and_dice(key):
     tampered[changed] = Logged(logged[changed].number, logged[changed].intent, faces, logged[changed].after)
     result = replay(system, tampered, state)
     assert not result.matches and result.diverged_at == logged[changed].number
+
+
+def test_a_replayed_intent_that_draws_other_dice_says_which_in_words():
+    """The tape gives back an intent's dice: a die of other sides, one the seed does not give
+    (face(bytes(32), 1, 10) is 6), or one more than were drawn is named, in the catalogue's words."""
+    def why(records, rolls, seed=None):
+        tape = TapeRoller(records, seed)
+        with pytest.raises(Diverged) as raised:
+            for sides in rolls:
+                tape.roll(sides)
+        return english(raised.value.why)
+
+    assert why([{"forced": True, "sides": 10, "face": 4}], [6]) == "die 1 is a d6 where a d10 was drawn"
+    assert why([{"counter": 1, "sides": 10, "face": 9}], [10], bytes(32)) == \
+        "die 1 (counter 1) shows 9, the seed gives 6"
+    assert why([{"forced": True, "sides": 10, "face": 4}], [10, 10]) == "it draws more dice than the 1 it drew"
+
+
+def test_a_replay_the_rules_now_refuse_says_so_with_the_refusal_s_own_words():
+    system = get_system("storyteller")
+    result = replay(system, [Logged(1, Intent("dance", actor=ANN), [])], FightState(system="storyteller"))
+    assert (result.played, result.diverged_at, result.matches) == (0, 1, False)
+    assert english(result.why) == "the rules now refuse it: The storyteller rules have no 'dance'."
 
 
 def test_duel_exact_numbers():

@@ -17,6 +17,7 @@ from rules.dice.seeded import (
     seed_bytes,
     verify,
 )
+from tests.rules.wording import english
 
 ZERO = bytes(32)
 
@@ -95,7 +96,7 @@ def test_verify_names_a_changed_face_a_reused_counter_and_a_counter_never_drawn(
                LoggedEntry(9, "Ann", "roll", [{"counter": 99, "sides": 10, "face": 1}, "junk"])]
     result = verify(ZERO.hex(), commitment(ZERO), 3, entries)
     assert result.seed_matches and not result.ok
-    assert [(m.entry.number, m.die, m.problem) for m in result.mismatches] == [
+    assert [(m.entry.number, m.die, english(m.problem)) for m in result.mismatches] == [
         (7, 2, "shows 9, the seed gives 6"), (8, 1, "reuses counter 1 (entry #7)"),
         (9, 1, "has a counter never drawn (the fight drew 3)"), (9, 2, "is not a die record")]
     assert result.confirmed == 2

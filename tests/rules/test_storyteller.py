@@ -126,6 +126,17 @@ def test_other_dice_refused(text):
         check(text)
 
 
+@pytest.mark.parametrize(("text", "key", "message"), [
+    ("3 vs 11", "storyteller.refusal.difficulty_range", "Difficulty must be 2 to 10, not 11."),
+    ("2 + 3d6", "storyteller.refusal.only_ten_sided_dice", "Storyteller pools are d10s: '3d6' is not."),
+    ("60+60 vs 6", "dice.refusal.too_many_dice", "Too many dice: at most 100."),
+])
+def test_refused_rolls_are_one_line_of_the_catalogue(text, key, message):
+    with pytest.raises(DiceSyntaxError) as err:
+        check(text)
+    assert (err.value.line.key, str(err.value)) == (key, message)
+
+
 def test_traits_sum_into_the_pool():
     actor = fighter(Dexterity=3, Brawl=2)
     result = check("Dex + Brawl vs 7", actor, 7, 7, 6, 6, 2)

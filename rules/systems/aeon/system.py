@@ -436,8 +436,8 @@ class AeonSystem(RuleSystem):
     def check_difficulty(self, difficulty: int) -> int:
         """``difficulty`` (successes needed) if within the data's range. Raises DiceSyntaxError."""
         if not self.min_difficulty <= difficulty <= self.max_difficulty:
-            raise DiceSyntaxError(f"Difficulty is the successes needed: {self.min_difficulty} to "
-                                  f"{self.max_difficulty}, not {difficulty}.")
+            raise DiceSyntaxError(Line("aeon.refusal.difficulty_range", {
+                "least": self.min_difficulty, "most": self.max_difficulty, "difficulty": difficulty}))
         return difficulty
 
     def roll_check(self, expression: PoolExpression, actor: Combatant, roller: Roller,
@@ -471,7 +471,7 @@ class AeonSystem(RuleSystem):
                 parts.append((term.trait, actor.trait(term.trait)))
             elif term.kind == "dice":
                 if term.sides != 10:
-                    raise DiceSyntaxError(f"Aeon pools are d10s: '{term.text}' is not.")
+                    raise DiceSyntaxError(Line("aeon.refusal.only_ten_sided_dice", {"term": term.text}))
                 parts.append(("", term.sign * term.number))
             else:
                 parts.append(("", term.sign * term.number))
@@ -479,9 +479,9 @@ class AeonSystem(RuleSystem):
             parts.append(("modifier", modifier))
         typed = Pool(tuple(parts)).size
         if typed < 0:
-            raise DiceSyntaxError(f"The pool comes to {typed} dice: it cannot be negative.")
+            raise DiceSyntaxError(Line("aeon.refusal.negative_pool", {"size": typed}))
         if typed > DEFAULT_LIMITS.max_dice:
-            raise DiceSyntaxError(f"Too many dice: at most {DEFAULT_LIMITS.max_dice}.")
+            raise DiceSyntaxError(Line("dice.refusal.too_many_dice", {"most": DEFAULT_LIMITS.max_dice}))
         difficulty = self.check_difficulty(
             self.default_difficulty if expression.difficulty is None else expression.difficulty)
         if self.health(actor.health, actor).dead:
@@ -656,8 +656,8 @@ class AeonSystem(RuleSystem):
             if any(s.key == key for s, _ in shots):
                 raise CombatError(Line("aeon.refusal.named_twice", {"shot_label": shot.label}))
             if number is not None and not shot.difficulty <= number <= shot.max_difficulty:
-                span = (f"{shot.difficulty} to {shot.max_difficulty}" if shot.max_difficulty > shot.difficulty
-                        else str(shot.difficulty))
+                span = (Line("aeon.value.difficulty_span", {"least": shot.difficulty, "most": shot.max_difficulty})
+                        if shot.max_difficulty > shot.difficulty else shot.difficulty)
                 raise CombatError(Line("aeon.refusal.difficulty_not", {"shot_label": shot.label, "span": span, "number": number}))
             shots.append((shot, number if number is not None else shot.difficulty))
         if weapon and not (weapon.unarmed or weapon.clinch) and weapon.key != attacker.weapon:

@@ -35,7 +35,7 @@ from dataclasses import dataclass, replace
 from itertools import groupby
 from typing import Any
 
-from rules.lines import Line
+from rules.lines import Drawn, Line
 from rules.systems.base import ActionSchedule, CombatError, Slot
 
 SEGMENTS_PER_ROUND = 10
@@ -214,10 +214,11 @@ class Timeline:
 
 
 @dataclass(frozen=True)
-class Board:
+class Board(Drawn):
     """The segment timeline board as the round's initiative event carries it (a value of its
     ``elethril.line.board`` line): the round's ``timeline`` and ``now``, the segment to be
-    played next (0: none). Data: the game draws it for the reader (``world.segment_board``)."""
+    played next (0: none). Data, a drawn value: the game draws it for the reader
+    (``world.segment_board``)."""
 
     timeline: Timeline
     now: int = 0

@@ -262,8 +262,8 @@ class StorytellerSystem(RuleSystem):
     def check_difficulty(self, difficulty: int) -> int:
         """``difficulty`` if within the data's range. Raises DiceSyntaxError."""
         if not self.min_difficulty <= difficulty <= self.max_difficulty:
-            raise DiceSyntaxError(
-                f"Difficulty must be {self.min_difficulty} to {self.max_difficulty}, not {difficulty}.")
+            raise DiceSyntaxError(Line("storyteller.refusal.difficulty_range", {
+                "least": self.min_difficulty, "most": self.max_difficulty, "difficulty": difficulty}))
         return difficulty
 
     def roll(self, size: int, difficulty: int, roller: Roller, *, automatic: int = 0) -> PoolRoll:
@@ -342,7 +342,7 @@ class StorytellerSystem(RuleSystem):
                 parts.append((term.trait, actor.trait(term.trait)))
             elif term.kind == "dice":
                 if term.sides != 10:
-                    raise DiceSyntaxError(f"Storyteller pools are d10s: '{term.text}' is not.")
+                    raise DiceSyntaxError(Line("storyteller.refusal.only_ten_sided_dice", {"term": term.text}))
                 parts.append(("", term.sign * term.number))
             else:
                 parts.append(("", term.sign * term.number))
@@ -354,7 +354,7 @@ class StorytellerSystem(RuleSystem):
         difficulty = self.harder(difficulty, actor)
         pool = Pool(tuple(parts))
         if pool.size > DEFAULT_LIMITS.max_dice:
-            raise DiceSyntaxError(f"Too many dice: at most {DEFAULT_LIMITS.max_dice}.")
+            raise DiceSyntaxError(Line("dice.refusal.too_many_dice", {"most": DEFAULT_LIMITS.max_dice}))
         health = self.health(actor.health)
         if health.incapacitated:
             raise CombatError(Line("storyteller.refusal.rolls_no_dice", {"actor": actor.name, "health_level_name": health.level_name.lower()}))
