@@ -151,17 +151,26 @@ class NotationRoll:
     def total(self) -> int:
         return sum(value for _, _, value in self.parts)
 
-    def describe(self, with_total: bool = True) -> str:
-        """``"1d20 (17) + 2 = 19"``, ``"2d6 (3, 5) = 8"``, ``"1d20 (4) + 2 (Reaction) = 6"``."""
-        pieces = []
+    def describe(self, with_total: bool = True) -> Line:
+        """``"1d20 (17) + 2 = 19"``, ``"2d6 (3, 5) = 8"``, ``"1d20 (4) + 2 (Reaction) = 6"``
+        as a line: each part after the first signed onto the ones before
+        (``elethril.line.notation_*``), the total after them."""
+        chain: Line | int | None = None
         for text, faces, value in self.parts:
             if faces:
-                pieces.append((False, f"{text} ({', '.join(str(f) for f in faces)})"))
+                piece: Line | int = Line("elethril.line.notation_dice",
+                                         {"dice": text, "faces": ", ".join(str(f) for f in faces)})
             else:
-                pieces.append((value < 0, f"{abs(value)}" + (f" ({text})" if text else "")))
-        body = pieces[0][1] if not pieces[0][0] else f"-{pieces[0][1]}"
-        body += "".join(f" {'-' if negative else '+'} {piece}" for negative, piece in pieces[1:])
-        return f"{body} = {self.total}" if with_total else body
+                piece = Line("elethril.line.notation_part", {"value": abs(value), "label": text}) if text else abs(value)
+            negative = not faces and value < 0
+            if chain is None:
+                chain = Line("elethril.line.notation_negative", {"part": piece}) if negative else piece
+            else:
+                chain = Line("elethril.line.notation_minus" if negative else "elethril.line.notation_plus",
+                             {"parts": chain, "part": piece})
+        if with_total:
+            return Line("elethril.line.notation_total", {"roll": chain, "total": self.total})
+        return Line("elethril.line.notation", {"roll": chain})
 
     def to_record(self) -> dict[str, Any]:
         return {"parts": [[text, list(faces), value] for text, faces, value in self.parts],
@@ -754,22 +763,23 @@ class ElethrilSystem(RuleSystem):
         bonus = modifier
         for term in expression.terms:
             if term.kind == "dice":
-                raise DiceSyntaxError("Odds are for the attack's d20: add only numbers or traits.")
+                raise DiceSyntaxError(Line("elethril.refusal.odds_no_dice"))
             bonus += term.sign * (actor.trait(term.trait) if term.kind == "trait" else term.number)
         low, high = self.trait_range("Armor Class")
         classes = [expression.difficulty] if expression.difficulty is not None else list(range(high, low - 1, -2))
         if any(not low <= armor_class <= high for armor_class in classes):
-            raise DiceSyntaxError(f"Give an Armor Class from {high} to {low} after 'vs'.")
+            raise DiceSyntaxError(Line("elethril.refusal.odds_armor_class", {"high": high, "low": low}))
         weapon = self.in_hand(actor)
         rows = []
         for armor_class in classes:
             target = Combatant("target", traits={"Armor Class": armor_class})
             hits, _ = enumerate_outcomes(lambda roller, target=target: self.attack(
                 actor, target, "", roller, dice_modifier=bonus).hit)
-            rows.append((f"Hit Armor Class {armor_class}", hits.get(True, Fraction(0))))
-        plus = f" {bonus:+d}" if bonus else ""
-        return Odds(f"{weapon.label}: d20{plus} and the weapon's plusses vs THAC0 {self.thac0(actor)} - AC",
-                    tuple(rows))
+            rows.append((Line("elethril.line.odds_hit", {"armor_class": armor_class}), hits.get(True, Fraction(0))))
+        need = {"weapon": weapon.label, "thac0": self.thac0(actor)}
+        title = Line("elethril.title.odds_bonus", {**need, "bonus": f"{bonus:+d}"}) if bonus \
+            else Line("elethril.title.odds", need)
+        return Odds(title, tuple(rows))
 
     # ---------------------------------------------------------------------------- dice
     def roll_check(self, expression: PoolExpression, actor: Combatant, roller: Roller,
@@ -781,7 +791,7 @@ class ElethrilSystem(RuleSystem):
         if willpower:
             raise CombatError(Line("elethril.refusal.elethril_has_no_willpower"))
         if not any(term.kind == "dice" for term in expression.terms):
-            raise DiceSyntaxError("Give dice to roll, e.g. +roll 1d20+2 or +roll 2d6.")
+            raise DiceSyntaxError(Line("elethril.refusal.roll_no_dice"))
         roll = roll_notation(expression.terms, roller, actor)
         if modifier:
             roll = NotationRoll(roll.parts + (("modifier", (), modifier),))
