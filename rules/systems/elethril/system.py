@@ -284,10 +284,11 @@ class Spell:
     heal: str = ""
 
 
-def _some(names: Sequence[str], most: int = 8) -> str:
-    """``names`` joined, at most ``most`` of them (then "... and N more"), to keep an error line short."""
+def _some(names: Sequence[str], most: int = 8) -> Line | str:
+    """``names`` (data keys) joined, at most ``most`` of them (then "... and N more", a
+    line), to keep an error line short."""
     shown = ", ".join(names[:most])
-    return shown + (f" ... and {len(names) - most} more" if len(names) > most else "")
+    return Line("elethril.value.some_more", {"names": shown, "more": len(names) - most}) if len(names) > most else shown
 
 
 @dataclass(frozen=True)
@@ -593,7 +594,7 @@ class ElethrilSystem(RuleSystem):
 
     # ------------------------------------------------------------------------- lookups
     @staticmethod
-    def _find(text: str, table: Mapping[str, Any], what: str) -> str:
+    def _find(text: str, table: Mapping[str, Any], what: Line) -> str:
         wanted = "-".join(text.casefold().replace("'", "").replace(",", " ").split())
         if wanted in table:
             return wanted
@@ -603,8 +604,10 @@ class ElethrilSystem(RuleSystem):
         if found:
             raise CombatError(Line("refusal.could", {"name": text.strip()[:30], "shown": _some(found)}))
         close = get_close_matches(wanted, list(table), n=3, cutoff=0.6)
-        hint = f" Did you mean: {', '.join(close)}?" if close else ""
-        raise CombatError(Line("elethril.refusal.no_choose_from", {"what": what, "text": text.strip()[:30], "hint": hint, "table": _some(list(table))}))
+        values = {"what": what, "text": text.strip()[:30], "table": _some(list(table))}
+        if close:
+            raise CombatError(Line("elethril.refusal.no_close_choose_from", {**values, "close": ", ".join(close)}))
+        raise CombatError(Line("elethril.refusal.no_choose_from", values))
 
     def wielded(self, text: str) -> Wielded:
         """The weapon named by ``text`` (unique key prefix, spaces as hyphens) with its
@@ -613,7 +616,7 @@ class ElethrilSystem(RuleSystem):
         match = _WIELDED.fullmatch(text.strip().casefold())
         if not match:
             raise CombatError(Line("elethril.refusal.cannot_read_weapon_e", {"text": text.strip()[:30]}))
-        weapon = self.weapons[self._find(match["name"], self.weapons, "weapon")]
+        weapon = self.weapons[self._find(match["name"], self.weapons, Line("elethril.value.thing_weapon"))]
         return Wielded(weapon, int(match["magic"] or 0), int(match["quality"] or 0))
 
     def in_hand(self, actor: Combatant, text: str = "") -> Wielded:
@@ -659,8 +662,9 @@ class ElethrilSystem(RuleSystem):
         held = self.in_hand(actor)     # refuses a weapon in hand that elethril does not know
         if named.weapon.key == held.weapon.key:
             return held
-        holds = f"holds a {held.weapon.name}" if held.weapon.key != "fist" else "holds no weapon"
-        raise CombatError(Line("elethril.refusal.not_attack_with_weapon", {"actor": actor.name, "holds": holds, "named_weapon": named.weapon.name}))
+        values = {"actor": actor.name, "held_weapon": held.weapon.name, "named_weapon": named.weapon.name}
+        raise CombatError(Line("elethril.refusal.not_attack_with_weapon" if held.weapon.key != "fist"
+                               else "elethril.refusal.not_attack_with_no_weapon", values))
 
     def _held_key(self, actor: Combatant) -> str:
         """The key of the weapon in ``actor``'s hand ("fist" for none; "" when elethril does
@@ -725,17 +729,17 @@ class ElethrilSystem(RuleSystem):
 
     def spell(self, text: str) -> Spell:
         """The spell named by ``text`` (``cast <spell>``). Raises CombatError for an unknown one."""
-        return self.spells[self._find(text, self.spells, "spell")]
+        return self.spells[self._find(text, self.spells, Line("elethril.value.thing_spell"))]
 
     def item_type(self, text: str) -> str:
         """The key of the magical item type named by ``text`` (``"wand"``, a unique prefix will
         do). Raises CombatError."""
-        return self._find(text, self.items, "magical item")
+        return self._find(text, self.items, Line("elethril.value.thing_item"))
 
     def initiative_modifier(self, text: str) -> str:
         """The key of the standard initiative modifier named by ``text`` (``"hasted"``,
         ``"higher ground"``; a unique prefix will do). Raises CombatError."""
-        return self._find(text, self.modifiers, "initiative modifier")
+        return self._find(text, self.modifiers, Line("elethril.value.thing_modifier"))
 
     def _value(self, actor: Combatant, trait: str, default: int) -> int:
         return int(actor.traits[trait]) if trait in actor.traits else default
@@ -889,7 +893,7 @@ class ElethrilSystem(RuleSystem):
             parts.append((primary.label, primary.speed))
             kind = primary.kind
         for key in declaration.modifiers:
-            parts.append(self.modifiers[self._find(key, self.modifiers, "initiative modifier")])
+            parts.append(self.modifiers[self._find(key, self.modifiers, Line("elethril.value.thing_modifier"))])
         if declaration.modifier:
             parts.append(("modifier", declaration.modifier))
         return Plan(declaration, kind, attacks, spell, item, tuple(parts))
