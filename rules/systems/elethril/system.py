@@ -91,7 +91,7 @@ from typing import Any
 from rules.data import RulesDataError, load_system_data, require, require_choice
 from rules.dice import DiceSyntaxError, PoolExpression, Roller, Term, parse_pool, roll_dice
 from rules.dice.odds import enumerate_outcomes
-from rules.lines import Line, roll_of
+from rules.lines import Line, roll_of, text_of
 from rules.systems.base import (
     ActionSchedule,
     Combatant,
@@ -250,11 +250,20 @@ class Wielded:
                 + (f" q{self.quality}" if self.quality else ""))
 
     @property
+    def line(self) -> Line:
+        """The weapon's name with its plusses as a line (``elethril.value.weapon*``):
+        ``"short sword +1"``, ``"long sword +1, quality +2"``."""
+        values = {"name": self.weapon.name, "magic": self.magic, "quality": self.quality}
+        if self.quality:
+            return Line("elethril.value.weapon_magic_quality" if self.magic else "elethril.value.weapon_quality", values)
+        return Line("elethril.value.weapon_magic" if self.magic else "elethril.value.weapon", values)
+
+    @property
     def label(self) -> str:
-        """``"short sword +1"``, ``"long sword +1, quality +2"`` (no brackets: it is shown
-        inside brackets, ``+ 4 (long sword +1, quality +2)``)."""
-        return (self.weapon.name + (f" +{self.magic}" if self.magic else "")
-                + (f", quality +{self.quality}" if self.quality else ""))
+        """:attr:`line` in the game's words (``rules.lines.text_of``), as the fight's records
+        keep it (an event's label, an initiative part's): ``"long sword +1, quality +2"`` (no
+        brackets: it is shown inside brackets, ``+ 4 (long sword +1, quality +2)``)."""
+        return text_of(self.line, "elethril")
 
     @property
     def kind(self) -> str:
@@ -399,8 +408,11 @@ class ElethrilAttack:
         return self.die + self.bonus.size
 
     @property
-    def label(self) -> str:
-        return self.weapon.label + (" (off-hand)" if self.hand == "off" else "")
+    def label(self) -> Line:
+        """The weapon, and the hand when it is the off hand: ``"dagger (off-hand)"``."""
+        if self.hand == "off":
+            return Line("elethril.line.attack_off_hand", {"label": self.weapon.line})
+        return self.weapon.line
 
     def describe(self) -> Line:
         """The roll as a line: ``"short sword +1: d20 14 + 1 (magic) = 15 vs 15 (THAC0 20 - AC
