@@ -197,7 +197,7 @@ def test_two_weapon_penalties_and_st_modifiers():
     primary = swing(ann, orc, "short sword", 11, hand="primary")
     assert primary.total == 9 and not primary.hit               # 11 - 2 < 10
     off = swing(ann, orc, "dagger", 14, hand="off")
-    assert off.total == 10 and off.hit and off.label == "dagger (off-hand)"
+    assert off.total == 10 and off.hit and english(off.label) == "dagger (off-hand)"
     moved = swing(ann, orc, "dagger", 10, modifier=2, dice_modifier=1)
     assert moved.needed == 12 and moved.total == 11 and not moved.hit
     assert english(moved.describe()) == ("dagger: d20 10 + 1 (modifier) = 11 vs 12 "

@@ -184,13 +184,13 @@ def test_elethril_odds_hit_each_armor_class():
     system = get_system("elethril")
     ann = Combatant("Ann", traits={"THAC0": 18, "Hit Probability": 1}, weapon="long sword")
     odds = system.odds(parse_pool("0", system.trait_names), ann)
-    rows = dict(odds.rows)
-    assert odds.title == "long sword: d20 and the weapon's plusses vs THAC0 18 - AC"
+    rows = worded_rows(odds)
+    assert english(odds.title) == "long sword: d20 and the weapon's plusses vs THAC0 18 - AC"
     assert rows["Hit Armor Class 10"] == Fraction(14, 20)  # d20 + 1 >= 8: 7 to 20
     assert rows["Hit Armor Class 4"] == Fraction(8, 20)  # d20 + 1 >= 14
     assert rows["Hit Armor Class -10"] == Fraction(1, 20)  # only the natural 20
     assert list(rows) == [f"Hit Armor Class {ac}" for ac in range(10, -11, -2)]
-    assert dict(system.odds(parse_pool("2 vs 5", system.trait_names), ann).rows) == {
+    assert worded_rows(system.odds(parse_pool("2 vs 5", system.trait_names), ann)) == {
         "Hit Armor Class 5": Fraction(11, 20)}  # d20 + 3 >= 13
     with pytest.raises(Exception, match="Armor Class from 10 to -10"):
         system.odds(parse_pool("0 vs 11", system.trait_names), ann)

@@ -28,13 +28,13 @@ from rules.engine import attacks, turns
 from rules.engine.actions import STANDARD, Action, group_name, require_actor, require_target
 from rules.engine.draft import Draft
 from rules.engine.intents import Intent
-from rules.lines import Line
-from rules.systems.base import CombatError, plural
+from rules.lines import Line, text_of
+from rules.systems.base import CombatError
 from rules.systems.elethril.declaring import (
     Declaration,
     Group,
     SegmentInitiative,
-    item_label,
+    item_line,
     signed_parts,
 )
 from rules.systems.elethril.timeline import (
@@ -57,6 +57,8 @@ from rules.text import quote
 if TYPE_CHECKING:
     from rules.systems.elethril.system import Plan, Spell
 
+#: The declaring commands as ``commands.elethril`` names them in its refusal (the rules' own
+#: lines name them with ``elethril.value.how_to_declare``).
 HOW_TO_DECLARE = "attack <target>[/<weapon>], cast <spell>[=<target>] or use <item>[=<target>]"
 NO_INITIATIVE = Line("elethril.refusal.no_initiative")
 NO_NPC_INITIATIVE = Line("elethril.refusal.no_npc_initiative")
@@ -134,12 +136,11 @@ def to_declare(d: Draft) -> list[int]:
             and d.system.can_act(d.combatant(fighter_id))]
 
 
-def how_to_declare(d: Draft, fighter_id: int) -> str:
+def how_to_declare(d: Draft, fighter_id: int) -> Line:
     """The declaring commands for the fighter: the player's own, or the game master's for an NPC."""
     if d.is_npc(fighter_id):
-        name = d.name(fighter_id)
-        return f"attack {name}=<target>[/<weapon>], cast {name}=<spell>[=<target>] or use {name}=<item>=<target>"
-    return HOW_TO_DECLARE
+        return Line("elethril.value.how_to_declare_npc", {"name": d.name(fighter_id)})
+    return Line("elethril.value.how_to_declare")
 
 
 def pending_events(d: Draft, after: int) -> list[Event]:
@@ -169,8 +170,8 @@ def describe_plan(d: Draft, fighter_id: int, plan: Plan) -> Line:
     else:
         off = [weapon for weapon, hand in plan.attacks if hand == "off"]
         count = len(plan.attacks) - len(off)
-        values = {"target": declared.target, "weapon": plan.attacks[0][0].label,
-                  "off": off[0].label if off else "", "count": count}
+        values = {"target": declared.target, "weapon": plan.attacks[0][0].line,
+                  "off": off[0].line if off else "", "count": count}
         if off:
             what = Line("elethril.line.plan_attack_off_many" if count > 1 else "elethril.line.plan_attack_off", values)
         else:
@@ -241,7 +242,8 @@ def require_declaring(d: Draft, actor: int) -> None:
     if held is not None:
         name = d.name(actor)
         if any(event.round >= r for event in held.events):
-            command = f"+combat/forfeit {name}" if d.is_npc(actor) else "+combat/forfeit"
+            command = Line("elethril.value.forfeit_npc", {"name": name}) if d.is_npc(actor) \
+                else Line("elethril.value.forfeit")
             raise CombatError(Line("elethril.refusal.still_acting_from_round", {"name": name, "held_round": held.round, "command": command}))
         raise CombatError(Line("elethril.refusal.reloading_until_round", {"name": name, "held_next_initiative_round": held.next_initiative_round}))
 
@@ -282,14 +284,16 @@ def declare(d: Draft, intent: Intent, actor: int, record: dict) -> None:
     roll_when_ready(d)
 
 
-def spell_target(d: Draft, actor: int, spell: Spell, what: str, targets, usage: str) -> str:
+def spell_target(d: Draft, actor: int, spell: Spell, what: str | Line, targets, usage: Line) -> str:
     """The one target named for ``spell`` ("" for none): a damaging spell needs one, not the
-    actor. Raises CombatError."""
+    actor. ``what``: the spell's name, or the item discharging it as a line; ``usage``: the
+    command with a target. Raises CombatError."""
     if len(targets) > 1:
         raise CombatError(Line("elethril.refusal.name_one_target", {"usage": usage}))
     target = targets[0] if targets else None
     if spell.damage and target is None:
-        raise CombatError(Line("elethril.refusal.needs_target", {"what": what[:1].upper() + what[1:], "usage": usage}))
+        what = what[:1].upper() + what[1:] if isinstance(what, str) else what
+        raise CombatError(Line("elethril.refusal.needs_target", {"what": what, "usage": usage}))
     if spell.damage and target == actor:
         raise CombatError(Line("elethril.refusal.you_cannot_aim_spell"))
     return d.name(target) if target is not None else ""
@@ -328,7 +332,7 @@ class DeclareSpell(Action):
         spell = d.system.spell(intent.option)
         if intent.data.get("damage"):
             raise CombatError(Line("elethril.refusal.elethril_spells_have_no"))
-        usage = f"cast {acting_as(d, intent, actor)}{spell.key}=<target>"
+        usage = Line("elethril.value.usage_cast", {"acting_as": acting_as(d, intent, actor), "spell": spell.key})
         target = spell_target(d, actor, spell, spell.name, intent.targets, usage)
         declare(d, intent, actor, {"target": target, "spell": spell.key, "storyteller": by_gm(d, intent, actor)})
 
@@ -346,9 +350,10 @@ class DeclareItem(Action):
         actor = require_actor(d, intent)
         storyteller = by_gm(d, intent, actor)
         kind, spell, number = pick_item(d, actor, intent.option, storyteller)
-        label = item_label(system.items[kind][0], spell)
-        usage = f"use {acting_as(d, intent, actor)}{quote(intent.option.strip())}=<target>"
-        target = spell_target(d, actor, spell, f"the {label}", intent.targets, usage)
+        usage = Line("elethril.value.usage_use", {"acting_as": acting_as(d, intent, actor),
+                                                  "item": quote(intent.option.strip())})
+        what = Line("elethril.value.the_item", {"item": item_line(system.items[kind][0], spell.name)})
+        target = spell_target(d, actor, spell, what, intent.targets, usage)
         declare(d, intent, actor, {"target": target, "item": kind, "spell": spell.key, "item_id": number,
                                    "storyteller": storyteller})
 
@@ -399,7 +404,11 @@ class Modifiers(Action):
         keys = [] if [w.casefold() for w in words] == ["none"] else \
             list(dict.fromkeys(system.initiative_modifier(word) for word in words))
         d.update_conditions(actor, initiative_modifiers=keys)
-        named = ", ".join(f"{system.modifiers[key][0]} {system.modifiers[key][1]:+d}" for key in keys)  # "hasted -2"
+        named: Line | None = None   # "hasted -2, hindered +3": each one's name and value
+        for key in keys:
+            one = Line("elethril.value.modifier", {"name": system.modifiers[key][0],
+                                                   "value": f"{system.modifiers[key][1]:+d}"})
+            named = one if named is None else Line("elethril.value.modifiers_more", {"modifiers": named, "modifier": one})
         d.say("elethril.modifiers", refs={"actor": actor},
               values={"what": Line("elethril.line.initiative_modifiers", {"modifiers": named}) if keys
                       else Line("elethril.line.no_initiative_modifiers")})
@@ -564,7 +573,8 @@ class Next(Action):
             play_segment(d)
             return
         if not anything_to_roll(d):
-            raise CombatError(Line("elethril.refusal.nobody_has_declared_action", {"how_to_declare": HOW_TO_DECLARE}))
+            raise CombatError(Line("elethril.refusal.nobody_has_declared_action",
+                                   {"how_to_declare": Line("elethril.value.how_to_declare")}))
         waiting = to_declare(d)
         if waiting:
             d.say("elethril.nothing_declared", values={"names": ", ".join(d.name(item) for item in waiting),
@@ -775,23 +785,39 @@ def end_round(d: Draft) -> None:
     npcs = [d.name(item) for item in waiting if d.is_npc(item)]
     for fighter_id in waiting:
         if not d.is_npc(fighter_id):
-            d.tell(fighter_id, "elethril.declare_yours", values={"round": r, "how": HOW_TO_DECLARE})
+            d.tell(fighter_id, "elethril.declare_yours", values={"round": r, "how": Line("elethril.value.how_to_declare")})
     if npcs and d.gm is not None:
         d.tell(d.gm, "elethril.declare_npcs", values={"names": ", ".join(npcs)})
     roll_when_ready(d)
 
 
 # ------------------------------------------------------------------------- magical items
+def item_charges_line(item: Mapping[str, Any], system) -> Line:
+    """A sheet item with its number and charges left, as a line: ``"#2 wand of Fireball (3
+    charges)"``."""
+    charges = int(item["charges"])
+    return Line("elethril.value.item_one_charge" if charges == 1 else "elethril.value.item_charges",
+                {"number": item["id"], "item": sheet_item_line(item, system), "charges": charges})
+
+
 def describe_item(item: Mapping[str, Any], system) -> str:
-    """``"#2 wand of Fireball (3 charges)"``."""
-    return f"#{item['id']} {item_words(item, system)} ({plural(int(item['charges']), 'charge')})"
+    """:func:`item_charges_line` in the game's words (``rules.lines.text_of``): ``"#2 wand of
+    Fireball (3 charges)"``."""
+    return text_of(item_charges_line(item, system), "elethril")
+
+
+def sheet_item_line(item: Mapping[str, Any], system) -> Line:
+    """A sheet item as a line, ``"wand of Fireball"`` (:func:`item_line`; the stored keys
+    when the data no longer has them)."""
+    kind = system.items.get(item.get("type"), (item.get("type") or "?",))[0]
+    spell = system.spells.get(item.get("spell"))
+    return item_line(kind, spell.name if spell else item.get("spell") or "?")
 
 
 def item_words(item: Mapping[str, Any], system) -> str:
-    """``"wand of Fireball"`` (the stored keys when the data no longer has them)."""
-    kind = system.items.get(item.get("type"), (item.get("type") or "?",))[0]
-    spell = system.spells.get(item.get("spell"))
-    return f"{kind} of {spell.name if spell else item.get('spell') or '?'}"
+    """:func:`sheet_item_line` in the game's words (``rules.lines.text_of``): ``"wand of
+    Fireball"``."""
+    return text_of(sheet_item_line(item, system), "elethril")
 
 
 def normal(text: str) -> str:
@@ -818,8 +844,8 @@ def pick_item(d: Draft, actor: int, text: str, storyteller: bool) -> tuple[str, 
         return system.item_type(kind_text), system.spell(spell_text), 0
     items = items_of(d, actor)
     if not items:
-        how = f" (or name any: use {name}=<type>/<spell>)" if storyteller else ""
-        raise CombatError(Line("elethril.refusal.has_no_magical_items", {"name": name, "how": how}))
+        raise CombatError(Line("elethril.refusal.has_no_magical_items_any" if storyteller
+                               else "elethril.refusal.has_no_magical_items", {"name": name}))
     number = wanted.removeprefix("#")
     if number.isascii() and number.isdigit():
         found = [i for i in items if len(number) <= MAX_ITEM_NUMBER_DIGITS and i["id"] == int(number)]
@@ -832,14 +858,14 @@ def pick_item(d: Draft, actor: int, text: str, storyteller: bool) -> tuple[str, 
     if not found:
         raise CombatError(Line("elethril.refusal.has_no_magical_item", {"name": name, "wanted": quote(wanted)}))
     if len(found) > 1:
-        choices = ", ".join(describe_item(i, system) for i in found)
+        choices: str | Line = ", ".join(describe_item(i, system) for i in found)
         if len(choices) > 100:   # one short error line: the numbers only
-            choices = "#" + ", #".join(str(i["id"]) for i in found) + " (+items lists them)"
+            choices = Line("elethril.value.item_numbers", {"numbers": "#" + ", #".join(str(i["id"]) for i in found)})
         raise CombatError(Line("elethril.refusal.could_use_number", {"wanted": quote(wanted), "choices": choices}))
     item = found[0]
     kind, spell = system.item_type(item["type"]), system.spell(item["spell"])
     if int(item["charges"]) < 1:
-        raise CombatError(Line("elethril.refusal.no_charges_left", {"name": name, "item": item_label(system.items[kind][0], spell),
+        raise CombatError(Line("elethril.refusal.no_charges_left", {"name": name, "item": item_line(system.items[kind][0], spell.name),
                                                                     "number": item["id"]}))
     return kind, spell, int(item["id"])
 
@@ -855,7 +881,8 @@ def held_item(d: Draft, fighter_id: int, record: Mapping[str, Any]) -> dict | No
     if item is None or (item["type"], item["spell"]) != (record.get("item"), record.get("spell")):
         raise CombatError(Line("elethril.refusal.no_longer_holds_magical", {"name": name, "number": number}))
     if int(item["charges"]) < 1:
-        raise CombatError(Line("elethril.refusal.has_no_charges_left", {"name": name, "item": item_words(item, d.system), "number": number}))
+        raise CombatError(Line("elethril.refusal.has_no_charges_left", {"name": name, "item": sheet_item_line(item, d.system),
+                                                                        "number": number}))
     return item
 
 

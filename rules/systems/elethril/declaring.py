@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from rules.lines import Line
+from rules.lines import Line, text_of
 from rules.systems.base import Combatant, InitiativeRoll, Pool
 from rules.systems.elethril.timeline import landing
 
@@ -32,9 +32,15 @@ def signed_parts(parts: Sequence[tuple[str | Line, int]]) -> Line | str:
 
 
 
+def item_line(item_name: str, spell_name: str) -> Line:
+    """A magical item with the spell it holds, as a line: ``"wand of Fireball"``."""
+    return Line("elethril.value.item", {"kind": item_name, "spell": spell_name})
+
+
 def item_label(item_name: str, spell: Spell) -> str:
-    """A magical item with the spell it holds: ``"wand of Fireball"``."""
-    return f"{item_name} of {spell.name}"
+    """:func:`item_line` in the game's words (``rules.lines.text_of``), as the fight's records
+    keep it (an event's label): ``"wand of Fireball"``."""
+    return text_of(item_line(item_name, spell.name), "elethril")
 
 
 

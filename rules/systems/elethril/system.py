@@ -91,7 +91,7 @@ from typing import Any
 from rules.data import RulesDataError, load_system_data, require, require_choice
 from rules.dice import DiceSyntaxError, PoolExpression, Roller, Term, parse_pool, roll_dice
 from rules.dice.odds import enumerate_outcomes
-from rules.lines import Line, roll_of
+from rules.lines import Line, roll_of, text_of
 from rules.systems.base import (
     ActionSchedule,
     Combatant,
@@ -151,17 +151,26 @@ class NotationRoll:
     def total(self) -> int:
         return sum(value for _, _, value in self.parts)
 
-    def describe(self, with_total: bool = True) -> str:
-        """``"1d20 (17) + 2 = 19"``, ``"2d6 (3, 5) = 8"``, ``"1d20 (4) + 2 (Reaction) = 6"``."""
-        pieces = []
+    def describe(self, with_total: bool = True) -> Line:
+        """``"1d20 (17) + 2 = 19"``, ``"2d6 (3, 5) = 8"``, ``"1d20 (4) + 2 (Reaction) = 6"``
+        as a line: each part after the first signed onto the ones before
+        (``elethril.line.notation_*``), the total after them."""
+        chain: Line | int | None = None
         for text, faces, value in self.parts:
             if faces:
-                pieces.append((False, f"{text} ({', '.join(str(f) for f in faces)})"))
+                piece: Line | int = Line("elethril.line.notation_dice",
+                                         {"dice": text, "faces": ", ".join(str(f) for f in faces)})
             else:
-                pieces.append((value < 0, f"{abs(value)}" + (f" ({text})" if text else "")))
-        body = pieces[0][1] if not pieces[0][0] else f"-{pieces[0][1]}"
-        body += "".join(f" {'-' if negative else '+'} {piece}" for negative, piece in pieces[1:])
-        return f"{body} = {self.total}" if with_total else body
+                piece = Line("elethril.line.notation_part", {"value": abs(value), "label": text}) if text else abs(value)
+            negative = not faces and value < 0
+            if chain is None:
+                chain = Line("elethril.line.notation_negative", {"part": piece}) if negative else piece
+            else:
+                chain = Line("elethril.line.notation_minus" if negative else "elethril.line.notation_plus",
+                             {"parts": chain, "part": piece})
+        if with_total:
+            return Line("elethril.line.notation_total", {"roll": chain, "total": self.total})
+        return Line("elethril.line.notation", {"roll": chain})
 
     def to_record(self) -> dict[str, Any]:
         return {"parts": [[text, list(faces), value] for text, faces, value in self.parts],
@@ -241,11 +250,20 @@ class Wielded:
                 + (f" q{self.quality}" if self.quality else ""))
 
     @property
+    def line(self) -> Line:
+        """The weapon's name with its plusses as a line (``elethril.value.weapon*``):
+        ``"short sword +1"``, ``"long sword +1, quality +2"``."""
+        values = {"name": self.weapon.name, "magic": self.magic, "quality": self.quality}
+        if self.quality:
+            return Line("elethril.value.weapon_magic_quality" if self.magic else "elethril.value.weapon_quality", values)
+        return Line("elethril.value.weapon_magic" if self.magic else "elethril.value.weapon", values)
+
+    @property
     def label(self) -> str:
-        """``"short sword +1"``, ``"long sword +1, quality +2"`` (no brackets: it is shown
-        inside brackets, ``+ 4 (long sword +1, quality +2)``)."""
-        return (self.weapon.name + (f" +{self.magic}" if self.magic else "")
-                + (f", quality +{self.quality}" if self.quality else ""))
+        """:attr:`line` in the game's words (``rules.lines.text_of``), as the fight's records
+        keep it (an event's label, an initiative part's): ``"long sword +1, quality +2"`` (no
+        brackets: it is shown inside brackets, ``+ 4 (long sword +1, quality +2)``)."""
+        return text_of(self.line, "elethril")
 
     @property
     def kind(self) -> str:
@@ -275,10 +293,11 @@ class Spell:
     heal: str = ""
 
 
-def _some(names: Sequence[str], most: int = 8) -> str:
-    """``names`` joined, at most ``most`` of them (then "... and N more"), to keep an error line short."""
+def _some(names: Sequence[str], most: int = 8) -> Line | str:
+    """``names`` (data keys) joined, at most ``most`` of them (then "... and N more", a
+    line), to keep an error line short."""
     shown = ", ".join(names[:most])
-    return shown + (f" ... and {len(names) - most} more" if len(names) > most else "")
+    return Line("elethril.value.some_more", {"names": shown, "more": len(names) - most}) if len(names) > most else shown
 
 
 @dataclass(frozen=True)
@@ -389,8 +408,11 @@ class ElethrilAttack:
         return self.die + self.bonus.size
 
     @property
-    def label(self) -> str:
-        return self.weapon.label + (" (off-hand)" if self.hand == "off" else "")
+    def label(self) -> Line:
+        """The weapon, and the hand when it is the off hand: ``"dagger (off-hand)"``."""
+        if self.hand == "off":
+            return Line("elethril.line.attack_off_hand", {"label": self.weapon.line})
+        return self.weapon.line
 
     def describe(self) -> Line:
         """The roll as a line: ``"short sword +1: d20 14 + 1 (magic) = 15 vs 15 (THAC0 20 - AC
@@ -584,7 +606,7 @@ class ElethrilSystem(RuleSystem):
 
     # ------------------------------------------------------------------------- lookups
     @staticmethod
-    def _find(text: str, table: Mapping[str, Any], what: str) -> str:
+    def _find(text: str, table: Mapping[str, Any], what: Line) -> str:
         wanted = "-".join(text.casefold().replace("'", "").replace(",", " ").split())
         if wanted in table:
             return wanted
@@ -594,8 +616,10 @@ class ElethrilSystem(RuleSystem):
         if found:
             raise CombatError(Line("refusal.could", {"name": text.strip()[:30], "shown": _some(found)}))
         close = get_close_matches(wanted, list(table), n=3, cutoff=0.6)
-        hint = f" Did you mean: {', '.join(close)}?" if close else ""
-        raise CombatError(Line("elethril.refusal.no_choose_from", {"what": what, "text": text.strip()[:30], "hint": hint, "table": _some(list(table))}))
+        values = {"what": what, "text": text.strip()[:30], "table": _some(list(table))}
+        if close:
+            raise CombatError(Line("elethril.refusal.no_close_choose_from", {**values, "close": ", ".join(close)}))
+        raise CombatError(Line("elethril.refusal.no_choose_from", values))
 
     def wielded(self, text: str) -> Wielded:
         """The weapon named by ``text`` (unique key prefix, spaces as hyphens) with its
@@ -604,7 +628,7 @@ class ElethrilSystem(RuleSystem):
         match = _WIELDED.fullmatch(text.strip().casefold())
         if not match:
             raise CombatError(Line("elethril.refusal.cannot_read_weapon_e", {"text": text.strip()[:30]}))
-        weapon = self.weapons[self._find(match["name"], self.weapons, "weapon")]
+        weapon = self.weapons[self._find(match["name"], self.weapons, Line("elethril.value.thing_weapon"))]
         return Wielded(weapon, int(match["magic"] or 0), int(match["quality"] or 0))
 
     def in_hand(self, actor: Combatant, text: str = "") -> Wielded:
@@ -650,8 +674,9 @@ class ElethrilSystem(RuleSystem):
         held = self.in_hand(actor)     # refuses a weapon in hand that elethril does not know
         if named.weapon.key == held.weapon.key:
             return held
-        holds = f"holds a {held.weapon.name}" if held.weapon.key != "fist" else "holds no weapon"
-        raise CombatError(Line("elethril.refusal.not_attack_with_weapon", {"actor": actor.name, "holds": holds, "named_weapon": named.weapon.name}))
+        values = {"actor": actor.name, "held_weapon": held.weapon.name, "named_weapon": named.weapon.name}
+        raise CombatError(Line("elethril.refusal.not_attack_with_weapon" if held.weapon.key != "fist"
+                               else "elethril.refusal.not_attack_with_no_weapon", values))
 
     def _held_key(self, actor: Combatant) -> str:
         """The key of the weapon in ``actor``'s hand ("fist" for none; "" when elethril does
@@ -716,17 +741,17 @@ class ElethrilSystem(RuleSystem):
 
     def spell(self, text: str) -> Spell:
         """The spell named by ``text`` (``cast <spell>``). Raises CombatError for an unknown one."""
-        return self.spells[self._find(text, self.spells, "spell")]
+        return self.spells[self._find(text, self.spells, Line("elethril.value.thing_spell"))]
 
     def item_type(self, text: str) -> str:
         """The key of the magical item type named by ``text`` (``"wand"``, a unique prefix will
         do). Raises CombatError."""
-        return self._find(text, self.items, "magical item")
+        return self._find(text, self.items, Line("elethril.value.thing_item"))
 
     def initiative_modifier(self, text: str) -> str:
         """The key of the standard initiative modifier named by ``text`` (``"hasted"``,
         ``"higher ground"``; a unique prefix will do). Raises CombatError."""
-        return self._find(text, self.modifiers, "initiative modifier")
+        return self._find(text, self.modifiers, Line("elethril.value.thing_modifier"))
 
     def _value(self, actor: Combatant, trait: str, default: int) -> int:
         return int(actor.traits[trait]) if trait in actor.traits else default
@@ -754,22 +779,23 @@ class ElethrilSystem(RuleSystem):
         bonus = modifier
         for term in expression.terms:
             if term.kind == "dice":
-                raise DiceSyntaxError("Odds are for the attack's d20: add only numbers or traits.")
+                raise DiceSyntaxError(Line("elethril.refusal.odds_no_dice"))
             bonus += term.sign * (actor.trait(term.trait) if term.kind == "trait" else term.number)
         low, high = self.trait_range("Armor Class")
         classes = [expression.difficulty] if expression.difficulty is not None else list(range(high, low - 1, -2))
         if any(not low <= armor_class <= high for armor_class in classes):
-            raise DiceSyntaxError(f"Give an Armor Class from {high} to {low} after 'vs'.")
+            raise DiceSyntaxError(Line("elethril.refusal.odds_armor_class", {"high": high, "low": low}))
         weapon = self.in_hand(actor)
         rows = []
         for armor_class in classes:
             target = Combatant("target", traits={"Armor Class": armor_class})
             hits, _ = enumerate_outcomes(lambda roller, target=target: self.attack(
                 actor, target, "", roller, dice_modifier=bonus).hit)
-            rows.append((f"Hit Armor Class {armor_class}", hits.get(True, Fraction(0))))
-        plus = f" {bonus:+d}" if bonus else ""
-        return Odds(f"{weapon.label}: d20{plus} and the weapon's plusses vs THAC0 {self.thac0(actor)} - AC",
-                    tuple(rows))
+            rows.append((Line("elethril.line.odds_hit", {"armor_class": armor_class}), hits.get(True, Fraction(0))))
+        need = {"weapon": weapon.label, "thac0": self.thac0(actor)}
+        title = Line("elethril.title.odds_bonus", {**need, "bonus": f"{bonus:+d}"}) if bonus \
+            else Line("elethril.title.odds", need)
+        return Odds(title, tuple(rows))
 
     # ---------------------------------------------------------------------------- dice
     def roll_check(self, expression: PoolExpression, actor: Combatant, roller: Roller,
@@ -781,7 +807,7 @@ class ElethrilSystem(RuleSystem):
         if willpower:
             raise CombatError(Line("elethril.refusal.elethril_has_no_willpower"))
         if not any(term.kind == "dice" for term in expression.terms):
-            raise DiceSyntaxError("Give dice to roll, e.g. +roll 1d20+2 or +roll 2d6.")
+            raise DiceSyntaxError(Line("elethril.refusal.roll_no_dice"))
         roll = roll_notation(expression.terms, roller, actor)
         if modifier:
             roll = NotationRoll(roll.parts + (("modifier", (), modifier),))
@@ -879,7 +905,7 @@ class ElethrilSystem(RuleSystem):
             parts.append((primary.label, primary.speed))
             kind = primary.kind
         for key in declaration.modifiers:
-            parts.append(self.modifiers[self._find(key, self.modifiers, "initiative modifier")])
+            parts.append(self.modifiers[self._find(key, self.modifiers, Line("elethril.value.thing_modifier"))])
         if declaration.modifier:
             parts.append(("modifier", declaration.modifier))
         return Plan(declaration, kind, attacks, spell, item, tuple(parts))
