@@ -102,7 +102,6 @@ from rules.systems.eldritch.checks import (
 from rules.systems.eldritch.dice import (
     DiceRules,
     EldritchRoll,
-    describe_parts,
     line_from_record,
     line_record,
     net_sls,
@@ -362,13 +361,14 @@ class EldritchDefense:
     outcome: str = ""
     drama_point: bool = False
 
-    def describe(self) -> str:
-        return f"{self.label}: {self.roll.describe()}"
-
-    def line(self) -> Line:
-        """:meth:`describe` as a line of working: ``"dodge: Dexterity 3 + Acrobatics 2 + d10
+    def describe(self) -> Line:
+        """The defense's roll as a line of working: ``"dodge: Dexterity 3 + Acrobatics 2 + d10
         [6] = 11: 2 SLs"``."""
         return Line("eldritch.line.defense", {"label": self.label, "roll": self.roll.line()})
+
+    def line(self) -> Line:
+        """:meth:`describe`."""
+        return self.describe()
 
     def to_record(self) -> dict[str, Any]:
         return {"kind": self.kind, "label": self.label, "defender": self.defender,
@@ -606,10 +606,9 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         once (it is the roll's own die). Raises DiceSyntaxError for ``vs``, other dice or
         ``/wp``; CombatError for the dead. (``0.5``, ``1d10+`` … parse_pool refuses.)"""
         if expression.difficulty is not None:
-            raise DiceSyntaxError("Eldritch rolls take no 'vs': a total of "
-                                  f"{self.dice_rules.success_at} or more succeeds.")
+            raise DiceSyntaxError(Line("eldritch.refusal.no_vs", {"success_at": self.dice_rules.success_at}))
         if willpower:
-            raise DiceSyntaxError("Eldritch has no Willpower spend on rolls: drop the /wp.")
+            raise DiceSyntaxError(Line("eldritch.refusal.no_willpower"))
         terms = expression.terms
         if len(terms) == 1 and terms[0].kind == "number" and terms[0].number == 0:
             face = roller.roll(self.chance_die)
@@ -623,8 +622,7 @@ class EldritchSystem(EldritchChecks, RuleSystem):
                 parts.append((term.trait, actor.trait(term.trait)))
             elif term.kind == "dice":
                 if own_die or term.number != 1 or term.sides != 10:
-                    raise DiceSyntaxError(f"An Eldritch roll is one d10 plus traits and numbers: "
-                                          f"'{term.text}' is not allowed.")
+                    raise DiceSyntaxError(Line("eldritch.refusal.one_die", {"text": term.text}))
                 own_die = True
             else:
                 parts.append(("", term.sign * term.number))
@@ -644,27 +642,30 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         (``rules.dice.odds.enumerate_outcomes``; chains of 12 dice or more are left out)."""
         terms = expression.terms
         if len(terms) == 1 and terms[0].kind == "number" and terms[0].number == 0:
-            raise DiceSyntaxError(f"+roll 0 is a bare d{self.chance_die}: each face 1 in {self.chance_die}.")
-        shown: list[str] = []
+            raise DiceSyntaxError(Line("eldritch.refusal.chance_odds", {"sides": self.chance_die}))
+        shown: list[Line | None] = []
 
         def levels(roller: Roller) -> int:
             result = self.roll_check(expression, actor, roller, modifier=modifier, willpower=willpower)
-            shown[:] = [describe_parts(Pool.from_parts(result.record["parts"]).parts)]
+            shown[:] = [parts_line(Pool.from_parts(result.record["parts"]).parts)]
             return int(result.record["success_levels"])
 
         outcomes, unexplored = enumerate_outcomes(levels)
-        rows = [("Failure", outcomes.get(0, Fraction(0)))]
+        rows: list[tuple[Line, Fraction]] = [(Line("eldritch.line.odds_failure"), outcomes.get(0, Fraction(0)))]
         level = 1
         while level <= max(outcomes) and len(rows) < 9:
             rest = sum((p for key, p in outcomes.items() if key >= level), Fraction(0))
             if rest < Fraction(1, 2000) or len(rows) == 8:
-                rows.append((f"{level}+ SLs" if level > 1 else "1+ SL", rest))
+                rows.append((Line("eldritch.line.odds_at_least_sl" if level == 1 else "eldritch.line.odds_at_least_sls",
+                                  {"count": level}), rest))
                 break
-            rows.append((plural(level, "SL"), outcomes.get(level, Fraction(0))))
+            rows.append((sl_count(level), outcomes.get(level, Fraction(0))))
             level += 1
-        note = f"Rerolls chained 12 dice deep are left out ({percent(unexplored)})." if unexplored else ""
-        return Odds(f"{shown[0] or 'nothing'} + d10, {self.dice_rules.success_at} or more succeeds",
-                    tuple(rows), note)
+        note = Line("eldritch.line.odds_left_out", {"chance": percent(unexplored)}) if unexplored else ""
+        values = {"success_at": self.dice_rules.success_at}
+        title = (Line("eldritch.title.odds", {"pool": shown[0], **values}) if shown[0] is not None
+                 else Line("eldritch.title.odds_bare", values))
+        return Odds(title, tuple(rows), note)
 
     # ------------------------------------------------------------------------ initiative
     def initiative_score(self, actor: Combatant) -> Pool:
