@@ -495,8 +495,8 @@ def test_every_weapon_of_the_source_tables_by_name(table, category):
 
 def test_weapon_count_and_formulas():
     assert len(EL.weapons) == 16 + 20 + 22
-    assert EL.weapon("bat").formula() == "STR x 5 bash"
-    assert EL.weapon("9mm").formula() == "10 x SLs"
+    assert english(EL.weapon("bat").formula()) == "STR x 5 bash"
+    assert english(EL.weapon("9mm").formula()) == "10 x SLs"
     assert EL.weapon("crowbar").category == "bash" and EL.weapon("crowbar hook").category == "lethal"
     assert EL.weapon("odachi").key == "big-sword"
     assert EL.weapon_names["357-mag"] == ".357 mag"
@@ -510,6 +510,9 @@ def test_unknown_and_ambiguous_weapons_are_one_clear_line():
         EL.weapon("rifle")
     with pytest.raises(CombatError, match="No weapon 'lightsaber'"):
         EL.choose("lightsaber", HANK)
+    with pytest.raises(CombatError) as err:
+        EL.weapon("zzz")
+    assert str(err.value) == "No weapon 'zzz' in the Eldritch tables."
     with pytest.raises(CombatError, match="'atemi' could be: atemi-grip, atemi-strike."):
         EL.choose("atemi", HANK)
 
@@ -596,7 +599,7 @@ def test_firearm_limits_keep_their_own_sizes_unless_the_data_says_multiplier():
     literal = EldritchSystem(data)
     # Read literally a 9mm needs Strength 10 - 2 = 8 one-handed, and 8 yards of room.
     assert literal.weapon("9mm").size == 10
-    assert literal.strength_limit(literal.weapon("9mm"), 5, 1).line == \
+    assert english(literal.strength_limit(literal.weapon("9mm"), 5, 1).line) == \
         "9mm one-handed: Strength 8 needed, 5 -> 3 short, -6"
     assert literal.space_limit(literal.weapon("9mm"), 5, "firearm").penalty == -6
     assert literal.search_bonus(literal.weapon("9mm")) == 6

@@ -89,7 +89,6 @@ from rules.systems.base import (
     highest_first,
     load_armor_table,
     match_damage_type,
-    plural,
 )
 from rules.systems.eldritch.actions import ACTIONS
 from rules.systems.eldritch.checks import (
@@ -98,6 +97,7 @@ from rules.systems.eldritch.checks import (
     EldritchChecks,
     Limitation,
     Weapon,
+    yards_line,
 )
 from rules.systems.eldritch.dice import (
     DiceRules,
@@ -765,8 +765,9 @@ class EldritchSystem(EldritchChecks, RuleSystem):
             raise CombatError(Line("refusal.could", {"name": shown, "shown": ', '.join(found)}))
         near = [key for key, names in self._spellings(self.weapons).items()
                 if squash(text) and any(squash(text) in name for name in names)]
-        hint = f" Did you mean: {', '.join(near)}?" if near else ""
-        raise CombatError(Line("eldritch.refusal.no_weapon_eldritch_tables", {"shown": shown, "hint": hint}))
+        if near:
+            raise CombatError(Line("eldritch.refusal.no_weapon_near", {"shown": shown, "near": ", ".join(near)}))
+        raise CombatError(Line("eldritch.refusal.no_weapon_eldritch_tables", {"shown": shown}))
 
     def bought(self, actor: Combatant, maneuver: Maneuver) -> bool:
         """Basic maneuvers always; an advanced one when the sheet rates it 1 or more."""
@@ -790,8 +791,9 @@ class EldritchSystem(EldritchChecks, RuleSystem):
             if word.casefold() in FLAGS:
                 name, value = FLAGS[word.casefold()]
                 if name in flags:
-                    what = {"hands": "the grip (1h or 2h)", "mode": "'thrown'", "neck": "'neck'"}[name]
-                    raise CombatError(Line("eldritch.refusal.give_once", {"what": what}))
+                    raise CombatError(Line("eldritch.refusal.give_grip_once" if name == "hands" else
+                                           "eldritch.refusal.give_thrown_once" if name == "mode" else
+                                           "eldritch.refusal.give_neck_once"))
                 flags[name] = value
             else:
                 names.append(word)
@@ -818,9 +820,10 @@ class EldritchSystem(EldritchChecks, RuleSystem):
                 weapon = self.weapons[attacker.weapon]
             maneuver = self.maneuvers["weapon" if weapon else "punch"]
         if maneuver.use != "attack":
-            how = {"defense": f"a defense: defend {maneuver.key}", "passive": "always in use once bought",
-                   "sacrifice": "made with the sacrifice command"}[maneuver.use]
-            raise CombatError(Line("eldritch.refusal.refused", {"maneuver_label": maneuver.label, "how": how}))
+            raise CombatError(Line("eldritch.refusal.is_defense" if maneuver.use == "defense" else
+                                   "eldritch.refusal.is_passive" if maneuver.use == "passive" else
+                                   "eldritch.refusal.is_sacrifice", {"maneuver_label": maneuver.label,
+                                                                     "key": maneuver.key}))
         self.require_bought(attacker, maneuver)
         for trait, least in maneuver.minimum:
             if attacker.trait(trait) < least:
@@ -1668,47 +1671,50 @@ class EldritchSystem(EldritchChecks, RuleSystem):
             changes["whirl_turns"] = None
         return RoundEffect(conditions=changes, lines=tuple(lines)) if changes else None
 
-    def condition_marks(self, conditions: Mapping[str, Any]) -> tuple[str, ...]:
-        """HUD marks for the eldritch lasting states (``conditions`` as stored): the holds
-        (only while still held), numbness, stun, passing out, Whirling Sword, Wall Flip, an
-        eye lost, a Drama Point kept for the next defense."""
+    def condition_marks(self, conditions: Mapping[str, Any]) -> tuple[Line, ...]:
+        """HUD marks for the eldritch lasting states (``conditions`` as stored), as lines: the
+        holds (only while still held), numbness, stun, passing out, Whirling Sword, Wall Flip,
+        an eye lost, a Drama Point kept for the next defense."""
         marks = []
         if conditions.get("held_by"):
             if conditions.get("by_neck"):
-                marks.append("by the neck")
+                marks.append(Line("eldritch.line.mark_by_neck"))
             hold = conditions.get("wrestling_hold") or {}
             if hold:
-                marks.append(f"pinned {int(hold.get('penalty', 0)):+d}")
+                marks.append(Line("eldritch.line.mark_pinned", {"penalty": f"{int(hold.get('penalty', 0)):+d}"}))
             sleeper = conditions.get("sleeper_hold") or {}
             if sleeper:
-                marks.append(f"sleeper {sleeper.get('sls', 0)}/{sleeper.get('needed', 0)}")
+                marks.append(Line("eldritch.line.mark_sleeper", {"sls": sleeper.get("sls", 0),
+                                                                 "needed": sleeper.get("needed", 0)}))
         if conditions.get("atemi_grip"):
-            marks.append(f"numb -{conditions['atemi_grip']}")
+            marks.append(Line("eldritch.line.mark_numb", {"penalty": conditions["atemi_grip"]}))
         if conditions.get("stunned"):
-            marks.append("stunned")
+            marks.append(Line("eldritch.line.mark_stunned"))
         out = conditions.get("passed_out")
         if out:
-            marks.append("out cold" if out is True else f"out {plural(int(out), 'turn')}")
+            marks.append(Line("eldritch.line.mark_out_cold") if out is True else
+                         Line("eldritch.line.mark_out_turn" if int(out) == 1 else "eldritch.line.mark_out_turns",
+                              {"turns": int(out)}))
         if conditions.get("whirling"):
-            marks.append(f"whirling (turn {int(conditions.get('whirl_turns', 0) or 0) + 1})")
+            marks.append(Line("eldritch.line.mark_whirling", {"turn": int(conditions.get("whirl_turns", 0) or 0) + 1}))
         if conditions.get("flip_defense"):
-            marks.append(f"wall flip +{self.maneuvers['wall-flip'].extra.get('bonus', 0)}")
+            marks.append(Line("eldritch.line.mark_wall_flip", {"bonus": self.maneuvers["wall-flip"].extra.get("bonus", 0)}))
         if conditions.get("flipped_over"):
-            marks.append(f"flipped over {conditions['flipped_over']}")
+            marks.append(Line("eldritch.line.mark_flipped_over", {"name": conditions["flipped_over"]}))
         if conditions.get("eye_lost"):
-            marks.append("one eye")
+            marks.append(Line("eldritch.line.mark_one_eye"))
         if conditions.get("drama_point"):
-            marks.append("drama point")
+            marks.append(Line("eldritch.line.mark_drama_point"))
         return tuple(marks)
 
-    def scene_text(self, scene: Mapping[str, Any]) -> str:
-        """``"3 yards of room, a wall at hand"`` from the ST's ``+combat/space`` ("" for none)."""
-        parts = []
-        if scene.get("space") is not None:
-            parts.append(f"{plural(int(scene['space']), 'yard')} of room")
-        if scene.get("wall"):
-            parts.append("a wall at hand")
-        return ", ".join(parts)
+    def scene_text(self, scene: Mapping[str, Any]) -> Line | str:
+        """The ST's ``+combat/space`` as a line: ``"3 yards of room, a wall at hand"`` ("" for
+        none)."""
+        room = None if scene.get("space") is None else yards_line(int(scene["space"]))
+        if room is not None:
+            return Line("eldritch.line.scene_room_wall" if scene.get("wall") else "eldritch.line.scene_room",
+                        {"room": room})
+        return Line("eldritch.line.scene_wall") if scene.get("wall") else ""
 
     @staticmethod
     def fading_penalty(penalty: int, actions_since: int, fade: int = 1) -> int:
