@@ -42,6 +42,13 @@ def grip(hands: int) -> Line:
     return Line("eldritch.line.grip_two" if hands == 2 else "eldritch.line.grip_one")
 
 
+def mode_line(mode: str) -> Line:
+    """How a weapon is used, as a line: ``"thrown"``, ``"melee"`` (``system.MODES``)."""
+    return Line("eldritch.line.mode_thrown" if mode == "thrown" else "eldritch.line.mode_launched" if mode == "launched"
+                else "eldritch.line.mode_firearm" if mode == "firearm" else "eldritch.line.mode_unarmed"
+                if mode == "unarmed" else "eldritch.line.mode_melee")
+
+
 def yards_line(count: int) -> Line:
     """``"1 yard"``, ``"3 yards"``."""
     return Line("eldritch.line.yard" if count == 1 else "eldritch.line.yards", {"count": count})

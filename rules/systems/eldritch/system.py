@@ -97,6 +97,8 @@ from rules.systems.eldritch.checks import (
     EldritchChecks,
     Limitation,
     Weapon,
+    grip,
+    mode_line,
     yards_line,
 )
 from rules.systems.eldritch.dice import (
@@ -249,22 +251,27 @@ class AttackChoice:
         return " ".join(words)
 
     @property
-    def label(self) -> str:
-        """``"bat"``, ``"sword (two-handed)"``, ``"Ear Pop"``, ``"Whirling Sword (staff)"``."""
-        notes = []
+    def label(self) -> str | Line:
+        """``"bat"``, ``"Ear Pop"``: a name of the data; with the grip, the mode or the neck
+        noted, a line: ``"sword (two-handed)"``, ``"Whirling Sword (staff)"``."""
+        notes: list[Line] = []
         if self.weapon:
             if self.hands != self.weapon.hands:
-                notes.append(GRIPS[self.hands])
+                notes.append(grip(self.hands))
             if self.mode != self.weapon.modes[0]:
-                notes.append(self.mode)
+                notes.append(mode_line(self.mode))
         if self.neck:
-            notes.append("by the neck")
-        suffix = f" ({', '.join(notes)})" if notes else ""
-        if self.maneuver.key == "weapon" and self.weapon:
-            return self.weapon.name + suffix
-        if self.weapon:
-            return f"{self.maneuver.label} ({self.weapon.name}{', ' + ', '.join(notes) if notes else ''})"
-        return self.maneuver.label + suffix
+            notes.append(Line("eldritch.line.by_the_neck"))
+        noted: Line | None = None
+        for note in notes:
+            noted = note if noted is None else Line("eldritch.line.label_notes", {"notes": noted, "note": note})
+        if self.weapon and self.maneuver.key != "weapon":
+            values = {"maneuver": self.maneuver.label, "weapon": self.weapon.name}
+            if noted is None:
+                return Line("eldritch.line.label_weapon", values)
+            return Line("eldritch.line.label_weapon_noted", {**values, "notes": noted})
+        name = self.weapon.name if self.weapon else self.maneuver.label
+        return name if noted is None else Line("eldritch.line.label_noted", {"name": name, "notes": noted})
 
     @property
     def adjustable(self) -> bool:
@@ -310,7 +317,7 @@ class EldritchAttack:
         return self.roll.success_levels if self.roll else 0
 
     @property
-    def label(self) -> str:
+    def label(self) -> str | Line:
         return self.choice.label
 
     @property
