@@ -6,6 +6,7 @@ from __future__ import annotations
 from commands.command import Command, split_acting, split_actor
 from world import checks, combat
 from world.text import COMBAT, escape
+from world.wording import line_text
 
 #: The +combat switches of eldritch's (``commands.systems``).
 SWITCHES = ("space",)
@@ -40,7 +41,8 @@ def combat_switch(command, switch: str) -> bool:
     row = combat.require_fight(caller)
     system = combat.system_of(row)
     if not command.args.strip():
-        shown = system.scene_text(combat.fights.state(row).scene) or "open, no wall at hand"
+        scene = system.scene_text(combat.fights.state(row).scene)
+        shown = line_text(scene, system.key, plain=True) if scene else "open, no wall at hand"
         caller.msg(f"{COMBAT} Space here: {escape(shown)}.")
         return True
     combat.require_gm(caller, row, "set the space")

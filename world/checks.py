@@ -112,7 +112,7 @@ def show_concealed(caller, actor_name: str | None) -> None:
     if not hidden:
         raise CombatError(f"{actor.key} hides no weapon. +conceal <weapon> hides one.")
     names = ", ".join(system.weapons[c.weapon].name + (" (duffel bag)" if c.duffel else "") for c in hidden)
-    _tell([f"{actor.key} hides: {names}; concealment {hidden[0].roll.total} ({hidden[0].roll.describe()})."],
+    _tell([f"{actor.key} hides: {names}; concealment {hidden[0].roll.total} ({line_text(hidden[0].roll.describe(), KEY, plain=True)})."],
           caller, _gm(row))
 
 

@@ -41,6 +41,7 @@ from rules.engine import turns
 from world import fights, poses, reactor
 from world.sheets import default_system, snapshot
 from world.wording import health_words as worded_health
+from world.wording import line_text
 
 VITALS = "Char_Vitals"  # Evennia sends an OOB name "A_B" as the GMCP package "A.B"
 COMBAT = "Fray_Combat"
@@ -110,7 +111,7 @@ def defense_for(d, viewer_id: int | None) -> dict | None:
         if pending.target == viewer_id:
             attack = d.attack_of(pending.attack)
             choices = d.system.defense_choices(attack, d.combatant(viewer_id))
-            return {"id": pending.id, "attacker": d.name(pending.attacker), "attack": attack.label,
+            return {"id": pending.id, "attacker": d.name(pending.attacker), "attack": line_text(attack.label, d.system.key, plain=True),
                     "successes": getattr(attack, "successes", None), "choices": [*choices, "none"]}
     return None
 

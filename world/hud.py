@@ -70,7 +70,7 @@ def render_hud(row, viewer=None) -> str:
     notes.extend(settings_lines(d))
     scene = system.scene_text(d.scene)
     if scene:
-        notes.append("Space: " + scene)
+        notes.append("Space: " + line_text(scene, system.key, plain=True))
     for name, shield in sorted(shields(d).items()):
         notes.append(f"Shield on {name}: {line_text(shield.line(), system.key, plain=True)}")
     if d.dropped:

@@ -305,6 +305,7 @@ class TestSpaceAndLimitations(EldritchFightTest):
         self.st(fray.CmdCombat(), "/space 1 wall", "<Combat> You set the space: 1 yard of room, a wall at hand.")
         self.assertEqual(dict(self.encounter.scene), {"space": 1, "wall": True})
         self.assertIn("Space: 1 yard of room, a wall at hand", self.hud())
+        self.st(fray.CmdCombat(), "/space", "<Combat> Space here: 1 yard of room, a wall at hand.")
         update_sheet(self.char2, "eldritch", weapon="sword")
         self.initiative(9, 2)
         # The sword (STR x 6): one-handed Strength 4, 3 -> -2; a 4-yard radius, 1 yard -> -6.

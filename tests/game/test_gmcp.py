@@ -209,3 +209,19 @@ class TestLateNegotiation(FrayCommandTest):
             refresh.assert_not_called()
             self.server_session(False, self.char2).load_sync_data({"protocol_flags": {"OOB": False}})
             refresh.assert_not_called()
+
+
+def test_a_waiting_defense_words_an_attack_label_the_rules_give_as_a_line():
+    """An eldritch attack's label with its grip noted is a line of the catalogue: Fray.Combat's
+    defense sends it worded."""
+    from rules.systems import get_system
+    from rules.systems.base import Combatant
+    from tests.rules.forced_dice import dice
+
+    system = get_system("eldritch")
+    wil = Combatant("Wil", traits={"Strength": 2, "Dexterity": 3, "Melee": 3}, weapon="sword")
+    bob = Combatant("Bob", traits={"Dexterity": 3})
+    attack = system.attack(wil, bob, "sword 2h", dice(9))
+    d = SimpleNamespace(pending=[SimpleNamespace(id=4, attacker=1, target=2, attack=7)], system=system,
+                        attack_of=lambda _: attack, combatant=lambda _: bob, name={1: "Wil", 2: "Bob"}.get)
+    assert gmcp.defense_for(d, 2)["attack"] == "sword (two-handed)"

@@ -292,7 +292,7 @@ def test_worked_example_hanks_bat_does_11():
     assert english(attack.describe()) == "bat: Dexterity 4 + Melee 2 + d10 [9] = 15: 4 SLs"
     assert attack.needs_defense and attack.successes == 4
     defense = EL.defend(attack, HENRY, "dodge", roller)
-    assert defense.describe() == "dodge: Dexterity 3 + Acrobatics 2 + d10 [6] = 11: 2 SLs"
+    assert english(defense.describe()) == "dodge: Dexterity 3 + Acrobatics 2 + d10 [6] = 11: 2 SLs"
     resolution = EL.resolve(attack, defense, HANK, HENRY, roller)
     done(roller)
     assert resolution.hit and resolution.net_successes == 2
@@ -400,7 +400,7 @@ def test_extra_actions_and_defenses_carry_their_penalties():
     assert attack.roll.total == 11
     defense = EL.defend(attack, HENRY, "dodge", roller, situation=Situation(defenses_used=1))
     assert english_parts(defense.roll.pool)[-1] == ("defense 2", -2)
-    assert defense.describe() == "dodge: Dexterity 3 + Acrobatics 2 - 2 (defense 2) + d10 [9] = 12: 2 SLs"
+    assert english(defense.describe()) == "dodge: Dexterity 3 + Acrobatics 2 - 2 (defense 2) + d10 [9] = 12: 2 SLs"
 
 
 def test_situation_is_read_from_the_snapshots_conditions_when_not_given():
@@ -449,7 +449,7 @@ def test_a_brawler_dodges_with_dexterity_plus_brawl():
     shot = EL.attack(DINA, brawler, "9mm", roller)
     defense = EL.defend(shot, brawler, "dodge", roller)
     done(roller)
-    assert defense.describe() == "dodge: Dexterity 3 + Brawl 4 + d10 [6] = 13: 3 SLs"
+    assert english(defense.describe()) == "dodge: Dexterity 3 + Brawl 4 + d10 [6] = 13: 3 SLs"
     both = fighter("Ace", Dexterity=3, Acrobatics=2, Brawl=2)      # equal: the full-on dodge
     assert EL.defend(shot, both, "dodge", dice(6)).roll.pool.parts == (("Dexterity", 3), ("Acrobatics", 2))
 
@@ -495,8 +495,8 @@ def test_every_weapon_of_the_source_tables_by_name(table, category):
 
 def test_weapon_count_and_formulas():
     assert len(EL.weapons) == 16 + 20 + 22
-    assert EL.weapon("bat").formula() == "STR x 5 bash"
-    assert EL.weapon("9mm").formula() == "10 x SLs"
+    assert english(EL.weapon("bat").formula()) == "STR x 5 bash"
+    assert english(EL.weapon("9mm").formula()) == "10 x SLs"
     assert EL.weapon("crowbar").category == "bash" and EL.weapon("crowbar hook").category == "lethal"
     assert EL.weapon("odachi").key == "big-sword"
     assert EL.weapon_names["357-mag"] == ".357 mag"
@@ -510,6 +510,9 @@ def test_unknown_and_ambiguous_weapons_are_one_clear_line():
         EL.weapon("rifle")
     with pytest.raises(CombatError, match="No weapon 'lightsaber'"):
         EL.choose("lightsaber", HANK)
+    with pytest.raises(CombatError) as err:
+        EL.weapon("zzz")
+    assert str(err.value) == "No weapon 'zzz' in the Eldritch tables."
     with pytest.raises(CombatError, match="'atemi' could be: atemi-grip, atemi-strike."):
         EL.choose("atemi", HANK)
 
@@ -596,10 +599,32 @@ def test_firearm_limits_keep_their_own_sizes_unless_the_data_says_multiplier():
     literal = EldritchSystem(data)
     # Read literally a 9mm needs Strength 10 - 2 = 8 one-handed, and 8 yards of room.
     assert literal.weapon("9mm").size == 10
-    assert literal.strength_limit(literal.weapon("9mm"), 5, 1).line == \
+    assert english(literal.strength_limit(literal.weapon("9mm"), 5, 1).line) == \
         "9mm one-handed: Strength 8 needed, 5 -> 3 short, -6"
     assert literal.space_limit(literal.weapon("9mm"), 5, "firearm").penalty == -6
     assert literal.search_bonus(literal.weapon("9mm")) == 6
+
+
+def composed(roll) -> str:
+    """An eldritch roll as the rules composed it before its line was data: a capitalised
+    label a trait ("Name N"), a lower-case one a signed number with the label in brackets."""
+    pieces = []
+    for label, value in roll.pool.parts:
+        if not label:
+            pieces.append((value < 0, str(abs(value))))
+        elif label[:1].isupper():
+            pieces.append((False, f"{label} {value}"))
+        else:
+            pieces.append((value < 0, f"{abs(value)} ({label})"))
+    parts = ""
+    if pieces:
+        parts = ("-" if pieces[0][0] else "") + pieces[0][1] + "".join(
+            f" {'-' if negative else '+'} {body}" for negative, body in pieces[1:])
+    shown = ", ".join(str(face) for face in roll.faces)
+    faces = f"[{shown} -> {roll.die}]" if len(roll.faces) > 1 else f"[{shown}]"
+    levels = roll.success_levels
+    verdict = ("1 SL" if levels == 1 else f"{levels} SLs") if levels > 0 else "failure"
+    return f"{parts + ' + d10' if parts else 'd10'} {faces} = {roll.total}: {verdict}"
 
 
 def test_roll_line_words_as_describe_for_every_shape_of_pool():
@@ -611,5 +636,5 @@ def test_roll_line_words_as_describe_for_every_shape_of_pool():
     for parts in shapes:
         for faces, die, total, levels in dice_:
             roll = EldritchRoll(Pool(parts), faces, die, total, levels)
-            assert englished([roll.line()]) == [roll.describe()]
+            assert englished([roll.line(), roll.describe()]) == [composed(roll)] * 2
     assert englished([EldritchRoll(Pool((("ear pop", -2),)), (5,), 5, 3, 1).line()]) == ["-2 (ear pop) + d10 [5] = 3: 1 SL"]

@@ -40,9 +40,19 @@ def test_minimum_strength(weapon, strength, hands, needed, penalty):
 
 
 def test_minimum_strength_lines_and_firearms():
-    assert EL.strength_limit(EL.weapon("sword"), 2, 2).line == \
+    assert english(EL.strength_limit(EL.weapon("sword"), 2, 2).line) == \
         "sword two-handed: Strength 3 needed, 2 -> 1 short, -2"
+    assert english(EL.strength_limit(EL.weapon("staff"), 2, 2).line) == \
+        "staff two-handed: Strength 2 needed, 2 -> no penalty"
     assert EL.strength_limit(EL.weapon("9mm"), 0, 1) is None
+
+
+def test_space_lines_count_yards_and_say_no_penalty_with_room_enough():
+    lines = {(weapon, yards): english(EL.space_limit(EL.weapon(weapon), yards, "melee").line)
+             for weapon, yards in (("staff", 1), ("staff", 3), ("big knife", 0))}
+    assert lines == {("staff", 1): "staff needs a 3 yards radius, 1 yard here -> 2 short, -4",
+                     ("staff", 3): "staff needs a 3 yards radius, 3 yards here -> no penalty",
+                     ("big knife", 0): "big knife needs a 2 yards radius, 0 yards here -> 2 short, -4"}
 
 
 def test_no_weapon_is_too_heavy_only_minus_two_per_level():
@@ -54,7 +64,7 @@ def test_no_weapon_is_too_heavy_only_minus_two_per_level():
     attack = EL.attack(tiny, fighter("Bob"), "big sword 1h", roller)
     done(roller)
     assert english_parts(attack.roll.pool) == (("Dexterity", 3), ("Melee", 2), ("strength short", -8))
-    assert attack.notes == ("big sword one-handed: Strength 5 needed, 1 -> 4 short, -8",)
+    assert englished(attack.notes) == ["big sword one-handed: Strength 5 needed, 1 -> 4 short, -8"]
     assert attack.roll.total == 3 + 2 - 8 + 9
     warhammer = EL.attack(fighter("Tiny", Dexterity=3, Melee=2, weapon="warhammer"), fighter("Bob"),
                           "warhammer", dice(9))
@@ -87,11 +97,11 @@ def test_space_does_not_apply_to_firearms_thrown_weapons_or_without_a_setting():
 def test_attack_carries_strength_and_space_penalties_with_their_working():
     weak = fighter("Wil", Strength=2, Dexterity=3, Melee=3, weapon="sword")
     attack = EL.attack(weak, fighter("Bob"), "sword 2h", dice(9), situation=Situation(space=2))
-    assert attack.label == "sword (two-handed)" and attack.option == "sword 2h"
+    assert english(attack.label) == "sword (two-handed)" and attack.option == "sword 2h"
     assert english_parts(attack.roll.pool) == (("Dexterity", 3), ("Melee", 3), ("strength short", -2),
                                                ("space short", -4))
-    assert attack.notes == ("sword two-handed: Strength 3 needed, 2 -> 1 short, -2",
-                            "sword needs a 4 yards radius, 2 yards here -> 2 short, -4")
+    assert englished(attack.notes) == ["sword two-handed: Strength 3 needed, 2 -> 1 short, -2",
+                                       "sword needs a 4 yards radius, 2 yards here -> 2 short, -4"]
     assert english(attack.describe()).endswith("(sword two-handed: Strength 3 needed, 2 -> 1 short, -2; "
                                       "sword needs a 4 yards radius, 2 yards here -> 2 short, -4)")
 
@@ -285,7 +295,7 @@ def test_the_weapon_in_hand_and_unarmed_maneuvers_need_nothing_named():
     two = EL.attack(staff, fighter("Bob"), "", dice(9))       # two-handed: needs 2, no penalty
     assert two.choice.hands == 2 and two.roll.total == 14
     one = EL.attack(staff, fighter("Bob"), "staff 1h", dice(9))   # one-handed: 1 short, -2
-    assert one.label == "staff (one-handed)" and one.roll.total == 12
+    assert english(one.label) == "staff (one-handed)" and one.roll.total == 12
     # Dina's 9mm is hers: the worked example still does 18.
     dina = fighter("Dina", Dexterity=6, Firearms=5, weapon="9mm")
     reprax = fighter("Reprax", Dexterity=5, Acrobatics=3, **{"Protection (Bullets)": 2})

@@ -268,12 +268,18 @@ def test_only_the_defenses_defend_allows_are_offered():
 
 
 def test_hud_marks_and_the_scene_in_words():
-    assert EL.condition_marks({"held_by": 7, "by_neck": True, "sleeper_hold": {"sls": 1, "needed": 3},
-                               "atemi_grip": 2, "stunned": "first action", "passed_out": 1,
-                               "flip_defense": True, "flipped_over": "Hank"}) == (
-        "by the neck", "sleeper 1/3", "numb -2", "stunned", "out 1 turn", "wall flip +3", "flipped over Hank")
-    assert EL.condition_marks({"sleeper_hold": {"sls": 1, "needed": 3}, "passed_out": True}) == ("out cold",)
-    assert EL.scene_text({"space": 1, "wall": True}) == "1 yard of room, a wall at hand"
+    assert englished(EL.condition_marks({"held_by": 7, "by_neck": True, "sleeper_hold": {"sls": 1, "needed": 3},
+                                         "atemi_grip": 2, "stunned": "first action", "passed_out": 1,
+                                         "flip_defense": True, "flipped_over": "Hank"})) == [
+        "by the neck", "sleeper 1/3", "numb -2", "stunned", "out 1 turn", "wall flip +3", "flipped over Hank"]
+    assert englished(EL.condition_marks({"sleeper_hold": {"sls": 1, "needed": 3}, "passed_out": True})) == ["out cold"]
+    assert englished(EL.condition_marks({"held_by": 7, "wrestling_hold": {"penalty": -2}, "passed_out": 2,
+                                         "whirling": True, "whirl_turns": 1, "eye_lost": True,
+                                         "drama_point": True})) == [
+        "pinned -2", "out 2 turns", "whirling (turn 2)", "one eye", "drama point"]
+    assert english(EL.scene_text({"space": 1, "wall": True})) == "1 yard of room, a wall at hand"
+    assert englished([EL.scene_text({"space": 3}), EL.scene_text({"space": 0, "wall": False}),
+                      EL.scene_text({"wall": True})]) == ["3 yards of room", "0 yards of room", "a wall at hand"]
     assert EL.scene_text({}) == "" and EL.condition_marks({}) == ()
 
 

@@ -84,7 +84,7 @@ def test_options_that_are_not_attacks(option, message):
 def test_grapple_sets_the_grappled_state():
     roller = dice(3)                              # Dex 3 + Brawl 3 + 2 + 3 = 11: 2 SLs
     attack = EL.attack(GUS, VIC, "grapple neck", roller)
-    assert attack.label == "grapple (by the neck)" and attack.option == "grapple neck"
+    assert english(attack.label) == "grapple (by the neck)" and attack.option == "grapple neck"
     resolution = EL.resolve(attack, None, GUS, VIC, roller)
     done(roller)
     assert resolution.hit and resolution.harm == ()
@@ -332,7 +332,7 @@ def test_damaging_block_against_a_weapon_costs_a_drama_point():
 def test_ranged_deflection_minus_2_thrown_minus_4_launched():
     rae = fighter("Rae", Dexterity=4, Brawl=2, Melee=3)
     throw = EL.attack(replace(TIA, weapon="spear"), rae, "spear thrown", dice(5))
-    assert throw.label == "spear (thrown)" and throw.option == "spear thrown"
+    assert english(throw.label) == "spear (thrown)" and throw.option == "spear thrown"
     assert EL.choose("javelin", replace(TIA, weapon="javelin")).mode == "thrown"   # thrown by default
     with pytest.raises(CombatError, match="You cannot block a ranged attack"):
         EL.defend(throw, rae, "block", dice())
@@ -510,7 +510,7 @@ WU = fighter("Wu", Strength=4, Dexterity=4, Melee=3, weapon="sword")
 def test_whirling_sword_takes_the_whole_turn_and_tires():
     roller = dice(8)
     attack = EL.attack(WU, HANK, "whirling sword", roller)
-    assert attack.label == "Whirling Sword (sword)"
+    assert english(attack.label) == "Whirling Sword (sword)"
     assert attack.roll.total == 4 + 3 - 4 + 8
     # The start of the whirl keeps its one roll for the turn
     assert attack.effects == (("whirling-sword", "Wu", {"turn": 1, "penalty": -4, "roll": attack.roll.to_record()}),)
@@ -591,7 +591,7 @@ def test_stepping_into_range_of_a_whirling_sword_is_attacked():
     whirler = Combatant(name="Wu", traits=WU.traits, weapon="sword", conditions=EL.condition_after({}, kind, detail))
     swing = EL.attack(HANK, whirler, "bat", dice(5))
     whirl = EL.step_in(whirler, HANK, swing)
-    assert (whirl.attacker, whirl.target, whirl.roll, whirl.label) == ("Wu", "Hank", first.roll, "Whirling Sword (sword)")
+    assert (whirl.attacker, whirl.target, whirl.roll, english(whirl.label)) == ("Wu", "Hank", first.roll, "Whirling Sword (sword)")
     assert tuple(englished(whirl.notes)) == ("Hank steps into range of Wu's whirling sword.",)
     assert EL.step_in(whirler, DINA, EL.attack(DINA, whirler, "9mm", dice(5))) is None   # a shot steps nowhere
     assert EL.step_in(WU, HANK, swing) is None                                           # not whirling

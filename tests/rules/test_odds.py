@@ -166,8 +166,8 @@ def test_eldritch_odds_bands():
     system = get_system("eldritch")
     char = Combatant("Char", traits={"Dexterity": 3, "Brawl": 2})
     odds = system.odds(parse_pool("Dexterity+Brawl", system.trait_names), char)
-    assert odds.title == "Dexterity 3 + Brawl 2 + d10, 9 or more succeeds"
-    rows = dict(odds.rows)
+    assert english(odds.title) == "Dexterity 3 + Brawl 2 + d10, 9 or more succeeds"
+    rows = worded_rows(odds)
     # 5 + d10 fails on 2, 3 and every natural 1 (its chain never climbs): 3 in 10, less the
     # twelve 1s in a row that are not followed
     assert rows["Failure"] == Fraction(3, 10) - Fraction(1, 10 ** 12)
@@ -175,7 +175,7 @@ def test_eldritch_odds_bands():
     # 15-16: a natural 10 whose reroll adds nothing (1-5) or 1 (a 6): 6 in 100
     assert rows["4 SLs"] == Fraction(6, 100)
     assert sum(rows.values()) == 1 - Fraction(2, 10 ** 12)
-    assert odds.note == "Rerolls chained 12 dice deep are left out (<0.1%)."
+    assert english(odds.note) == "Rerolls chained 12 dice deep are left out (<0.1%)."
     with pytest.raises(Exception, match=r"\+roll 0 is a bare d10"):
         system.odds(parse_pool("0", system.trait_names), char)
 

@@ -258,7 +258,8 @@ class Space(Action):
         if wall:
             scene["wall"] = True
         d.scene = scene
-        d.say("eldritch.space", actor=intent.by, values={"space": d.system.scene_text(scene) or "open, no wall at hand"})
+        d.say("eldritch.space", actor=intent.by,
+              values={"space": d.system.scene_text(scene) or Line("eldritch.line.scene_open")})
 
 
 # ------------------------------------------------------------------------- hiding

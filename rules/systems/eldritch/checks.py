@@ -29,12 +29,29 @@ from typing import Any
 
 from rules.dice import Roller
 from rules.lines import Line
-from rules.systems.base import Combatant, CombatError, Pool, plural
+from rules.systems.base import Combatant, CombatError, Pool
 from rules.systems.eldritch.dice import DiceRules, EldritchRoll, roll_eldritch, trait_parts
 from rules.systems.eldritch.situation import Situation
 
 CATEGORIES = ("bash", "lethal", "firearm")
 GRIPS = {1: "one-handed", 2: "two-handed"}
+
+
+def grip(hands: int) -> Line:
+    """A grip as a line: ``"one-handed"``, ``"two-handed"`` (``GRIPS``)."""
+    return Line("eldritch.line.grip_two" if hands == 2 else "eldritch.line.grip_one")
+
+
+def mode_line(mode: str) -> Line:
+    """How a weapon is used, as a line: ``"thrown"``, ``"melee"`` (``system.MODES``)."""
+    return Line("eldritch.line.mode_thrown" if mode == "thrown" else "eldritch.line.mode_launched" if mode == "launched"
+                else "eldritch.line.mode_firearm" if mode == "firearm" else "eldritch.line.mode_unarmed"
+                if mode == "unarmed" else "eldritch.line.mode_melee")
+
+
+def yards_line(count: int) -> Line:
+    """``"1 yard"``, ``"3 yards"``."""
+    return Line("eldritch.line.yard" if count == 1 else "eldritch.line.yards", {"count": count})
 
 
 def listed(names: Sequence[Any]) -> Any:
@@ -77,11 +94,11 @@ class Weapon:
         """The armor column that soaks it: bash, lethal or bullets."""
         return "bullets" if self.firearm else self.category
 
-    def formula(self) -> str:
-        """``"STR x 5 bash"``, ``"10 x SLs"``."""
+    def formula(self) -> Line:
+        """The damage the weapon does as a line: ``"STR x 5 bash"``, ``"10 x SLs"``."""
         if self.firearm:
-            return f"{self.multiplier} x SLs"
-        return f"STR x {self.multiplier} {self.category}"
+            return Line("eldritch.line.formula_firearm", {"multiplier": self.multiplier})
+        return Line("eldritch.line.formula", {"multiplier": self.multiplier, "category": self.category})
 
 
 @dataclass(frozen=True)
@@ -92,7 +109,7 @@ class Limitation:
     needed: int
     has: int
     penalty: int
-    line: str
+    line: Line
 
 
 @dataclass(frozen=True)
@@ -202,8 +219,9 @@ class EldritchChecks:
             return None
         needed = max(0, weapon.size - (3 if hands == 2 else 2))
         short = max(0, needed - strength)
-        line = (f"{weapon.name} {GRIPS[hands]}: Strength {needed} needed, {strength} -> "
-                + (f"{short} short, {-2 * short}" if short else "no penalty"))
+        line = Line("eldritch.line.strength_limit" if short else "eldritch.line.strength_limit_fine",
+                    {"weapon": weapon.name, "grip": grip(hands), "needed": needed, "has": strength,
+                     "short": short, "penalty": -2 * short})
         return Limitation("strength", needed, strength, -2 * short, line)
 
     def space_limit(self, weapon: Weapon | None, yards: int | None, mode: str = "melee") -> Limitation | None:
@@ -215,8 +233,9 @@ class EldritchChecks:
             return None
         needed = max(0, weapon.size - 2)
         short = max(0, needed - max(0, yards))
-        line = (f"{weapon.name} needs a {plural(needed, 'yard')} radius, {plural(yards, 'yard')} here -> "
-                + (f"{short} short, {-2 * short}" if short else "no penalty"))
+        line = Line("eldritch.line.space_limit" if short else "eldritch.line.space_limit_fine",
+                    {"weapon": weapon.name, "radius": yards_line(needed), "room": yards_line(yards),
+                     "short": short, "penalty": -2 * short})
         return Limitation("space", needed, yards, -2 * short, line)
 
     def search_bonus(self, weapon: Weapon, *, duffel: bool = False, patdown: bool = False) -> int:

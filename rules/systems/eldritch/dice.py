@@ -21,7 +21,7 @@ from typing import Any
 
 from rules.data import RulesDataError, require
 from rules.dice import Roller
-from rules.lines import Line, text_of
+from rules.lines import Line
 from rules.systems.base import Combatant, Pool, plural
 
 
@@ -102,29 +102,11 @@ def roll_die(roller: Roller, rules: DiceRules) -> tuple[tuple[int, ...], int]:
     return tuple(faces), value
 
 
-def describe_parts(parts: Sequence[tuple[str, int]]) -> str:
-    """``"Dexterity 3 + Brawl 2 - 2 (ear pop) + 1"``: a capitalised label is a trait ("Name N");
-    a lower-case one (modifiers, penalties) is a signed number with the label in brackets; a
-    literal number has the label ""."""
-    pieces: list[tuple[bool, str]] = []
-    for label, value in parts:
-        if not label:
-            pieces.append((value < 0, str(abs(value))))
-        elif isinstance(label, Line):
-            pieces.append((value < 0, f"{abs(value)} ({text_of(label)})"))
-        elif label[:1].isupper():
-            pieces.append((False, f"{label} {value}"))
-        else:
-            pieces.append((value < 0, f"{abs(value)} ({label})"))
-    if not pieces:
-        return ""
-    negative, first = pieces[0]
-    text = ("-" if negative else "") + first
-    return text + "".join(f" {'-' if neg else '+'} {body}" for neg, body in pieces[1:])
-
-
 def parts_line(parts: Sequence[tuple[str, int]]) -> Line | None:
-    """:func:`describe_parts` as a line of working (``line.pool_*``), or None for no parts."""
+    """A pool's parts as a line of working (``line.pool_*``), or None for no parts:
+    ``"Dexterity 3 + Brawl 2 - 2 (ear pop) + 1"``: a capitalised label is a trait ("Name N");
+    a lower-case one (modifiers, penalties) or a label the rules give as a line is a signed
+    number with the label in brackets; a literal number has the label ""."""
     chain: Line | None = None
     for label, value in parts:
         if not label:
@@ -163,32 +145,33 @@ class EldritchRoll:
         return self.success_levels
 
     def faces_text(self) -> str:
-        """``"[7]"``, ``"[10, 8 -> 13]"``, ``"[1, 3 -> -2]"``."""
+        """The faces as notation: ``"[7]"``, ``"[10, 8 -> 13]"``, ``"[1, 3 -> -2]"``."""
         shown = ", ".join(str(face) for face in self.faces)
         return f"[{shown} -> {self.die}]" if len(self.faces) > 1 else f"[{shown}]"
 
     def verdict(self) -> str:
+        """``+roll``'s summary of the Success Levels (``RollResult.summary``, kept in its record,
+        never shown: the roll's line says it): ``"5 SLs"``, ``"failure"``."""
         return f"{plural(self.success_levels, 'SL')}" if self.succeeded else "failure"
 
     def verdict_line(self) -> Line:
-        """:meth:`verdict` as a line: ``"5 SLs"``, ``"1 SL"``, ``"failure"``."""
+        """The Success Levels as a line: ``"5 SLs"``, ``"1 SL"``, ``"failure"``."""
         if not self.succeeded:
             return Line("eldritch.line.failure", {})
         return sl_count(self.success_levels)
 
     def line(self) -> Line:
-        """:meth:`describe` as a line of working; the faces are notation (:meth:`faces_text`)."""
+        """The roll as a line of working: ``"Dexterity 3 + Brawl 2 + d10 [10, 8 -> 13] = 18: 5
+        SLs"``; the faces are notation (:meth:`faces_text`)."""
         pool = parts_line(self.pool.parts)
         values = {"faces": self.faces_text(), "total": self.total, "verdict": self.verdict_line()}
         if pool is None:
             return Line("eldritch.line.roll_bare", values)
         return Line("eldritch.line.roll", {"pool": pool, **values})
 
-    def describe(self) -> str:
-        """``"Dexterity 3 + Brawl 2 + d10 [10, 8 -> 13] = 18: 5 SLs"``."""
-        parts = describe_parts(self.pool.parts)
-        lead = f"{parts} + d10" if parts else "d10"
-        return f"{lead} {self.faces_text()} = {self.total}: {self.verdict()}"
+    def describe(self) -> Line:
+        """The roll as a line of working (:meth:`line`), as other systems' rolls give it."""
+        return self.line()
 
     def to_record(self) -> dict[str, Any]:
         return {"parts": self.pool.to_record(), "faces": list(self.faces),

@@ -89,7 +89,6 @@ from rules.systems.base import (
     highest_first,
     load_armor_table,
     match_damage_type,
-    plural,
 )
 from rules.systems.eldritch.actions import ACTIONS
 from rules.systems.eldritch.checks import (
@@ -98,11 +97,13 @@ from rules.systems.eldritch.checks import (
     EldritchChecks,
     Limitation,
     Weapon,
+    grip,
+    mode_line,
+    yards_line,
 )
 from rules.systems.eldritch.dice import (
     DiceRules,
     EldritchRoll,
-    describe_parts,
     line_from_record,
     line_record,
     net_sls,
@@ -250,22 +251,27 @@ class AttackChoice:
         return " ".join(words)
 
     @property
-    def label(self) -> str:
-        """``"bat"``, ``"sword (two-handed)"``, ``"Ear Pop"``, ``"Whirling Sword (staff)"``."""
-        notes = []
+    def label(self) -> str | Line:
+        """``"bat"``, ``"Ear Pop"``: a name of the data; with the grip, the mode or the neck
+        noted, a line: ``"sword (two-handed)"``, ``"Whirling Sword (staff)"``."""
+        notes: list[Line] = []
         if self.weapon:
             if self.hands != self.weapon.hands:
-                notes.append(GRIPS[self.hands])
+                notes.append(grip(self.hands))
             if self.mode != self.weapon.modes[0]:
-                notes.append(self.mode)
+                notes.append(mode_line(self.mode))
         if self.neck:
-            notes.append("by the neck")
-        suffix = f" ({', '.join(notes)})" if notes else ""
-        if self.maneuver.key == "weapon" and self.weapon:
-            return self.weapon.name + suffix
-        if self.weapon:
-            return f"{self.maneuver.label} ({self.weapon.name}{', ' + ', '.join(notes) if notes else ''})"
-        return self.maneuver.label + suffix
+            notes.append(Line("eldritch.line.by_the_neck"))
+        noted: Line | None = None
+        for note in notes:
+            noted = note if noted is None else Line("eldritch.line.label_notes", {"notes": noted, "note": note})
+        if self.weapon and self.maneuver.key != "weapon":
+            values = {"maneuver": self.maneuver.label, "weapon": self.weapon.name}
+            if noted is None:
+                return Line("eldritch.line.label_weapon", values)
+            return Line("eldritch.line.label_weapon_noted", {**values, "notes": noted})
+        name = self.weapon.name if self.weapon else self.maneuver.label
+        return name if noted is None else Line("eldritch.line.label_noted", {"name": name, "notes": noted})
 
     @property
     def adjustable(self) -> bool:
@@ -311,7 +317,7 @@ class EldritchAttack:
         return self.roll.success_levels if self.roll else 0
 
     @property
-    def label(self) -> str:
+    def label(self) -> str | Line:
         return self.choice.label
 
     @property
@@ -362,13 +368,14 @@ class EldritchDefense:
     outcome: str = ""
     drama_point: bool = False
 
-    def describe(self) -> str:
-        return f"{self.label}: {self.roll.describe()}"
-
-    def line(self) -> Line:
-        """:meth:`describe` as a line of working: ``"dodge: Dexterity 3 + Acrobatics 2 + d10
+    def describe(self) -> Line:
+        """The defense's roll as a line of working: ``"dodge: Dexterity 3 + Acrobatics 2 + d10
         [6] = 11: 2 SLs"``."""
         return Line("eldritch.line.defense", {"label": self.label, "roll": self.roll.line()})
+
+    def line(self) -> Line:
+        """:meth:`describe`."""
+        return self.describe()
 
     def to_record(self) -> dict[str, Any]:
         return {"kind": self.kind, "label": self.label, "defender": self.defender,
@@ -606,10 +613,9 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         once (it is the roll's own die). Raises DiceSyntaxError for ``vs``, other dice or
         ``/wp``; CombatError for the dead. (``0.5``, ``1d10+`` … parse_pool refuses.)"""
         if expression.difficulty is not None:
-            raise DiceSyntaxError("Eldritch rolls take no 'vs': a total of "
-                                  f"{self.dice_rules.success_at} or more succeeds.")
+            raise DiceSyntaxError(Line("eldritch.refusal.no_vs", {"success_at": self.dice_rules.success_at}))
         if willpower:
-            raise DiceSyntaxError("Eldritch has no Willpower spend on rolls: drop the /wp.")
+            raise DiceSyntaxError(Line("eldritch.refusal.no_willpower"))
         terms = expression.terms
         if len(terms) == 1 and terms[0].kind == "number" and terms[0].number == 0:
             face = roller.roll(self.chance_die)
@@ -623,8 +629,7 @@ class EldritchSystem(EldritchChecks, RuleSystem):
                 parts.append((term.trait, actor.trait(term.trait)))
             elif term.kind == "dice":
                 if own_die or term.number != 1 or term.sides != 10:
-                    raise DiceSyntaxError(f"An Eldritch roll is one d10 plus traits and numbers: "
-                                          f"'{term.text}' is not allowed.")
+                    raise DiceSyntaxError(Line("eldritch.refusal.one_die", {"text": term.text}))
                 own_die = True
             else:
                 parts.append(("", term.sign * term.number))
@@ -644,27 +649,30 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         (``rules.dice.odds.enumerate_outcomes``; chains of 12 dice or more are left out)."""
         terms = expression.terms
         if len(terms) == 1 and terms[0].kind == "number" and terms[0].number == 0:
-            raise DiceSyntaxError(f"+roll 0 is a bare d{self.chance_die}: each face 1 in {self.chance_die}.")
-        shown: list[str] = []
+            raise DiceSyntaxError(Line("eldritch.refusal.chance_odds", {"sides": self.chance_die}))
+        shown: list[Line | None] = []
 
         def levels(roller: Roller) -> int:
             result = self.roll_check(expression, actor, roller, modifier=modifier, willpower=willpower)
-            shown[:] = [describe_parts(Pool.from_parts(result.record["parts"]).parts)]
+            shown[:] = [parts_line(Pool.from_parts(result.record["parts"]).parts)]
             return int(result.record["success_levels"])
 
         outcomes, unexplored = enumerate_outcomes(levels)
-        rows = [("Failure", outcomes.get(0, Fraction(0)))]
+        rows: list[tuple[Line, Fraction]] = [(Line("eldritch.line.odds_failure"), outcomes.get(0, Fraction(0)))]
         level = 1
         while level <= max(outcomes) and len(rows) < 9:
             rest = sum((p for key, p in outcomes.items() if key >= level), Fraction(0))
             if rest < Fraction(1, 2000) or len(rows) == 8:
-                rows.append((f"{level}+ SLs" if level > 1 else "1+ SL", rest))
+                rows.append((Line("eldritch.line.odds_at_least_sl" if level == 1 else "eldritch.line.odds_at_least_sls",
+                                  {"count": level}), rest))
                 break
-            rows.append((plural(level, "SL"), outcomes.get(level, Fraction(0))))
+            rows.append((sl_count(level), outcomes.get(level, Fraction(0))))
             level += 1
-        note = f"Rerolls chained 12 dice deep are left out ({percent(unexplored)})." if unexplored else ""
-        return Odds(f"{shown[0] or 'nothing'} + d10, {self.dice_rules.success_at} or more succeeds",
-                    tuple(rows), note)
+        note = Line("eldritch.line.odds_left_out", {"chance": percent(unexplored)}) if unexplored else ""
+        values = {"success_at": self.dice_rules.success_at}
+        title = (Line("eldritch.title.odds", {"pool": shown[0], **values}) if shown[0] is not None
+                 else Line("eldritch.title.odds_bare", values))
+        return Odds(title, tuple(rows), note)
 
     # ------------------------------------------------------------------------ initiative
     def initiative_score(self, actor: Combatant) -> Pool:
@@ -764,8 +772,9 @@ class EldritchSystem(EldritchChecks, RuleSystem):
             raise CombatError(Line("refusal.could", {"name": shown, "shown": ', '.join(found)}))
         near = [key for key, names in self._spellings(self.weapons).items()
                 if squash(text) and any(squash(text) in name for name in names)]
-        hint = f" Did you mean: {', '.join(near)}?" if near else ""
-        raise CombatError(Line("eldritch.refusal.no_weapon_eldritch_tables", {"shown": shown, "hint": hint}))
+        if near:
+            raise CombatError(Line("eldritch.refusal.no_weapon_near", {"shown": shown, "near": ", ".join(near)}))
+        raise CombatError(Line("eldritch.refusal.no_weapon_eldritch_tables", {"shown": shown}))
 
     def bought(self, actor: Combatant, maneuver: Maneuver) -> bool:
         """Basic maneuvers always; an advanced one when the sheet rates it 1 or more."""
@@ -789,8 +798,9 @@ class EldritchSystem(EldritchChecks, RuleSystem):
             if word.casefold() in FLAGS:
                 name, value = FLAGS[word.casefold()]
                 if name in flags:
-                    what = {"hands": "the grip (1h or 2h)", "mode": "'thrown'", "neck": "'neck'"}[name]
-                    raise CombatError(Line("eldritch.refusal.give_once", {"what": what}))
+                    raise CombatError(Line("eldritch.refusal.give_grip_once" if name == "hands" else
+                                           "eldritch.refusal.give_thrown_once" if name == "mode" else
+                                           "eldritch.refusal.give_neck_once"))
                 flags[name] = value
             else:
                 names.append(word)
@@ -817,9 +827,10 @@ class EldritchSystem(EldritchChecks, RuleSystem):
                 weapon = self.weapons[attacker.weapon]
             maneuver = self.maneuvers["weapon" if weapon else "punch"]
         if maneuver.use != "attack":
-            how = {"defense": f"a defense: defend {maneuver.key}", "passive": "always in use once bought",
-                   "sacrifice": "made with the sacrifice command"}[maneuver.use]
-            raise CombatError(Line("eldritch.refusal.refused", {"maneuver_label": maneuver.label, "how": how}))
+            raise CombatError(Line("eldritch.refusal.is_defense" if maneuver.use == "defense" else
+                                   "eldritch.refusal.is_passive" if maneuver.use == "passive" else
+                                   "eldritch.refusal.is_sacrifice", {"maneuver_label": maneuver.label,
+                                                                     "key": maneuver.key}))
         self.require_bought(attacker, maneuver)
         for trait, least in maneuver.minimum:
             if attacker.trait(trait) < least:
@@ -1667,47 +1678,50 @@ class EldritchSystem(EldritchChecks, RuleSystem):
             changes["whirl_turns"] = None
         return RoundEffect(conditions=changes, lines=tuple(lines)) if changes else None
 
-    def condition_marks(self, conditions: Mapping[str, Any]) -> tuple[str, ...]:
-        """HUD marks for the eldritch lasting states (``conditions`` as stored): the holds
-        (only while still held), numbness, stun, passing out, Whirling Sword, Wall Flip, an
-        eye lost, a Drama Point kept for the next defense."""
+    def condition_marks(self, conditions: Mapping[str, Any]) -> tuple[Line, ...]:
+        """HUD marks for the eldritch lasting states (``conditions`` as stored), as lines: the
+        holds (only while still held), numbness, stun, passing out, Whirling Sword, Wall Flip,
+        an eye lost, a Drama Point kept for the next defense."""
         marks = []
         if conditions.get("held_by"):
             if conditions.get("by_neck"):
-                marks.append("by the neck")
+                marks.append(Line("eldritch.line.mark_by_neck"))
             hold = conditions.get("wrestling_hold") or {}
             if hold:
-                marks.append(f"pinned {int(hold.get('penalty', 0)):+d}")
+                marks.append(Line("eldritch.line.mark_pinned", {"penalty": f"{int(hold.get('penalty', 0)):+d}"}))
             sleeper = conditions.get("sleeper_hold") or {}
             if sleeper:
-                marks.append(f"sleeper {sleeper.get('sls', 0)}/{sleeper.get('needed', 0)}")
+                marks.append(Line("eldritch.line.mark_sleeper", {"sls": sleeper.get("sls", 0),
+                                                                 "needed": sleeper.get("needed", 0)}))
         if conditions.get("atemi_grip"):
-            marks.append(f"numb -{conditions['atemi_grip']}")
+            marks.append(Line("eldritch.line.mark_numb", {"penalty": conditions["atemi_grip"]}))
         if conditions.get("stunned"):
-            marks.append("stunned")
+            marks.append(Line("eldritch.line.mark_stunned"))
         out = conditions.get("passed_out")
         if out:
-            marks.append("out cold" if out is True else f"out {plural(int(out), 'turn')}")
+            marks.append(Line("eldritch.line.mark_out_cold") if out is True else
+                         Line("eldritch.line.mark_out_turn" if int(out) == 1 else "eldritch.line.mark_out_turns",
+                              {"turns": int(out)}))
         if conditions.get("whirling"):
-            marks.append(f"whirling (turn {int(conditions.get('whirl_turns', 0) or 0) + 1})")
+            marks.append(Line("eldritch.line.mark_whirling", {"turn": int(conditions.get("whirl_turns", 0) or 0) + 1}))
         if conditions.get("flip_defense"):
-            marks.append(f"wall flip +{self.maneuvers['wall-flip'].extra.get('bonus', 0)}")
+            marks.append(Line("eldritch.line.mark_wall_flip", {"bonus": self.maneuvers["wall-flip"].extra.get("bonus", 0)}))
         if conditions.get("flipped_over"):
-            marks.append(f"flipped over {conditions['flipped_over']}")
+            marks.append(Line("eldritch.line.mark_flipped_over", {"name": conditions["flipped_over"]}))
         if conditions.get("eye_lost"):
-            marks.append("one eye")
+            marks.append(Line("eldritch.line.mark_one_eye"))
         if conditions.get("drama_point"):
-            marks.append("drama point")
+            marks.append(Line("eldritch.line.mark_drama_point"))
         return tuple(marks)
 
-    def scene_text(self, scene: Mapping[str, Any]) -> str:
-        """``"3 yards of room, a wall at hand"`` from the ST's ``+combat/space`` ("" for none)."""
-        parts = []
-        if scene.get("space") is not None:
-            parts.append(f"{plural(int(scene['space']), 'yard')} of room")
-        if scene.get("wall"):
-            parts.append("a wall at hand")
-        return ", ".join(parts)
+    def scene_text(self, scene: Mapping[str, Any]) -> Line | str:
+        """The ST's ``+combat/space`` as a line: ``"3 yards of room, a wall at hand"`` ("" for
+        none)."""
+        room = None if scene.get("space") is None else yards_line(int(scene["space"]))
+        if room is not None:
+            return Line("eldritch.line.scene_room_wall" if scene.get("wall") else "eldritch.line.scene_room",
+                        {"room": room})
+        return Line("eldritch.line.scene_wall") if scene.get("wall") else ""
 
     @staticmethod
     def fading_penalty(penalty: int, actions_since: int, fade: int = 1) -> int:
