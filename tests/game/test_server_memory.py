@@ -36,11 +36,11 @@ class TestMemoryLog(SimpleTestCase):
             sample = looping.call_args.args[0]
             looping.return_value.start.assert_called_once_with(120, now=False)
             sample()
-            kept = [type("Kept", (), {})() for _ in range(5)]   # 5 more objects of a new type
+            kept = [type("SampledTwice", (), {})() for _ in range(5)]   # 5 objects of a type no other test names
             sample()
         text = open(path).read()
         self.assertEqual(text.count("== "), 2)
         self.assertIn("tracked ", text)
         second = text.split("== ")[2].splitlines()
-        self.assertIn("        +5        5 Kept", second[1:])
+        self.assertIn("        +5        5 SampledTwice", second[1:])
         del kept
