@@ -3,6 +3,8 @@ benchmarks' memory log (``FRAY_BENCH_MEMORY``, ``server/conf/at_server_startstop
 
 import os
 import sqlite3
+import subprocess
+import sys
 import tempfile
 from unittest import mock
 
@@ -13,9 +15,10 @@ from server.conf import at_server_startstop
 
 
 class TestSqlitePageCache(SimpleTestCase):
-    def test_the_page_cache_is_8_mb_and_evennias_other_pragmas_stay(self):
+    def test_the_page_cache_is_8_mb_the_journal_persists_and_evennias_other_pragmas_stay(self):
         self.assertEqual(settings.SQLITE3_PRAGMAS, ("PRAGMA cache_size=-8192", "PRAGMA synchronous=OFF",
-                                                    "PRAGMA count_changes=OFF", "PRAGMA temp_store=2"))
+                                                    "PRAGMA count_changes=OFF", "PRAGMA temp_store=2",
+                                                    "PRAGMA journal_mode=PERSIST"))
 
     def test_a_connection_given_the_pragmas_caches_8192_kib(self):
         connection = sqlite3.connect(":memory:")
@@ -24,6 +27,35 @@ class TestSqlitePageCache(SimpleTestCase):
         for pragma in settings.SQLITE3_PRAGMAS:   # as Evennia's Server does as it starts
             connection.execute(pragma)
         self.assertEqual(connection.execute("PRAGMA cache_size").fetchone()[0], -8192)
+
+    def test_a_commit_keeps_the_journal_file(self):
+        path = os.path.join(tempfile.mkdtemp(), "game.db3")
+        connection = sqlite3.connect(path, isolation_level=None)
+        for pragma in settings.SQLITE3_PRAGMAS:
+            connection.execute(pragma)
+        connection.execute("CREATE TABLE t (n INTEGER)")
+        connection.execute("INSERT INTO t VALUES (1)")
+        connection.close()
+        self.assertTrue(os.path.exists(path + "-journal"))   # the default mode deletes it
+
+    def test_a_writer_killed_after_its_pages_reached_the_file_is_rolled_back(self):
+        path = os.path.join(tempfile.mkdtemp(), "game.db3")
+        script = ("import os, sqlite3, sys\n"
+                  "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+                  "for pragma in sys.argv[2:]: c.execute(pragma)\n"
+                  "c.execute('CREATE TABLE t (n INTEGER, pad BLOB)'); c.execute('INSERT INTO t VALUES (1, x\\'00\\')')\n"
+                  "c.execute('PRAGMA cache_size=2')\n"   # so the transaction's pages spill to the file
+                  "c.execute('BEGIN')\n"
+                  "for n in range(2, 500): c.execute('INSERT INTO t VALUES (?, zeroblob(4000))', (n,))\n"
+                  "c.execute('UPDATE t SET n = n + 1000')\n"
+                  "os._exit(9)\n")   # killed mid-transaction, as kill -9 would
+        size = os.path.getsize
+        run = subprocess.run([sys.executable, "-c", script, path, *settings.SQLITE3_PRAGMAS])
+        self.assertEqual(run.returncode, 9)
+        self.assertGreater(size(path), 100 * 4096)   # the uncommitted pages are in the file
+        connection = sqlite3.connect(path)
+        self.addCleanup(connection.close)
+        self.assertEqual(connection.execute("SELECT n FROM t").fetchall(), [(1,)])
 
 
 class TestMemoryLog(SimpleTestCase):
