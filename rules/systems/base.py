@@ -181,7 +181,7 @@ class Pool:
         """The parts as one line, each chained by its sign, without the total; None for none."""
         chain = None
         for label, value in self.parts:
-            part = _part_line(label, value)
+            part = part_line(label, value)
             negative = value < 0 and (is_noted(label) or not label)
             if chain is None:
                 chain = Line("line.pool_negative", {"part": part}) if negative else part
@@ -217,7 +217,7 @@ class Pool:
         return text_of(self.dice_line())
 
 
-def _part_line(label: str | Line, value: int) -> Line:
+def part_line(label: str | Line, value: int) -> Line:
     """One part of a pool as a line: a trait ``"Dexterity 3"``, a number, or a noted part
     ``"1 (wounds)"`` (its size; the sign is the chain's); a label that is a line reads as a
     trait's name, or noted (:func:`is_noted`)."""
