@@ -861,7 +861,7 @@ class AeonSystem(RuleSystem):
             parts.append((attack.weapon.damage_trait, attacker.trait(attack.weapon.damage_trait)))
         if attack.weapon.damage_bonus:
             parts.append((attack.weapon.label, attack.weapon.damage_bonus))
-        parts.append(("net successes", net))
+        parts.append((Line("aeon.value.part_net_successes"), net))
         for shot, _ in attack.shots:
             bonus = shot.bonus_bashing if attack.damage_type == "bashing" else shot.bonus_lethal
             if bonus:

@@ -545,7 +545,7 @@ class StorytellerSystem(RuleSystem):
         armor = int(victim.armor.get(damage_type, 0) or 0)
         if raw and (natural or armor):
             parts = trait_pool(victim, (self.soak_trait,)).parts if natural else ()
-            soak_pool = Pool(parts + ((("armor", armor),) if armor else ()))
+            soak_pool = Pool(parts + (((Line("storyteller.value.part_armor"), armor),) if armor else ()))
             soak_roll = roll_pool(soak_pool.size, self.soak_difficulty, roller, ones_cancel=False)
             lines.append(Line("storyteller.line.soaks" if natural else "storyteller.line.soaks_armor_only",
                               {"victim": victim.name, "pool": soak_pool.dice_line(), "roll": soak_roll.describe()}))
@@ -637,7 +637,7 @@ class StorytellerSystem(RuleSystem):
         extra = defense.roll.net - attack.roll.net
         if extra <= 0:
             return None
-        pool = Pool((("parry extra successes", extra),))
+        pool = Pool(((Line("storyteller.value.part_parry_extra_successes"), extra),))
         dealt, lines = self._harm(attacker, pool, extra, weapon.damage_type, roller)
         return dealt, [Line("storyteller.line.cuts", {"defender": defense.defender, "weapon": weapon.label})] + lines
 
