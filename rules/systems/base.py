@@ -382,11 +382,37 @@ class Resolution:
 
 
 @dataclass(frozen=True)
+class Verdict:
+    """``+roll``'s verdict as data, never a sentence (the roll's lines say it to players):
+    ``outcome`` is ``"botch"``, ``"failure"``, ``"success"`` or ``""`` (no verdict: a total
+    alone); ``count`` the successes or Success Levels where the system counts them (0
+    otherwise); ``total`` the sum rolled where the system adds dice (None for a pool of
+    successes); ``difficulty`` the total a roll ``vs N`` had to reach, where one was typed.
+    Frozen and hashable: replaying ``roll_check`` counts outcomes by it (``rules.dice.odds``)."""
+
+    outcome: str
+    count: int = 0
+    total: int | None = None
+    difficulty: int | None = None
+
+    def to_record(self) -> dict[str, Any]:
+        """``{"outcome": …, "count": …, "total": …, "difficulty": …}``, as a roll's record keeps it."""
+        return {"outcome": self.outcome, "count": self.count, "total": self.total, "difficulty": self.difficulty}
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any]) -> Verdict:
+        total, difficulty = record.get("total"), record.get("difficulty")
+        return cls(str(record["outcome"]), int(record.get("count", 0)), None if total is None else int(total),
+                   None if difficulty is None else int(difficulty))
+
+
+@dataclass(frozen=True)
 class RollResult:
-    """What ``+roll`` produced: ``lines`` show the dice and the arithmetic; ``summary`` is the verdict."""
+    """What ``+roll`` produced: ``lines`` show the dice and the arithmetic; ``summary`` is the
+    verdict as data (:class:`Verdict`), kept in ``record`` as ``"result"``."""
 
     lines: tuple[str | Line, ...]
-    summary: str
+    summary: Verdict
     record: Mapping[str, Any]
 
 

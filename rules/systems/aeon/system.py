@@ -58,12 +58,12 @@ from rules.systems.base import (
     RollResult,
     RoundEffect,
     RuleSystem,
+    Verdict,
     at_least_rows,
     highest_first,
     load_armor_table,
     match_damage_type,
     modifier_parts,
-    plural,
     trait_pool,
 )
 from rules.systems.health import DAMAGE_TYPES, HealthLevel, HealthTrack
@@ -453,14 +453,14 @@ class AeonSystem(RuleSystem):
         if willpower:
             line = Line("aeon.line.willpower", {"roll": line, "successes": successes(outcome)})
         if outcome == "botch":
-            verdict = "BOTCH"
+            verdict = Verdict("botch")
         elif outcome >= difficulty:
-            verdict = plural(outcome, 'success')
+            verdict = Verdict("success", outcome)
         else:
-            verdict = "failure"
+            verdict = Verdict("failure")
         return RollResult(lines=(line,), summary=verdict,
                           record={"pool": pool.to_record(), **roll.to_record(),
-                                  "willpower": willpower, "result": verdict})
+                                  "willpower": willpower, "result": verdict.to_record()})
 
     def check_pool(self, expression: PoolExpression, actor: Combatant, modifier: int) -> tuple[Pool, int]:
         """The pool and successes needed ``+roll`` (and ``+roll/odds``) roll; raises as

@@ -22,7 +22,7 @@ from typing import Any
 from rules.data import RulesDataError, require
 from rules.dice import Roller
 from rules.lines import Line
-from rules.systems.base import ANNOTATED_PARTS, Combatant, Pool, part_line, plural
+from rules.systems.base import ANNOTATED_PARTS, Combatant, Pool, Verdict, part_line
 
 
 @dataclass(frozen=True)
@@ -152,10 +152,12 @@ class EldritchRoll:
         shown = ", ".join(str(face) for face in self.faces)
         return f"[{shown} -> {self.die}]" if len(self.faces) > 1 else f"[{shown}]"
 
-    def verdict(self) -> str:
-        """``+roll``'s summary of the Success Levels (``RollResult.summary``, kept in its record,
-        never shown: the roll's line says it): ``"5 SLs"``, ``"failure"``."""
-        return f"{plural(self.success_levels, 'SL')}" if self.succeeded else "failure"
+    def verdict(self) -> Verdict:
+        """``+roll``'s verdict (``RollResult.summary``, kept in its record, never shown: the
+        roll's line says it): the total and its Success Levels, or a failure."""
+        if self.succeeded:
+            return Verdict("success", self.success_levels, self.total)
+        return Verdict("failure", total=self.total)
 
     def verdict_line(self) -> Line:
         """The Success Levels as a line: ``"5 SLs"``, ``"1 SL"``, ``"failure"``."""

@@ -86,6 +86,7 @@ from rules.systems.base import (
     RollResult,
     RoundEffect,
     RuleSystem,
+    Verdict,
     highest_first,
     load_armor_table,
     match_damage_type,
@@ -620,7 +621,7 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         if len(terms) == 1 and terms[0].kind == "number" and terms[0].number == 0:
             face = roller.roll(self.chance_die)
             return RollResult(lines=(Line("eldritch.line.chance", {"sides": self.chance_die, "face": face}),),
-                              summary=str(face),
+                              summary=Verdict("", total=face),
                               record={"chance": True, "face": face})
         parts: list[tuple[str | Line, int]] = []
         own_die = False
@@ -638,9 +639,9 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         if self.health(actor.health, actor).dead:
             raise CombatError(Line("eldritch.refusal.dead_rolls_no_dice", {"actor": actor.name}))
         roll = self.roll(parts, roller)
-        summary = f"{roll.total}: {roll.verdict()}"
+        summary = roll.verdict()
         return RollResult(lines=(roll.line(),), summary=summary,
-                          record={**roll.to_record(), "result": summary})
+                          record={**roll.to_record(), "result": summary.to_record()})
 
     def odds(self, expression: PoolExpression, actor: Combatant, *, modifier: int = 0,
              willpower: bool = False) -> Odds:

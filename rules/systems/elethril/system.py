@@ -104,6 +104,7 @@ from rules.systems.base import (
     RollResult,
     RuleSystem,
     Slot,
+    Verdict,
     load_armor_table,
 )
 from rules.systems.elethril.declaring import (
@@ -812,15 +813,15 @@ class ElethrilSystem(RuleSystem):
         if modifier:
             roll = NotationRoll(roll.parts + (("modifier", (), modifier),))
         line = Line("elethril.line.rolled", {"roll": roll.describe()})
-        summary = str(roll.total)
+        summary = Verdict("", total=roll.total)
         if expression.difficulty is not None:
             made = roll.total >= expression.difficulty
-            summary = f"{roll.total} vs {expression.difficulty}: {'success' if made else 'failure'}"
+            summary = Verdict("success" if made else "failure", total=roll.total, difficulty=expression.difficulty)
             line = Line("elethril.line.rolled_success" if made else "elethril.line.rolled_failure",
                         {"roll": roll.describe(), "difficulty": expression.difficulty})
         return RollResult(lines=(line,), summary=summary,
                           record={**roll.to_record(), "difficulty": expression.difficulty,
-                                  "result": summary})
+                                  "result": summary.to_record()})
 
     # ---------------------------------------------------------------------- initiative
     @property

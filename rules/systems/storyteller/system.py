@@ -29,12 +29,12 @@ from rules.systems.base import (
     RollResult,
     RoundEffect,
     RuleSystem,
+    Verdict,
     at_least_rows,
     highest_first,
     load_armor_table,
     match_damage_type,
     modifier_parts,
-    plural,
     trait_pool,
 )
 from rules.systems.health import DAMAGE_TYPES, HealthLevel, HealthTrack
@@ -328,10 +328,10 @@ class StorytellerSystem(RuleSystem):
         """
         pool, difficulty = self.check_pool(expression, actor, modifier, willpower)
         roll = self.roll(pool.size, difficulty, roller, automatic=1 if willpower else 0)
-        verdict = "BOTCH" if roll.botch else (plural(roll.net, 'success') if roll.net else "failure")
+        verdict = Verdict("botch") if roll.botch else Verdict("success", roll.net) if roll.net else Verdict("failure")
         return RollResult(lines=(Line("storyteller.line.pool_roll", {"pool": pool.dice_line(), "roll": roll.describe()}),),
                           summary=verdict,
-                          record={"pool": pool.to_record(), **roll.to_record(), "result": verdict})
+                          record={"pool": pool.to_record(), **roll.to_record(), "result": verdict.to_record()})
 
     def check_pool(self, expression: PoolExpression, actor: Combatant, modifier: int,
                    willpower: bool) -> tuple[Pool, int]:
