@@ -426,22 +426,19 @@ class Odds:
     note: str | Line = ""
 
 
-def at_least_rows(outcomes: Mapping[Any, Fraction], first: int, name: str, *,
+def at_least_rows(outcomes: Mapping[Any, Fraction], first: int, *,
                   limit: int = 8) -> list[tuple[str | Line, Fraction]]:
     """``("3+ successes", p)`` rows from ``first`` up, while the chance is at least 0.05% (the
-    first row always), at most ``limit`` rows; ``name`` is the singular ("success": each row's
-    outcome a line, ``line.at_least_successes``; another name, a text)."""
-    rows: list[tuple[str, Fraction]] = []
+    first row always), at most ``limit`` rows; each row's outcome a line
+    (``line.at_least_successes``)."""
+    rows: list[tuple[str | Line, Fraction]] = []
     value = first
     while len(rows) < limit:
         chance = sum((p for key, p in outcomes.items() if isinstance(key, int) and key >= value), Fraction(0))
         if rows and chance < Fraction(1, 2000):
             break
-        if name == "success":
-            outcome = Line("line.at_least_success" if value == 1 else "line.at_least_successes", {"value": value})
-        else:
-            outcome = f"{value}+ {plural(value, name).split(' ', 1)[1]}"
-        rows.append((outcome, chance))
+        rows.append((Line("line.at_least_success" if value == 1 else "line.at_least_successes", {"value": value}),
+                     chance))
         value += 1
     return rows
 

@@ -506,7 +506,7 @@ class AeonSystem(RuleSystem):
             AeonRoll(faces, self.target_number, difficulty), willpower))
         failure = sum((p for key, p in outcomes.items() if isinstance(key, int) and key < difficulty), Fraction(0))
         rows = [("Botch", outcomes.get("botch", Fraction(0))), ("Failure", failure),
-                *at_least_rows(outcomes, difficulty, "success")]
+                *at_least_rows(outcomes, difficulty)]
         title = Line("aeon.title.odds_willpower" if willpower else "aeon.title.odds",
                      {"pool": pool.dice_line(), "target_number": self.target_number, "needed": successes(difficulty)})
         return Odds(title, tuple(rows))

@@ -379,7 +379,7 @@ class StorytellerSystem(RuleSystem):
 
         outcomes = pool_outcomes(size, success_at, judge)
         rows = [("Botch", outcomes.get("botch", Fraction(0))), ("Failure", outcomes.get(0, Fraction(0))),
-                *at_least_rows(outcomes, 1, "success")]
+                *at_least_rows(outcomes, 1)]
         title = Line("storyteller.title.odds_willpower" if willpower else "storyteller.title.odds",
                      {"pool": pool.dice_line(), "difficulty": difficulty})
         return Odds(title, tuple(rows))
