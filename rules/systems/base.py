@@ -181,7 +181,7 @@ class Pool:
         """The parts as one line, each chained by its sign, without the total; None for none."""
         chain = None
         for label, value in self.parts:
-            part = _part_line(label, value)
+            part = part_line(label, value)
             negative = value < 0 and (is_noted(label) or not label)
             if chain is None:
                 chain = Line("line.pool_negative", {"part": part}) if negative else part
@@ -217,7 +217,7 @@ class Pool:
         return text_of(self.dice_line())
 
 
-def _part_line(label: str | Line, value: int) -> Line:
+def part_line(label: str | Line, value: int) -> Line:
     """One part of a pool as a line: a trait ``"Dexterity 3"``, a number, or a noted part
     ``"1 (wounds)"`` (its size; the sign is the chain's); a label that is a line reads as a
     trait's name, or noted (:func:`is_noted`)."""
@@ -382,11 +382,37 @@ class Resolution:
 
 
 @dataclass(frozen=True)
+class Verdict:
+    """``+roll``'s verdict as data, never a sentence (the roll's lines say it to players):
+    ``outcome`` is ``"botch"``, ``"failure"``, ``"success"`` or ``""`` (no verdict: a total
+    alone); ``count`` the successes or Success Levels where the system counts them (0
+    otherwise); ``total`` the sum rolled where the system adds dice (None for a pool of
+    successes); ``difficulty`` the total a roll ``vs N`` had to reach, where one was typed.
+    Frozen and hashable: replaying ``roll_check`` counts outcomes by it (``rules.dice.odds``)."""
+
+    outcome: str
+    count: int = 0
+    total: int | None = None
+    difficulty: int | None = None
+
+    def to_record(self) -> dict[str, Any]:
+        """``{"outcome": …, "count": …, "total": …, "difficulty": …}``, as a roll's record keeps it."""
+        return {"outcome": self.outcome, "count": self.count, "total": self.total, "difficulty": self.difficulty}
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any]) -> Verdict:
+        total, difficulty = record.get("total"), record.get("difficulty")
+        return cls(str(record["outcome"]), int(record.get("count", 0)), None if total is None else int(total),
+                   None if difficulty is None else int(difficulty))
+
+
+@dataclass(frozen=True)
 class RollResult:
-    """What ``+roll`` produced: ``lines`` show the dice and the arithmetic; ``summary`` is the verdict."""
+    """What ``+roll`` produced: ``lines`` show the dice and the arithmetic; ``summary`` is the
+    verdict as data (:class:`Verdict`), kept in ``record`` as ``"result"``."""
 
     lines: tuple[str | Line, ...]
-    summary: str
+    summary: Verdict
     record: Mapping[str, Any]
 
 
@@ -400,22 +426,19 @@ class Odds:
     note: str | Line = ""
 
 
-def at_least_rows(outcomes: Mapping[Any, Fraction], first: int, name: str, *,
+def at_least_rows(outcomes: Mapping[Any, Fraction], first: int, *,
                   limit: int = 8) -> list[tuple[str | Line, Fraction]]:
     """``("3+ successes", p)`` rows from ``first`` up, while the chance is at least 0.05% (the
-    first row always), at most ``limit`` rows; ``name`` is the singular ("success": each row's
-    outcome a line, ``line.at_least_successes``; another name, a text)."""
-    rows: list[tuple[str, Fraction]] = []
+    first row always), at most ``limit`` rows; each row's outcome a line
+    (``line.at_least_successes``)."""
+    rows: list[tuple[str | Line, Fraction]] = []
     value = first
     while len(rows) < limit:
         chance = sum((p for key, p in outcomes.items() if isinstance(key, int) and key >= value), Fraction(0))
         if rows and chance < Fraction(1, 2000):
             break
-        if name == "success":
-            outcome = Line("line.at_least_success" if value == 1 else "line.at_least_successes", {"value": value})
-        else:
-            outcome = f"{value}+ {plural(value, name).split(' ', 1)[1]}"
-        rows.append((outcome, chance))
+        rows.append((Line("line.at_least_success" if value == 1 else "line.at_least_successes", {"value": value}),
+                     chance))
         value += 1
     return rows
 

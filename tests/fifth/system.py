@@ -21,6 +21,7 @@ from rules.systems.base import (
     Resolution,
     RollResult,
     RuleSystem,
+    Verdict,
     highest_first,
 )
 
@@ -96,7 +97,7 @@ class DuelSystem(RuleSystem):
     def roll_check(self, expression: PoolExpression, actor: Combatant, roller: Roller, *, modifier: int = 0,
                    willpower: bool = False) -> RollResult:
         die = roller.roll(6)
-        return RollResult(lines=(f"1d6 ({die})",), summary=str(die), record={"die": die})
+        return RollResult(lines=(f"1d6 ({die})",), summary=Verdict("", total=die), record={"die": die})
 
     def roll_initiative(self, actor: Combatant, roller: Roller) -> InitiativeRoll:
         die = roller.roll(6)

@@ -18,7 +18,7 @@ from rules.data import RulesDataError, load_system_data
 from rules.dice import DiceSyntaxError, parse_pool
 from rules.systems import system_keys
 from rules.systems.aeon.system import AeonAttack, AeonHealth, AeonSystem, bleed
-from rules.systems.base import Combatant, CombatError, InitiativeRoll, Pool
+from rules.systems.base import Combatant, CombatError, InitiativeRoll, Pool, Verdict
 from tests.rules.forced_dice import dice, done
 from tests.rules.wording import english, englished
 
@@ -86,28 +86,28 @@ def test_target_number_comes_from_data():
     roller = dice(7, 8)
     result = system.roll_check(parse_pool("2", system.trait_names), fighter(), roller)
     done(roller)
-    assert result.summary == "1 success" and result.record["target_number"] == 8
+    assert result.summary == Verdict("success", 1) and result.record["target_number"] == 8
 
 
 # ============================================================================= dice
 
 
 @pytest.mark.parametrize(("text", "faces", "summary"), [
-    ("3", (7, 6, 2), "1 success"),             # 7 succeeds, 6 does not
-    ("3", (10, 9, 8), "3 successes"),
-    ("3", (6, 5, 2), "failure"),
-    ("3", (7, 1, 1), "1 success"),             # 1s never cancel
-    ("3", (6, 1, 3), "BOTCH"),                 # no success and a 1
-    ("3", (1, 1, 1), "BOTCH"),
-    ("3 vs 2", (7, 8, 1), "2 successes"),      # difficulty = successes needed
-    ("3 vs 2", (7, 6, 1), "failure"),          # one success of two: failure, not botch
-    ("3 vs 3", (7, 8, 9), "3 successes"),
+    ("3", (7, 6, 2), Verdict("success", 1)),             # 7 succeeds, 6 does not
+    ("3", (10, 9, 8), Verdict("success", 3)),
+    ("3", (6, 5, 2), Verdict("failure")),
+    ("3", (7, 1, 1), Verdict("success", 1)),             # 1s never cancel
+    ("3", (6, 1, 3), Verdict("botch")),                 # no success and a 1
+    ("3", (1, 1, 1), Verdict("botch")),
+    ("3 vs 2", (7, 8, 1), Verdict("success", 2)),      # difficulty = successes needed
+    ("3 vs 2", (7, 6, 1), Verdict("failure")),          # one success of two: failure, not botch
+    ("3 vs 3", (7, 8, 9), Verdict("success", 3)),
 ])
 def test_pool_at_tn7_successes_needed_and_botch(text, faces, summary):
     result = check(text, None, *faces)
     assert result.summary == summary
     assert result.record["faces"] == list(faces)
-    assert result.record["result"] == summary
+    assert result.record["result"] == summary.to_record()
     assert len(result.lines) == 1
 
 
@@ -120,7 +120,7 @@ def test_default_difficulty_is_one_success():
 def test_traits_numbers_and_d10_notation_sum_into_one_pool():
     result = check("Dex + 2d10 - 1 vs 2", fighter(Dexterity=3), 7, 7, 1, 2)
     assert result.record["pool"] == [["Dexterity", 3], ["", 2], ["", -1]]
-    assert result.summary == "2 successes"
+    assert result.summary == Verdict("success", 2)
 
 
 @pytest.mark.parametrize(("text", "message"), [
@@ -140,7 +140,7 @@ def test_refused_rolls_are_one_line(text, message):
 
 def test_zero_pool_rolls_nothing_and_fails():
     result = check("0", None)
-    assert result.summary == "failure"
+    assert result.summary == Verdict("failure")
     assert "no dice (empty pool)" in tuple(englished(result.lines))[0]
 
 
@@ -149,13 +149,13 @@ def test_wound_penalty_applies_to_checks_and_may_empty_the_pool():
     result = check("Dex", hurt, 7)
     assert result.record["pool"] == [["Dexterity", 2], ["wounds", -1]]
     crippled = fighter(health=wounds(bashing=6), Dexterity=3)  # Crippled: -5
-    assert check("Dex", crippled).summary == "failure"
+    assert check("Dex", crippled).summary == Verdict("failure")
 
 
 def test_modifier_and_willpower():
     result = check("2", None, 6, 5, 4, modifier=1, willpower=True)
     assert result.record["pool"] == [["", 2], ["modifier", 1]]
-    assert result.summary == "1 success"  # no die succeeded; Willpower's automatic success
+    assert result.summary == Verdict("success", 1)  # no die succeeded; Willpower's automatic success
     assert "+ 1 (willpower)" in tuple(englished(result.lines))[0]
 
 

@@ -16,7 +16,7 @@ import pytest
 from rules.data import RulesDataError, load_system_data
 from rules.dice import DiceSyntaxError, parse_pool
 from rules.systems import system_keys
-from rules.systems.base import Combatant, CombatError, InitiativeRoll, Pool
+from rules.systems.base import Combatant, CombatError, InitiativeRoll, Pool, Verdict
 from rules.systems.eldritch.dice import DiceRules, roll_die
 from rules.systems.eldritch.system import EldritchSystem, LifePoints, Situation
 from tests.rules.forced_dice import dice, done
@@ -138,20 +138,20 @@ def test_rules_of_ten_and_one_are_options():
 def test_roll_shows_faces_total_and_success_levels():
     result = check("Dexterity + Brawl", fighter(Dexterity=3, Brawl=2), 10, 8)
     assert tuple(englished(result.lines)) == ("Dexterity 3 + Brawl 2 + d10 [10, 8 -> 13] = 18: 5 SLs",)
-    assert result.summary == "18: 5 SLs"
+    assert result.summary == Verdict("success", 5, total=18)
     assert result.record["faces"] == [10, 8] and result.record["success_levels"] == 5
 
 
 def test_roll_below_nine_fails_and_a_one_can_go_negative():
     result = check("Dex + 2", fighter(Dexterity=3), 1, 2)
     assert tuple(englished(result.lines)) == ("Dexterity 3 + 2 + d10 [1, 2 -> -3] = 2: failure",)
-    assert result.summary == "2: failure"
+    assert result.summary == Verdict("failure", total=2)
 
 
 def test_numbers_subtract_and_one_d10_may_be_written():
     result = check("1d10 + Dex - 1", fighter(Dexterity=4), 6)
     assert result.record["parts"] == [["Dexterity", 4], ["", -1]]
-    assert result.summary == "9: 1 SL"
+    assert result.summary == Verdict("success", 1, total=9)
 
 
 def test_modifier_is_added():
@@ -162,7 +162,7 @@ def test_modifier_is_added():
 @pytest.mark.parametrize("face", [1, 3, 10])
 def test_roll_zero_is_a_bare_d10_showing_its_face(face):
     result = check("0", None, face)  # a 10 or a 1 does not reroll
-    assert result.summary == str(face)
+    assert result.summary == Verdict("", total=face)
     assert result.record == {"chance": True, "face": face}
     assert tuple(englished(result.lines)) == (f"+roll 0: a bare d10 shows {face}.",)
 
@@ -424,10 +424,10 @@ def test_st_modifiers_prone_and_prone_fighting():
     roller = dice(9)
     attack = EL.attack(HANK, HENRY, "bat", roller, modifier=1, dice_modifier=2,
                        situation=Situation(prone=True))
-    assert attack.roll.pool.parts[-3:] == (("prone", -4), ("modifier", 2), ("difficulty", -1))
+    assert english_parts(attack.roll.pool)[-3:] == (("prone", -4), ("modifier", 2), ("difficulty", -1))
     trained = fighter("Hank", {**HANK.traits, "Prone Fighting": 1}, weapon="bat")
     attack = EL.attack(trained, HENRY, "bat", dice(9), situation=Situation(prone=True))
-    assert ("prone", -4) not in attack.roll.pool.parts
+    assert ("prone", -4) not in english_parts(attack.roll.pool)
 
 
 def test_block_and_parry_answer_only_hand_to_hand():

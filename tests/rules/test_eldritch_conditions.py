@@ -16,7 +16,7 @@ from rules.systems.base import Combatant, CombatError
 from rules.systems.eldritch.checks import Concealment
 from rules.systems.eldritch.system import EldritchSystem, Situation
 from tests.rules.forced_dice import dice, done
-from tests.rules.wording import english, englished
+from tests.rules.wording import english, english_parts, englished
 
 EL = EldritchSystem()
 ALL = {name: 1 for name in load_system_data("eldritch")["traits"]["maneuvers"]}
@@ -96,7 +96,7 @@ def test_atemi_grip_numbness_weighs_on_attacks_and_defenses_and_fades_with_actio
     numb = fighter("Vic", {"atemi_grip": 3}, Dexterity=2, Brawl=1, Acrobatics=3)
     roller = dice(9)
     attack = EL.attack(numb, GUS, "punch", roller)               # 2 + 1 - 3 + 9 = 9
-    assert attack.roll.pool.parts == (("Dexterity", 2), ("Brawl", 1), ("numb, atemi grip", -3))
+    assert english_parts(attack.roll.pool) == (("Dexterity", 2), ("Brawl", 1), ("numb, atemi grip", -3))
     assert attack.roll.total == 9 and attack.effects == ()     # it fades when the action is spent
     swing = EL.attack(GUS, numb, "punch", dice(5))               # 3 + 3 + 5 = 11
     defense = EL.defend(swing, numb, "dodge", dice(9))           # 2 + 3 - 3 + 9 = 11: a tie
@@ -153,7 +153,7 @@ def test_atemi_grip_numbness_weighs_on_every_physical_roll():
     assert "Vic shakes it off: 1 SL, not fewer than the attack's 1." in englished(resolution.lines)
     # Hiding (Dexterity): - 2; the seekers' and a searcher's Perception rolls are not physical.
     result = EL.hide(numb, [GUS], dice(7, 5))
-    assert result.roll.pool.parts[-1] == ("numb, atemi grip", -2)
+    assert english_parts(result.roll.pool)[-1] == ("numb, atemi grip", -2)
     assert EL.search_roll(numb, dice(5)).pool.parts == (("Perception", 0), ("Larceny", 0))
 
 

@@ -438,7 +438,7 @@ def test_sacrifice_against_a_thrown_weapon_is_ranged_deflection():
     roller = dice(9)
     defense = EL.sacrifice(throw, SAL, roller, initiative=20, attacker_initiative=14)
     done(roller)
-    assert defense.roll.pool.parts == (("Dexterity", 4), ("Melee", 3), ("ranged deflection", -2),
+    assert english_parts(defense.roll.pool) == (("Dexterity", 4), ("Melee", 3), ("ranged deflection", -2),
                                        ("sacrifice", -3))
     with pytest.raises(CombatError) as err:
         EL.sacrifice(throw, fighter("Sam", {"Sacrifice": 1}, bought=False, Dexterity=4, weapon="sword"),
@@ -481,13 +481,13 @@ def test_wall_flip_not_hit_gives_plus_three():
     assert resolution.effects == (("wall-flip", "Wes", {"over": "Hank", "bonus": 3}),)
     roller = dice(5)
     counter = EL.attack(WES, HANK, "punch", roller, situation=Situation(flipped_over="Hank"))
-    assert ("wall flip", 3) in counter.roll.pool.parts
+    assert ("wall flip", 3) in english_parts(counter.roll.pool)
     assert counter.effects == (("wall-flip-spent", "Wes", "Hank"),)
     assert EL.resolve(counter, None, WES, HANK, dice()).effects[0] == ("wall-flip-spent", "Wes", "Hank")
     other = EL.attack(WES, HENRY, "punch", dice(5), situation=Situation(flipped_over="Hank"))
-    assert ("wall flip", 3) not in other.roll.pool.parts
+    assert ("wall flip", 3) not in english_parts(other.roll.pool)
     defense = EL.defend(other, HENRY, "dodge", dice(5), situation=Situation(flip_defense=True))
-    assert ("wall flip", 3) in defense.roll.pool.parts
+    assert ("wall flip", 3) in english_parts(defense.roll.pool)
 
 
 def test_a_failed_wall_flip_hurts_the_flipper_and_leaves_them_prone():
@@ -517,7 +517,7 @@ def test_whirling_sword_takes_the_whole_turn_and_tires():
     resolution = EL.resolve(attack, None, WU, HANK, dice())
     assert resolution.effects[0] == attack.effects[0]
     later = EL.attack(WU, HANK, "whirling sword", dice(8), situation=Situation(whirl_turns=1))
-    assert ("whirling, later turn", -2) in later.roll.pool.parts
+    assert ("whirling, later turn", -2) in english_parts(later.roll.pool)
     assert later.effects == (("whirling-sword", "Wu", {"turn": 2, "penalty": -6, "roll": later.roll.to_record()}),)
     again = EL.attack(WU, HENRY, "whirling sword", dice(8),
                       situation=Situation(whirling=True, actions_used=5))
@@ -540,7 +540,7 @@ def test_whirling_sword_parries_close_attacks_only_while_whirling():
     with pytest.raises(CombatError, match="parries only while you whirl it"):
         EL.defend(swing, WU, "whirling sword", dice())
     defense = EL.defend(swing, WU, "whirling", dice(6), situation=Situation(whirling=True, whirl_turns=1))
-    assert defense.roll.pool.parts == (("Dexterity", 4), ("Melee", 3), ("whirling sword", -4),
+    assert english_parts(defense.roll.pool) == (("Dexterity", 4), ("Melee", 3), ("whirling sword", -4),
                                        ("whirling, later turn", -2))
     shot = EL.attack(DINA, WU, "9mm", dice(5))
     with pytest.raises(CombatError, match="Whirling Sword does nothing against ranged attacks."):

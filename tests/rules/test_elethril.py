@@ -14,7 +14,7 @@ import pytest
 from rules.data import RulesDataError, load_system_data
 from rules.dice import DiceSyntaxError, parse_pool
 from rules.systems import system_keys
-from rules.systems.base import Combatant, CombatError, InitiativeRoll, Pool
+from rules.systems.base import Combatant, CombatError, InitiativeRoll, Pool, Verdict
 from rules.systems.elethril.system import ElethrilAttack, ElethrilSystem, HitPoints
 from tests.rules.forced_dice import dice, done
 from tests.rules.wording import english, englished
@@ -115,11 +115,11 @@ def test_missing_key_is_a_clear_error():
 
 
 @pytest.mark.parametrize(("text", "faces", "line", "summary"), [
-    ("1d20+2", (17,), "1d20 (17) + 2 = 19", "19"),
-    ("2d6", (3, 5), "2d6 (3, 5) = 8", "8"),
-    ("1d8 - 1 + 1d4", (1, 4), "1d8 (1) - 1 + 1d4 (4) = 4", "4"),
-    ("1d20 vs 15", (15,), "1d20 (15) = 15 vs 15: success", "15 vs 15: success"),
-    ("1d20 vs 15", (14,), "1d20 (14) = 14 vs 15: failure", "14 vs 15: failure"),
+    ("1d20+2", (17,), "1d20 (17) + 2 = 19", Verdict("", total=19)),
+    ("2d6", (3, 5), "2d6 (3, 5) = 8", Verdict("", total=8)),
+    ("1d8 - 1 + 1d4", (1, 4), "1d8 (1) - 1 + 1d4 (4) = 4", Verdict("", total=4)),
+    ("1d20 vs 15", (15,), "1d20 (15) = 15 vs 15: success", Verdict("success", total=15, difficulty=15)),
+    ("1d20 vs 15", (14,), "1d20 (14) = 14 vs 15: failure", Verdict("failure", total=14, difficulty=15)),
 ])
 def test_roll_takes_dice_notation(text, faces, line, summary):
     result = check(text, *faces)

@@ -93,7 +93,7 @@ def test_pool_outcomes_refuses_a_bad_threshold():
 # ------------------------------------------------------------ +roll/odds of the systems
 from rules.dice import parse_pool  # noqa: E402
 from rules.systems import get_system  # noqa: E402
-from rules.systems.base import Combatant  # noqa: E402
+from rules.systems.base import Combatant, Verdict  # noqa: E402
 from tests.rules.wording import english  # noqa: E402
 
 ALICE = Combatant("Alice", traits={"Dexterity": 2, "Brawl": 1, "Willpower": 3})
@@ -117,8 +117,8 @@ def worded_rows(odds) -> dict:
 
 
 def successes(outcomes, at_least_n):
-    return sum((p for verdict, p in outcomes.items() if verdict.split()[0].isdigit()
-                and int(verdict.split()[0]) >= at_least_n), Fraction(0))
+    return sum((p for verdict, p in outcomes.items() if verdict.outcome == "success"
+                and verdict.count >= at_least_n), Fraction(0))
 
 
 @pytest.mark.parametrize("text", ["Dexterity+Brawl", "Dexterity+Brawl vs 8", "Dexterity", "2-2"])
@@ -127,8 +127,8 @@ def test_storyteller_odds_are_the_rolls_own(text, willpower):
     system = get_system("storyteller")
     every = replayed(system, text, willpower=willpower)
     odds = odds_of(system, text, willpower=willpower)
-    assert odds["Botch"] == every.get("BOTCH", 0)
-    assert odds["Failure"] == every.get("failure", 0)
+    assert odds["Botch"] == every.get(Verdict("botch"), 0)
+    assert odds["Failure"] == every.get(Verdict("failure"), 0)
     assert odds["1+ success"] == successes(every, 1)
     assert sum(odds[row] for row in ("Botch", "Failure", "1+ success")) == 1
 
@@ -140,8 +140,8 @@ def test_aeon_odds_are_the_rolls_own(text, willpower):
     every = replayed(system, text, willpower=willpower)
     odds = odds_of(system, text, willpower=willpower)
     needed = parse_pool(text, system.trait_names).difficulty or 1
-    assert odds["Botch"] == every.get("BOTCH", 0)
-    assert odds["Failure"] == every.get("failure", 0)
+    assert odds["Botch"] == every.get(Verdict("botch"), 0)
+    assert odds["Failure"] == every.get(Verdict("failure"), 0)
     label = f"{needed}+ success" + ("" if needed == 1 else "es")
     assert odds[label] == successes(every, needed)
 

@@ -18,7 +18,7 @@ from rules.data import RulesDataError, load_system_data
 from rules.dice import DiceSyntaxError, parse_pool
 from rules.lines import Line
 from rules.systems import get_system
-from rules.systems.base import Combatant, CombatError, InitiativeRoll, Pool
+from rules.systems.base import Combatant, CombatError, InitiativeRoll, Pool, Verdict
 from rules.systems.storyteller.system import StorytellerSystem
 from tests.rules.forced_dice import dice, done  # noqa: E402
 from tests.rules.wording import english, englished
@@ -58,29 +58,29 @@ def test_registry_returns_the_storyteller_system():
 
 
 @pytest.mark.parametrize(("faces", "net", "summary"), [
-    ((6, 5, 4), 1, "1 success"),           # 6 reaches difficulty 6, 5 does not
-    ((10, 9, 6), 3, "3 successes"),
-    ((5, 4, 2), 0, "failure"),
-    ((8, 9, 1), 1, "1 success"),           # one 1 cancels one success
-    ((8, 1, 1), 0, "failure"),             # successes all cancelled: failure, not botch
-    ((8, 1, 1, 1), 0, "failure"),          # never below 0 (and still no botch)
-    ((5, 1, 3), 0, "BOTCH"),               # no success and at least one 1
-    ((1, 1, 1), 0, "BOTCH"),
+    ((6, 5, 4), 1, Verdict("success", 1)),           # 6 reaches difficulty 6, 5 does not
+    ((10, 9, 6), 3, Verdict("success", 3)),
+    ((5, 4, 2), 0, Verdict("failure")),
+    ((8, 9, 1), 1, Verdict("success", 1)),           # one 1 cancels one success
+    ((8, 1, 1), 0, Verdict("failure")),             # successes all cancelled: failure, not botch
+    ((8, 1, 1, 1), 0, Verdict("failure")),          # never below 0 (and still no botch)
+    ((5, 1, 3), 0, Verdict("botch")),               # no success and at least one 1
+    ((1, 1, 1), 0, Verdict("botch")),
 ])
 def test_pool_successes_ones_and_botch(faces, net, summary):
     result = check("3 vs 6" if len(faces) == 3 else "4 vs 6", None, *faces)
     assert result.summary == summary
     assert result.record["faces"] == list(faces)
     assert result.record["difficulty"] == 6
-    assert result.record["result"] == summary
-    if summary == "BOTCH":
+    assert result.record["result"] == summary.to_record()
+    if summary == Verdict("botch"):
         assert "BOTCH" in english(result.lines[0])
 
 
 def test_default_difficulty_is_6():
     result = check("2", None, 6, 5)
     assert result.record["difficulty"] == 6
-    assert result.summary == "1 success"
+    assert result.summary == Verdict("success", 1)
 
 
 @pytest.mark.parametrize("difficulty", range(2, 11))
@@ -90,7 +90,7 @@ def test_difficulty_2_to_10_accepted_and_the_face_must_reach_it(difficulty):
     result = check(f"2 vs {difficulty}", None, *faces)
     assert result.record["difficulty"] == difficulty
     expected = 2 if difficulty == 2 else 1
-    assert result.summary == ("1 success" if expected == 1 else "2 successes")
+    assert result.summary == Verdict("success", 1 if expected == 1 else 2)
 
 
 @pytest.mark.parametrize("difficulty", [0, 1, 11, 12])
@@ -103,21 +103,21 @@ def test_difficulty_outside_2_to_10_refused(difficulty):
 def test_empty_pool_rolls_no_dice_and_says_so(text):
     result = check(text)                  # the fallback would fail on any die
     assert result.record["faces"] == []
-    assert result.summary == "failure"
+    assert result.summary == Verdict("failure")
     assert "empty pool" in english(result.lines[0])
 
 
 def test_sum_of_numbers_rolls_that_many_dice():
     result = check("3+2 vs 6", None, 6, 6, 2, 2, 2)
     assert len(result.record["faces"]) == 5
-    assert result.summary == "2 successes"
+    assert result.summary == Verdict("success", 2)
 
 
 def test_d10_dice_count_as_dice_in_the_pool():
     result = check("3d10 vs 7", None, 7, 6, 10)
     assert len(result.record["faces"]) == 3
-    assert result.summary == "2 successes"
-    assert check("Dex + 1d10", fighter(Dexterity=2), 6, 6, 6).summary == "3 successes"
+    assert result.summary == Verdict("success", 2)
+    assert check("Dex + 1d10", fighter(Dexterity=2), 6, 6, 6).summary == Verdict("success", 3)
 
 
 @pytest.mark.parametrize("text", ["2d6", "1d20 vs 6", "2 + 3d6"])
@@ -141,15 +141,15 @@ def test_traits_sum_into_the_pool():
     actor = fighter(Dexterity=3, Brawl=2)
     result = check("Dex + Brawl vs 7", actor, 7, 7, 6, 6, 2)
     assert english(result.lines[0]).startswith("Dexterity 3 + Brawl 2 = 5 dice")
-    assert result.summary == "2 successes"
+    assert result.summary == Verdict("success", 2)
 
 
 @pytest.mark.parametrize(("faces", "summary"), [
-    ((1,), "1 success"),                 # the automatic success: no botch, 1s can't cancel it
-    ((7, 1), "1 success"),               # the rolled success is cancelled, willpower's is not
-    ((7, 8, 1), "2 successes"),
-    ((3, 4), "1 success"),
-    ((1, 1), "1 success"),
+    ((1,), Verdict("success", 1)),                 # the automatic success: no botch, 1s can't cancel it
+    ((7, 1), Verdict("success", 1)),               # the rolled success is cancelled, willpower's is not
+    ((7, 8, 1), Verdict("success", 2)),
+    ((3, 4), Verdict("success", 1)),
+    ((1, 1), Verdict("success", 1)),
 ])
 def test_willpower_adds_one_automatic_success_ones_cannot_cancel(faces, summary):
     result = check(f"{len(faces)} vs 6", fighter(Willpower=3), *faces, willpower=True)
@@ -159,7 +159,7 @@ def test_willpower_adds_one_automatic_success_ones_cannot_cancel(faces, summary)
 
 
 def test_willpower_on_an_empty_pool_is_one_success():
-    assert check("0", fighter(Willpower=1), willpower=True).summary == "1 success"
+    assert check("0", fighter(Willpower=1), willpower=True).summary == Verdict("success", 1)
 
 
 @pytest.mark.parametrize("willpower", [0, None])
@@ -203,7 +203,7 @@ def test_ones_cancel_is_a_data_option():
     roller = dice(7, 1)
     result = system.roll_check(parse_pool("2", system.trait_names), fighter(), roller)
     done(roller)
-    assert result.summary == "1 success"
+    assert result.summary == Verdict("success", 1)
 
 
 # ==================================================================== initiative
@@ -707,7 +707,7 @@ def test_empty_pool_chance_die_is_an_option_off_by_default():
     data = copy.deepcopy(load_system_data("storyteller"))
     data["dice"]["empty_pool_chance_die"] = True
     chance = StorytellerSystem(data)
-    for face, summary in ((10, "1 success"), (9, "failure"), (1, "BOTCH")):
+    for face, summary in ((10, Verdict("success", 1)), (9, Verdict("failure")), (1, Verdict("botch"))):
         roller = dice(face)
         result = chance.roll_check(parse_pool("0", chance.trait_names), fighter(), roller)
         done(roller)

@@ -58,12 +58,12 @@ from rules.systems.base import (
     RollResult,
     RoundEffect,
     RuleSystem,
+    Verdict,
     at_least_rows,
     highest_first,
     load_armor_table,
     match_damage_type,
     modifier_parts,
-    plural,
     trait_pool,
 )
 from rules.systems.health import DAMAGE_TYPES, HealthLevel, HealthTrack
@@ -453,14 +453,14 @@ class AeonSystem(RuleSystem):
         if willpower:
             line = Line("aeon.line.willpower", {"roll": line, "successes": successes(outcome)})
         if outcome == "botch":
-            verdict = "BOTCH"
+            verdict = Verdict("botch")
         elif outcome >= difficulty:
-            verdict = plural(outcome, 'success')
+            verdict = Verdict("success", outcome)
         else:
-            verdict = "failure"
+            verdict = Verdict("failure")
         return RollResult(lines=(line,), summary=verdict,
                           record={"pool": pool.to_record(), **roll.to_record(),
-                                  "willpower": willpower, "result": verdict})
+                                  "willpower": willpower, "result": verdict.to_record()})
 
     def check_pool(self, expression: PoolExpression, actor: Combatant, modifier: int) -> tuple[Pool, int]:
         """The pool and successes needed ``+roll`` (and ``+roll/odds``) roll; raises as
@@ -506,7 +506,7 @@ class AeonSystem(RuleSystem):
             AeonRoll(faces, self.target_number, difficulty), willpower))
         failure = sum((p for key, p in outcomes.items() if isinstance(key, int) and key < difficulty), Fraction(0))
         rows = [("Botch", outcomes.get("botch", Fraction(0))), ("Failure", failure),
-                *at_least_rows(outcomes, difficulty, "success")]
+                *at_least_rows(outcomes, difficulty)]
         title = Line("aeon.title.odds_willpower" if willpower else "aeon.title.odds",
                      {"pool": pool.dice_line(), "target_number": self.target_number, "needed": successes(difficulty)})
         return Odds(title, tuple(rows))
@@ -861,7 +861,7 @@ class AeonSystem(RuleSystem):
             parts.append((attack.weapon.damage_trait, attacker.trait(attack.weapon.damage_trait)))
         if attack.weapon.damage_bonus:
             parts.append((attack.weapon.label, attack.weapon.damage_bonus))
-        parts.append(("net successes", net))
+        parts.append((Line("aeon.value.part_net_successes"), net))
         for shot, _ in attack.shots:
             bonus = shot.bonus_bashing if attack.damage_type == "bashing" else shot.bonus_lethal
             if bonus:

@@ -362,7 +362,7 @@ class AeonTactics:
             return GrappleOutcome(held, (), (Line("aeon.line.pins", {"controller": controller.name,
                                                                     "victim": victim.name}),))
         if kind == "crush":
-            gross = Pool(((self.crush_trait, controller.trait(self.crush_trait)), ("net successes", net)))
+            gross = Pool(((self.crush_trait, controller.trait(self.crush_trait)), (Line("aeon.value.part_net_successes"), net)))
             lines = [Line("aeon.line.crushes", {"controller": controller.name, "victim": victim.name,
                                                 "gross": gross.line(), "net": net})]
             harm, more = self.system.harm(victim, gross.size, "bashing", roller, armor_piercing=net)

@@ -207,7 +207,7 @@ class EldritchChecks:
     # The system also gives check_action(), action_penalty(), require_awake(), numbness() and
     # weapon().
 
-    def _roll(self, parts: Sequence[tuple[str, int]], roller: Roller) -> EldritchRoll:
+    def _roll(self, parts: Sequence[tuple[str | Line, int]], roller: Roller) -> EldritchRoll:
         return roll_eldritch(Pool(tuple(parts)), roller, self.dice_rules)
 
     # ------------------------------------------------------------------- limitations
@@ -323,7 +323,8 @@ class EldritchChecks:
         the carrier (guess)."""
         weapon = self.weapons[concealment.weapon]
         bonus = self.search_bonus(weapon, duffel=concealment.duffel, patdown=patdown)
-        label = "duffel bag" if concealment.duffel else ("pat-down" if patdown else "weapon size")
+        label = Line("eldritch.value.noted_duffel_bag" if concealment.duffel else "eldritch.value.noted_pat_down"
+                     if patdown else "eldritch.value.noted_weapon_size")
         parts = trait_parts(searcher, self.concealment["search_traits"]) + ((label, bonus),)
         roll = self._roll(parts, roller)
         found = roll.total > concealment.roll.total
@@ -349,7 +350,7 @@ class EldritchChecks:
             way = max(range(len(ways)), key=lambda i: (sum(v for _, v in trait_parts(hider, ways[i])), -i))
         if not 0 <= way < len(ways):
             raise CombatError(Line("eldritch.refusal.hide_one_ways_not", {"ways": len(ways), "way": way + 1}))
-        parts = trait_parts(hider, ways[way]) + ((("extra action", penalty),) if penalty else ())
+        parts = trait_parts(hider, ways[way]) + (((Line("eldritch.value.noted_extra_action"), penalty),) if penalty else ())
         roll = self._roll(parts + tuple(self.numbness(Situation.of(hider), parts)), roller)
         lines = [Line("eldritch.line.hides", {"hider": hider.name, "roll": roll.line()})]
         results, hidden = [], []

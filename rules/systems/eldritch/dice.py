@@ -22,7 +22,7 @@ from typing import Any
 from rules.data import RulesDataError, require
 from rules.dice import Roller
 from rules.lines import Line
-from rules.systems.base import Combatant, Pool, plural
+from rules.systems.base import ANNOTATED_PARTS, Combatant, Pool, Verdict, part_line
 
 
 @dataclass(frozen=True)
@@ -102,17 +102,20 @@ def roll_die(roller: Roller, rules: DiceRules) -> tuple[tuple[int, ...], int]:
     return tuple(faces), value
 
 
-def parts_line(parts: Sequence[tuple[str, int]]) -> Line | None:
+def parts_line(parts: Sequence[tuple[str | Line, int]]) -> Line | None:
     """A pool's parts as a line of working (``line.pool_*``), or None for no parts:
     ``"Dexterity 3 + Brawl 2 - 2 (ear pop) + 1"``: a capitalised label is a trait ("Name N");
-    a lower-case one (modifiers, penalties) or a label the rules give as a line is a signed
-    number with the label in brackets; a literal number has the label ""."""
+    a lower-case one (a maneuver's modifier), a word of ``ANNOTATED_PARTS`` or a label the
+    rules give as a line is a signed number with the label in brackets; a literal number has
+    the label ""."""
     chain: Line | None = None
     for label, value in parts:
         if not label:
             negative, part = value < 0, Line("line.pool_number", {"value": abs(value)})
         elif isinstance(label, Line):   # a label the rules compose ("2nd action"): noted
             negative, part = value < 0, Line("line.pool_noted", {"value": abs(value), "label": label})
+        elif label in ANNOTATED_PARTS:  # "modifier": worded by its own key
+            negative, part = value < 0, part_line(label, value)
         elif label[:1].isupper():
             negative, part = False, Line("line.pool_trait", {"label": label, "value": value})
         else:
@@ -149,10 +152,12 @@ class EldritchRoll:
         shown = ", ".join(str(face) for face in self.faces)
         return f"[{shown} -> {self.die}]" if len(self.faces) > 1 else f"[{shown}]"
 
-    def verdict(self) -> str:
-        """``+roll``'s summary of the Success Levels (``RollResult.summary``, kept in its record,
-        never shown: the roll's line says it): ``"5 SLs"``, ``"failure"``."""
-        return f"{plural(self.success_levels, 'SL')}" if self.succeeded else "failure"
+    def verdict(self) -> Verdict:
+        """``+roll``'s verdict (``RollResult.summary``, kept in its record, never shown: the
+        roll's line says it): the total and its Success Levels, or a failure."""
+        if self.succeeded:
+            return Verdict("success", self.success_levels, self.total)
+        return Verdict("failure", total=self.total)
 
     def verdict_line(self) -> Line:
         """The Success Levels as a line: ``"5 SLs"``, ``"1 SL"``, ``"failure"``."""
@@ -219,7 +224,7 @@ def roll_eldritch(pool: Pool, roller: Roller, rules: DiceRules) -> EldritchRoll:
     return EldritchRoll(pool, faces, die, total, rules.success_levels(total))
 
 
-def with_parts(roll: EldritchRoll, parts: Sequence[tuple[str, int]], rules: DiceRules) -> EldritchRoll:
+def with_parts(roll: EldritchRoll, parts: Sequence[tuple[str | Line, int]], rules: DiceRules) -> EldritchRoll:
     """The same die (``roll``'s) under other pool ``parts``: a bonus that counts for one use of a
     roll kept for several (Whirling Sword's one roll a turn; Wall Flip's +3 against one)."""
     pool = Pool(tuple(parts))

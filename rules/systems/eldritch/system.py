@@ -86,6 +86,7 @@ from rules.systems.base import (
     RollResult,
     RoundEffect,
     RuleSystem,
+    Verdict,
     highest_first,
     load_armor_table,
     match_damage_type,
@@ -597,7 +598,7 @@ class EldritchSystem(EldritchChecks, RuleSystem):
                     raise RulesDataError(f"{where}: unknown trait {name!r} (add it under [traits]).")
 
     # ------------------------------------------------------------------------------ dice
-    def roll(self, parts: Sequence[tuple[str, int]], roller: Roller) -> EldritchRoll:
+    def roll(self, parts: Sequence[tuple[str | Line, int]], roller: Roller) -> EldritchRoll:
         """1d10 (Rule of 10/1) + ``parts``."""
         return roll_eldritch(Pool(tuple(parts)), roller, self.dice_rules)
 
@@ -620,9 +621,9 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         if len(terms) == 1 and terms[0].kind == "number" and terms[0].number == 0:
             face = roller.roll(self.chance_die)
             return RollResult(lines=(Line("eldritch.line.chance", {"sides": self.chance_die, "face": face}),),
-                              summary=str(face),
+                              summary=Verdict("", total=face),
                               record={"chance": True, "face": face})
-        parts: list[tuple[str, int]] = []
+        parts: list[tuple[str | Line, int]] = []
         own_die = False
         for term in terms:
             if term.kind == "trait":
@@ -638,9 +639,9 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         if self.health(actor.health, actor).dead:
             raise CombatError(Line("eldritch.refusal.dead_rolls_no_dice", {"actor": actor.name}))
         roll = self.roll(parts, roller)
-        summary = f"{roll.total}: {roll.verdict()}"
+        summary = roll.verdict()
         return RollResult(lines=(roll.line(),), summary=summary,
-                          record={**roll.to_record(), "result": summary})
+                          record={**roll.to_record(), "result": summary.to_record()})
 
     def odds(self, expression: PoolExpression, actor: Combatant, *, modifier: int = 0,
              willpower: bool = False) -> Odds:
@@ -891,21 +892,21 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         if Situation.of(actor).passed_out:
             raise CombatError(Line("eldritch.refusal.out_cold", {"actor": actor.name}))
 
-    def _shared_parts(self, actor: Combatant, situation: Situation, rolled: Sequence[tuple[str, int]], *,
-                      modifier: int, dice_modifier: int) -> list[tuple[str, int]]:
+    def _shared_parts(self, actor: Combatant, situation: Situation, rolled: Sequence[tuple[str | Line, int]], *,
+                      modifier: int, dice_modifier: int) -> list[tuple[str | Line, int]]:
         """What weighs on an action's or a defense's roll (``rolled``: its parts so far):
         prone (unless Prone Fighting is bought), Atemi Grip's numbness (a physical roll),
         a Wrestling Hold's pin, and the ST's shifts."""
-        parts: list[tuple[str, int]] = []
+        parts: list[tuple[str | Line, int]] = []
         if situation.prone and not self.bought(actor, self.maneuvers["prone-fighting"]):
-            parts.append(("prone", int(self.attack_table["prone_penalty"])))
+            parts.append((Line("eldritch.value.noted_prone"), int(self.attack_table["prone_penalty"])))
         parts += self.numbness(situation, rolled)
         if situation.pinned:
-            parts.append(("wrestling hold", situation.pinned))
+            parts.append((Line("eldritch.value.noted_wrestling_hold"), situation.pinned))
         if dice_modifier:
             parts.append(("modifier", dice_modifier))
         if modifier:
-            parts.append(("difficulty", -modifier))
+            parts.append((Line("eldritch.value.noted_difficulty"), -modifier))
         return parts
 
     def attack(self, attacker: Combatant, target: Combatant, option: str, roller: Roller,
@@ -971,7 +972,7 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         if whirl:
             penalty = int(maneuver.extra.get("turn_penalty", 0)) * situation.whirl_turns
             if penalty:
-                parts.append(("whirling, later turn", penalty))
+                parts.append((Line("eldritch.value.noted_whirling_later_turn"), penalty))
             if not situation.whirling:
                 effects.append(("whirling-sword", attacker.name,
                                  {"turn": situation.whirl_turns + 1, "penalty": maneuver.modifier + penalty}))
@@ -1026,10 +1027,10 @@ class EldritchSystem(EldritchChecks, RuleSystem):
                                     if Situation.of(t).passed_out else "")
                      for t in targets)
 
-    def flip_bonus(self) -> tuple[str, int]:
+    def flip_bonus(self) -> tuple[str | Line, int]:
         """Wall Flip's bonus, as a roll's part: +3 to the next attack on the one flipped over
         and to further defenses (seed: Wall Flip)."""
-        return ("wall flip", int(self.maneuvers["wall-flip"].extra.get("bonus", 0)))
+        return (Line("eldritch.value.noted_wall_flip"), int(self.maneuvers["wall-flip"].extra.get("bonus", 0)))
 
     def step_in(self, whirler: Combatant, approacher: Combatant, attack: Any = None) -> EldritchAttack | None:
         """Whirling Sword (seed): "Anybody who steps into range of the whirling sword is
@@ -1073,19 +1074,19 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         if situation.stunned:
             raise CombatError(Line("eldritch.refusal.stunned_can_only_defend", {"actor": actor.name}))
 
-    def physical(self, parts: Sequence[tuple[str, int]]) -> bool:
+    def physical(self, parts: Sequence[tuple[str | Line, int]]) -> bool:
         """Whether a roll of ``parts`` is physical: it rolls a physical attribute (data:
         ``maneuvers.atemi-grip.physical``, Strength, Dexterity, Constitution; "Constitution x2"
         counts)."""
         wanted = set(self.maneuvers["atemi-grip"].extra.get("physical", ()))
-        return any(trait_spec_names([label])[0] in wanted for label, _ in parts if label)
+        return any(trait_spec_names([label])[0] in wanted for label, _ in parts if isinstance(label, str) and label)
 
-    def numbness(self, situation: Situation, parts: Sequence[tuple[str, int]]) -> list[tuple[str, int]]:
+    def numbness(self, situation: Situation, parts: Sequence[tuple[str | Line, int]]) -> list[tuple[str | Line, int]]:
         """Atemi Grip's numbness as a roll part, for a physical roll of ``parts`` (seed: "a
         reductive penalty to all physical rolls"): attacks, defenses, escaping, hiding, and
         the resisting rolls (Atemi Grip, Sleeper Hold, Wrestling Hold, Ear Pop's check)."""
         if situation.atemi_grip and int(situation.atemi_grip) > 0 and self.physical(parts):
-            return [("numb, atemi grip", -int(situation.atemi_grip))]
+            return [(Line("eldritch.value.noted_numb_atemi_grip"), -int(situation.atemi_grip))]
         return []
 
     def numb_after(self, numb: int) -> int:
@@ -1162,7 +1163,7 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         spent = drama_point and key == "damaging-block" and attack.weapon is not None
         return EldritchDefense(key, label, defender.name, roll, drama_point=spent)
 
-    def _defense_roll(self, defender: Combatant, situation: Situation, parts: list[tuple[str, int]], roller: Roller,
+    def _defense_roll(self, defender: Combatant, situation: Situation, parts: list[tuple[str | Line, int]], roller: Roller,
                       *, modifier: int, dice_modifier: int) -> EldritchRoll:
         """A defense rolled: ``parts`` with the turn's defense penalty (each defense after the
         first at -2 more), Wall Flip's +3 to further defenses and what weighs on every roll."""
@@ -1175,7 +1176,7 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         return self.roll(parts, roller)
 
     def _defense_parts(self, attack: EldritchAttack, defender: Combatant, key: str, situation: Situation,
-                       drama_point: bool) -> tuple[list[tuple[str, int]], str]:
+                       drama_point: bool) -> tuple[list[tuple[str | Line, int]], str]:
         """The roll of defense ``key`` before the shared penalties, and its label. Raises
         CombatError when that defense is not allowed against ``attack`` (``defend``)."""
         ranged = bool(self.modes[attack.choice.mode]["ranged"])
@@ -1205,7 +1206,7 @@ class EldritchSystem(EldritchChecks, RuleSystem):
                 parts = list(trait_parts(defender, maneuver.traits)) + [(maneuver.label.lower(), maneuver.modifier)]
                 later = int(maneuver.extra.get("turn_penalty", 0)) * situation.whirl_turns
                 if later:
-                    parts.append(("whirling, later turn", later))
+                    parts.append((Line("eldritch.value.noted_whirling_later_turn"), later))
             else:
                 if mode == "firearm" and key in ("catch-weapon", "ranged-deflection"):
                     raise CombatError(Line("eldritch.refusal.no_catching_bullets" if key == "catch-weapon"
@@ -1297,7 +1298,7 @@ class EldritchSystem(EldritchChecks, RuleSystem):
             raise CombatError(Line("eldritch.refusal.sacrifice_against_weapon_deflection", {"attack_choice_mode": attack.choice.mode, "defender": defender.name}))
         parts, _ = self._defense_parts(attack, defender, "ranged-deflection" if ranged else "parry",
                                        situation, False)
-        parts.append(("sacrifice", maneuver.modifier))
+        parts.append((Line("eldritch.value.noted_sacrifice"), maneuver.modifier))
         if situation.actions_used:
             parts.append((action_label(situation.actions_used),
                           self.action_penalty(situation.actions_used)))
@@ -1323,7 +1324,7 @@ class EldritchSystem(EldritchChecks, RuleSystem):
                 parts.append((trait, victim.trait(trait) * per))
         armor = int(victim.armor.get(column, 0) or 0)
         if armor:
-            parts.append(("armor", armor))
+            parts.append((Line("eldritch.value.noted_armor"), armor))
         return Pool(tuple(parts))
 
     def hit_damage(self, attack: EldritchAttack, attacker: Combatant) -> int:
@@ -1531,7 +1532,7 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         (the move "performed at the end of a turn"), through their first action of the next;
         a failed roll -> passes out."""
         raw = attack.successes
-        parts = self.resisting_parts(target, attack.maneuver.extra["stun_check"], ("ear pop", -raw))
+        parts = self.resisting_parts(target, attack.maneuver.extra["stun_check"], (Line("eldritch.value.noted_ear_pop"), -raw))
         check = self.roll(parts, roller)
         lines = [Line("eldritch.line.shakes_it_off", {"target": target.name, "roll": check.line(),
                                                       "needs": sl_count(raw)})]
@@ -1549,7 +1550,7 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         return lines, []
 
     def resisting_parts(self, victim: Combatant, traits: Sequence[Any],
-                        *more: tuple[str, int]) -> tuple[tuple[str, int], ...]:
+                        *more: tuple[str | Line, int]) -> tuple[tuple[str | Line, int], ...]:
         """A victim's resisting roll (Atemi Grip, Sleeper Hold, Wrestling Hold, Ear Pop's
         check): ``traits`` + ``more``, and Atemi Grip's numbness when it is physical."""
         parts = trait_parts(victim, traits) + tuple(more)

@@ -104,6 +104,7 @@ from rules.systems.base import (
     RollResult,
     RuleSystem,
     Slot,
+    Verdict,
     load_armor_table,
 )
 from rules.systems.elethril.declaring import (
@@ -432,7 +433,7 @@ class ElethrilAttack:
 
     def to_record(self) -> dict[str, Any]:
         return {"attacker": self.attacker, "target": self.target, "weapon": self.weapon.key,
-                "hand": self.hand, "parts": [list(part) for part in self.bonus.parts],
+                "hand": self.hand, "parts": self.bonus.to_record(),
                 "die": self.die, "thac0": self.thac0, "armor_class": self.armor_class,
                 "modifier": self.modifier, "size": self.size, "hit": self.hit}
 
@@ -812,15 +813,15 @@ class ElethrilSystem(RuleSystem):
         if modifier:
             roll = NotationRoll(roll.parts + (("modifier", (), modifier),))
         line = Line("elethril.line.rolled", {"roll": roll.describe()})
-        summary = str(roll.total)
+        summary = Verdict("", total=roll.total)
         if expression.difficulty is not None:
             made = roll.total >= expression.difficulty
-            summary = f"{roll.total} vs {expression.difficulty}: {'success' if made else 'failure'}"
+            summary = Verdict("success" if made else "failure", total=roll.total, difficulty=expression.difficulty)
             line = Line("elethril.line.rolled_success" if made else "elethril.line.rolled_failure",
                         {"roll": roll.describe(), "difficulty": expression.difficulty})
         return RollResult(lines=(line,), summary=summary,
                           record={**roll.to_record(), "difficulty": expression.difficulty,
-                                  "result": summary})
+                                  "result": summary.to_record()})
 
     # ---------------------------------------------------------------------- initiative
     @property
@@ -907,7 +908,7 @@ class ElethrilSystem(RuleSystem):
         for key in declaration.modifiers:
             parts.append(self.modifiers[self._find(key, self.modifiers, Line("elethril.value.thing_modifier"))])
         if declaration.modifier:
-            parts.append(("modifier", declaration.modifier))
+            parts.append((Line("elethril.value.noted_modifier"), declaration.modifier))
         return Plan(declaration, kind, attacks, spell, item, tuple(parts))
 
     def start_round(self, round_number: int, declarations: Sequence[Declaration], roller: Roller,
@@ -1051,11 +1052,12 @@ class ElethrilSystem(RuleSystem):
         if hand not in ("", "primary", "off"):
             raise CombatError(Line("elethril.refusal.hand_primary_off"))
         weapon = self.in_hand(attacker, option)
-        parts = [("magic", weapon.magic)]
+        parts: list[tuple[str | Line, int]] = [(Line("elethril.value.noted_magic"), weapon.magic)]
         if self.quality_plusses:
-            parts.append(("quality", weapon.quality))
+            parts.append((Line("elethril.value.noted_quality"), weapon.quality))
         parts += [("Hit Probability", attacker.trait("Hit Probability")),
-                  ("two weapons", self.two_weapon_penalty.get(hand, 0)), ("modifier", dice_modifier)]
+                  (Line("elethril.value.noted_two_weapons"), self.two_weapon_penalty.get(hand, 0)),
+                  (Line("elethril.value.noted_modifier"), dice_modifier)]
         bonus = Pool(tuple((label, value) for label, value in parts if value))
         die = roller.roll(self.to_hit_die)
         thac0, armor_class = self.thac0(attacker), self.armor_class(target)
@@ -1095,7 +1097,8 @@ class ElethrilSystem(RuleSystem):
         weapon = attack.weapon
         notation = weapon.weapon.damage_l if attack.size == "L" else weapon.weapon.damage_sm
         roll = roll_notation(dice_notation(notation, "damage"), roller)
-        parts = [("magic", weapon.magic), ("quality", weapon.quality if self.quality_plusses else 0),
+        parts = [(Line("elethril.value.noted_magic"), weapon.magic),
+                 (Line("elethril.value.noted_quality"), weapon.quality if self.quality_plusses else 0),
                  ("Damage Adjustment", attacker.trait("Damage Adjustment"))]
         parts = [(label, value) for label, value in parts if value]
         total = roll.total + sum(value for _, value in parts)

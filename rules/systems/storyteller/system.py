@@ -29,12 +29,12 @@ from rules.systems.base import (
     RollResult,
     RoundEffect,
     RuleSystem,
+    Verdict,
     at_least_rows,
     highest_first,
     load_armor_table,
     match_damage_type,
     modifier_parts,
-    plural,
     trait_pool,
 )
 from rules.systems.health import DAMAGE_TYPES, HealthLevel, HealthTrack
@@ -328,10 +328,10 @@ class StorytellerSystem(RuleSystem):
         """
         pool, difficulty = self.check_pool(expression, actor, modifier, willpower)
         roll = self.roll(pool.size, difficulty, roller, automatic=1 if willpower else 0)
-        verdict = "BOTCH" if roll.botch else (plural(roll.net, 'success') if roll.net else "failure")
+        verdict = Verdict("botch") if roll.botch else Verdict("success", roll.net) if roll.net else Verdict("failure")
         return RollResult(lines=(Line("storyteller.line.pool_roll", {"pool": pool.dice_line(), "roll": roll.describe()}),),
                           summary=verdict,
-                          record={"pool": pool.to_record(), **roll.to_record(), "result": verdict})
+                          record={"pool": pool.to_record(), **roll.to_record(), "result": verdict.to_record()})
 
     def check_pool(self, expression: PoolExpression, actor: Combatant, modifier: int,
                    willpower: bool) -> tuple[Pool, int]:
@@ -379,7 +379,7 @@ class StorytellerSystem(RuleSystem):
 
         outcomes = pool_outcomes(size, success_at, judge)
         rows = [("Botch", outcomes.get("botch", Fraction(0))), ("Failure", outcomes.get(0, Fraction(0))),
-                *at_least_rows(outcomes, 1, "success")]
+                *at_least_rows(outcomes, 1)]
         title = Line("storyteller.title.odds_willpower" if willpower else "storyteller.title.odds",
                      {"pool": pool.dice_line(), "difficulty": difficulty})
         return Odds(title, tuple(rows))
@@ -545,7 +545,7 @@ class StorytellerSystem(RuleSystem):
         armor = int(victim.armor.get(damage_type, 0) or 0)
         if raw and (natural or armor):
             parts = trait_pool(victim, (self.soak_trait,)).parts if natural else ()
-            soak_pool = Pool(parts + ((("armor", armor),) if armor else ()))
+            soak_pool = Pool(parts + (((Line("storyteller.value.part_armor"), armor),) if armor else ()))
             soak_roll = roll_pool(soak_pool.size, self.soak_difficulty, roller, ones_cancel=False)
             lines.append(Line("storyteller.line.soaks" if natural else "storyteller.line.soaks_armor_only",
                               {"victim": victim.name, "pool": soak_pool.dice_line(), "roll": soak_roll.describe()}))
@@ -637,7 +637,7 @@ class StorytellerSystem(RuleSystem):
         extra = defense.roll.net - attack.roll.net
         if extra <= 0:
             return None
-        pool = Pool((("parry extra successes", extra),))
+        pool = Pool(((Line("storyteller.value.part_parry_extra_successes"), extra),))
         dealt, lines = self._harm(attacker, pool, extra, weapon.damage_type, roller)
         return dealt, [Line("storyteller.line.cuts", {"defender": defense.defender, "weapon": weapon.label})] + lines
 
