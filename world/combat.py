@@ -86,15 +86,23 @@ def require_gm(caller, row: Fight, doing: str) -> None:
         raise CombatError(f"Only this scene's Storyteller or staff can {doing}.")
 
 
-def actor_for(caller, row: Fight, name: str | None) -> int:
+#: What a game master who is not fighting types to act for an NPC, by the intent's action: the
+#: example in the refusal when they name none (an action not here gets the refusal without one).
+ACTING_FOR = {"attack": "attack Orc=Ann", "attack_many": "attack Orc=Ann", "defend": "defend Orc=dodge",
+              "escape": "escape Orc", "aim": "aim Orc=Ann"}
+
+
+def actor_for(caller, row: Fight, name: str | None, action: str = "") -> int:
     """Who acts: ``caller`` itself, or (``<npc>=`` prefix) an NPC the caller runs as the game
-    master. Raises CombatError."""
+    master (``action``: the intent's, for the example shown to a game master who is not
+    fighting and names no NPC). Raises CombatError."""
     state = fights.state(row)
     if not name:
         if not state.has(caller.id):
             if is_gm(caller, row):
-                raise CombatError("You are not in this fight: name the NPC you act for first "
-                                  "(<npc>=..., e.g. attack Orc=Ann).")
+                example = ACTING_FOR.get(action)
+                raise CombatError(Line("refusal.not_fighting_name_npc", {"example": example}) if example
+                                  else Line("refusal.not_fighting_name_npc_any"))
             raise CombatError("You are not in this fight. Join it with +combat/join.")
         return caller.id
     if not is_gm(caller, row):
@@ -424,7 +432,7 @@ def act(caller, action: str, actor_name: str | None, target_names: list[str] = (
     """The caller (or, ``<npc>=``, an NPC it runs) does ``action`` at the fighters named, in
     the fight here (``row``: that fight, for the web tracker). Raises CombatError."""
     row = row or require_fight(caller)
-    actor = actor_for(caller, row, actor_name)
+    actor = actor_for(caller, row, actor_name, action)
     targets = tuple(find(row, name) for name in target_names)
     return perform(caller, row, action, actor=actor, targets=targets, option=option, data=data)
 

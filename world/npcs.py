@@ -301,7 +301,8 @@ def init_all(caller, row=None) -> str:
     in it yet; the line to show: who rolled, who was skipped and why (no sheet for the
     system, already rolled this round, or this fight where initiative is kept, dead or
     otherwise unable to act, in another fight, or the rules' own refusal). Each roll is the single ``+npc/init <name>``'s
-    ``initiative`` intent, all in one unit of work (the fight loaded and saved once).
+    ``initiative`` intent with the turn held, all in one unit of work (the fight loaded and saved
+    once); whose turn it is is told once, after the last roll (``tell_turn``).
     Raises CombatError when there is no NPC here, or for a system that rolls no NPC
     initiative (elethril: its own words)."""
     row = row or combat.require_fight(caller)
@@ -326,7 +327,7 @@ def init_all(caller, row=None) -> str:
                    else "in another fight" if elsewhere is not None and elsewhere.pk != row.pk
                    else "")
             if not why:
-                data = {} if state.has(npc.id) else {"fighter": fights.fighter_record(npc, system)}
+                data = {"held": True} | ({} if state.has(npc.id) else {"fighter": fights.fighter_record(npc, system)})
                 try:
                     combat.perform(caller, row, "initiative", actor=npc.id, data=data)
                 except CombatError as error:   # the rules' refusal of this one: nothing of it is kept
@@ -335,6 +336,8 @@ def init_all(caller, row=None) -> str:
                 skipped.setdefault(why, []).append(npc.key)
             else:
                 rolled.append(npc.key)
+        if rolled:   # whose turn it is, told once every roll is in
+            combat.perform(caller, row, "tell_turn")
     groups = ["{} ({})".format(", ".join(names), why) for why, names in skipped.items()]
     left = f" Skipped: {'; '.join(groups)}." if groups else ""
     return f"Initiative rolled for {', '.join(rolled)}.{left}" if rolled else f"No NPC here rolled initiative.{left}"

@@ -78,6 +78,7 @@ _MAX_DIGITS = 7  # longer digit strings are over any sane limit; skip int()
 _WORD = r"[A-Za-z][A-Za-z0-9]*(?:['_][A-Za-z][A-Za-z0-9]*)*"  # THAC0; "d10" is dice, read first
 _NAME = re.compile(rf"{_WORD}(?:[ -]{_WORD})*")
 _NUMBER = re.compile(r"[0-9]+")
+_DIFFICULTY = re.compile(r"-?[0-9]+")   # any whole number: its range is the rule system's
 _DICE = re.compile(r"([0-9]+)[dD]([0-9]*)")
 _COUNTLESS_DICE = re.compile(r"[dD][0-9]+")
 _DECIMAL = re.compile(r"[0-9]*\.[0-9.]*")
@@ -137,7 +138,9 @@ def parse_pool(
 
     Traits resolve through match_trait(name, trait_names); an unknown trait is an
     error, never 0. Range checks per rule system (difficulty 2..10 etc.) are the
-    caller's job; here numbers only need to be within `limits`.
+    caller's job; here the pool's numbers only need to be within `limits`, and the
+    difficulty after "vs" is any whole number, negative or over `limits` too (the rule
+    system refuses it in its own words: "Difficulty must be 2 to 10, not -3.").
 
     Raises DiceSyntaxError (TraitError for trait names) with a one-line,
     printable-ASCII message for anything that is not a valid roll.
@@ -148,7 +151,7 @@ def parse_pool(
     for char in text:
         if char not in _ALLOWED:
             raise DiceSyntaxError(Line("dice.refusal.unexpected_character", {"char": _shown(char)}))
-    pool, difficulty = _split_difficulty(text, limits)
+    pool, difficulty = _split_difficulty(text)
     if not pool:
         raise DiceSyntaxError(Line("dice.refusal.no_pool"))
     names = tuple(trait_names)
@@ -182,7 +185,7 @@ def _number(digits: str, limits: DiceLimits) -> int:
     return _whole(digits, limits.max_number, Line("dice.refusal.number_too_large", {"most": limits.max_number}))
 
 
-def _split_difficulty(text: str, limits: DiceLimits) -> tuple[str, int | None]:
+def _split_difficulty(text: str) -> tuple[str, int | None]:
     """Split "pool vs N" into (pool, N); (text, None) when there is no "vs"."""
     found = list(_VS.finditer(text))
     if not found:
@@ -194,9 +197,9 @@ def _split_difficulty(text: str, limits: DiceLimits) -> tuple[str, int | None]:
         raise DiceSyntaxError(Line("dice.refusal.no_pool_before_vs"))
     if not difficulty:
         raise DiceSyntaxError(Line("dice.refusal.no_difficulty"))
-    if not _NUMBER.fullmatch(difficulty):
+    if not _DIFFICULTY.fullmatch(difficulty):
         raise DiceSyntaxError(Line("dice.refusal.difficulty_not_a_number", {"difficulty": _shown(difficulty)}))
-    return pool, _number(difficulty, limits)
+    return pool, int(difficulty)   # at most max_input_length digits
 
 
 def _split_terms(pool: str, names: tuple[str, ...]) -> list[tuple[int, str]]:

@@ -568,7 +568,8 @@ class Reveal(Action):
 # --------------------------------------------------------------------------- initiative
 class Initiative(Action):
     """Roll initiative (``+combat/init``; for an NPC, ``+npc/init``: ``data["overrides"]``
-    its two traits, ``data["fighter"]`` to bring it in first)."""
+    its two traits, ``data["fighter"]`` to bring it in first; ``data["held"]``: one of several
+    rolled at once, whose turn is told after the last by :class:`TellTurn`)."""
 
     key = "initiative"
 
@@ -585,8 +586,21 @@ class Initiative(Action):
         d.initiative[actor] = roll.to_record()
         d.add_log(d.name(actor), Line("title.initiative"), [roll.line()])
         d.say("initiative.rolled", refs={"actor": actor}, values={"roll": roll.line()})
-        turns.announce_turn(d, only_if_moved=True)   # a roll that changes who is to act
+        if not intent.data.get("held"):
+            turns.announce_turn(d, only_if_moved=True)   # a roll that changes who is to act
         return roll
+
+
+class TellTurn(Action):
+    """After several initiative rolls with the turn held (``+npc/init all``): tell whose turn
+    it is once every roll is in, if it moved (a turn told after the first roll would name
+    someone a later roll overtakes)."""
+
+    key = "tell_turn"
+
+    def perform(self, d: Draft, intent: Intent) -> None:
+        d.require_gm("roll initiative for NPCs")
+        turns.announce_turn(d, only_if_moved=True)
 
 
 # ------------------------------------------------------------------------------ fighting
@@ -800,7 +814,7 @@ def numbered(order) -> Line:
 #: The actions every turn-playing system shares, by key.
 STANDARD: Mapping[str, Action] = {action.key: action for action in (
     Start(), End(), Join(), Add(), Leave(), Remove(), Destroyed(), GmGone(), Transfer(), Away(), Idle(),
-    Refresh(), Difficulty(), DiceModifier(), Resolve(), Next(), Ai(), Initiative(), Attack(), Defend(),
+    Refresh(), Difficulty(), DiceModifier(), Resolve(), Next(), Ai(), Initiative(), TellTurn(), Attack(), Defend(),
     Escape(), Aim(), Roll(), Pass(), Order(), Side(), Reveal(), Kill(), Spare(),
     Setting("lethal", "make the fight lethal"), Setting("helpless", "let the AI attack the helpless"),
     Setting("posewait", "make the fight wait for poses"), DefenseTimeout(), Lapse(),

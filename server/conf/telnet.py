@@ -13,9 +13,12 @@ Input (``dataReceived``)
 
     * ``IAC`` + a byte that is no command (``ff 00``, ``ff 78``, ``ff 0d`` ...): the IAC was
       a data byte 0xFF the client forgot to double (cp1251 sends "я" as 0xFF, latin-1
-      "ÿ"), and the byte after it is read as ordinary input. The line holding it is run if
-      it decodes in the session's encoding; otherwise (UTF-8, where 0xFF never occurs) it
-      is refused with a message saying why, and nothing of it runs.
+      "ÿ"), and the byte after it is read as ordinary input. The line holding it (or a
+      0xFF doubled as telnet wants, ``IAC IAC``) is run if it decodes in the session's
+      encoding; otherwise (UTF-8, where 0xFF never occurs) it is refused with a message
+      saying why, and nothing of it runs (Evennia would read it as latin-1 instead).
+    * In a UTF-8 session, a line holding an overlong UTF-8 sequence (a character in more
+      bytes than it needs: ``c0 af`` for "/") is refused the same way, with its own message.
     * ``IAC SE`` without a subnegotiation: ignored.
     * A subnegotiation (``IAC SB``) still open when a line feed arrives (NAWS, whose four
       binary bytes may hold one, excepted) was never going to end: it is dropped and the
@@ -48,6 +51,7 @@ Output to a client that does not read (``pauseProducing``)
 
 from __future__ import annotations
 
+import codecs
 import re
 import socket
 from collections import deque
@@ -86,6 +90,9 @@ _SIMPLE_COMMANDS = frozenset((EOR, NOP, DM, BRK, IP, AO, AYT, EC, EL, GA))
 _OPTION_COMMANDS = frozenset((WILL, WONT, DO, DONT))
 #: where plain data stops being plain: an IAC or a line end
 _DATA_STOP = re.compile(rb"[\xff\r\n]")
+#: an overlong UTF-8 sequence: a lead byte that can only begin one (C0, C1), or E0 / F0 whose
+#: next byte makes the character shorter than its length says
+_OVERLONG_UTF8 = re.compile(rb"[\xc0\xc1][\x80-\xbf]|\xe0[\x80-\x9f]|\xf0[\x80-\x8f]")
 #: bytes a subnegotiation may collect before it is dropped as never-ending
 _MAX_SUBNEGOTIATION = 64 * 1024
 
@@ -93,6 +100,10 @@ REFUSE_STRAY_IAC = (
     "<Fray> That line was not run: it held the byte 0xFF, which is never UTF-8 (a client"
     " set to cp1251 or latin-1 sends it for some letters). Set your client's encoding to"
     " UTF-8 and send it again."
+)
+REFUSE_OVERLONG_UTF8 = (
+    "<Fray> That line was not run: it held an overlong UTF-8 sequence (a character sent in"
+    " more bytes than it needs), which is never valid UTF-8. Send it again as plain UTF-8."
 )
 #: the notice a client that stopped reading gets when it reads again
 OUTPUT_DROPPED = "<Fray> {count} lines of output were dropped while your client was not reading."
@@ -103,6 +114,13 @@ REFUSE_BROKEN_SEQUENCE = (
 )
 
 
+def _is_utf8(encoding: str) -> bool:
+    try:
+        return codecs.lookup(encoding).name == "utf-8"
+    except LookupError:
+        return False
+
+
 class FrayTelnetProtocol(TelnetProtocol):
     """Evennia's TelnetProtocol with a recovering parser and width-aware output."""
 
@@ -111,7 +129,7 @@ class FrayTelnetProtocol(TelnetProtocol):
     def connectionMade(self):
         self._line = bytearray()  # the line being read
         self._flaw = None  # why the line being read must not run (a refusal text)
-        self._stray_iac = False  # the line holds an undoubled 0xFF
+        self._byte_ff = False  # the line holds the data byte 0xFF (undoubled or doubled)
         self._ready: list[bytes] = []  # complete lines of this packet, not yet delivered
         self._paused = False  # the connection's send buffer is full: lines wait in _held
         self._held: deque[str | bytes] = deque()
@@ -135,7 +153,7 @@ class FrayTelnetProtocol(TelnetProtocol):
             logger.log_trace("Fray telnet: input parser error; state reset")
             self.state = "data"
             self._line.clear()
-            self._flaw, self._stray_iac = None, False
+            self._flaw, self._byte_ff = None, False
         if self._window() != size and self.protocol_flags.get("AUTORESIZE") and self.handshakes <= 0:
             # the client resized (NAWS): the Server lays its views out for the new width.
             # Evennia resyncs before it reads the new size, so its Server was one resize late.
@@ -179,7 +197,8 @@ class FrayTelnetProtocol(TelnetProtocol):
             if state == "escaped":
                 self.state = "data"
                 if b == IAC:
-                    self._line += IAC
+                    self._line += IAC   # IAC IAC: the data byte 0xFF
+                    self._byte_ff = True
                 elif b == SB:
                     self.state = "subnegotiation"
                     self.commands = []
@@ -194,7 +213,7 @@ class FrayTelnetProtocol(TelnetProtocol):
                     # no command: the IAC was the client's data byte 0xFF, undoubled;
                     # read this byte again as data
                     self._line += IAC
-                    self._stray_iac = True
+                    self._byte_ff = True
                     i -= 1
             elif state == "command":
                 self.state = "data"
@@ -266,13 +285,16 @@ class FrayTelnetProtocol(TelnetProtocol):
         line = bytes(self._line)
         self._line.clear()
         flaw, self._flaw = self._flaw, None
-        if self._stray_iac:
-            self._stray_iac = False
+        encoding = self.protocol_flags.get("ENCODING") or "utf-8"
+        if self._byte_ff:
+            self._byte_ff = False
             if flaw is None:
                 try:
-                    line.decode(self.protocol_flags.get("ENCODING") or "utf-8")
+                    line.decode(encoding)
                 except (LookupError, UnicodeDecodeError):
                     flaw = REFUSE_STRAY_IAC
+        if flaw is None and _OVERLONG_UTF8.search(line) and _is_utf8(encoding):
+            flaw = REFUSE_OVERLONG_UTF8
         if flaw is None:
             self._ready.append(line)
             return

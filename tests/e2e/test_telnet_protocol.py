@@ -156,6 +156,19 @@ def test_cp1251_ya_is_refused_clearly_and_play_goes_on(fray_client):
     _probe(player, logged_in=True)
 
 
+def test_a_doubled_0xff_and_an_overlong_utf8_sequence_get_frays_refusal(fray_client):
+    """IAC IAC is the data byte 0xFF (never UTF-8); c0 af is "/" in two bytes (never valid UTF-8):
+    Evennia would read either line as latin-1 and run it."""
+    player = fray_client()
+    player._sendall(b"say \xff\xff\r\n")
+    player.expect(REFUSED_0XFF + r".*?send\s+it\s+again\.")
+    player._sendall(b"say \xc0\xaf\r\n")
+    player.expect(r"That\s+line\s+was\s+not\s+run:\s+it\s+held\s+an\s+overlong\s+UTF-8\s+sequence"
+                  r".*?plain\s+UTF-8\.")
+    assert player.read_for(1.0).strip() == ""  # the refused lines ran nothing
+    _probe(player, logged_in=True)
+
+
 def test_unterminated_subnegotiation_is_dropped_at_the_line_end(fray_client):
     client = fray_client()
     client._sendall(b"\xff\xfa\x18")  # IAC SB TTYPE, and never IAC SE

@@ -284,6 +284,10 @@ class TestAeonRolls(AeonFightTest):
         self.assertIn("needs 2", out)
         self.assertIn("2 successes", out)
         self.player(fray.CmdRoll(), "Dexterity vs 0", "<Fray> Difficulty is the successes needed: 1 to 10, not 0.")
+        self.player(fray.CmdRoll(), "Dexterity vs -3", "<Fray> Difficulty is the successes needed: 1 to 10, not -3.",
+                    use_assertequal=True)
+        self.player(fray.CmdRoll(), "Dexterity vs 99999999999",
+                    "<Fray> Difficulty is the successes needed: 1 to 10, not 99999999999.", use_assertequal=True)
         self.player(fray.CmdRoll(), "2-5", "<Fray> The pool comes to -3 dice: it cannot be negative.")
         self.player(fray.CmdAttack(), "Thug/disarm", "<Fray> Thug holds no weapon to disarm.")
 

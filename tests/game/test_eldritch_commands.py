@@ -7,6 +7,7 @@ so the faces below avoid them unless a test says so. Initiative is a plain d10.
 import re
 
 from commands import aeon, eldritch, fray, npcs
+from commands.actions import commands as action_commands
 from tests.game import fightview as encounters
 from tests.game.test_combat_commands import FrayCommandTest
 from world import dice
@@ -912,6 +913,21 @@ class TestWhoActs(EldritchFightTest):
                     "<Fray> You can only act for yourself; this scene's Storyteller acts for NPCs.")
         self.st(fray.CmdAttack(), "Thug", "<Fray> You are not in this fight: name the NPC you act for first "
                                           "(<npc>=..., e.g. attack Orc=Ann).")
+
+    def test_a_storyteller_not_fighting_is_shown_the_example_of_the_command_typed(self):
+        self.initiative(9, 5)
+        for command, verb, args, example in (
+                (fray.CmdDefend(), "defend", "dodge", "defend Orc=dodge"),
+                (fray.CmdDefend(), "defend", "x", "defend Orc=dodge"),
+                (fray.CmdDefend(), "dodge", "", "defend Orc=dodge"),
+                (fray.CmdDefend(), "parry", "", "defend Orc=dodge"),
+                (fray.CmdAttack(), "attack", "Thug,Char2", "attack Orc=Ann"),
+                (fray.CmdEscape(), "escape", "", "escape Orc"),
+                (next(cmd for cmd in action_commands() if cmd.key == "aim")(), "aim", "Thug", "aim Orc=Ann")):
+            with self.subTest(verb=verb, args=args):
+                self.call(command, args, "<Fray> You are not in this fight: name the NPC you act for first "
+                                         f"(<npc>=..., e.g. {example}).", caller=self.char1, cmdstring=verb,
+                          use_assertequal=True)
 
 
 class TestAttackedInTheirLastAction(EldritchFightTest):

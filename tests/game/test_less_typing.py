@@ -5,6 +5,7 @@ from commands import fray, npcs
 from tests.game import fightview as encounters
 from tests.game.test_eldritch_commands import THUG, EldritchFightTest
 from tests.game.test_npcs import NpcTest
+from world.models import FightNarration
 from world.sheets import sheet_of, traits_of, update_sheet
 
 
@@ -166,6 +167,29 @@ class TestInitAllStoryteller(NpcTest):
                 "(already has initiative this fight); Mole (cannot act); Rat (no storyteller sheet).",
                 use_assertequal=True)
         self.assertEqual(dict(self.encounter.state.initiative), rolled)
+
+    def test_the_turn_is_told_once_for_whoever_acts_first_after_every_roll(self):
+        # Guard rolls first (7) but Thug 2 (13) acts first: only Thug 2 is told, once, after the rolls.
+        self.force(1, 2, 9)
+        out = self.st(npcs.CmdNpc(), "/init all")
+        self.assertEqual(out.splitlines(), [
+            "<Combat> Guard rolls initiative: Wits 3 + Dexterity 3 = 6 + 1d10 (1) = 7.",
+            "<Combat> Thug 1 rolls initiative: Wits 2 + Dexterity 2 = 4 + 1d10 (2) = 6.",
+            "<Combat> Thug 2 rolls initiative: Wits 2 + Dexterity 2 = 4 + 1d10 (9) = 13.",
+            "<Combat> Round 1: Thug 2 to act.",
+            "<Combat> It is Thug 2's turn: attack <target>[/<maneuver>].",
+            "<Combat> Initiative rolled for Guard, Thug 1, Thug 2. "
+            "Skipped: Ghost (dead); Mole (cannot act); Rat (no storyteller sheet)."])
+        texts = list(FightNarration.objects.filter(fight_id=self.encounter.row.pk).order_by("seq")
+                     .values_list("text", flat=True))
+        self.assertEqual([text for text in texts if "to act" in text], ["<Combat> Round 1: Thug 2 to act."])
+        # Nobody new acts first: the turn already told is not told again.
+        update_sheet(self.npc("Rat"), "storyteller", traits={"Wits": 1, "Dexterity": 3})
+        self.force(2)
+        self.assertEqual(self.st(npcs.CmdNpc(), "/init all").splitlines(), [
+            "<Combat> Rat rolls initiative: Wits 1 + Dexterity 3 = 4 + 1d10 (2) = 6.",
+            "<Combat> Initiative rolled for Rat. Skipped: Ghost (dead); Guard, Thug 1, Thug 2 "
+            "(already has initiative this fight); Mole (cannot act)."])
 
     def test_a_new_npc_rolls_later_and_the_rolled_are_skipped(self):
         self.force(5, 6, 7)

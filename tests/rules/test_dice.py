@@ -178,11 +178,10 @@ def test_hyphen_without_hyphenated_traits_is_minus():
         ("3d10 vs", "Give a difficulty after 'vs', e.g. +roll 3d10 vs 6."),
         ("3d10 vs x", "Difficulty must be one whole number, e.g. vs 6, not 'x'."),
         ("3d10 vs 6 7", "Difficulty must be one whole number, e.g. vs 6, not '6 7'."),
-        ("3d10 vs -1", "Difficulty must be one whole number, e.g. vs 6, not '-1'."),
         ("3d10 vs 6.5", "Difficulty must be one whole number, e.g. vs 6, not '6.5'."),
+        ("3d10 vs - 1", "Difficulty must be one whole number, e.g. vs 6, not '- 1'."),
+        ("3d10 vs +1", "Difficulty must be one whole number, e.g. vs 6, not '+1'."),
         ("3d10 vs 6 vs 7", "Use 'vs' only once, e.g. +roll Dexterity+Brawl vs 6."),
-        ("3d10 vs 1001", "Number too large: at most 1000."),
-        ("3d10 vs 99999999999", "Number too large: at most 1000."),
         ("1d10+", "Incomplete roll: '1d10+' ends with an operator."),
         ("1d10 -", "Incomplete roll: '1d10 -' ends with an operator."),
         ("+", "Incomplete roll: '+' ends with an operator."),
@@ -225,6 +224,12 @@ def test_limits_at_the_boundary_are_allowed():
     assert parse("100d1000").terms == (dice(100, 1000),)
     assert parse("50d10+50d10").terms == (dice(50, 10), dice(50, 10))
     assert parse("1000 vs 1000").difficulty == 1000
+
+
+def test_the_difficulty_is_any_whole_number_for_the_rule_system_to_check():
+    assert (parse("3d10 vs -1").difficulty, parse("3d10 vs 0").difficulty) == (-1, 0)
+    assert parse("3d10 vs 1001").difficulty == 1001
+    assert parse("3d10 vs 99999999999").difficulty == 99999999999
     assert len(parse("+".join(["1"] * 20)).terms) == 20
     assert parse("1+" + " " * 196 + "1").text.startswith("1+")
 
@@ -236,7 +241,7 @@ def test_custom_limits():
     assert message("3d6+3d6", limits=small) == "Too many dice: at most 5."
     assert message("1d8", limits=small) == "Too many sides: at most 6."
     assert message("10", limits=small) == "Number too large: at most 9."
-    assert message("1d6 vs 10", limits=small) == "Number too large: at most 9."
+    assert parse("1d6 vs 10", limits=small).difficulty == 10   # the difficulty's range is the rule system's
     assert message("1+1+1+1+1+1", limits=small) == "Roll text too long: at most 10 characters."
     assert parse("5d6 vs 9", limits=small).terms == (dice(5, 6),)
 

@@ -120,6 +120,7 @@ def test_missing_key_is_a_clear_error():
     ("1d8 - 1 + 1d4", (1, 4), "1d8 (1) - 1 + 1d4 (4) = 4", Verdict("", total=4)),
     ("1d20 vs 15", (15,), "1d20 (15) = 15 vs 15: success", Verdict("success", total=15, difficulty=15)),
     ("1d20 vs 15", (14,), "1d20 (14) = 14 vs 15: failure", Verdict("failure", total=14, difficulty=15)),
+    ("1d20 vs -3", (1,), "1d20 (1) = 1 vs -3: success", Verdict("success", total=1, difficulty=-3)),
 ])
 def test_roll_takes_dice_notation(text, faces, line, summary):
     result = check(text, *faces)
@@ -139,6 +140,8 @@ def test_roll_adds_sheet_traits_and_the_modifier():
     ("-3d10", "Cannot roll a negative number of dice: '-3d10'."),
     ("1d20+", "Incomplete roll: '1d20+' ends with an operator."),
     ("5", "Give dice to roll, e.g. +roll 1d20+2 or +roll 2d6."),
+    ("1d20 vs 1001", "Number too large: at most 1000."),
+    ("1d20 vs 99999999999", "Number too large: at most 1000."),
 ])
 def test_bad_rolls_are_one_clear_line(text, message):
     with pytest.raises(DiceSyntaxError) as err:

@@ -128,6 +128,8 @@ def test_other_dice_refused(text):
 
 @pytest.mark.parametrize(("text", "key", "message"), [
     ("3 vs 11", "storyteller.refusal.difficulty_range", "Difficulty must be 2 to 10, not 11."),
+    ("3 vs -3", "storyteller.refusal.difficulty_range", "Difficulty must be 2 to 10, not -3."),
+    ("3 vs 99999999999", "storyteller.refusal.difficulty_range", "Difficulty must be 2 to 10, not 99999999999."),
     ("2 + 3d6", "storyteller.refusal.only_ten_sided_dice", "Storyteller pools are d10s: '3d6' is not."),
     ("60+60 vs 6", "dice.refusal.too_many_dice", "Too many dice: at most 100."),
 ])

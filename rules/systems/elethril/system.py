@@ -89,7 +89,7 @@ from itertools import groupby
 from typing import Any
 
 from rules.data import RulesDataError, load_system_data, require, require_choice
-from rules.dice import DiceSyntaxError, PoolExpression, Roller, Term, parse_pool, roll_dice
+from rules.dice import DEFAULT_LIMITS, DiceSyntaxError, PoolExpression, Roller, Term, parse_pool, roll_dice
 from rules.dice.odds import enumerate_outcomes
 from rules.lines import Line, roll_of, text_of
 from rules.systems.base import (
@@ -802,13 +802,16 @@ class ElethrilSystem(RuleSystem):
     def roll_check(self, expression: PoolExpression, actor: Combatant, roller: Roller,
                    *, modifier: int = 0, willpower: bool = False) -> RollResult:
         """``+roll 1d20+2``, ``+roll 2d6``: dice notation (numbers and sheet traits may be
-        added), ``vs N`` = the total to reach; ``modifier`` is added. ``parse_pool`` already
+        added), ``vs N`` = the total to reach (a whole number within the dice limits);
+        ``modifier`` is added. ``parse_pool`` already
         refuses ``1d0``, ``0d6``, ``-3d10`` and ``1d20+``. Raises DiceSyntaxError (no dice),
         CombatError (Willpower: there is none)."""
         if willpower:
             raise CombatError(Line("elethril.refusal.elethril_has_no_willpower"))
         if not any(term.kind == "dice" for term in expression.terms):
             raise DiceSyntaxError(Line("elethril.refusal.roll_no_dice"))
+        if expression.difficulty is not None and abs(expression.difficulty) > DEFAULT_LIMITS.max_number:
+            raise DiceSyntaxError(Line("dice.refusal.number_too_large", {"most": DEFAULT_LIMITS.max_number}))
         roll = roll_notation(expression.terms, roller, actor)
         if modifier:
             roll = NotationRoll(roll.parts + (("modifier", (), modifier),))

@@ -1,0 +1,55 @@
+"""Fray's telnet input parser (server/conf/telnet.py) fed bytes directly, without a socket:
+a line that is not UTF-8 in a UTF-8 session (a 0xFF data byte, doubled as telnet wants, or
+an overlong UTF-8 sequence) is refused with Fray's own line and nothing of it runs; the
+same bytes in a session whose encoding takes them run."""
+
+from unittest import mock
+
+import pytest
+from evennia.server.portal.telnet import TelnetProtocol
+
+from server.conf.telnet import REFUSE_OVERLONG_UTF8, REFUSE_STRAY_IAC, FrayTelnetProtocol
+
+
+def feed(data: bytes, encoding: str = "utf-8") -> tuple[list[bytes], list[str]]:
+    """(what reached Evennia, what the client was sent) for ``data``."""
+    proto = FrayTelnetProtocol.__new__(FrayTelnetProtocol)
+    proto._line, proto._flaw, proto._byte_ff, proto._ready = bytearray(), None, False, []
+    proto.state, proto.address = "data", "test"
+    proto.protocol_flags = {"ENCODING": encoding}
+    delivered, sent = [], []
+    proto.send_text = lambda text, **kw: sent.append(text)
+    with mock.patch.object(TelnetProtocol, "applicationDataReceived", lambda self, data: delivered.append(data)):
+        proto._parse(data)
+        proto._deliver()
+    return delivered, sent
+
+
+@pytest.mark.parametrize(("data", "refusal"), [
+    (b"say \xff\xff\r\n", REFUSE_STRAY_IAC),          # IAC IAC: the data byte 0xFF
+    (b"say \xff\xffx\xff\xff\r\n", REFUSE_STRAY_IAC),
+    (b"say \xff\x78\r\n", REFUSE_STRAY_IAC),          # undoubled, as before
+    (b"say \xc0\xaf\r\n", REFUSE_OVERLONG_UTF8),      # "/" in two bytes
+    (b"say \xe0\x80\xaf\r\n", REFUSE_OVERLONG_UTF8),  # "/" in three
+    (b"say \xf0\x80\x80\xaf\r\n", REFUSE_OVERLONG_UTF8),
+    (b"\xc1\xbf\r\n", REFUSE_OVERLONG_UTF8),
+])
+def test_a_line_no_utf8_session_can_read_is_refused_with_frays_line(data, refusal):
+    delivered, sent = feed(data)
+    assert (delivered, sent) == ([], [refusal])
+
+
+def test_the_lines_around_a_refused_one_still_run():
+    delivered, sent = feed(b"say one\r\nsay \xc0\xaf\r\nsay \xff\xff\r\nsay two\r\n")
+    assert b"".join(delivered) == b"say one\nsay two\n"
+    assert sent == [REFUSE_OVERLONG_UTF8, REFUSE_STRAY_IAC]
+
+
+@pytest.mark.parametrize("data", [b"say caf\xc3\xa9\r\n", b"say \xe2\x82\xac 5\r\n", b"say \xf0\x9f\x98\x80\r\n",
+                                  b"say \xc3\x80\xc2\xaf\r\n"])
+def test_utf8_runs(data):
+    assert feed(data) == ([data[:-2] + b"\n"], [])
+
+
+def test_a_latin1_session_reads_those_bytes_as_its_letters():
+    assert feed(b"say \xff\xff \xc0\xaf\r\n", "latin-1") == ([b"say \xff \xc0\xaf\n"], [])
