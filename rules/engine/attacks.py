@@ -18,7 +18,7 @@ from rules.engine.conditions import ID_CONDITIONS
 from rules.engine.draft import Draft
 from rules.engine.state import Pending
 from rules.lines import Line, roll_of
-from rules.systems.base import CombatError, plural
+from rules.systems.base import CombatError
 
 
 # ---------------------------------------------------------------------------- storing
@@ -198,7 +198,7 @@ def deliver(d: Draft, actor: int, target: int, rolled, *, defendable: bool = Tru
                     else "value.defense_uses_the_action")
         d.tell_controller(target, "attack.prompt", values={
             "attacker": d.name(actor), "label": rolled.label, "target": d.name(target),
-            "successes": plural(rolled.successes, system.successes_name),
+            "successes": system.successes_line(rolled.successes),
             "answers": Line("value.answers_or", {"answers": answers}) if answers else "", "none": prefix + "none",
             "cost": cost})
         return

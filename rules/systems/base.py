@@ -65,13 +65,6 @@ class Combatant:
         return int(self.traits.get(name, 0))
 
 
-def plural(count: int, word: str) -> str:
-    """``"1 success"``, ``"2 successes"``, ``"3 levels"``."""
-    if count == 1:
-        return f"{count} {word}"
-    return f"{count} {word}es" if word.endswith("s") else f"{count} {word}s"
-
-
 def trait_pool(actor: Combatant, traits: Sequence[str]) -> Pool:
     """``actor``'s ratings of ``traits`` as a pool, e.g. Dexterity 3 + Brawl 2."""
     return Pool(tuple((name, actor.trait(name)) for name in traits))
@@ -499,8 +492,6 @@ class RuleSystem(ABC):
     kinds: Mapping[str, Any] = {}
     #: The two traits ``+npc/init <name>=<a>+<b>`` gives a light NPC (its initiative's).
     npc_initiative_traits: tuple[str, str] = ("Wits", "Dexterity")
-    #: What an attack's ``successes`` are called in this system ("success"; eldritch "SL").
-    successes_name: str = "success"
     #: {weapon key: its name}: what ``+stat <name>/weapon`` may put in hand.
     weapon_names: Mapping[str, str] = {}
     #: {weapon key: the system's weapon}: its weapon table (empty: none).
@@ -573,6 +564,12 @@ class RuleSystem(ABC):
         (``+combat/ai``) weighs one attack against another. 0 for an attack that does no damage
         (a hold, a disarm); 0 by default. Raises nothing."""
         return 0
+
+    def successes_line(self, count: int) -> Line:
+        """An attack's successes as the system counts them, for its target's prompt: ``"1
+        success"``, ``"3 successes"`` (``line.success``/``line.successes``; eldritch: Success
+        Levels)."""
+        return Line("line.success" if count == 1 else "line.successes", {"count": count})
 
     def landed(self, attack: Any) -> bool:
         """Whether a rolled attack hit: it opens a defense window (by default)."""

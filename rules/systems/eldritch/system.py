@@ -409,7 +409,6 @@ class EldritchSystem(EldritchChecks, RuleSystem):
 
     key = "eldritch"
     title = "Eldritch (1d10 + traits, Success Levels)"
-    successes_name = "SL"
     armor_columns = ARMOR_COLUMNS
     defense_uses_action = False   # seed: defenses "do not count against" the turn's actions
     defend_after_acting = True
@@ -1326,6 +1325,10 @@ class EldritchSystem(EldritchChecks, RuleSystem):
         if armor:
             parts.append((Line("eldritch.value.noted_armor"), armor))
         return Pool(tuple(parts))
+
+    def successes_line(self, count: int) -> Line:
+        """An attack's Success Levels: ``"1 SL"``, ``"3 SLs"``."""
+        return sl_count(count)
 
     def hit_damage(self, attack: EldritchAttack, attacker: Combatant) -> int:
         """:meth:`raw_damage` with one net Success Level; 0 for a maneuver that does no damage
