@@ -95,11 +95,17 @@ def replayed(row: Fight) -> list[str]:
                 "    (health, conditions, order, round)."]
     why = line_text(result.why, system.key)   # the catalogue's words, the fight's system's own
     if not result.diverged_at:
-        return [f"  Replayed {_plural(result.played, 'intent')}, but {why}."[:WIDTH]]
+        return [f"  Replayed {_plural(result.played, 'intent')}, but {_stop(why)}"[:WIDTH]]
     entry = FightIntent.objects.filter(fight_id=row.pk, number=result.diverged_at).first()
     action = escape(str((entry.intent if entry else {}).get("action", "?"))[:20])
     return [f"  Replay: intent #{result.diverged_at} ({action}) goes otherwise:",
-            f"    {why}."[:WIDTH]]
+            f"    {_stop(why)}"[:WIDTH]]
+
+
+def _stop(text: str) -> str:
+    """``text`` ending a sentence: a full stop added unless it ends in one (or "!", "?")
+    already, as a refusal worded by the catalogue does."""
+    return text if text.endswith((".", "!", "?")) else text + "."
 
 
 def _plural(count: int, one: str, many: str | None = None) -> str:
@@ -129,7 +135,7 @@ def report(name: str, result: Verification, system: str = "") -> list[str]:
     for mismatch in result.mismatches[:SHOWN_MISMATCHES]:
         entry = mismatch.entry
         where = f"  Entry #{entry.number} ({escape(str(entry.actor)[:20])}: {escape(str(entry.what)[:24])}):"
-        what = f"die {mismatch.die} {line_text(mismatch.problem, system)}."[:WIDTH - 4]
+        what = _stop(f"die {mismatch.die} {line_text(mismatch.problem, system)}")[:WIDTH - 4]
         if len(where) + 1 + len(what) <= WIDTH:
             lines.append(f"{where} {what}")
         else:

@@ -238,4 +238,4 @@ class TestReplay(VerifyTest):
         FightIntent.objects.filter(pk=attack.pk).update(intent={**attack.intent, "action": "da|nce"})
         lines = self.verify().splitlines()
         assert f"  Replay: intent #{attack.number} (da|nce) goes otherwise:" in lines
-        assert "    the rules now refuse it: The storyteller rules have no 'da|nce'.." in lines, lines
+        assert "    the rules now refuse it: The storyteller rules have no 'da|nce'." in lines, lines
