@@ -51,8 +51,19 @@ class Modifiers:
     notes: tuple[Line, ...]
 
 
+#: Values :func:`copied` returns as they are, known by their exact type at once (most are).
+_LEAVES = frozenset((str, int, float, bool, type(None)))
+
+
 def copied(value: Any) -> Any:
     """A deep copy of plain data (dicts, lists, tuples)."""
+    kind = type(value)
+    if kind in _LEAVES:
+        return value
+    if kind is dict:
+        return {key: copied(item) for key, item in value.items()}
+    if kind is list:
+        return [copied(item) for item in value]
     if isinstance(value, Mapping):
         return {key: copied(item) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
@@ -322,16 +333,15 @@ class Draft:
         as each viewer sees them; ``values`` plain facts; ``lines`` the working, where the rules'
         words for a death that waits for the game master's decision read as what is so: the
         health kept, and dying)."""
-        told = []
-        for line in lines:
-            if isinstance(line, str):
-                for deadly, dying in self._retold.items():
-                    line = line.replace(deadly, dying)
-            else:
-                line = self._retell(line)
-            told.append(line)
-        self.emit("said", key=key, actor=actor, refs=dict(refs or {}), values=dict(values or {}),
-                  lines=tuple(told))
+        told = tuple(lines) if not self._retold else tuple(self._retold_line(line) for line in lines)
+        self.emit("said", key=key, actor=actor, refs=dict(refs or {}), values=dict(values or {}), lines=told)
+
+    def _retold_line(self, line: str | Line) -> str | Line:
+        if isinstance(line, str):
+            for deadly, dying in self._retold.items():
+                line = line.replace(deadly, dying)
+            return line
+        return self._retell(line)
 
     def _retell(self, line: Line) -> Line:
         """``line`` with each deadly health in it (in a line within it too) as the health
