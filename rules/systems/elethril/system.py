@@ -89,7 +89,15 @@ from itertools import groupby
 from typing import Any
 
 from rules.data import RulesDataError, load_system_data, require, require_choice
-from rules.dice import DEFAULT_LIMITS, DiceSyntaxError, PoolExpression, Roller, Term, parse_pool, roll_dice
+from rules.dice import (
+    DEFAULT_LIMITS,
+    DiceSyntaxError,
+    PoolExpression,
+    Roller,
+    Term,
+    parse_pool,
+    roll_dice,
+)
 from rules.dice.odds import enumerate_outcomes
 from rules.lines import Line, roll_of, text_of
 from rules.systems.base import (
