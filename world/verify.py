@@ -20,11 +20,12 @@ from rules.dice.seeded import LoggedEntry, Verification, seed_bytes
 from rules.dice.seeded import verify as check_dice
 from rules.engine import FightState, Intent
 from rules.engine.replay import Logged, replay
+from rules.lines import Line
 from rules.systems import CombatError, get_system
 from rules.text import quote
 from world import fights
 from world.models import Fight, FightIntent, FightLogEntry
-from world.text import COMBAT, escape
+from world.text import COMBAT
 from world.wording import line_text
 
 #: Mismatching dice named one by one; the rest are counted.
@@ -59,24 +60,24 @@ def _fight(caller, text: str) -> Fight:
 
 
 def verify(caller, text: str) -> str:
-    """``+combat/verify [<fight>]``: the report (lines of at most 78 columns). Raises
-    CombatError for a fight that cannot be found."""
+    """``+combat/verify [<fight>]``: the report (lines of at most 78 columns), in the
+    catalogue's words (``line.verify_*``). Raises CombatError for a fight that cannot be found."""
     row = _fight(caller, text)
-    name = f"Fight #{row.pk} ({row.system_key})"
+    name = Line("line.verify_fight", {"fight": row.pk, "system": row.system_key})
     if not row.dice_commitment:
-        return f"{COMBAT} {name} began before verifiable dice:\n  it has no seed to check."
+        return "\n".join([_head(Line("line.verify_no_seed_head", {"name": name})), _said(Line("line.verify_no_seed"))])
     if row.ended is None:
-        return "\n".join([
-            f"{COMBAT} {name} is still running: its dice seed",
-            "  stays secret until it ends. Its commitment (SHA-256 of the seed):",
-            f"  {row.dice_commitment}",
-            f"  Dice drawn so far: {row.dice_counter}.", *replayed(row)])
+        return "\n".join([_head(Line("line.verify_running_head", {"name": name})),
+                          _said(Line("line.verify_running_secret")),
+                          _said(Line("line.verify_commitment_shown", {"commitment": row.dice_commitment})),
+                          _said(Line("line.verify_drawn_so_far", {"count": row.dice_counter})), *replayed(row)])
     logged = FightLogEntry.objects.filter(fight_id=row.pk).order_by("number").values_list(
         "number", "actor", "what", "dice")
     result = check_dice(row.dice_seed, row.dice_commitment, row.dice_counter,
                         (LoggedEntry(number, actor, what, dice) for number, actor, what, dice in logged))
-    return "\n".join([*report(name, result, row.system_key), *replayed(row), f"  Seed:       {escape(row.dice_seed[:64])}",
-                      f"  Commitment: {escape(row.dice_commitment[:64])}"])
+    return "\n".join([*report(name, result, row.system_key), *replayed(row),
+                      _said(Line("line.verify_seed", {"seed": row.dice_seed[:64]})),
+                      _said(Line("line.verify_commitment", {"commitment": row.dice_commitment[:64]}))])
 
 
 def replayed(row: Fight) -> list[str]:
@@ -87,19 +88,30 @@ def replayed(row: Fight) -> list[str]:
     try:
         system = get_system(row.system_key)
     except CombatError:
-        return [f"  No replay: the {escape(row.system_key[:20])} rules are gone from this game."]
+        return [_said(Line("line.verify_rules_gone", {"system": row.system_key[:20]}))]
     seed = seed_bytes(row.dice_seed) if row.ended is not None else None
     result = replay(system, logged, FightState.from_record(row.state), seed)
+    played = Line("line.verify_intent" if result.played == 1 else "line.verify_intents", {"count": result.played})
     if result.matches:
-        return [f"  Replayed {_plural(result.played, 'intent')}: the fight's state is as stored",
-                "    (health, conditions, order, round)."]
-    why = line_text(result.why, system.key)   # the catalogue's words, the fight's system's own
+        return [_said(Line("line.verify_replayed", {"intents": played})), _said(Line("line.verify_replayed_what"))]
+    # the reason in the catalogue's words, the fight's system's own
     if not result.diverged_at:
-        return [f"  Replayed {_plural(result.played, 'intent')}, but {_stop(why)}"[:WIDTH]]
+        return [_stop(_said(Line("line.verify_replayed_but", {"intents": played, "why": result.why}), system.key))[:WIDTH]]
     entry = FightIntent.objects.filter(fight_id=row.pk, number=result.diverged_at).first()
-    action = escape(str((entry.intent if entry else {}).get("action", "?"))[:20])
-    return [f"  Replay: intent #{result.diverged_at} ({action}) goes otherwise:",
-            f"    {_stop(why)}"[:WIDTH]]
+    action = str((entry.intent if entry else {}).get("action", "?"))[:20]
+    return [_said(Line("line.verify_diverged", {"number": result.diverged_at, "action": action})),
+            _stop(_said(Line("line.verify_diverged_why", {"why": result.why}), system.key))[:WIDTH]]
+
+
+def _said(line: Line, system: str = "") -> str:
+    """One line of the report: its values escaped, a line among them worded (in ``system``'s
+    words where it has its own)."""
+    return line_text(line, system)
+
+
+def _head(line: Line) -> str:
+    """The report's first line, after the ``<Combat>`` prefix."""
+    return f"{COMBAT} {_said(line)}"
 
 
 def _stop(text: str) -> str:
@@ -108,39 +120,43 @@ def _stop(text: str) -> str:
     return text if text.endswith((".", "!", "?")) else text + "."
 
 
-def _plural(count: int, one: str, many: str | None = None) -> str:
-    return f"{count} {one if count == 1 else (many or one + 's')}"
+def _dice(count: int) -> Line:
+    return Line("line.verify_die" if count == 1 else "line.verify_dice", {"count": count})
 
 
-def _ranges(missing: tuple[tuple[int, int], ...]) -> str:
-    shown = [str(first) if first == last else f"{first}-{last}" for first, last in missing[:3]]
-    return ", ".join(shown) + (" and more" if len(missing) > 3 else "")
+def _ranges(missing: tuple[tuple[int, int], ...]) -> str | Line:
+    shown = ", ".join(str(first) if first == last else f"{first}-{last}" for first, last in missing[:3])
+    return Line("line.verify_ranges_more", {"ranges": shown}) if len(missing) > 3 else shown
 
 
-def report(name: str, result: Verification, system: str = "") -> list[str]:
+def report(name: str | Line, result: Verification, system: str = "") -> list[str]:
     """The verification as lines of at most 78 columns (a die's problem in the catalogue's
     words, ``system``'s own where it has them)."""
     if not result.seed_matches:
-        return [f"{COMBAT} {name}: the seed does NOT match",
-                "  its commitment: none of its dice can be trusted."]
-    head = "seed matches its commitment" if result.ok else "seed matches, but NOT every die does"
-    lines = [f"{COMBAT} {name}: {head}.",
-             f"  {_plural(result.entries, 'entry', 'entries')}, {_plural(result.confirmed, 'die', 'dice')} "
-             f"confirmed; {_plural(result.forced, 'forced (test) die', 'forced (test) dice')}."]
+        return [_head(Line("line.verify_seed_mismatch", {"name": name})), _said(Line("line.verify_seed_mismatch_note"))]
+    counts = {"entries": Line("line.verify_entry" if result.entries == 1 else "line.verify_entries",
+                              {"count": result.entries}),
+              "confirmed": _dice(result.confirmed),
+              "forced": Line("line.verify_forced_die" if result.forced == 1 else "line.verify_forced_dice",
+                             {"count": result.forced})}
+    lines = [_head(Line("line.verify_matches" if result.ok else "line.verify_matches_not_every", {"name": name})),
+             _said(Line("line.verify_counts", counts))]
     if result.missing:
-        line = (f"  {_plural(result.missing_count, 'die', 'dice')} drawn but not in the log "
-                f"(counter {_ranges(result.missing)}).")
-        lines += [line] if len(line) <= WIDTH else [line[:line.index(" (")] + ":",
-                                                     f"    counter {_ranges(result.missing)}."]
+        dice, ranges = _dice(result.missing_count), _ranges(result.missing)
+        line = _said(Line("line.verify_missing", {"dice": dice, "ranges": ranges}))
+        lines += [line] if len(line) <= WIDTH else [_said(Line("line.verify_missing_head", {"dice": dice})),
+                                                     _said(Line("line.verify_missing_counter", {"ranges": ranges}))]
     for mismatch in result.mismatches[:SHOWN_MISMATCHES]:
         entry = mismatch.entry
-        where = f"  Entry #{entry.number} ({escape(str(entry.actor)[:20])}: {escape(str(entry.what)[:24])}):"
-        what = _stop(f"die {mismatch.die} {line_text(mismatch.problem, system)}")[:WIDTH - 4]
+        where = _said(Line("line.verify_entry_line", {"number": entry.number, "actor": str(entry.actor)[:20],
+                                                      "what": str(entry.what)[:24]}))
+        what = _stop(_said(Line("line.verify_die_problem", {"die": mismatch.die, "problem": mismatch.problem}),
+                           system))[:WIDTH - 4]
         if len(where) + 1 + len(what) <= WIDTH:
             lines.append(f"{where} {what}")
         else:
             lines += [where, f"    {what}"]
     hidden = len(result.mismatches) - SHOWN_MISMATCHES
     if hidden > 0:
-        lines.append(f"  ... and {_plural(hidden, 'more die', 'more dice')} that do not match.")
+        lines.append(_said(Line("line.verify_more_die" if hidden == 1 else "line.verify_more_dice", {"count": hidden})))
     return lines[:1] + [line[:WIDTH] for line in lines[1:]]   # the first has colour codes
