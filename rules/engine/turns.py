@@ -231,7 +231,11 @@ def announce_turn(d: Draft, *, only_if_moved: bool = False) -> None:
     """Tell the room whose turn it is now (after passing over those who cannot act), or what
     the round waits for; prompt those to act (an NPC's game master, not one the AI runs).
     ``only_if_moved``: say nothing when the turn is the one already told (an initiative roll
-    that does not change who is to act)."""
+    that does not change who is to act), nor while an attack waits for its defense (the
+    defense's resolution tells the turn; told now, it would prompt the fighter next in order
+    to attack before their defense)."""
+    if only_if_moved and d.pending:
+        return
     pass_over_unable(d)
     at, waiting = current_slot(d)
     before = d.turn

@@ -182,3 +182,25 @@ def test_duel_exact_numbers():
     assert view(outcome.state, system).health(BOB).describe() == "2/3 wounds"
     said = [event for event in outcome.events if event.kind == "said"]
     assert said[0].key == "attack.resolved" and said[0].lines == ("Bob parries: 3", "Bob takes a wound: 2/3 wounds")
+
+
+@pytest.mark.parametrize("key", ["storyteller", "aeon", "eldritch"])
+def test_an_initiative_rolled_while_an_attack_waits_for_its_defense_tells_no_turn(key):
+    """The turn is told once the defense resolves: told as the roll comes in, it would send the
+    fighter next in order an attack prompt while their defense still waits."""
+    system = get_system(key)
+    state, _ = begin(system, RandomRoller(random.Random(1)))
+    _, waiting = turns.current_slot(view(state, system))
+    attacker = waiting[0]
+    target = BOB if attacker == ANN else ANN
+    sure_hit = QueuedRoller([9] * 20, RandomRoller(random.Random(2)))   # every die a 9: a hit
+    state = step(state, Intent("attack", actor=attacker, targets=(target,)), system, sure_hit).state
+    assert view(state, system).pending   # the attack waits for the target's defense
+    joined = step(state, Intent("initiative", actor=12, by=GM, fiat=True, data={"fighter": fighter(12, "Cat", key)}),
+                  system, RandomRoller(random.Random(3)))
+    told = [event.key for event in joined.events if event.kind in ("said", "notice")]
+    assert "initiative.rolled" in told
+    assert not any(key.startswith("turn.") for key in told), told
+    assert joined.state.turn == state.turn
+    defended = step(joined.state, Intent("defend", actor=target, option="none"), system, RandomRoller(random.Random(4)))
+    assert any(event.key == "turn.to_act" for event in defended.events)
