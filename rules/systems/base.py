@@ -392,12 +392,6 @@ class Verdict:
         """``{"outcome": …, "count": …, "total": …, "difficulty": …}``, as a roll's record keeps it."""
         return {"outcome": self.outcome, "count": self.count, "total": self.total, "difficulty": self.difficulty}
 
-    @classmethod
-    def from_record(cls, record: Mapping[str, Any]) -> Verdict:
-        total, difficulty = record.get("total"), record.get("difficulty")
-        return cls(str(record["outcome"]), int(record.get("count", 0)), None if total is None else int(total),
-                   None if difficulty is None else int(difficulty))
-
 
 @dataclass(frozen=True)
 class RollResult:
