@@ -20,6 +20,9 @@ Input (``dataReceived``)
     * In a UTF-8 session, a line holding an overlong UTF-8 sequence (a character in more
       bytes than it needs: ``c0 af`` for "/") is refused the same way, with its own message.
     * ``IAC SE`` without a subnegotiation: ignored.
+    * A line past 64 KB (no line end yet): the rest of it is dropped as it arrives, so a
+      client that never ends its line cannot grow the Portal's memory; when it ends, it is
+      refused with a message saying why.
     * A subnegotiation (``IAC SB``) still open when a line feed arrives (NAWS, whose four
       binary bytes may hold one, excepted) was never going to end: it is dropped and the
       line refused the same way.
@@ -95,6 +98,9 @@ _DATA_STOP = re.compile(rb"[\xff\r\n]")
 _OVERLONG_UTF8 = re.compile(rb"[\xc0\xc1][\x80-\xbf]|\xe0[\x80-\x9f]|\xf0[\x80-\x8f]")
 #: bytes a subnegotiation may collect before it is dropped as never-ending
 _MAX_SUBNEGOTIATION = 64 * 1024
+#: bytes a line may collect (Evennia refuses a command past MAX_CHAR_LIMIT, 6000 characters,
+#: once it has it); past these the rest of the line is dropped as it arrives and the line refused
+_MAX_LINE = 64 * 1024
 
 REFUSE_STRAY_IAC = (
     "<Fray> That line was not run: it held the byte 0xFF, which is never UTF-8 (a client"
@@ -108,6 +114,9 @@ REFUSE_OVERLONG_UTF8 = (
 #: the notice a client that stopped reading gets when it reads again
 OUTPUT_DROPPED = "<Fray> {count} lines of output were dropped while your client was not reading."
 
+REFUSE_LONG_LINE = (
+    f"<Fray> That line was not run: it was longer than {_MAX_LINE // 1024} KB. Send a shorter one."
+)
 REFUSE_BROKEN_SEQUENCE = (
     "<Fray> That line was not run: it held a broken telnet sequence (IAC SB without"
     " IAC SE). Send it again."
@@ -172,11 +181,11 @@ class FrayTelnetProtocol(TelnetProtocol):
             if state == "data":
                 m = _DATA_STOP.search(data, i)
                 if m is None:
-                    self._line += data[i:]
+                    self._add(data[i:])
                     return
                 j = m.start()
                 if j > i:
-                    self._line += data[i:j]
+                    self._add(data[i:j])
                 stop = data[j : j + 1]
                 i = j + 1
                 if stop == IAC:
@@ -197,7 +206,7 @@ class FrayTelnetProtocol(TelnetProtocol):
             if state == "escaped":
                 self.state = "data"
                 if b == IAC:
-                    self._line += IAC   # IAC IAC: the data byte 0xFF
+                    self._add(IAC)   # IAC IAC: the data byte 0xFF
                     self._byte_ff = True
                 elif b == SB:
                     self.state = "subnegotiation"
@@ -212,7 +221,7 @@ class FrayTelnetProtocol(TelnetProtocol):
                 else:
                     # no command: the IAC was the client's data byte 0xFF, undoubled;
                     # read this byte again as data
-                    self._line += IAC
+                    self._add(IAC)
                     self._byte_ff = True
                     i -= 1
             elif state == "command":
@@ -280,6 +289,17 @@ class FrayTelnetProtocol(TelnetProtocol):
             self.sessionhandler.sync(self.sessionhandler.get(self.sessid))
             return True
         return super().disableLocal(option)
+
+    def _add(self, data: bytes) -> None:
+        """``data`` onto the line being read, unless the line is past :data:`_MAX_LINE`: then
+        it is dropped (as is the rest of the line) and the line will be refused."""
+        if self._flaw is REFUSE_LONG_LINE:
+            return
+        if len(self._line) + len(data) > _MAX_LINE:
+            self._line.clear()
+            self._flaw = REFUSE_LONG_LINE
+            return
+        self._line += data
 
     def _end_line(self):
         line = bytes(self._line)

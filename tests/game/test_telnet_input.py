@@ -8,11 +8,18 @@ from unittest import mock
 import pytest
 from evennia.server.portal.telnet import TelnetProtocol
 
-from server.conf.telnet import REFUSE_OVERLONG_UTF8, REFUSE_STRAY_IAC, FrayTelnetProtocol
+from server.conf.telnet import (
+    _MAX_LINE,
+    REFUSE_LONG_LINE,
+    REFUSE_OVERLONG_UTF8,
+    REFUSE_STRAY_IAC,
+    FrayTelnetProtocol,
+)
 
 
-def feed(data: bytes, encoding: str = "utf-8") -> tuple[list[bytes], list[str]]:
-    """(what reached Evennia, what the client was sent) for ``data``."""
+def feed(data: bytes | list[bytes], encoding: str = "utf-8", longest: list | None = None) -> tuple[list[bytes], list[str]]:
+    """(what reached Evennia, what the client was sent) for ``data`` (a list: read after read;
+    ``longest`` gets the most bytes the line being read held after a read)."""
     proto = FrayTelnetProtocol.__new__(FrayTelnetProtocol)
     proto._line, proto._flaw, proto._byte_ff, proto._ready = bytearray(), None, False, []
     proto.state, proto.address = "data", "test"
@@ -20,7 +27,10 @@ def feed(data: bytes, encoding: str = "utf-8") -> tuple[list[bytes], list[str]]:
     delivered, sent = [], []
     proto.send_text = lambda text, **kw: sent.append(text)
     with mock.patch.object(TelnetProtocol, "applicationDataReceived", lambda self, data: delivered.append(data)):
-        proto._parse(data)
+        for read in [data] if isinstance(data, bytes) else data:
+            proto._parse(read)
+            if longest is not None:
+                longest.append(len(proto._line))
         proto._deliver()
     return delivered, sent
 
@@ -53,3 +63,16 @@ def test_utf8_runs(data):
 
 def test_a_latin1_session_reads_those_bytes_as_its_letters():
     assert feed(b"say \xff\xff \xc0\xaf\r\n", "latin-1") == ([b"say \xff \xc0\xaf\n"], [])
+
+
+def test_a_line_that_never_ends_holds_at_most_64_kb_and_is_refused_when_it_does():
+    longest = []
+    reads = [b"say " + b"y" * 65536] + [b"y" * 65536] * 30 + [b"y\xff\xffy\r\nsay ok\r\n"]   # 2 MB, then a line
+    delivered, sent = feed(reads, longest=longest)
+    assert max(longest) <= _MAX_LINE
+    assert (delivered, sent) == ([b"say ok\n"], [REFUSE_LONG_LINE])
+
+
+def test_a_line_of_64_kb_still_runs():
+    line = b"say " + b"y" * (_MAX_LINE - 4)
+    assert feed([line[:40000], line[40000:] + b"\r\n"]) == ([line + b"\n"], [])
