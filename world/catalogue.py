@@ -160,9 +160,9 @@ def _call_problem(name: str, inside: str, placeholders: list[str]) -> str:
 
 
 def _line_problem(key: str, template: Any) -> str:
-    """A prefix (``[prefix]``) starts a line: it may not break one (``%r`` or a line break)."""
-    if key.split(".")[0] == "prefix" and isinstance(template, str) and re.search(r"%[rR]|[\r\n]", template):
-        return "a prefix is on the line it starts: no %r or line break"
+    """A prefix (``[prefix]``) starts a line: it may not break one (``%r``, ``|/`` or a line break)."""
+    if key.split(".")[0] == "prefix" and isinstance(template, str) and re.search(r"%[rR]|\|/|[\r\n]", template):
+        return "a prefix is on the line it starts: no %r, |/ or line break"
     return ""
 
 

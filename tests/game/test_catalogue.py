@@ -88,9 +88,10 @@ class TestTheCheck(GameFileTest):
                          [])
 
     def test_a_prefix_that_breaks_the_line_is_refused(self):
-        self.assertEqual(self.use('[prefix]\ncombat = "|r[COMBAT]%r|n"\nroll = "<Roll>\\n"\n'),
-                         [f"{self.path}: prefix.combat: a prefix is on the line it starts: no %r or line break",
-                          f"{self.path}: prefix.roll: a prefix is on the line it starts: no %r or line break"])
+        self.assertEqual(self.use('[prefix]\ncombat = "|r[COMBAT]%r|n"\nroll = "<Roll>\\n"\nfray = "<F>|/"\n'),
+                         [f"{self.path}: prefix.combat: a prefix is on the line it starts: no %r, |/ or line break",
+                          f"{self.path}: prefix.roll: a prefix is on the line it starts: no %r, |/ or line break",
+                          f"{self.path}: prefix.fray: a prefix is on the line it starts: no %r, |/ or line break"])
         self.assertEqual(catalogue.entry("prefix.combat"), "|y<Combat>|n")
 
     def test_a_value_that_is_not_text_is_one_line(self):
