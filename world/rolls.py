@@ -6,7 +6,7 @@ and the game master's dice modifier); elsewhere it is rolled here with real rand
 
 from __future__ import annotations
 
-from rules.dice import parse_pool
+from rules.dice import DiceSyntaxError, parse_pool
 from rules.dice.odds import percent
 from rules.lines import Line
 from rules.systems import CombatError
@@ -32,7 +32,7 @@ def roll(caller, actor_name: str | None, text: str, *, private: bool = False, wi
         return
     actor = _npc_here(caller, actor_name) if actor_name else caller
     system = combat.system_here(caller)
-    expression = parse_pool(text, system.trait_names)
+    expression = _parsed(text, system)
     with dice.roller() as roller:
         result = system.roll_check(expression, snapshot(actor, system), roller, willpower=willpower)
     line = Line("line.rolls", {"name": actor.key, "rolls": tuple(result.lines)})
@@ -40,6 +40,16 @@ def roll(caller, actor_name: str | None, text: str, *, private: bool = False, wi
         caller.msg(f"{ROLL} (private) {value_for_msg(line, system.key)}")
         return
     caller.location.msg_contents(f"{ROLL} {room_text(line, system.key)}")
+
+
+def _parsed(text: str, system):
+    """``text`` read as a roll in ``system`` (:func:`rules.dice.parse_pool`). Raises
+    DiceSyntaxError, to be worded in the system's own words where it has them."""
+    try:
+        return parse_pool(text, system.trait_names)
+    except DiceSyntaxError as refused:
+        refused.system = refused.system or system.key
+        raise
 
 
 def _npc_here(caller, name: str):
@@ -61,7 +71,7 @@ def odds(caller, actor_name: str | None, text: str, *, willpower: bool = False) 
     row = combat.fight_here(caller)
     actor = _npc_here(caller, actor_name) if actor_name else caller
     system = combat.system_here(caller)
-    expression = parse_pool(text, system.trait_names)
+    expression = _parsed(text, system)
     dice_mod = 0
     if row is not None and fights.state(row).has(actor.id):
         d = fights.reading(row)

@@ -16,6 +16,7 @@ from rules.engine.draft import Draft
 from rules.engine.events import Event, Line, LogEntry, Outcome
 from rules.engine.intents import Intent
 from rules.engine.state import Fighter, FightState, Pending
+from rules.lines import Refusal
 from rules.systems.base import CombatError, RuleSystem
 
 
@@ -23,7 +24,8 @@ def step(state: FightState, intent: Intent, system: RuleSystem, dice: Roller) ->
     """Play ``intent`` on ``state`` under ``system`` with ``dice``. Returns the
     :class:`Outcome`; its ``result`` is what the action returned (an initiative roll, the
     names added …). Raises CombatError (nothing changes) when the rules refuse it, or for an
-    action the system does not have."""
+    action the system does not have; DiceSyntaxError for dice text it cannot read (``+roll``).
+    A refusal's ``system`` is the fight's, so it is worded in that system's own words."""
     action = system.actions.get(intent.action)
     if action is None:
         raise CombatError(Line("refusal.rules_have_no", {"system": system.key, "action": intent.action}))
@@ -32,7 +34,7 @@ def step(state: FightState, intent: Intent, system: RuleSystem, dice: Roller) ->
     d = Draft(state, system, dice, intent)
     try:
         result = action.perform(d, intent)
-    except CombatError as refused:   # worded with the fight's system's own words where it has them
+    except Refusal as refused:   # worded with the fight's system's own words where it has them
         refused.system = refused.system or system.key
         raise
     d.tell_fates()
