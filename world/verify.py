@@ -65,19 +65,19 @@ def verify(caller, text: str) -> str:
     row = _fight(caller, text)
     name = Line("line.verify_fight", {"fight": row.pk, "system": row.system_key})
     if not row.dice_commitment:
-        return "\n".join([_head(Line("line.verify_no_seed_head", {"name": name})), _said(Line("line.verify_no_seed"))])
+        return "\n".join([_head(Line("line.verify_no_seed_head", {"name": name})), line_text(Line("line.verify_no_seed"))])
     if row.ended is None:
         return "\n".join([_head(Line("line.verify_running_head", {"name": name})),
-                          _said(Line("line.verify_running_secret")),
-                          _said(Line("line.verify_commitment_shown", {"commitment": row.dice_commitment})),
-                          _said(Line("line.verify_drawn_so_far", {"count": row.dice_counter})), *replayed(row)])
+                          line_text(Line("line.verify_running_secret")),
+                          line_text(Line("line.verify_commitment_shown", {"commitment": row.dice_commitment})),
+                          line_text(Line("line.verify_drawn_so_far", {"count": row.dice_counter})), *replayed(row)])
     logged = FightLogEntry.objects.filter(fight_id=row.pk).order_by("number").values_list(
         "number", "actor", "what", "dice")
     result = check_dice(row.dice_seed, row.dice_commitment, row.dice_counter,
                         (LoggedEntry(number, actor, what, dice) for number, actor, what, dice in logged))
     return "\n".join([*report(name, result, row.system_key), *replayed(row),
-                      _said(Line("line.verify_seed", {"seed": row.dice_seed[:64]})),
-                      _said(Line("line.verify_commitment", {"commitment": row.dice_commitment[:64]}))])
+                      line_text(Line("line.verify_seed", {"seed": row.dice_seed[:64]})),
+                      line_text(Line("line.verify_commitment", {"commitment": row.dice_commitment[:64]}))])
 
 
 def replayed(row: Fight) -> list[str]:
@@ -88,30 +88,24 @@ def replayed(row: Fight) -> list[str]:
     try:
         system = get_system(row.system_key)
     except CombatError:
-        return [_said(Line("line.verify_rules_gone", {"system": row.system_key[:20]}))]
+        return [line_text(Line("line.verify_rules_gone", {"system": row.system_key[:20]}))]
     seed = seed_bytes(row.dice_seed) if row.ended is not None else None
     result = replay(system, logged, FightState.from_record(row.state), seed)
     played = Line("line.verify_intent" if result.played == 1 else "line.verify_intents", {"count": result.played})
     if result.matches:
-        return [_said(Line("line.verify_replayed", {"intents": played})), _said(Line("line.verify_replayed_what"))]
+        return [line_text(Line("line.verify_replayed", {"intents": played})), line_text(Line("line.verify_replayed_what"))]
     # the reason in the catalogue's words, the fight's system's own
     if not result.diverged_at:
-        return [_stop(_said(Line("line.verify_replayed_but", {"intents": played, "why": result.why}), system.key))[:WIDTH]]
+        return [_stop(line_text(Line("line.verify_replayed_but", {"intents": played, "why": result.why}), system.key))[:WIDTH]]
     entry = FightIntent.objects.filter(fight_id=row.pk, number=result.diverged_at).first()
     action = str((entry.intent if entry else {}).get("action", "?"))[:20]
-    return [_said(Line("line.verify_diverged", {"number": result.diverged_at, "action": action})),
-            _stop(_said(Line("line.verify_diverged_why", {"why": result.why}), system.key))[:WIDTH]]
-
-
-def _said(line: Line, system: str = "") -> str:
-    """One line of the report: its values escaped, a line among them worded (in ``system``'s
-    words where it has its own)."""
-    return line_text(line, system)
+    return [line_text(Line("line.verify_diverged", {"number": result.diverged_at, "action": action})),
+            _stop(line_text(Line("line.verify_diverged_why", {"why": result.why}), system.key))[:WIDTH]]
 
 
 def _head(line: Line) -> str:
     """The report's first line, after the ``<Combat>`` prefix."""
-    return f"{COMBAT} {_said(line)}"
+    return f"{COMBAT} {line_text(line)}"
 
 
 def _stop(text: str) -> str:
@@ -133,24 +127,24 @@ def report(name: str | Line, result: Verification, system: str = "") -> list[str
     """The verification as lines of at most 78 columns (a die's problem in the catalogue's
     words, ``system``'s own where it has them)."""
     if not result.seed_matches:
-        return [_head(Line("line.verify_seed_mismatch", {"name": name})), _said(Line("line.verify_seed_mismatch_note"))]
+        return [_head(Line("line.verify_seed_mismatch", {"name": name})), line_text(Line("line.verify_seed_mismatch_note"))]
     counts = {"entries": Line("line.verify_entry" if result.entries == 1 else "line.verify_entries",
                               {"count": result.entries}),
               "confirmed": _dice(result.confirmed),
               "forced": Line("line.verify_forced_die" if result.forced == 1 else "line.verify_forced_dice",
                              {"count": result.forced})}
     lines = [_head(Line("line.verify_matches" if result.ok else "line.verify_matches_not_every", {"name": name})),
-             _said(Line("line.verify_counts", counts))]
+             line_text(Line("line.verify_counts", counts))]
     if result.missing:
         dice, ranges = _dice(result.missing_count), _ranges(result.missing)
-        line = _said(Line("line.verify_missing", {"dice": dice, "ranges": ranges}))
-        lines += [line] if len(line) <= WIDTH else [_said(Line("line.verify_missing_head", {"dice": dice})),
-                                                     _said(Line("line.verify_missing_counter", {"ranges": ranges}))]
+        line = line_text(Line("line.verify_missing", {"dice": dice, "ranges": ranges}))
+        lines += [line] if len(line) <= WIDTH else [line_text(Line("line.verify_missing_head", {"dice": dice})),
+                                                     line_text(Line("line.verify_missing_counter", {"ranges": ranges}))]
     for mismatch in result.mismatches[:SHOWN_MISMATCHES]:
         entry = mismatch.entry
-        where = _said(Line("line.verify_entry_line", {"number": entry.number, "actor": str(entry.actor)[:20],
+        where = line_text(Line("line.verify_entry_line", {"number": entry.number, "actor": str(entry.actor)[:20],
                                                       "what": str(entry.what)[:24]}))
-        what = _stop(_said(Line("line.verify_die_problem", {"die": mismatch.die, "problem": mismatch.problem}),
+        what = _stop(line_text(Line("line.verify_die_problem", {"die": mismatch.die, "problem": mismatch.problem}),
                            system))[:WIDTH - 4]
         if len(where) + 1 + len(what) <= WIDTH:
             lines.append(f"{where} {what}")
@@ -158,5 +152,5 @@ def report(name: str | Line, result: Verification, system: str = "") -> list[str
             lines += [where, f"    {what}"]
     hidden = len(result.mismatches) - SHOWN_MISMATCHES
     if hidden > 0:
-        lines.append(_said(Line("line.verify_more_die" if hidden == 1 else "line.verify_more_dice", {"count": hidden})))
+        lines.append(line_text(Line("line.verify_more_die" if hidden == 1 else "line.verify_more_dice", {"count": hidden})))
     return lines[:1] + [line[:WIDTH] for line in lines[1:]]   # the first has colour codes
