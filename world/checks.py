@@ -18,7 +18,7 @@ from rules.systems import CombatError, get_system
 from rules.systems.eldritch import actions
 from world import combat, dice
 from world.access import NARRATOR, require_perm
-from world.narration import room_text
+from world.narration import tell_with_lines
 from world.sheets import is_npc, snapshot
 from world.text import COMBAT, escape_for_room
 from world.wording import line_text
@@ -152,9 +152,9 @@ def _looking(caller, actor_name: str | None, name: str, action: str, what: str, 
 
 def _sighting(caller, actor, target, sight, template: str) -> None:
     """A look outside a fight, told to the room (its lines worded as a fight's event's:
-    ``world.narration.room_text``)."""
-    caller.location.msg_contents(f"{COMBAT} " + escape_for_room(f"{actor.key} " + template.format(target=target.key)))
-    caller.location.msg_contents("\n".join(f"  {room_text(line, KEY)}" for line in sight.lines))
+    ``world.narration.tell_with_lines``)."""
+    tell_with_lines(caller.location, f"{COMBAT} " + escape_for_room(f"{actor.key} " + template.format(target=target.key)),
+                    sight.lines, KEY)
 
 
 def eye_contact(caller, actor_name: str | None, name: str, *, yards_text: str | None,

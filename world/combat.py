@@ -18,7 +18,7 @@ from rules.lines import Line
 from rules.systems import CombatError, RuleSystem, get_system
 from rules.systems.base import InitiativeRoll
 from rules.text import quote
-from world import chargen, fights, poses
+from world import chargen, fights, narration, poses
 from world.access import NARRATOR, STAFF, has_perm, require_perm
 from world.marks import is_game_master
 from world.models import Fight
@@ -612,6 +612,5 @@ def cast(caller, actor_name: str | None, spell_name: str, targets: list[str], *,
         raise CombatError(f"{spell.name} needs a fight: attack and shield spells are cast in +combat.")
     with dice.roller() as roller:
         rolled = magic.cast(snapshot(caller, system), spell.key, roller)
-    caller.location.msg_contents(f"{COMBAT} " + escape_for_room(f"{caller.key} casts {spell.name}."))
-    caller.location.msg_contents("\n".join("  " + escape_for_room(line_text(line, system.key, plain=True))
-                                            for line in rolled.lines()))
+    narration.tell_with_lines(caller.location, f"{COMBAT} " + escape_for_room(f"{caller.key} casts {spell.name}."),
+                              rolled.lines(), system.key)

@@ -91,7 +91,7 @@ def deliver(viewer, render) -> None:
     (:func:`views_for`: a segment board is laid out for their width, not the typist's): once,
     or, when one of their sessions reads aloud or their widths differ, to each session its own
     (a screen reader hears a track's boxes as words, from the track's counts)."""
-    sessions = list(getattr(getattr(viewer, "sessions", None), "all", lambda: [])())
+    sessions = _sessions(viewer)
     if not any(reads_aloud(session) for session in sessions) and len(set(map(session_width, sessions))) <= 1:
         with views_for(sessions[0] if sessions else None):
             viewer.msg(text=(render(False), {}))
@@ -104,16 +104,57 @@ def deliver(viewer, render) -> None:
 def tell_lines(viewers, lines, system: str = "") -> None:
     """Send each of ``viewers`` an event's lines (:func:`deliver`), worded once for each way
     they are read (spoken or not, and the width), not once for each viewer."""
+    render = _lines_for(lines, system)
+    for viewer in viewers:
+        deliver(viewer, lambda spoken: render(spoken, screen_width()))
+
+
+def _lines_for(lines, system: str):
+    """``render(spoken, width)``: ``lines`` worded for that view (:func:`lines_text`, inside
+    the view's :func:`views_for`), each view worded once."""
     worded: dict[tuple[bool, int], str] = {}
 
-    def render(spoken: bool) -> str:
-        view = (spoken, screen_width())
-        if view not in worded:
-            worded[view] = lines_text(lines, system, spoken=spoken)
-        return worded[view]
+    def render(spoken: bool, width: int) -> str:
+        if (spoken, width) not in worded:
+            worded[spoken, width] = lines_text(lines, system, spoken=spoken)
+        return worded[spoken, width]
 
-    for viewer in viewers:
-        deliver(viewer, render)
+    return render
+
+
+def _sessions(viewer) -> list:
+    return list(getattr(getattr(viewer, "sessions", None), "all", lambda: [])())
+
+
+def tell_with_lines(room, head: str, lines, system: str = "", *, from_obj=None, mapping=None) -> None:
+    """``head`` (a line for ``msg_contents``: ``$You()``, ``{ref}``) to everyone in ``room``,
+    each with ``lines`` under it as they read them, in one message: the viewers who read the
+    lines alike (most of a room: the lines of dice do not depend on the width unless one is
+    drawn for it) get one ``msg_contents``; a viewer whose sessions read them differently (a
+    screen reader beside a plain client) gets the head, then each session its own lines."""
+    mapping = dict(mapping or {})
+    if not lines:
+        room.msg_contents(head, from_obj=from_obj, mapping=mapping)
+        return
+    render = _lines_for(lines, system)
+    alike: dict[str, list] = {}
+    apart = []
+    for viewer in room.contents:
+        views = set()
+        for session in _sessions(viewer) or [None]:
+            with views_for(session):
+                views.add(render(reads_aloud(session), screen_width()))
+        if len(views) == 1:
+            alike.setdefault(views.pop(), []).append(viewer)
+        else:
+            apart.append(viewer)
+    everyone = list(room.contents)
+    for shown, viewers in alike.items():
+        room.msg_contents(f"{head}\n{literal_for_room(shown)}", exclude=[it for it in everyone if it not in viewers],
+                          from_obj=from_obj, mapping=mapping)
+    if apart:
+        room.msg_contents(head, exclude=[it for it in everyone if it not in apart], from_obj=from_obj, mapping=mapping)
+        tell_lines(apart, lines, system)
 
 
 def system_key(event) -> str:
@@ -135,10 +176,8 @@ def narrate(event) -> None:
     room = event.room
     if event.kind == "said" and room is not None:
         system = system_key(event)
-        room.msg_contents(f"{COMBAT} {template(event, system)}", from_obj=event.actor,
-                          mapping=dict(event.refs))
-        if event.lines:  # the same words for every viewer (a screen reader's in words)
-            tell_lines(room.contents, event.lines, system)
+        tell_with_lines(room, f"{COMBAT} {template(event, system)}", event.lines, system, from_obj=event.actor,
+                        mapping=event.refs)
     elif event.kind == "notice" and event.to is not None:
         system = system_key(event)
         deliver(event.to, lambda spoken: f"{COMBAT} {notice_text(event, system, spoken=spoken)}")
@@ -165,9 +204,7 @@ def tell_room(room, key: str, *, actor=None, refs=None, values=None, lines=()) -
     if room is None:
         return
     event = Event("said", key=key, values=dict(values or {}), lines=tuple(lines))
-    room.msg_contents(f"{COMBAT} {template(event)}", from_obj=actor, mapping=dict(refs or {}))
-    if lines:
-        tell_lines(room.contents, lines)
+    tell_with_lines(room, f"{COMBAT} {template(event)}", event.lines, from_obj=actor, mapping=refs)
 
 
 def bystander(template: str, from_obj=None, mapping: dict | None = None, room=None) -> str:

@@ -131,7 +131,7 @@ class TestScheduleAndActions(EldritchFightTest):
             if number == 5:
                 self.st(fray.CmdCombat(), "/next", "<Combat> Thug passes.")  # the Thug at 2
             rolls = f" (rolls at -{penalty})" if penalty else ""
-            self.player(eldritch.CmdMove(), "run", f"<Combat> Char2 moves.|  Char2 spends an action: run{rolls}.")
+            self.player(eldritch.CmdMove(), "run", f"<Combat> Char2 moves.\n  Char2 spends an action: run{rolls}.")
         before = (list(self.encounter.acted), dict(self.state(self.char2)), list(self.encounter.pending))
         self.player(fray.CmdAttack(), "Thug", "<Fray> Char2 has already acted this round.")
         self.player(eldritch.CmdMove(), "run", "<Fray> Char2 has already acted this round.")
@@ -144,16 +144,16 @@ class TestScheduleAndActions(EldritchFightTest):
         # as a Movement action if the distance is equal or greater than half the character's
         # Yards/Turn". Char2's Yards/Turn (Fray data): (Constitution 3 + Dexterity 3) x 2 = 12.
         self.initiative(9, 5)  # Char2 11, 6, 1; Thug 7, 2
-        self.player(eldritch.CmdMove(), "run 5 yards to the door", "<Combat> Char2 moves.|"
+        self.player(eldritch.CmdMove(), "run 5 yards to the door", "<Combat> Char2 moves.\n"
                     "  Char2: run 5 yards to the door (Yards/Turn 12: under half, not an action).")
         self.assertNotIn("actions_used", self.state(self.char2))
         self.assertEqual(encounters.open_actions(self.encounter, self.char2), [11, 6, 1])
-        self.player(eldritch.CmdMove(), "run 6 back", "<Combat> Char2 moves.|"
+        self.player(eldritch.CmdMove(), "run 6 back", "<Combat> Char2 moves.\n"
                     "  Char2 spends an action: run 6 yards back (Yards/Turn 12: half or more).")
         self.assertEqual(self.state(self.char2)["actions_used"], 1)
         # Without a distance, running is an action as before; bad distances are just posed words.
         self.st(fray.CmdCombat(), "/next")   # the Thug passes at 7
-        self.player(eldritch.CmdMove(), "run", "<Combat> Char2 moves.|  Char2 spends an action: run (rolls at -2).")
+        self.player(eldritch.CmdMove(), "run", "<Combat> Char2 moves.\n  Char2 spends an action: run (rolls at -2).")
 
     def test_defenses_do_not_use_actions(self):
         self.initiative(2, 9)  # Char2 4, Thug 11 (11, 6, 1)
@@ -462,7 +462,7 @@ class TestLastingEffects(EldritchFightTest):
         self.player(fray.CmdAttack(), "Thug/grapple neck")
         self.st(fray.CmdDefend(), "Thug=dodge")
         self.st(fray.CmdCombat(), "/next")  # the held Thug passes at 7
-        self.player(eldritch.CmdMove(), "release", "<Combat> Char2 moves.|  Char2 spends an action: let go of Thug (rolls at -2).")
+        self.player(eldritch.CmdMove(), "release", "<Combat> Char2 moves.\n  Char2 spends an action: let go of Thug (rolls at -2).")
         self.assertEqual(self.state(self.thug), {"defenses_used": 1})
         self.assertNotIn("held", self.hud())
         encounters.update_conditions(self.encounter, self.thug, passed_out=True)
@@ -734,7 +734,7 @@ class TestConcealAndSearch(EldritchFightTest):
         self.assertEqual(set(self.char2.concealed["searched"]), {str(self.thug.id), str(self.char1.id)})
         # Drawn, a weapon is no longer hidden.
         self.initiative(9, 5)
-        self.player(eldritch.CmdMove(), "draw big knife", "<Combat> Char2 moves.|  Char2 spends an action: draw the big knife.")
+        self.player(eldritch.CmdMove(), "draw big knife", "<Combat> Char2 moves.\n  Char2 spends an action: draw the big knife.")
         self.assertEqual(weapon_of(self.char2, "eldritch"), "big-knife")
         self.assertEqual(self.char2.concealed["weapons"], [{"weapon": "big-sword", "duffel": True}])
         self.player(eldritch.CmdConceal(), "/clear", "<Combat> Char2 no longer hides any weapon.")
@@ -806,19 +806,19 @@ class TestHidingAndSight(EldritchFightTest):
         self.assertIn("hidden", self.hud())
         self.player(aeon.CmdHide(), "", "<Fray> Char2 has hidden before the fight once")
         self.player(aeon.CmdHide(), "/obscured", "<Fray> /obscured is an aeon switch")
-        self.st(eldritch.CmdLos(), "Thug=Char2", "<Combat> Thug looks for a line of sight to Char2.|"
+        self.st(eldritch.CmdLos(), "Thug=Char2", "<Combat> Thug looks for a line of sight to Char2.\n"
                 "  Char2 is hidden: Thug must spot them first.")
-        self.st(eldritch.CmdEyeContact(), "Thug=Char2", "<Combat> Thug tries to catch Char2's eye.|"
+        self.st(eldritch.CmdEyeContact(), "Thug=Char2", "<Combat> Thug tries to catch Char2's eye.\n"
                 "  Char2 is hidden: Thug must spot them first.")
         # Char2 looks at the Thug past partial cover: +roll 0 shows 3 (1-5 makes it).
         self.force(3)
-        self.player(eldritch.CmdLos(), "Thug/partial", "<Combat> Char2 looks for a line of sight to Thug.|"
+        self.player(eldritch.CmdLos(), "Thug/partial", "<Combat> Char2 looks for a line of sight to Thug.\n"
                     "  Partial cover, 50% chance: +roll 0 shows 3 (1-5 makes it): line of sight is established.")
         # Eye contact: a 30% chance, +roll 0 shows 4: not made; 21 yards: impossible.
         self.force(4)
         out = self.player(eldritch.CmdEyeContact(), "Thug")
         self.assertIn("30% chance: +roll 0 shows 4 (1-3 makes it): eye contact is not made.", out)
-        self.player(eldritch.CmdEyeContact(), "Thug=21", "<Combat> Char2 tries to catch Thug's eye.|"
+        self.player(eldritch.CmdEyeContact(), "Thug=21", "<Combat> Char2 tries to catch Thug's eye.\n"
                     "  Thug cannot make eye contact: 21 yards away (more than 20).")
         # The Thug cannot attack one hidden from it; Char2's attack shows where she is.
         self.initiative(9, 5)  # Char2 11, 6, 1; Thug 7, 2
@@ -864,7 +864,7 @@ class TestWeaponInHand(EldritchFightTest):
         self.st(fray.CmdAttack(), "Thug=Char2/9mm", "<Fray> Thug holds no 9mm (empty-handed).")
         self.assertEqual((list(self.encounter.acted), dict(self.encounter.conditions), len(self.encounter.log),
                           list(self.encounter.pending)), before)
-        self.st(eldritch.CmdMove(), "Thug=draw 9mm", "<Combat> Thug moves.|  Thug spends an action: draw the 9mm.")
+        self.st(eldritch.CmdMove(), "Thug=draw 9mm", "<Combat> Thug moves.\n  Thug spends an action: draw the 9mm.")
         self.assertEqual(weapon_of(self.thug, "eldritch"), "9mm")
         before = (list(self.encounter.acted), dict(self.encounter.conditions), len(self.encounter.log))
         self.st(fray.CmdAttack(), "Thug=Char2/9mm 2h",
@@ -940,32 +940,32 @@ class TestAttackedInTheirLastAction(EldritchFightTest):
         # are made without dice.
         self.force(2)
         self.st(fray.CmdAttack(), "Thug=Char2")
-        self.player(eldritch.CmdEyeContact(), "Thug", "<Combat> Char2 tries to catch Thug's eye.|"
+        self.player(eldritch.CmdEyeContact(), "Thug", "<Combat> Char2 tries to catch Thug's eye.\n"
                     "  Thug attacked Char2 last action: eye contact is made.")
-        self.player(eldritch.CmdLos(), "Thug/partial", "<Combat> Char2 looks for a line of sight to Thug.|"
+        self.player(eldritch.CmdLos(), "Thug/partial", "<Combat> Char2 looks for a line of sight to Thug.\n"
                     "  Thug attacked Char2: line of sight is established.")
         # Its next action (a run at 6) ends that: the 30% chance again (+roll 0 shows 4).
         self.st(eldritch.CmdMove(), "Thug=run")
         self.force(4)
-        self.player(eldritch.CmdEyeContact(), "Thug", "<Combat> Char2 tries to catch Thug's eye.|"
+        self.player(eldritch.CmdEyeContact(), "Thug", "<Combat> Char2 tries to catch Thug's eye.\n"
                     "  30% chance: +roll 0 shows 4 (1-3 makes it): eye contact is not made.")
         # Char2 passes at 4; the Thug punches her again at 1, its last action of the turn.
         self.st(fray.CmdCombat(), "/next")
         self.force(2)
         self.st(fray.CmdAttack(), "Thug=Char2")
-        self.player(eldritch.CmdEyeContact(), "Thug", "<Combat> Char2 tries to catch Thug's eye.|"
+        self.player(eldritch.CmdEyeContact(), "Thug", "<Combat> Char2 tries to catch Thug's eye.\n"
                     "  Thug attacked Char2 last action: eye contact is made.")
         # The turn ends (seed: "If the target attacked the psionic or caster in their
         # last action"): the punch at the end of round 1 is still the Thug's last action.
         self.st(fray.CmdCombat(), "/next", "<Combat> Round 2 begins.")
-        self.player(eldritch.CmdEyeContact(), "Thug", "<Combat> Char2 tries to catch Thug's eye.|"
+        self.player(eldritch.CmdEyeContact(), "Thug", "<Combat> Char2 tries to catch Thug's eye.\n"
                     "  Thug attacked Char2 last action: eye contact is made.")
         # Until the Thug acts again: its next action (a run in round 2) ends it.
         self.force(9)
         self.st(npcs.CmdNpc(), "/init Thug")
         self.st(eldritch.CmdMove(), "Thug=run")
         self.force(4)
-        self.player(eldritch.CmdEyeContact(), "Thug", "<Combat> Char2 tries to catch Thug's eye.|"
+        self.player(eldritch.CmdEyeContact(), "Thug", "<Combat> Char2 tries to catch Thug's eye.\n"
                     "  30% chance: +roll 0 shows 4 (1-3 makes it): eye contact is not made.")
 
     def test_moving_for_a_line_of_sight_is_an_action_that_ends_it(self):
@@ -973,36 +973,36 @@ class TestAttackedInTheirLastAction(EldritchFightTest):
         self.force(2)
         self.player(fray.CmdAttack(), "Thug")          # 3 + 2 + 2 = 7: a miss
         self.st(fray.CmdCombat(), "/next")             # the Thug passes at 7
-        self.st(eldritch.CmdLos(), "Thug=Char2", "<Combat> Thug looks for a line of sight to Char2.|"
+        self.st(eldritch.CmdLos(), "Thug=Char2", "<Combat> Thug looks for a line of sight to Char2.\n"
                 "  Char2 attacked Thug: line of sight is established.")
         # seed: "Once line of sight has been established between two characters, it applies to
         # BOTH of them": no roll and no movement for Char2 behind partial cover.
-        self.player(eldritch.CmdLos(), "Thug/partial", "<Combat> Char2 looks for a line of sight to Thug.|"
+        self.player(eldritch.CmdLos(), "Thug/partial", "<Combat> Char2 looks for a line of sight to Thug.\n"
                     "  The line of sight between Char2 and Thug holds (both ways).")
         self.assertEqual(self.state(self.char2)["actions_used"], 1)
         # "... with the exception of ... taking movement to gain cover": an action at 6, which
         # is also Char2's last action now.
-        self.player(eldritch.CmdMove(), "cover behind the van", "<Combat> Char2 moves.|"
+        self.player(eldritch.CmdMove(), "cover behind the van", "<Combat> Char2 moves.\n"
                     "  Char2 spends an action: take cover behind the van (rolls at -2).")
         self.assertNotIn("in_sight", self.state(self.thug))
         self.force(6)
-        self.st(eldritch.CmdLos(), "Thug=Char2/partial", "<Combat> Thug looks for a line of sight to Char2.|"
+        self.st(eldritch.CmdLos(), "Thug=Char2/partial", "<Combat> Thug looks for a line of sight to Char2.\n"
                 "  Partial cover, 50% chance: +roll 0 shows 6 (1-5 makes it): line of sight is not established.")
         self.assertEqual(self.encounter.log[-2]["what"], "move")  # at 2, a movement action of the Thug's
 
     def test_blocked_ends_a_line_of_sight_made_before(self):
         self.player(eldritch.CmdLos(), "Thug")
-        self.st(eldritch.CmdLos(), "Thug=Char2/blocked", "<Combat> Thug looks for a line of sight to Char2.|"
+        self.st(eldritch.CmdLos(), "Thug=Char2/blocked", "<Combat> Thug looks for a line of sight to Char2.\n"
                 "  Walls, full cover or distance block the line of sight to Char2.")
         self.assertNotIn("in_sight", self.state(self.char2))
         self.force(8)
-        self.player(eldritch.CmdLos(), "Thug/partial", "<Combat> Char2 looks for a line of sight to Thug.|"
+        self.player(eldritch.CmdLos(), "Thug/partial", "<Combat> Char2 looks for a line of sight to Thug.\n"
                     "  Partial cover, 50% chance: +roll 0 shows 8 (1-5 makes it): line of sight is not established.")
 
     def test_a_line_of_sight_holds_both_ways_until_one_hides(self):
-        self.player(eldritch.CmdLos(), "Thug", "<Combat> Char2 looks for a line of sight to Thug.|"
+        self.player(eldritch.CmdLos(), "Thug", "<Combat> Char2 looks for a line of sight to Thug.\n"
                     "  Nothing hides Thug: line of sight is established.")
-        self.st(eldritch.CmdLos(), "Thug=Char2/partial", "<Combat> Thug looks for a line of sight to Char2.|"
+        self.st(eldritch.CmdLos(), "Thug=Char2/partial", "<Combat> Thug looks for a line of sight to Char2.\n"
                 "  The line of sight between Thug and Char2 holds (both ways).")
         self.assertEqual((self.state(self.char2)["in_sight"], self.state(self.thug)["in_sight"]),
                          ([self.thug.id], [self.char2.id]))
@@ -1010,7 +1010,7 @@ class TestAttackedInTheirLastAction(EldritchFightTest):
         self.player(aeon.CmdHide(), "")
         self.assertNotIn("in_sight", self.state(self.char2))
         self.assertNotIn("in_sight", self.state(self.thug))
-        self.st(eldritch.CmdLos(), "Thug=Char2", "<Combat> Thug looks for a line of sight to Char2.|"
+        self.st(eldritch.CmdLos(), "Thug=Char2", "<Combat> Thug looks for a line of sight to Char2.\n"
                 "  Char2 is hidden: Thug must spot them first.")
 
 
@@ -1025,7 +1025,7 @@ class TestSpotting(EldritchFightTest):
         self.player(eldritch.CmdSpot(), "Thug", "<Fray> Thug is not hidden from Char2.")
         # The Thug looks: Perception 2 + Notice 2 + Ambushes 0 + 5 = 9, lower than 13.
         self.force(5)
-        self.st(eldritch.CmdSpot(), "Thug=Char2", "<Combat> Thug looks around for Char2.|"
+        self.st(eldritch.CmdSpot(), "Thug=Char2", "<Combat> Thug looks around for Char2.\n"
                 "  Thug looks for Char2: Perception 2 + Notice 2 + Ambushes 0 + d10 [5] = 9: 1 SL vs hiding 13 "
                 "-> does not see Char2")
         self.assertEqual(self.state(self.char2)["hidden_from"], [self.thug.id])
@@ -1043,7 +1043,7 @@ class TestSpotting(EldritchFightTest):
         self.assertNotIn("hidden_from", self.state(self.char2))
         self.assertNotIn("hidden", self.hud())
         self.force(3)
-        self.st(eldritch.CmdEyeContact(), "Thug=Char2", "<Combat> Thug tries to catch Char2's eye.|"
+        self.st(eldritch.CmdEyeContact(), "Thug=Char2", "<Combat> Thug tries to catch Char2's eye.\n"
                 "  30% chance: +roll 0 shows 3 (1-3 makes it): eye contact is made.")
 
 
@@ -1120,7 +1120,7 @@ class TestOutsideAFight(FrayCommandTest):
         self.assertIn("shotgun (12-gauge) in a duffel bag: 7 + 2 (duffel bag) = 9 vs concealment 8: found", out)
         self.st(eldritch.CmdSearch(), "Char", "<Fray> You know what you carry: +conceal shows it.")
         self.force(2)
-        self.player(eldritch.CmdEyeContact(), "Char", "<Combat> Char2 tries to catch Char's eye.|"
+        self.player(eldritch.CmdEyeContact(), "Char", "<Combat> Char2 tries to catch Char's eye.\n"
                     "  30% chance: +roll 0 shows 2 (1-3 makes it): eye contact is made.")
         self.player(eldritch.CmdMove(), "run", "<Fray> There is no fight here.")
         self.player(eldritch.CmdConceal(), "Char=knife", "<Fray> Only a Narrator or staff can act for NPCs.")

@@ -124,17 +124,34 @@ class _Viewer:
         self.told.append((text[0], session))
 
 
+class _Room:
+    """A room as ``msg_contents`` reaches its contents: each one not excluded gets the text
+    (its ``{key}`` and ``$func()`` already done: this head has none)."""
+
+    def __init__(self, *contents):
+        self.contents = list(contents)
+
+    def msg_contents(self, text, exclude=(), from_obj=None, mapping=None):
+        for viewer in self.contents:
+            if viewer not in exclude:
+                viewer.msg((text.replace("$$", "$"), {}))
+
+
 def test_each_viewer_gets_the_board_laid_out_for_their_own_width_not_the_typists():
-    from world.narration import tell_lines
+    from world.narration import tell_with_lines
     from world.text import views_for
 
     line = Line("elethril.line.board", {"board": Board(everyone_at_five().timeline)})
     wide, narrow, both = _Viewer(200), _Viewer(52), _Viewer(52, 200)
     with views_for(_Session(120)):  # the command's typist; the board worded once per width
-        tell_lines((wide, narrow, both), [line], "elethril")
+        tell_with_lines(_Room(wide, narrow, both), "<Combat> Ann moves.", [line], "elethril")
     rows = [row for row in draw_board(everyone_at_five().timeline, width=198) if row.startswith(" 5")]
-    assert wide.told == [("  " + "\n  ".join(draw_board(everyone_at_five().timeline, width=198)), None)]
+    board_198 = "  " + "\n  ".join(draw_board(everyone_at_five().timeline, width=198))
+    board_50 = "  " + "\n  ".join(draw_board(everyone_at_five().timeline, width=50))
     assert len(rows) == 1 and len(rows[0]) > 120
-    assert narrow.told == [("  " + "\n  ".join(draw_board(everyone_at_five().timeline, width=50)), None)]
-    assert [(text, session.protocol_flags["SCREENWIDTH"][0]) for text, session in both.told] == [
-        (narrow.told[0][0], 52), (wide.told[0][0], 200)]
+    # one message each: the head with the board under it, for their width
+    assert wide.told == [(f"<Combat> Ann moves.\n{board_198}", None)]
+    assert narrow.told == [(f"<Combat> Ann moves.\n{board_50}", None)]
+    # two windows of one player's: the head once, then each window its own board
+    assert [(text, session and session.protocol_flags["SCREENWIDTH"][0]) for text, session in both.told] == [
+        ("<Combat> Ann moves.", None), (board_50, 52), (board_198, 200)]

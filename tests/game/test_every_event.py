@@ -328,7 +328,8 @@ class TestEveryLineEveryOutput(EvenniaTest):
                     sent.reset_mock()
                 with mock.patch.object(narration, "system_key", return_value=system):
                     narration.narrate(event)
-                told = texts(self.sent[self.char2].call_args_list)[-1]
+                head, told = texts(self.sent[self.char2].call_args_list)[-1].split("\n", 1)
+                assert head == "|y<Combat>|n Char leaves the fight.", (key, head)
                 assert told.startswith("  "), (key, told)
                 assert "V||r<b>&%%cr" in told or "{" not in catalogue.defaults()[key], (key, told)
                 if "health" in line.values:
@@ -339,7 +340,7 @@ class TestEveryLineEveryOutput(EvenniaTest):
                             mock.patch.object(self.char2.sessions, "all", return_value=["reader"]):
                         narration.narrate(event)
                     spoken_call = self.sent[self.char2].call_args_list[-1]
-                    assert spoken_call.kwargs["session"] == "reader"
+                    assert spoken_call.kwargs["text"][0].startswith("|y<Combat>|n Char leaves the fight.\n  ")
                     assert "Hurt (-1), 1 lethal, 1 bashing, 5 of 7 free" in spoken_call.kwargs["text"][0]
                 logged = narration.narration_text(event, system).splitlines()[1]
                 assert "V|r<b>&%cr" in logged or "{" not in catalogue.defaults()[key], (key, logged)
