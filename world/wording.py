@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rules.lines import Drawn, Dying, Line
-from world.catalogue import entry, plain_entry
-from world.text import escape, track_words
+from world.catalogue import catalogue, entry, plain_entry
+from world.text import escape, screen_width, track_words
 from world.text import spoken as is_spoken
 
 
@@ -66,15 +66,38 @@ def health_words(health, system: str = "") -> str:
     return line_text(health.line(), system, plain=True)
 
 
+#: Lines worded lately, each way: ``{(id(line), system, spoken, plain[, width]): (line, the
+#: catalogue, its text)}``, the width only for a line with a drawn value in it (the only words
+#: laid out for a width). An event's lines are worded for the room, the roll log and the web
+#: page in the same command; a line is frozen, so its words are kept while the line and the
+#: catalogue they came from are (the entry holds the line: its id is not reused meanwhile).
+_lately: dict[tuple, tuple] = {}
+_KEPT = 512
+_drawings = 0   # drawn values worded so far: a line that drew one was laid out for a width
+
+
 def line_text(line, system: str = "", *, spoken: bool = False, plain: bool = False) -> str:
     """One line of working: a :class:`~rules.engine.Line` from the catalogue (its values
     shown as typed; a value that is itself a line worded as one: a roll within a sentence), or
     the rules' finished string. ``plain``: text for a log or a page (not
-    escaped, the template's colour codes dropped); else escaped for ``msg``."""
+    escaped, the template's colour codes dropped); else escaped for ``msg``; a drawn value
+    laid out for the view's width (``world.text.screen_width``)."""
+    global _drawings
     if isinstance(line, str):
         return line if plain else escape(line)
-    text = plain_entry(line.key, system) if plain else entry(line.key, system)
-    return text.format_map(_Fill({name: _worded(value, system, spoken, plain) for name, value in line.values.items()}))
+    key, messages = (id(line), system, spoken, plain), catalogue()
+    for stored in (key, (*key, screen_width())):
+        kept = _lately.get(stored)
+        if kept is not None and kept[0] is line and kept[1] is messages:
+            _drawings += stored is not key   # a line within a line: the outer one drew too
+            return kept[2]
+    drawn = _drawings
+    template = plain_entry(line.key, system) if plain else entry(line.key, system)
+    text = template.format_map(_Fill({name: _worded(value, system, spoken, plain) for name, value in line.values.items()}))
+    if len(_lately) >= _KEPT:
+        _lately.clear()
+    _lately[key if drawn == _drawings else (*key, screen_width())] = (line, messages, text)
+    return text
 
 
 def _worded(value, system: str, spoken: bool, plain: bool) -> str:
@@ -87,6 +110,8 @@ def _worded(value, system: str, spoken: bool, plain: bool) -> str:
     if isinstance(value, tuple):
         return entry("value.separator", system).join(_worded(part, system, spoken, plain) for part in value)
     if isinstance(value, Drawn):  # drawn for the reader, its own lines escaped
+        global _drawings
+        _drawings += 1
         return _drawer(value)(value, spoken, plain)
     text = value_text(value, spoken)
     return text if plain else escape(text)

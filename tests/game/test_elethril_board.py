@@ -5,6 +5,7 @@ columns, a narrower window and a screen reader."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from unittest import mock
 
 import pytest
 
@@ -95,6 +96,46 @@ def test_a_drawn_value_is_drawn_by_the_drawer_registered_for_its_kind():
     wording.draws(Chart, lambda chart, spoken, plain: f"{chart.rows} rows{' said' if spoken else ''}")
     try:
         assert line_text(Line("elethril.line.board", {"board": Chart(2)}), "elethril", spoken=True) == "2 rows said"
+    finally:
+        del wording._drawers[Chart]
+
+
+def test_a_line_is_worded_once_a_way_and_a_drawn_one_once_a_width():
+    """A command words an event's lines for the room, the roll log and the web page: each
+    way once (``world.wording``'s memory); a line with a drawn value in it, even deep inside,
+    once for each width, since only a drawing is laid out for one."""
+    from world.text import views_for
+
+    @dataclass(frozen=True)
+    class Chart(Drawn):
+        rows: int
+
+    drawn = []
+
+    def draw(chart, spoken, plain):
+        from world.text import screen_width
+
+        drawn.append(screen_width())
+        return f"{chart.rows} rows at {screen_width()}"
+
+    wording.draws(Chart, draw)
+    try:
+        chart = Line("elethril.line.board", {"board": Chart(2)})
+        rolled = Line("line.roll_of", {"name": "Ann", "roll": chart})
+        plainly = Line("line.roll_of", {"name": "Ann", "roll": "a roll"})
+        with views_for(_Session(52)):
+            assert line_text(chart, "elethril") == "2 rows at 52"
+            assert line_text(plainly, "elethril") == "Ann a roll"
+        with views_for(_Session(200)):
+            assert line_text(rolled, "elethril") == "Ann 2 rows at 200"
+            assert line_text(rolled, "elethril") == "Ann 2 rows at 200"
+            assert line_text(plainly, "elethril") == "Ann a roll"
+        with views_for(_Session(52)):   # its chart worded at 52 already: the line is too, anew
+            assert line_text(rolled, "elethril") == "Ann 2 rows at 52"
+        assert drawn == [52, 200]
+        with mock.patch.object(wording, "entry", side_effect=AssertionError("worded again")):
+            with views_for(_Session(120)):
+                assert line_text(plainly, "elethril") == "Ann a roll"
     finally:
         del wording._drawers[Chart]
 
