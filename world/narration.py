@@ -12,6 +12,7 @@ to one reader. A system's own entries, and its own wording of a shared one, are
 from __future__ import annotations
 
 import re
+from functools import cache
 from html import escape as escape_html
 
 from evennia.utils.ansi import strip_ansi
@@ -244,24 +245,42 @@ def web_html(event, system: str | None = None) -> str:
     return page_texts(event, system)[1]
 
 
-#: What only Evennia's HTML parser renders: colour and MUX codes, tabs, links.
-_MARKUP = re.compile(r"[|%\t]|://|www\.")
+#: What only Evennia's HTML parser renders: colour and MUX codes, tabs, links, line breaks.
+_MARKUP = re.compile(r"[|%\t\n]|://|www\.")
+
+
+def _html(text: str) -> str:
+    """``text`` for a page: Evennia's parser for what has markup, else escaped as it is (the
+    same HTML, without the parser's cost)."""
+    from evennia.utils.text2html import parse_html
+
+    return parse_html(text) if _MARKUP.search(text) else escape_html(text, quote=False)
+
+
+@cache
+def _prefix_views(prefix: str) -> tuple[str, str] | None:
+    """A prefix's ``(text, html)`` when Evennia's parser renders it apart from what follows
+    (its colours closed: ``|y<Combat>|n``), else None."""
+    from evennia.utils.text2html import parse_html
+
+    html = parse_html(prefix)
+    return (strip_ansi(prefix), html) if parse_html(f"{prefix} x") == f"{html} x" else None
 
 
 def page_texts(event, system: str | None = None) -> tuple[str, str]:
     """``(narration_text, web_html)`` of a narration event, its head line and lines worded
-    once (the tracker keeps both for every event). A line with no markup is escaped as it is:
-    Evennia's parser, which takes most of the cost, only gets what it must render."""
-    from evennia.utils.text2html import parse_html
-
+    once (the tracker keeps both for every event). Evennia's parser, which takes most of the
+    cost, only gets what it must render: the ``<Combat>`` prefix once, and what has markup."""
     system = system_key(event) if system is None else system
-    head = head_line(event, system)
-    text = "\n".join([strip_ansi(head)] + [f"  {line_text(line, system, plain=True)}" for line in event.lines])
-    html = [parse_html(head)]
-    for line in event.lines:
-        worded = f"  {line_text(line, system)}"
-        html.append(parse_html(worded) if _MARKUP.search(worded) else escape_html(worded, quote=False))
-    return text, "<br>".join(html)
+    head, prefix = head_line(event, system), str(COMBAT)
+    views = _prefix_views(prefix) if head.startswith(prefix) else None
+    if views is not None and not _MARKUP.search(head, len(prefix)):
+        text, html = [views[0] + head[len(prefix):]], [views[1] + _html(head[len(prefix):])]
+    else:
+        text, html = [strip_ansi(head)], [_html(head)]
+    text += [f"  {line_text(line, system, plain=True)}" for line in event.lines]
+    html += [_html(f"  {line_text(line, system)}") for line in event.lines]
+    return "\n".join(text), "<br>".join(html)
 
 
 def check() -> list[str]:
