@@ -13,7 +13,7 @@ from rules.dice import DiceSyntaxError
 from rules.systems import CombatError, get_system, system_keys
 from world import fights
 from world.combat import system_here
-from world.text import FRAY, escape, views_for
+from world.text import FRAY, answering, escape, views_for
 from world.wording import line_text
 
 MAX_ERROR = 200
@@ -104,8 +104,8 @@ class Command(MuxCommand):
             return
         label = self.key + "".join(f"/{switch}" for switch in self.switches)
         # the fight is loaded once and saved once, in one transaction; views built for the
-        # caller's session (sentences for a screen reader)
-        with views_for(self.session), fights.unit(label):
+        # caller's session (sentences for a screen reader), and its answer sent first
+        with views_for(self.session), answering(self.session), fights.unit(label):
             try:
                 self.run()
             except (CombatError, DiceSyntaxError) as err:

@@ -23,6 +23,7 @@ from world import catalogue as messages
 from world.text import (
     COMBAT,
     ROLL,
+    answered,
     escape,
     escape_for_room,
     literal_for_room,
@@ -127,34 +128,43 @@ def _sessions(viewer) -> list:
     return list(getattr(getattr(viewer, "sessions", None), "all", lambda: [])())
 
 
-def tell_with_lines(room, head: str, lines, system: str = "", *, from_obj=None, mapping=None) -> None:
+def tell_with_lines(room, head: str, lines=(), system: str = "", *, from_obj=None, mapping=None) -> None:
     """``head`` (a line for ``msg_contents``: ``$You()``, ``{ref}``) to everyone in ``room``,
     each with ``lines`` under it as they read them, in one message: the viewers who read the
     lines alike (most of a room: the lines of dice do not depend on the width unless one is
     drawn for it) get one ``msg_contents``; a viewer whose sessions read them differently (a
-    screen reader beside a plain client) gets the head, then each session its own lines."""
+    screen reader beside a plain client) gets the head, then each session its own lines. The
+    command's typist (``world.text.answered``) is told first: their answer is on its way
+    while the room's copies are made."""
     mapping = dict(mapping or {})
-    if not lines:
-        room.msg_contents(head, from_obj=from_obj, mapping=mapping)
-        return
     render = _lines_for(lines, system)
-    alike: dict[str, list] = {}
+    alike: dict[str | None, list] = {}
     apart = []
     for viewer in room.contents:
         views = set()
-        for session in _sessions(viewer) or [None]:
+        for session in (_sessions(viewer) or [None]) if lines else ():
             with views_for(session):
                 views.add(render(reads_aloud(session), screen_width()))
-        if len(views) == 1:
-            alike.setdefault(views.pop(), []).append(viewer)
+        if len(views) <= 1:
+            alike.setdefault(views.pop() if views else None, []).append(viewer)
         else:
             apart.append(viewer)
     everyone = list(room.contents)
-    for shown, viewers in alike.items():
-        room.msg_contents(f"{head}\n{literal_for_room(shown)}", exclude=[it for it in everyone if it not in viewers],
-                          from_obj=from_obj, mapping=mapping)
+    typist = getattr(answered(), "puppet", None)
+
+    def send(text: str, viewers: list) -> None:
+        room.msg_contents(text, exclude=[it for it in everyone if it not in viewers], from_obj=from_obj,
+                          mapping=mapping)
+
+    for shown, viewers in sorted(alike.items(), key=lambda group: typist not in group[1]):
+        text = head if shown is None else f"{head}\n{literal_for_room(shown)}"
+        if typist in viewers:
+            send(text, [typist])
+            viewers = [it for it in viewers if it != typist]
+        if viewers:
+            send(text, viewers)
     if apart:
-        room.msg_contents(head, exclude=[it for it in everyone if it not in apart], from_obj=from_obj, mapping=mapping)
+        send(head, apart)
         tell_lines(apart, lines, system)
 
 

@@ -129,6 +129,28 @@ def screen_width() -> int:
     return _width.get()
 
 
+# ------------------------------------------------------------------ the typist's answer first
+_answering: ContextVar[object | None] = ContextVar("fray_answering", default=None)
+
+
+@contextmanager
+def answering(session) -> Iterator[None]:
+    """Inside, the command being run answers ``session``, its typist (the base command wraps
+    every command in this): the narration is told to the typist before the room
+    (``world.narration.tell_with_lines``), and what the typist is sent leaves for the Portal
+    at once (``server/conf/serversession.py``), not after every copy for the room is made."""
+    token = _answering.set(session)
+    try:
+        yield
+    finally:
+        _answering.reset(token)
+
+
+def answered():
+    """The session the command being run answers (:func:`answering`), or None."""
+    return _answering.get()
+
+
 def scaled(widths: Sequence[int], width: int, headers: Sequence[str] | None = None) -> list[int]:
     """Column widths drawn for 78 columns, stretched (or squeezed) for a ``width`` one, each
     still as wide as its header and a space either side (the last column, not in ``widths``,

@@ -38,6 +38,19 @@ def no_delay(transport) -> None:
         pass
 
 
+def send_now() -> None:
+    """Write what the Server has for the Portal now, not when the reactor next polls: a
+    command's answer to its typist leaves while the room's copies are still being made
+    (``server/conf/serversession.py``). A link that cannot take it all keeps the rest for the
+    reactor, as any write."""
+    import evennia
+
+    transport = getattr(getattr(evennia.EVENNIA_SERVER_SERVICE, "amp_protocol", None), "transport", None)
+    if transport is not None and getattr(transport, "_tempDataLen", 0) and transport.connected \
+            and not transport.disconnecting:
+        transport.doWrite()
+
+
 class StreamRead:
     """AMP protocol mixin: after a connection's first read, every byte is AMP; writes go at
     once (:func:`no_delay`)."""

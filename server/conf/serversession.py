@@ -6,13 +6,17 @@ what every viewer shares, the room's narration: a health track's box art in word
 "gives" (``world.text.speak``). Evennia's Portal then drops the ``~~~`` rules as it always does
 for a screen reader.
 
+What a command sends its typist leaves for the Portal at once (``world.text.answering``), not
+when the Server's reactor next writes, after the copies for everyone else in the room.
+
 A connection whose GMCP (or MSDP) answer reaches the Server only after its login gets its
 character's GMCP packages then (``load_sync_data``).
 """
 
 from evennia.server.serversession import ServerSession as BaseServerSession
 
-from world.text import reads_aloud, speak
+from server.conf.amp import send_now
+from world.text import answered, reads_aloud, speak
 
 
 class ServerSession(BaseServerSession):
@@ -26,6 +30,8 @@ class ServerSession(BaseServerSession):
             elif isinstance(text, (tuple, list)) and text and isinstance(text[0], str):
                 kwargs["text"] = (speak(text[0]), *text[1:])
         super().data_out(**kwargs)
+        if answered() is self:
+            send_now()
 
     def at_disconnect(self, reason=None):
         """Closed: a web tracker page it was stops following its fight (``world.live``)."""

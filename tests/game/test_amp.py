@@ -1,17 +1,24 @@
-"""The Portal-Server link survives TCP cutting its stream anywhere (server/conf/amp.py).
+"""The Portal-Server link survives TCP cutting its stream anywhere (server/conf/amp.py), and
+a command's answer to its typist goes over it at once.
 
 Under load the Server's output reaches the Portal in reads cut at arbitrary places. Evennia's
 AMP protocol took a read that did not start with a NUL byte, after one that ended with two,
 for a stray HTTP request and dropped the link: the Server reconnected and every player saw
 "... Server restarted."."""
 
+from types import SimpleNamespace
+from unittest import mock
+
+import evennia
 from evennia.server import amp_client
 from evennia.server.portal import amp_server
 from evennia.server.portal.amp import MsgServer2Portal, dumps
+from twisted.internet import abstract
 from twisted.internet.testing import StringTransport
 from twisted.protocols import amp
 
 from server.conf.amp import PortalAMP, ServerAMP, use_server_amp
+from world.text import answering
 
 
 def stream(count: int = 3) -> bytes:
@@ -130,3 +137,59 @@ def test_no_delay_sets_tcp_nodelay_on_a_real_socket_and_leaves_other_transports(
     finally:
         for sock in (client, accepted, listener):
             sock.close()
+
+
+class _Reactor:
+    """What a descriptor asks of the reactor to be written later (nothing polls here)."""
+
+    def __init__(self):
+        self.writers = set()
+
+    def addWriter(self, writer):
+        self.writers.add(writer)
+
+    def removeWriter(self, writer):
+        self.writers.discard(writer)
+
+
+class _Link(abstract.FileDescriptor):
+    """The link to the Portal with Twisted's own buffering: a write waits until the reactor
+    finds the socket writable (here: ``sent`` is the socket)."""
+
+    def __init__(self):
+        super().__init__(reactor=_Reactor())
+        self.connected = True
+        self.sent: list[bytes] = []
+
+    def writeSomeData(self, data):
+        self.sent.append(bytes(data))
+        return len(data)
+
+
+def test_what_a_command_sends_its_typist_leaves_at_once_and_the_rest_waits_for_the_reactor():
+    from server.conf.serversession import ServerSession
+
+    link = _Link()
+    service = SimpleNamespace(amp_protocol=SimpleNamespace(
+        transport=link, send_MsgServer2Portal=lambda session, **kwargs: link.write(f"{session.sessid}:{kwargs['text']};".encode())))
+    typist, watcher = ServerSession(), ServerSession()
+    for number, session in enumerate((typist, watcher), start=1):
+        session.sessid, session.protocol_flags = number, {}
+        session.sessionhandler = SimpleNamespace(data_out=lambda session, **kwargs: service.amp_protocol.send_MsgServer2Portal(session, **kwargs))
+    with mock.patch.object(evennia, "EVENNIA_SERVER_SERVICE", service):
+        with answering(typist):
+            watcher.data_out(text="before")
+            assert link.sent == [] and link in link.reactor.writers   # for the reactor's next write
+            typist.data_out(text="answer")
+            assert link.sent == [b"2:before;1:answer;"]               # in order, now
+            assert link not in link.reactor.writers
+            watcher.data_out(text="copy")
+            assert link.sent == [b"2:before;1:answer;"]               # the room's copies wait
+        typist.data_out(text="later")                                 # no command running
+        assert link.sent == [b"2:before;1:answer;"]
+        link.doWrite()                                                # the reactor writes
+        assert link.sent == [b"2:before;1:answer;", b"2:copy;1:later;"]
+        link.connected = False
+        with answering(typist):
+            typist.data_out(text="gone")                              # a closed link: nothing
+        assert link.sent == [b"2:before;1:answer;", b"2:copy;1:later;"]

@@ -9,6 +9,7 @@ placeholder left unfilled, a ``$function()`` left unparsed or a colour code left
 import ast
 import re
 from pathlib import Path
+from types import SimpleNamespace
 from unittest import mock
 
 from evennia.utils.test_resources import EvenniaTest
@@ -17,7 +18,7 @@ from evennia.utils.text2html import parse_html
 from rules.engine import Event, Line
 from rules.systems import get_system, system_keys
 from world import catalogue, fights, gmcp, narration
-from world.text import escape, speak
+from world.text import answering, escape, speak
 from world.wording import line_text
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -387,3 +388,29 @@ class TestEveryRefusal(EvenniaTest):
             assert VALUE in said or not values, (key, said)
             self.assertNotRegex(said, r"(?<!\{)\{[a-z_0-9]+\}(?!\})")
             assert escape(said).count("||r") == said.count("|r"), (key, said)
+
+
+class TestTheTypistHearsFirst(EvenniaTest):
+    """The command's typist is told an event before the rest of the room: their answer is on
+    its way to the Portal while the room's copies are made (``world.text.answering``)."""
+
+    def test_the_typist_is_told_before_the_room_with_or_without_lines(self):
+        told = []
+        for who in (self.char1, self.char2):
+            patcher = mock.patch.object(who, "msg", side_effect=lambda *args, who=who, **kwargs: told.append(who.key))
+            patcher.start()
+            self.addCleanup(patcher.stop)
+        rolled = (Line("line.roll_of", {"name": "Ann", "roll": "a roll"}),)
+        for lines in (rolled, ()):
+            event = fights.FightEvent(fight=0, seq=1, round=1, room=self.room1, actor=self.char1,
+                                      event=Event("said", key="fight.left", actor=self.char1.id, lines=lines))
+            with mock.patch.object(narration, "system_key", return_value="storyteller"):
+                told.clear()
+                narration.narrate(event)
+                room_order = list(told)
+                assert sorted(room_order) == ["Char", "Char2"]
+                for typist, other in ((self.char1, self.char2), (self.char2, self.char1)):
+                    told.clear()
+                    with answering(SimpleNamespace(puppet=typist)):
+                        narration.narrate(event)
+                    assert told == [typist.key, other.key], (lines, told)
