@@ -145,7 +145,7 @@ start: run
 
 stop:
 	@if [ -x $(BIN)/evennia ] && [ -f $(SECRET) ]; then \
-	    PATH="$(CURDIR)/$(BIN):$$PATH" $(BIN)/evennia stop </dev/null || true; \
+	    $(EVENNIA_ENV) $(BIN)/python -m server.startup stop </dev/null || true; \
 	else \
 	    echo "Nothing to stop (no .venv)."; \
 	fi

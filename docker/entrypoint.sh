@@ -137,7 +137,7 @@ stop() {
         wait "$starter_pid" 2>/dev/null || true
     fi
     rm -f "$ready_file"
-    evennia stop </dev/null || true
+    python -m server.startup stop </dev/null || true
     if [ -n "$tail_pid" ]; then
         kill "$tail_pid" 2>/dev/null || true
     fi

@@ -4,6 +4,7 @@ docker/entrypoint.sh); probe a running one (the Docker HEALTHCHECK).
 
     python -m server.startup start [--port P] [--stall S] [--max M]
     python -m server.startup probe [--host H] [--port P] [--timeout T]
+    python -m server.startup stop
 
 ``start`` runs ``evennia start`` in the game dir (the current directory) and
 waits until the telnet port shows the login screen. It waits as long as the
@@ -27,6 +28,10 @@ game ready only once that restart is over, so "ready" means a player can log in.
 Before it starts anything, ``start`` removes a server.pid/portal.pid whose
 process is not this game's Server/Portal (a machine or container restarted
 after a kill: twistd would take a reused pid for a running server and refuse).
+
+``stop`` runs ``evennia stop`` and returns only once the Portal and Server
+processes have left (the launcher returns while the Portal may still be
+closing), SIGKILLing what is still there after 30 s; exit 0 when nothing is left.
 
 ``probe`` exits 0 when a fresh telnet connection gets the login screen
 within ``--timeout`` seconds (default 10), else 1; with ``--ready-file F``
@@ -383,7 +388,7 @@ def start(port: int, stall: float, max_wait: float, host: str = "127.0.0.1") -> 
 
 
 def stop_started(game: Game, launcher: subprocess.Popen, portal_was_running: bool):
-    """Stop what `start` started: `evennia stop`, then SIGKILL leftovers."""
+    """Stop what `start` started: the launcher, then the game (:func:`stop`)."""
     if launcher.poll() is None:
         launcher.terminate()
         try:
@@ -393,19 +398,27 @@ def stop_started(game: Game, launcher: subprocess.Popen, portal_was_running: boo
     if portal_was_running:
         say("the Portal was running before; leaving it (stop it with `make stop`).")
         return
-    say("stopping what was started (evennia stop) ...")
+    stop(game, "stopping what was started (evennia stop) ...")
+
+
+def stop(game: Game, saying: str = "stopping (evennia stop) ...", grace: float = 30.0) -> int:
+    """`evennia stop`, then wait until this game's Portal and Server processes have left:
+    the launcher returns once the Portal has been told, while the Portal may still be
+    closing. What is still there after ``grace`` seconds gets SIGKILL. Pid files of
+    processes gone are removed. Returns 0 when nothing is left running, else 1."""
+    say(saying)
     try:
-        subprocess.run([*evennia_cmd(), "stop"], stdin=subprocess.DEVNULL, timeout=30,
+        subprocess.run([*evennia_cmd(), "stop"], stdin=subprocess.DEVNULL, timeout=grace,
                        stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
     except subprocess.TimeoutExpired:
         pass
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + grace
     while time.monotonic() < deadline:
         procs = game.processes()
         left = procs["portal"] + procs["server"]
         if not left:
             break
-        time.sleep(0.5)
+        time.sleep(0.2)
     else:
         for pid in left:
             if _alive(pid):
@@ -427,8 +440,9 @@ def stop_started(game: Game, launcher: subprocess.Popen, portal_was_running: boo
     procs = game.processes()
     if procs["portal"] or procs["server"]:
         print(f"!!! still running: {procs}", flush=True)
-    else:
-        say("nothing left running.")
+        return 1
+    say("nothing left running.")
+    return 0
 
 
 # --------------------------------------------------------------------------- cli
@@ -455,6 +469,7 @@ def main(argv=None) -> int:
     p_start.add_argument("--port", type=int, default=default_port)
     p_start.add_argument("--stall", type=float, default=None)
     p_start.add_argument("--max", type=float, default=None)
+    sub.add_parser("stop", help="evennia stop, then wait until the Portal and Server have left")
     p_probe = sub.add_parser("probe", help="exit 0 if the login screen answers")
     p_probe.add_argument("--host", default="127.0.0.1")
     p_probe.add_argument("--port", type=int, default=default_port)
@@ -462,6 +477,8 @@ def main(argv=None) -> int:
     p_probe.add_argument("--ready-file", default=None,
                          help="unhealthy until this file exists (written once the start is over)")
     args = parser.parse_args(argv)
+    if args.cmd == "stop":
+        return stop(Game(Path.cwd()))
     if args.cmd == "probe":
         if args.ready_file and not os.path.exists(args.ready_file):
             print(f"unhealthy: still starting (no {args.ready_file} yet)")

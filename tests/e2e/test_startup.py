@@ -1,6 +1,6 @@
 """`make run`'s start (python -m server.startup start): it says what it waits for, and
 when the server stops making progress it gives up and stops what it started; on a new
-database it is ready only once Evennia's setup restart is over; stale pid files do not stop it."""
+database it is ready only once Evennia's setup restart is over; stale pid files do not stop it; `stop` returns once the Portal and Server have left."""
 
 import subprocess
 import sys
@@ -83,6 +83,19 @@ def test_a_first_start_is_ready_when_a_player_can_log_in_and_stale_pid_files_are
             client.expect(CONNECTION_SCREEN_RE, timeout=5)
             client.read_for(0.3)
             client.login(server.admin_user, server.admin_password, create=False, timeout=10)
+
+        # `stop` returns only once the Portal and the Server have left, their pid files with them
+        done = subprocess.run(
+            [sys.executable, "-m", "server.startup", "stop"],
+            cwd=server.game_dir, env=server.env(), stdin=subprocess.DEVNULL,
+            capture_output=True, text=True, timeout=120,
+        )
+        out = done.stdout + done.stderr
+        assert done.returncode == 0, out
+        assert Game(server.game_dir).processes() == {"portal": [], "server": []}, out
+        assert ">>> nothing left running." in out
+        assert not server.portal_pidfile.exists() and not server.server_pidfile.exists()
+        server.running = False
     finally:
         squatter.kill()
         squatter.wait()
