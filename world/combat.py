@@ -343,6 +343,9 @@ def next_turn(caller, sent_at: float | None = None, row: Fight | None = None, tu
     row = row or require_fight(caller)
     require_gm(caller, row, "advance the fight")
     now = fights.state(row).turn
+    if turn is not None and turn > now:
+        raise CombatError(f"Turn {turn} has not come yet; nothing passed. Now: {now_text(row)}. "
+                          f"+combat/next {now} passes that.")
     if turn is not None and turn != now:
         raise CombatError(f"Turn {turn} is over; nothing passed. Now: {now_text(row)}. "
                           f"+combat/next {now} passes that.")

@@ -30,8 +30,10 @@ def is_game_master(d, viewer) -> bool:
 
 def next_line(d, for_game_master: bool) -> list[str]:
     """For the fight's game master (or staff) only: the turn's number to pass it with, so a
-    second press never passes a turn they did not see (``world.combat.next_turn``)."""
-    if not for_game_master:
+    second press never passes a turn they did not see (``world.combat.next_turn``). None
+    while nobody has rolled initiative in a system that rolls it by hand: no turn runs yet
+    (the view's header says what the fight waits for)."""
+    if not for_game_master or (not d.system.declared_rounds and not d.initiative):
         return []
     return [f"Storyteller: +combat/next {d.turn} passes this turn and no later one."]
 

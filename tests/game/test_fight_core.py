@@ -184,6 +184,25 @@ class TestDoubleAdvance(CoreTest):
         self.st(fresh, "/next")
         self.assertEqual(self.encounter.round, 2)
 
+    def test_a_next_naming_a_turn_not_come_yet_passes_nothing(self):
+        self.fight()
+        turn = self.encounter.state.turn
+        state = Fight.objects.get(pk=self.encounter.id).state
+        self.st(fray.CmdCombat(), f"/next {turn + 98}", f"<Fray> Turn {turn + 98} has not come yet; nothing passed. "
+                                                        f"Now: Round 1, Char2's turn. +combat/next {turn} passes that.")
+        self.assertEqual(Fight.objects.get(pk=self.encounter.id).state, state)
+
+    def test_the_hud_offers_no_turn_to_pass_before_anyone_rolled_initiative(self):
+        self.st(fray.CmdCombat(), "/start")
+        self.player(fray.CmdCombat(), "/join")
+        hud = self.st(fray.CmdCombat(), "")
+        self.assertIn("waiting for initiative", hud)
+        self.assertNotIn("passes this turn", hud)
+        self.force(4)
+        self.player(fray.CmdCombat(), "/init")
+        turn = encounters.encounter_in(self.room1).state.turn
+        self.assertIn(f"Storyteller: +combat/next {turn} passes this turn and no later one.", self.st(fray.CmdCombat(), ""))
+
     def test_a_next_naming_a_turn_already_over_passes_nothing_whatever_came_between(self):
         self.fight()
         turn = self.encounter.state.turn
