@@ -79,42 +79,42 @@ class CmdRequest(Command):
                 return
             request = armor.file_armor_request(caller, self.lhs, self.rhs, combat.system_here(caller))
             kind = "" if request["armor"] else " (a custom armor: staff will set its soak values)"
-            caller.msg(f"{armor.ARMOR} Request #{request['id']} filed: {escape(request['name'])}{kind}. "
+            self.msg(f"{armor.ARMOR} Request #{request['id']} filed: {escape(request['name'])}{kind}. "
                        f"Staff will answer; +request shows your requests.")
         elif switch == "list":
             if self.args.strip():
                 self.fail("Usage: +request/list")
                 return
-            caller.msg(armor.render_requests(armor.open_requests(), "Open requests"))
+            self.msg(armor.render_requests(armor.open_requests(), "Open requests"))
         elif switch in ("view", "withdraw"):
             if not self.args.strip() or self.rhs is not None:
                 self.fail(f"Usage: +request/{switch} <#>")
                 return
             number = armor.parse_number(self.args)
             if switch == "view":
-                caller.msg(armor.render_request(armor.view_request(caller, number)))
+                self.msg(armor.render_request(armor.view_request(caller, number)))
             else:
                 request = armor.withdraw(caller, number)
-                caller.msg(f"{armor.ARMOR} You withdraw request #{number} ({escape(request['name'])}).")
+                self.msg(f"{armor.ARMOR} You withdraw request #{number} ({escape(request['name'])}).")
         elif switch == "approve":
             if not self.lhs.strip() or (self.rhs is not None and not self.rhs.strip()):
                 self.fail("Usage: +request/approve <#>[=<comment>] or "
                           "+request/approve <#>=<col>:<n>[,<col>:<n>...][ <comment>]")
                 return
             request, note = armor.approve(caller, armor.parse_number(self.lhs), self.rhs or "")
-            caller.msg(f"{armor.ARMOR} Request #{request['id']} approved: {armor.note_line(note)} is now "
+            self.msg(f"{armor.ARMOR} Request #{request['id']} approved: {armor.note_line(note)} is now "
                        f"{escape(request.get('requester_name') or '?')}'s armor note.")
         elif switch == "deny":
             if not self.lhs.strip() or not (self.rhs or "").strip():
                 self.fail("Usage: +request/deny <#>=<why>")
                 return
             request = armor.deny(caller, armor.parse_number(self.lhs), self.rhs)
-            caller.msg(f"{armor.ARMOR} Request #{request['id']} ({escape(request['name'])}) denied.")
+            self.msg(f"{armor.ARMOR} Request #{request['id']} ({escape(request['name'])}) denied.")
         else:
             if self.args.strip():
                 self.fail_usage()
                 return
-            caller.msg(armor.render_requests(armor.requests_of(caller), "Your requests"))
+            self.msg(armor.render_requests(armor.requests_of(caller), "Your requests"))
 
 
 class CmdArmor(Command):
@@ -163,7 +163,7 @@ class CmdArmor(Command):
             number = armor.parse_number(number_text, "note")
             target = find_character(caller, self.lhs)
             note = armor.revoke(caller, target, number, why)
-            caller.msg(f"{armor.ARMOR} You revoke {escape(target.key)}'s armor note {armor.note_line(note)}.")
+            self.msg(f"{armor.ARMOR} You revoke {escape(target.key)}'s armor note {armor.note_line(note)}.")
         elif switch == "wear":
             if not self.args.strip():
                 self.fail("Usage: +armor/wear <note # or name>")
@@ -171,25 +171,25 @@ class CmdArmor(Command):
             note = armor.wear(caller, self.args)
             here = combat.system_here(caller).key
             elsewhere = "" if note.get("system") == here else f" It counts only in {escape(note.get('system'))} fights."
-            caller.msg(f"{armor.ARMOR} You wear {armor.note_line(note)}.{elsewhere}")
+            self.msg(f"{armor.ARMOR} You wear {armor.note_line(note)}.{elsewhere}")
         elif switch == "remove":
             if self.args.strip():
                 self.fail("Usage: +armor/remove")
                 return
             note = armor.take_off(caller)
-            caller.msg(f"{armor.ARMOR} You take off #{note['id']} {escape(note.get('name') or '?')}.")
+            self.msg(f"{armor.ARMOR} You take off #{note['id']} {escape(note.get('name') or '?')}.")
         elif switch == "show":
             if not self.lhs.strip() or (self.rhs is not None and not self.rhs.strip()):
                 self.fail("Usage: +armor/show <player>[=<note>]")
                 return
             target, note = armor.show(caller, self.lhs, self.rhs or "")
-            caller.msg(f"{armor.ARMOR} You show {escape(target.key)} your armor note {armor.note_line(note)}.")
+            self.msg(f"{armor.ARMOR} You show {escape(target.key)} your armor note {armor.note_line(note)}.")
         elif self.args.strip():
             if self.rhs is not None:
                 self.fail_usage()
                 return
             target = find_character(caller, self.args)
             armor.view_notes(caller, target)
-            caller.msg(armor.render_notes(target, own=target == caller))
+            self.msg(armor.render_notes(target, own=target == caller))
         else:
-            caller.msg(armor.render_notes(caller, own=True))
+            self.msg(armor.render_notes(caller, own=True))

@@ -77,14 +77,14 @@ class CmdChargen(Command):
             raise CombatError("Use one of /set, /roll, /submit, /withdraw, /log, /queue at a time.")
         if action == "queue":
             require_perm(caller, STAFF, "see the approval queue")
-            caller.msg(chargen.render_queue(chargen.queue()))
+            self.msg(chargen.render_queue(chargen.queue()))
             return
         if action == "log":
             target = caller
             if self.args.strip():
                 require_perm(caller, STAFF, "see other characters' sheet logs")
                 target = find_character(caller, self.args)
-            caller.msg(chargen.render_history(target, chargen.history(target, system)))
+            self.msg(chargen.render_history(target, chargen.history(target, system)))
             return
         if not action and self.args.strip():
             wanted = self.args.strip().casefold()
@@ -111,19 +111,19 @@ class CmdChargen(Command):
                 self.fail_usage()
                 return
             line = chargen.set_value(caller, system, self.lhs, self.rhs)
-            caller.msg(f"{chargen.CHARGEN} {escape(line)}")
+            self.msg(f"{chargen.CHARGEN} {escape(line)}")
             fights.afterwards(lambda: gmcp.refresh(caller))
         elif action == "roll":
-            caller.msg(f"{chargen.CHARGEN} {escape(chargen.roll(caller, system))}")
+            self.msg(f"{chargen.CHARGEN} {escape(chargen.roll(caller, system))}")
         elif action == "submit":
             row = chargen.submit(caller, system)
-            caller.msg(f"{chargen.CHARGEN} Your {system.key} sheet is submitted (#{row.id}); "
+            self.msg(f"{chargen.CHARGEN} Your {system.key} sheet is submitted (#{row.id}); "
                        "staff are told, and you will be when they decide.")
         elif action == "withdraw":
             chargen.withdraw(caller, system)
-            caller.msg(f"{chargen.CHARGEN} Your {system.key} sheet is withdrawn; change it and +chargen/submit again.")
+            self.msg(f"{chargen.CHARGEN} Your {system.key} sheet is withdrawn; change it and +chargen/submit again.")
         else:
-            caller.msg(self.naming(chargen.render(caller, system), system))
+            self.msg(self.naming(chargen.render(caller, system), system))
 
 
 class CmdApprove(Command):
@@ -160,7 +160,7 @@ class CmdApprove(Command):
     def run(self):
         require_perm(self.caller, STAFF, "approve sheets")
         if "list" in self.switches:
-            self.caller.msg(chargen.render_queue(chargen.queue()))
+            self.msg(chargen.render_queue(chargen.queue()))
             return
         if not self.lhs.strip():
             self.fail_usage()
@@ -168,7 +168,7 @@ class CmdApprove(Command):
         target = find_character(self.caller, self.lhs)
         review = chargen.review_of(target, _system_switch(self), (chargen.SUBMITTED,), "approve")
         row = chargen.approve(self.caller, review.id, self.rhs or "")
-        self.caller.msg(f"{chargen.CHARGEN} You approve {escape(target.key)}'s {row.system_key} sheet (#{row.id}).")
+        self.msg(f"{chargen.CHARGEN} You approve {escape(target.key)}'s {row.system_key} sheet (#{row.id}).")
 
 
 class CmdUnapprove(Command):
@@ -206,7 +206,7 @@ class CmdUnapprove(Command):
         target = find_character(self.caller, self.lhs)
         review = chargen.review_of(target, _system_switch(self), (chargen.SUBMITTED, chargen.APPROVED), "unapprove")
         row = chargen.unapprove(self.caller, review.id, self.rhs)
-        self.caller.msg(f"{chargen.CHARGEN} You send {escape(target.key)}'s {row.system_key} sheet back.")
+        self.msg(f"{chargen.CHARGEN} You send {escape(target.key)}'s {row.system_key} sheet back.")
 
 
 class CmdXp(Command):
@@ -261,7 +261,7 @@ class CmdXp(Command):
             target = find_character(caller, self.lhs)
             amount, reason = self.rhs.split("/", 1)
             entry = xp.award(caller, target, amount, reason)
-            caller.msg(f"{xp.XP} You award {escape(target.key)} {entry.amount} XP (entry #{entry.id}); "
+            self.msg(f"{xp.XP} You award {escape(target.key)} {entry.amount} XP (entry #{entry.id}); "
                        f"their balance is {xp.balance(target)}.")
         elif action == "undo":
             if self.rhs is None or not self.lhs.strip():
@@ -270,7 +270,7 @@ class CmdXp(Command):
             require_perm(caller, STAFF, "undo experience spends")
             target = find_character(caller, self.lhs)
             entry = xp.undo(caller, target, self.rhs)
-            caller.msg(f"{xp.XP} You undo entry #{entry.id}: {escape(target.key)}'s {escape(entry.trait)} is "
+            self.msg(f"{xp.XP} You undo entry #{entry.id}: {escape(target.key)}'s {escape(entry.trait)} is "
                        f"{entry.old} again and {-entry.amount} XP is refunded.")
         elif action == "spend":
             if not self.lhs.strip():
@@ -278,7 +278,7 @@ class CmdXp(Command):
                 return
             system = _system_switch(self) or self.sheet_system()
             entry = xp.spend(caller, system, self.lhs, self.rhs)
-            caller.msg(f"{xp.XP} You spend {-entry.amount} XP: your {system.key} {escape(entry.trait)} is now "
+            self.msg(f"{xp.XP} You spend {-entry.amount} XP: your {system.key} {escape(entry.trait)} is now "
                        f"{entry.new}. {xp.balance(caller)} XP left.")
             fights.afterwards(lambda: gmcp.refresh(caller))
         elif action == "log":
@@ -286,11 +286,11 @@ class CmdXp(Command):
             if self.args.strip():
                 require_perm(caller, STAFF, "see other characters' experience")
                 target = find_character(caller, self.args)
-            caller.msg(xp.render_log(target))
+            self.msg(xp.render_log(target))
         else:
             target = caller
             if self.args.strip():
                 require_perm(caller, STAFF, "see other characters' experience")
                 target = find_character(caller, self.args)
             whose = "You have" if target == caller else f"{escape(target.key)} has"
-            caller.msg(f"{xp.XP} {whose} {xp.balance(target)} XP.")
+            self.msg(f"{xp.XP} {whose} {xp.balance(target)} XP.")

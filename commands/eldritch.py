@@ -43,7 +43,7 @@ def combat_switch(command, switch: str) -> bool:
     if not command.args.strip():
         scene = system.scene_text(combat.fights.state(row).scene)
         shown = line_text(scene, system.key, plain=True) if scene else "open, no wall at hand"
-        caller.msg(f"{COMBAT} Space here: {escape(shown)}.")
+        command.msg(f"{COMBAT} Space here: {escape(shown)}.")
         return True
     combat.require_gm(caller, row, "set the space")
     combat.require_action(row, "space", "weapon space")

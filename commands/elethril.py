@@ -136,5 +136,5 @@ def spells(command) -> bool:
     """``+spells`` where rounds are declared: the spell table. False elsewhere."""
     if not declaring(command.caller):
         return False
-    command.caller.msg(f"{COMBAT} Elethril spells\n" + render_spells(combat.system_here(command.caller)))
+    command.msg(f"{COMBAT} Elethril spells\n" + render_spells(combat.system_here(command.caller)))
     return True

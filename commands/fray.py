@@ -108,7 +108,7 @@ class CmdRoll(Command):
         if (acting := split_acting(self)) is None:
             return
         if "odds" in self.switches:
-            self.caller.msg(rolls.odds(self.caller, *acting, willpower="wp" in self.switches))
+            self.msg(rolls.odds(self.caller, *acting, willpower="wp" in self.switches))
             return
         rolls.roll(self.caller, *acting, private="private" in self.switches, willpower="wp" in self.switches)
 
@@ -154,7 +154,7 @@ class CmdSheet(Command):
             target = find_character(caller, name)
             if target != caller:
                 require_perm(caller, NARRATOR, "see other characters' sheets")
-        caller.msg(sheets.render_sheet(target, self.sheet_system()))
+        self.msg(sheets.render_sheet(target, self.sheet_system()))
 
 
 class CmdStat(Command):
@@ -489,7 +489,7 @@ class CmdCombat(Command):
             with_name[switch](caller, self.args)
             return
         if switch == "log":
-            caller.msg(combat.render_log(caller, self.args))
+            self.msg(combat.render_log(caller, self.args))
             return
         if switch == "side":
             if self.rhs is None:
@@ -505,14 +505,14 @@ class CmdCombat(Command):
             return
         if switch == "order":
             if self.rhs is None and not self.args.strip():
-                caller.msg(combat_order.render_order(caller))
+                self.msg(combat_order.render_order(caller))
             elif not self.lhs.strip() or not (self.rhs or "").strip():
                 self.fail("Usage: +combat/order <name>=<place>, or =before <name>, or =after <name>.")
             else:
                 combat_order.set_order(caller, self.lhs, self.rhs)
             return
         if switch == "verify":
-            caller.msg(verify_dice(caller, self.args))
+            self.msg(verify_dice(caller, self.args))
             return
         if switch in ("lethal", "helpless", "timeout", "posewait"):
             combat.set_setting(caller, switch, self.args)
@@ -528,13 +528,13 @@ class CmdCombat(Command):
             self.fail_usage()
             return
         if switch == "list":
-            caller.msg(combat.render_list(caller))
+            self.msg(combat.render_list(caller))
             return
         if switch == "poses":
-            caller.msg("\n".join(literal(line) for line in combat.poses_text(caller).split("\n")))
+            self.msg("\n".join(literal(line) for line in combat.poses_text(caller).split("\n")))
             return
         if switch == "nudge":
-            caller.msg(f"{COMBAT} Nudged for a pose: {escape(', '.join(combat.nudge(caller)))}.")
+            self.msg(f"{COMBAT} Nudged for a pose: {escape(', '.join(combat.nudge(caller)))}.")
             return
         if switch == "start":
             words = self.args.split()
@@ -544,14 +544,14 @@ class CmdCombat(Command):
                 self.fail("Usage: +combat/start [<system>] [duel] [lethal]")
                 return
             row = combat.start(caller, words[0] if words else None, duel="duel" in flags, lethal="lethal" in flags)
-            fights.afterwards(lambda: caller.msg(render_hud(row, caller)))
+            fights.afterwards(lambda: self.msg(render_hud(row, caller)))
         elif switch == "next":
             combat.next_turn(caller, sent_at=getattr(self, "received", None), turn=turn)
         elif switch:
             {"join": combat.join, "leave": combat.leave, "init": combat.roll_initiative,
              "resolve": combat.resolve_all, "end": combat.end}[switch](caller)
         else:
-            caller.msg(render_hud(combat.require_fight(caller), caller))
+            self.msg(render_hud(combat.require_fight(caller), caller))
 
 
 class CmdAttack(Command):
@@ -703,7 +703,7 @@ class CmdSpells(Command):
             damage = (spell.damage_type + ("*" if spell.fire else "")) if spell.kind == "attack" else ""
             rows.append((spell.key, spell.name, f"{spell.level} ({spell.required})", spell.kind, damage))
         shown = table(("Spell", "Incantation", "Level (Power)", "Kind", "Damage"), (20, 18, 18, 8), rows)
-        self.caller.msg(f"{shown}\n* fire: Vampires cannot soak it.")
+        self.msg(f"{shown}\n* fire: Vampires cannot soak it.")
 
 
 class CmdEscape(Command):
@@ -846,8 +846,8 @@ class CmdDice(Command):
             queue = []
         elif "crash" in self.switches:
             dice.arm_crash()
-            self.caller.msg("The next command that changes a fight kills the Server before its commit.")
+            self.msg("The next command that changes a fight kills the Server before its commit.")
             return
         else:
             queue = dice.forced_faces()
-        self.caller.msg(f"Forced dice queue: {', '.join(map(str, queue)) or 'empty'}")
+        self.msg(f"Forced dice queue: {', '.join(map(str, queue)) or 'empty'}")

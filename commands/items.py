@@ -72,7 +72,7 @@ class CmdItem(Command):
             target = find_character(caller, self.args) if self.args.strip() else caller
             if target != caller:
                 require_perm(caller, NARRATOR, "see other characters' magical items")
-            caller.msg(items.render_items(target, own=target == caller))
+            self.msg(items.render_items(target, own=target == caller))
 
 
 class CmdUse(Command):

@@ -64,7 +64,7 @@ class CmdScene(Command):
         if switch == "start":
             scene = scenes.start(caller, self.args)
             title = f": {free_text(scene.title)}" if scene.title else ""
-            caller.msg(f"Scene #{scene.id}{title} is recording this room. +scene/stop ends it.")
+            self.msg(f"Scene #{scene.id}{title} is recording this room. +scene/stop ends it.")
             others = [obj for obj in caller.location.contents if obj != caller]
             for obj in others:
                 obj.msg(f"{escape(caller.key)} starts scene #{scene.id}{title}: "
@@ -81,14 +81,14 @@ class CmdScene(Command):
             if self.args.strip():
                 self.fail("Usage: +scene/list")
                 return
-            caller.msg("\n".join(literal(line) for line in scenes.list_view()))
+            self.msg("\n".join(literal(line) for line in scenes.list_view()))
         elif switch == "order":
             room = caller.location
             if self.args.strip() or room is None:
                 self.fail("Usage: +scene/order (the pose order of the room you are in)")
                 return
             lines = poses.order_lines(room) or ["Nobody here to pose."]
-            caller.msg("\n".join(literal(line) for line in [f"Pose order in {room.key} (next to pose first):", *lines]))
+            self.msg("\n".join(literal(line) for line in [f"Pose order in {room.key} (next to pose first):", *lines]))
         else:
             self.show_log()
 
@@ -107,7 +107,7 @@ class CmdScene(Command):
                 return
             page = args
         number = scenes.parse_page(page, scenes.pages_of(scene))
-        self.caller.msg("\n".join(literal(line) for line in scenes.log_view(scene, number)))
+        self.msg("\n".join(literal(line) for line in scenes.log_view(scene, number)))
 
 
 class CmdEmit(EvenniaEmit):

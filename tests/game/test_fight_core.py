@@ -243,3 +243,39 @@ class TestColumns(CoreTest):
                                "  +npc/init)")
         self.assertEqual(fit("a|b " * 30, 20).splitlines()[0], "a||b a||b a||b a||b a||b")
         self.assertTrue(all(len(line.replace("||", "|")) <= 20 for line in fit("a|b " * 30, 20).splitlines()))
+
+
+class TestWhichWindowHearsWhat(CoreTest):
+    """A command's answer (the HUD, a refusal) goes to the connection that typed it, laid out
+    for that window; what happens in the room (the fight's narration) to every connection of
+    the character."""
+
+    def typed(self, caller, args: str) -> list:
+        """``+combat<args>`` typed by ``caller`` in the test's session: each ``caller.msg``
+        call as (the text, the session it was sent to: None for all of them)."""
+        from unittest import mock
+
+        cmd = fray.CmdCombat()
+        cmd.caller, cmd.obj, cmd.account = caller, caller, self.account
+        cmd.cmdname = cmd.raw_cmdname = cmd.cmdstring = cmd.key
+        cmd.args, cmd.raw_string = args, f"{cmd.key}{args}"
+        cmd.session = self.session
+        with mock.patch.object(caller, "msg") as sent:
+            cmd.at_pre_cmd()
+            cmd.parse()
+            cmd.func()
+        return [(str(call.args[0] if call.args else call.kwargs.get("text")), call.kwargs.get("session"))
+                for call in sent.call_args_list]
+
+    def test_the_hud_and_a_refusal_answer_the_typing_window_the_narration_every_window(self):
+        self.fight()
+        [(hud, to)] = self.typed(self.char1, "")
+        self.assertIn("Storyteller: +combat/next", hud)
+        self.assertIs(to, self.session)
+        [(refusal, to)] = self.typed(self.char1, "/next soon")
+        self.assertIn("<Fray>|n Usage: +combat/next [<turn>]", refusal)
+        self.assertIs(to, self.session)
+        told = self.typed(self.char1, "/next")   # Char2 passes: the room is told
+        self.assertTrue(told, told)
+        self.assertTrue(all(to is None for _, to in told), told)
+        self.assertIn("Char2 passes.", "\n".join(text for text, _ in told))
