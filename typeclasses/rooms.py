@@ -8,7 +8,7 @@ Rooms are simple containers that has no location of their own.
 from evennia.objects.objects import DefaultRoom
 
 from world import poses, scenes
-from world.text import without_controls
+from world.text import named, without_controls
 
 from .objects import ObjectParent
 
@@ -26,7 +26,8 @@ class Room(ObjectParent, DefaultRoom):
 
     def msg_contents(self, text=None, exclude=None, from_obj=None, mapping=None, raise_funcparse_errors=False,
                      **kwargs):
-        """Evennia's delivery to everyone here, then the scene log (``world.scenes``): a say,
+        """Evennia's delivery to everyone here (the names in ``$You()`` and ``{key}`` shown as
+        typed: ``world.text.named``), then the scene log (``world.scenes``): a say,
         pose or emit is recorded once when a scene runs here (one cached check otherwise),
         and noted as its maker's latest pose (``world.poses``)."""
         mapping = dict(mapping) if mapping else {}
@@ -36,7 +37,8 @@ class Room(ObjectParent, DefaultRoom):
                 text = (without_controls(text[0], parsed=True), *text[1:]) if text and isinstance(text[0], str) else text
             elif isinstance(text, str):
                 text = without_controls(text, parsed=True)
-        super().msg_contents(text=text, exclude=exclude, from_obj=from_obj, mapping=mapping,
+        actor, names = named(from_obj, mapping)   # every name shown as typed
+        super().msg_contents(text=text, exclude=exclude, from_obj=actor, mapping=names,
                              raise_funcparse_errors=raise_funcparse_errors, **kwargs)
         scenes.heard(self, typed, from_obj, mapping)
         poses.heard(self, text, from_obj)

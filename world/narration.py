@@ -27,6 +27,7 @@ from world.text import (
     escape,
     escape_for_room,
     literal_for_room,
+    named,
     reads_aloud,
     screen_width,
     session_width,
@@ -221,9 +222,7 @@ def tell_room(room, key: str, *, actor=None, refs=None, values=None, lines=()) -
 def bystander(template: str, from_obj=None, mapping: dict | None = None, room=None) -> str:
     """``template`` (as handed to ``msg_contents``) as a bystander reads it: ``$You()`` in
     the third person, ``{key}`` as each object's name; colour codes kept."""
-    mapping = dict(mapping or {})
-    you = from_obj or room
-    mapping.setdefault("you", you)
+    you, mapping = named(from_obj or room, mapping)
     text = _PARSER.parse(str(template), raise_errors=False, return_string=True, caller=you,
                          receiver=BYSTANDER, mapping=mapping)
     try:

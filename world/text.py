@@ -83,6 +83,44 @@ def literal_for_room(text: str) -> str:
     return text.replace("\\", "\\\\").replace("$", "$$").replace("{", "{{").replace("}", "}}")
 
 
+class Named:
+    """An object as ``msg_contents`` names it to a viewer: its display name shown as typed
+    (colour and MUSH codes doubled, :func:`literal`), whoever set it (a staff ``@name`` may
+    hold ``|r`` or ``%r``). Evennia puts a ``{key}`` name into the finished text as it is,
+    but a ``$You()`` name before the ``{key}`` substitution: that one (``braces``) has its
+    ``{`` and ``}`` doubled too. Equal to the object (``$You()`` reads "You" to its own
+    actor); anything else is the object's."""
+
+    __slots__ = ("thing", "braces")
+
+    def __init__(self, thing, braces: bool = False):
+        self.thing, self.braces = thing, braces
+
+    def get_display_name(self, looker=None, **kwargs) -> str:
+        name = literal(self.thing.get_display_name(looker=looker, **kwargs))
+        return name.replace("{", "{{").replace("}", "}}") if self.braces else name
+
+    def __eq__(self, other) -> bool:
+        return self.thing == (other.thing if isinstance(other, Named) else other)
+
+    def __hash__(self) -> int:
+        return hash(self.thing)
+
+    def __getattr__(self, name):
+        return getattr(self.thing, name)
+
+
+def named(from_obj, mapping: Mapping | None) -> tuple[object, dict]:
+    """``msg_contents``'s ``from_obj`` and ``mapping`` with every name in them shown as typed
+    (:class:`Named`): (the actor for ``$You()``, the mapping for ``{key}``)."""
+    names = {key: Named(thing) if hasattr(thing, "get_display_name") else thing
+             for key, thing in (mapping or {}).items()}
+    if not hasattr(from_obj, "get_display_name"):
+        return from_obj, names
+    names.setdefault("you", Named(from_obj))
+    return Named(from_obj, braces=True), names
+
+
 # ---------------------------------------------------------------------- screen readers
 _spoken: ContextVar[bool] = ContextVar("fray_spoken", default=False)
 RULE = re.compile(r"\s{3,}")

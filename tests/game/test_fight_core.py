@@ -12,7 +12,7 @@ from tests.game.test_combat_commands import FrayCommandTest
 from world import fights
 from world.models import Fight, FightLogEntry
 from world.sheets import add_traits
-from world.text import columns, fit, wrap_words
+from world.text import columns, doubled, fit, wrap_words
 
 
 def writes(queries, table: str) -> int:
@@ -279,3 +279,19 @@ class TestWhichWindowHearsWhat(CoreTest):
         self.assertTrue(told, told)
         self.assertTrue(all(to is None for _, to in told), told)
         self.assertIn("Char2 passes.", "\n".join(text for text, _ in told))
+
+    def test_a_name_with_codes_in_it_reads_as_typed_in_the_room_and_on_the_web(self):
+        from world import narration
+
+        name, storyteller = "Zed %% || |/ %r |rRED {x} $y", "Ann |/ {y} %b"
+        self.char1.key, self.char2.key = storyteller, name
+        started = self.st(fray.CmdCombat(), "/start", receiver=self.char2)   # $You() starts a fight
+        self.assertTrue(started.startswith(f"<Combat> {storyteller} starts a fight (storyteller)"), started)
+        self.player(fray.CmdCombat(), "/join")
+        self.force(4)
+        heard = self.player(fray.CmdCombat(), "/init", receiver=self.char1)   # {actor} rolls initiative
+        self.assertIn(f"<Combat> {name} rolls initiative: Wits", heard)
+        self.assertIn(f"<Combat> Round 1: {name} to act.", heard)
+        rolled = [event for event in self.events if getattr(event.event, "key", "") == "initiative.rolled"]
+        self.assertEqual(len(rolled), 1, [getattr(event.event, "key", "") for event in self.events])
+        self.assertIn(f"<Combat>|n {doubled(name)} rolls initiative: Wits", narration.head_line(rolled[0]))
