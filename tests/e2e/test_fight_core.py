@@ -64,10 +64,14 @@ def test_two_storytellers_sending_next_at_once_pass_one_turn(fray_server, fray_c
     st.command(f"perm *{staff.account_name}=Builder", r"Builder")
     st.command(f"tel {staff.account_name}=here", r"Teleported")
     staff.expect(r"Arena")
-    # Both send +combat/next in the same instant, meaning to pass Bob.
+    staff.read_for(0.3)
+    # Both send +combat/next in the same instant, meaning to pass Bob. The Server is kept busy
+    # for a second first, so both presses reach the Portal (which stamps when each arrived)
+    # before either is run, however loaded the machine is.
+    st.send("py import time; time.sleep(1)")
     st.send("+combat/next")
     staff.send("+combat/next")
-    to_st, to_staff = st.read_for(2.0), staff.read_for(0.5)
+    to_st, to_staff = st.read_for(3.0), staff.read_for(0.5)
     for seen in (to_st, to_staff):  # each sees one pass, one new round
         assert seen.count(f"{b} passes") == 1 and seen.count("Round 2 begins") == 1, seen
         assert "Guard passes" not in seen, seen
