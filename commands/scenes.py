@@ -10,7 +10,7 @@ from evennia.commands.default.general import CmdPose as EvenniaPose
 
 from commands.command import Command
 from world import poses, scenes
-from world.text import escape, free_text, literal, unformatted
+from world.text import escape, free_text, literal, literal_for_room, unformatted
 
 
 class CmdScene(Command):
@@ -187,6 +187,8 @@ class CmdPose(EvenniaPose):
         if not self.args or self.caller.location is None:
             super().func()
             return
-        # the room formats what it sends ({key} from its mapping): braces are shown as typed
-        self.caller.location.msg_contents(text=(unformatted(f"{self.caller.name}{self.args}"), {"type": "pose"}),
+        # the room formats what it sends ({key} from its mapping): braces are shown as typed;
+        # the poser's name is shown as typed (a staff @name may hold codes), the pose's codes act
+        name = literal_for_room(literal(self.caller.name))
+        self.caller.location.msg_contents(text=(name + unformatted(self.args), {"type": "pose"}),
                                           from_obj=self.caller)

@@ -347,13 +347,21 @@ class FrayTelnetProtocol(TelnetProtocol):
     def send_text(self, *args, **kwargs):
         """Evennia's, but text for a screen reader keeps escaped ``||`` and ``%%`` literal:
         Evennia strips its colour codes (turning ``||`` into ``|``, ``%%`` into ``%``) and then
-        parses it again, which made a player's ``|r``, ``|/`` or ``%r`` act."""
+        parses it again, which made a player's ``|r``, ``|/`` or ``%r`` act.
+
+        And text ending in an escaped pipe (a name "Zed |" sent as ``Zed ||``) reads as typed:
+        Evennia ends text that ends in ``|`` with ``||n`` (for a lone pipe), which showed
+        "Zed ||n". Such text gets ``|n|n`` more: Evennia drops one reset and ends on the other."""
         options = kwargs.get("options") or {}
         if args and args[0] and options.get("screenreader", self.protocol_flags.get("SCREENREADER", False)):
             text = parse_ansi(args[0], strip_ansi=True, xterm256=False, mxp=False)
             text = SCREENREADER_STRIP.sub("", text).replace("|", "||").replace("%", "%%")
             kwargs["options"] = {**options, "screenreader": False, "nocolor": True}
             args = (text, *args[1:])
+        text = args[0] if args else None
+        if isinstance(text, str) and text.endswith("||") and (len(text) - len(text.rstrip("|"))) % 2 == 0 \
+                and not options.get("raw", self.protocol_flags.get("RAW")):
+            args = (text + "|n|n", *args[1:])
         return super().send_text(*args, **kwargs)
 
     def sendLine(self, line):

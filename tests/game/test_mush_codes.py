@@ -45,6 +45,17 @@ class TestFreeText(FrayCommandTest):
         self.assertEqual(self.call(CmdPose(), pose, caller=self.char2), "Char2 draws your sword; you smile.")
 
 
+    def test_a_posers_name_reads_as_typed_and_the_poses_codes_act(self):
+        self.char2.key = "Q {x} $y |rRED %r {you} \\ $You()"   # a staff @name may hold codes
+        self.call(CmdScene(), "/start", caller=self.char2)
+        self.assertEqual(self.seen(FrayPose(), " $conj(smile). %ch%crred%cn {x}", self.char2, self.char1),
+                         f"Q {{x}} $y |rRED %r {{you}} \\ $You() smiles. {BRIGHT_RED}red{NORMAL} {{x}}")
+        self.assertEqual(self.call(FrayPose(), " $conj(smile).", caller=self.char2),
+                         "Q {x} $y |rRED %r {you} \\ $You() smile.")
+        self.assertEqual(SceneEntry.objects.values_list("text", flat=True).last(),
+                         "Q {x} $y |rRED %r {you} \\ $You() smiles.")  # as a bystander reads it
+
+
 class TestEscapedWhereQuoted(FrayCommandTest):
     def test_an_error_line_shows_the_codes_as_typed(self):
         for typed in ("abc%rdef", "%ch%crred", "x%c500y", "tab%tspace%b"):

@@ -1,7 +1,8 @@
 """Fray's telnet input parser (server/conf/telnet.py) fed bytes directly, without a socket:
 a line that is not UTF-8 in a UTF-8 session (a 0xFF data byte, doubled as telnet wants, or
 an overlong UTF-8 sequence) is refused with Fray's own line and nothing of it runs; the
-same bytes in a session whose encoding takes them run."""
+same bytes in a session whose encoding takes them run. And on the way out, text ending in an
+escaped pipe reads as typed."""
 
 from unittest import mock
 
@@ -76,3 +77,18 @@ def test_a_line_that_never_ends_holds_at_most_64_kb_and_is_refused_when_it_does(
 def test_a_line_of_64_kb_still_runs():
     line = b"say " + b"y" * (_MAX_LINE - 4)
     assert feed([line[:40000], line[40000:] + b"\r\n"]) == ([line + b"\n"], [])
+
+
+@pytest.mark.parametrize(("text", "shown"), [
+    ("Declare (low to high): Zed ||", "Declare (low to high): Zed |"),   # a name "Zed |"
+    ("a ||||", "a ||"), ("a |||", "a ||"), ("a |", "a |"), ("type ||n", "type |n"), ("a |||n", "a |"),
+    ("plain", "plain"),
+])
+def test_text_ending_in_an_escaped_pipe_reads_as_typed(text, shown):
+    proto = FrayTelnetProtocol.__new__(FrayTelnetProtocol)
+    proto.protocol_flags = {"TTYPE": True, "ANSI": True}
+    proto._paused, proto._held = False, None
+    lines = []
+    with mock.patch.object(TelnetProtocol, "sendLine", lambda self, line: lines.append(line)):
+        proto.send_text(text)
+    assert [line.replace("\x1b[0m", "") for line in lines] == [shown]
