@@ -26,8 +26,13 @@ class ObjectParent:
 
     def at_say(self, message, **kwargs):
         """Say (or whisper) ``message`` with its control bytes written out, for the speaker's own
-        echo too (the room's delivery does it for the others: ``typeclasses.rooms``)."""
-        return super().at_say(without_controls(message), **kwargs)
+        echo too (the room's delivery does it for the others: ``typeclasses.rooms``). A pipe
+        it ends in that is no code (an odd run: the last one lone) is shown as typed: Evennia
+        closes the speech with ``|n``, which read it as ``||n``."""
+        message = without_controls(message)
+        if (len(message) - len(message.rstrip("|"))) % 2:
+            message += "|"
+        return super().at_say(message, **kwargs)
 
 
 class Object(ObjectParent, DefaultObject):

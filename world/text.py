@@ -77,10 +77,16 @@ def escape_for_room(text: str) -> str:
     return literal_for_room(escape(text))
 
 
+# Evennia's funcparser keeps a backslash followed by another as it is, and drops one followed
+# by anything else, keeping that (a "$" then starts no call): every run of backslashes gets one
+# more (it then escapes what follows it, a "$" too), and a "$" after none gets one.
+_FUNC_ESCAPE = re.compile(r"\\+|(?<!\\)(?=\$)")
+
+
 def literal_for_room(text: str) -> str:
     """Text whose colour codes are meant, made literal for ``msg_contents`` otherwise
     (``$func()`` and ``{key}``): a line the catalogue worded, its values already escaped."""
-    return text.replace("\\", "\\\\").replace("$", "$$").replace("{", "{{").replace("}", "}}")
+    return _FUNC_ESCAPE.sub(r"\g<0>\\", text).replace("{", "{{").replace("}", "}}")
 
 
 class Named:

@@ -173,7 +173,7 @@ class TestTheNewWords(GameFileTest):
         from rules.engine import Event
         roll = Line("line.health", {"name": "{B}$You()", "health": 7})
         event = Event("said", key="initiative.rolled", values={"roll": roll})
-        self.assertEqual(narration.template(event), "{actor} rolls initiative: |r{{B}}$$You()|n: 7.")
+        self.assertEqual(narration.template(event), "{actor} rolls initiative: |r{{B}}\\$You()|n: 7.")
         self.assertEqual(narration.value_for_msg(roll), "|r{B}$You()|n: 7")
 
     def test_a_refusal_raised_with_a_line_reads_in_the_game_s_words(self):

@@ -46,14 +46,21 @@ class TestFreeText(FrayCommandTest):
 
 
     def test_a_posers_name_reads_as_typed_and_the_poses_codes_act(self):
-        self.char2.key = "Q {x} $y |rRED %r {you} \\ $You()"   # a staff @name may hold codes
+        name = "Q {x} $y |rRED %r {you} \\ $You() B\\\\|| \\$conj(x) end\\"   # a staff @name may hold codes
+        self.char2.key = name
         self.call(CmdScene(), "/start", caller=self.char2)
         self.assertEqual(self.seen(FrayPose(), " $conj(smile). %ch%crred%cn {x}", self.char2, self.char1),
-                         f"Q {{x}} $y |rRED %r {{you}} \\ $You() smiles. {BRIGHT_RED}red{NORMAL} {{x}}")
-        self.assertEqual(self.call(FrayPose(), " $conj(smile).", caller=self.char2),
-                         "Q {x} $y |rRED %r {you} \\ $You() smile.")
+                         f"{name} smiles. {BRIGHT_RED}red{NORMAL} {{x}}")
+        self.assertEqual(self.call(FrayPose(), " $conj(smile).", caller=self.char2), f"{name} smile.")
         self.assertEqual(SceneEntry.objects.values_list("text", flat=True).last(),
-                         "Q {x} $y |rRED %r {you} \\ $You() smiles.")  # as a bystander reads it
+                         f"{name} smiles.")  # as a bystander reads it
+
+    def test_a_say_ending_in_a_lone_pipe_reads_as_typed_to_everyone(self):
+        for typed, shown in (("hello|", "hello|"), ("x|||", "x||"), ("hello||", "hello|")):
+            with self.subTest(typed=typed):
+                self.assertEqual(self.call(CmdSay(), typed, caller=self.char2), f'You say, "{shown}"')
+                self.assertEqual(self.call(CmdSay(), typed, caller=self.char2, receiver=self.char1),
+                                 f'Char2 says, "{shown}"')
 
 
 class TestEscapedWhereQuoted(FrayCommandTest):
