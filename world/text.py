@@ -86,7 +86,9 @@ _FUNC_ESCAPE = re.compile(r"\\+|(?<!\\)(?=\$)")
 def literal_for_room(text: str) -> str:
     """Text whose colour codes are meant, made literal for ``msg_contents`` otherwise
     (``$func()`` and ``{key}``): a line the catalogue worded, its values already escaped."""
-    return _FUNC_ESCAPE.sub(r"\g<0>\\", text).replace("{", "{{").replace("}", "}}")
+    if "\\" in text or "$" in text:   # the search costs 14 µs a line; most lines hold neither
+        text = _FUNC_ESCAPE.sub(r"\g<0>\\", text)
+    return text.replace("{", "{{").replace("}", "}}")
 
 
 class Named:
